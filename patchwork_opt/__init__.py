@@ -1,0 +1,1 @@
+"""patchwork-opt: a Patchwork rules engine, quilt models and AI players."""

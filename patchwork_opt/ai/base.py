@@ -1,0 +1,57 @@
+"""The small protocols every bot and every plugged-in placement advisor follows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from patchwork_opt.move import Move
+from patchwork_opt.state import State
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A chosen move with a one-line reason a person can read, and the value expected (if any)."""
+
+    move: Move
+    reason: str = ""
+    expected: float | None = None
+    stats: dict[str, float] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Chooses a move for the player to move within ``time_per_move`` seconds.
+
+    Bots are built with a seed so that the same position and seed give the same move
+    (time-limited searches are repeatable when given an iteration budget instead).
+    """
+
+    name: str
+
+    def decide(self, state: State) -> Decision: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPlacement:
+    """One placement of a patch with its score and the named parts the score is made of."""
+
+    mask: int
+    score: float
+    parts: dict[str, float] = field(default_factory=dict)
+
+
+@runtime_checkable
+class PlacementAdvisor(Protocol):
+    """Placement advice plugged into bots by the caller (the CP-SAT solvers implement it)."""
+
+    def rank_placements(
+        self, quilt: int, patch_id: int, upcoming: Sequence[int], top_k: int
+    ) -> list[RankedPlacement]:
+        """Legal placements of ``patch_id`` on ``quilt``, best first (at most ``top_k``)."""
+        ...
+
+    def bonus_feasible(self, quilt: int, patches: Sequence[int]) -> bool | None:
+        """Can some 7x7 square still be completed with these patches? None when unknown."""
+        ...

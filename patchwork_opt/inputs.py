@@ -1,0 +1,58 @@
+"""Reading what a user hands the CLI: a quilt, a record or a position, from a file or a string."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from patchwork_opt.errors import PatchworkError, RecordError
+from patchwork_opt.notation import from_notation
+from patchwork_opt.quilt import Quilt
+from patchwork_opt.record import Record, read_text
+from patchwork_opt.state import State
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedInput:
+    """Either a position (from a record or a notation string) or a bare quilt."""
+
+    quilt: Quilt
+    state: State | None = None
+    record: Record | None = None
+
+
+def _looks_like_path(arg: str) -> bool:
+    return "\n" not in arg and (Path(arg).exists() or arg.endswith((".json", ".txt", ".quilt", ".pos")))
+
+
+def load_quilt(arg: str) -> Quilt:
+    """A quilt from a file (9-line text or JSON cells) or given inline."""
+    text = read_text(arg) if _looks_like_path(arg) else arg
+    return Quilt.parse(text)
+
+
+def load_position_input(arg: str) -> LoadedInput:
+    """A record file, a position (file or string) or a quilt (file or inline)."""
+    source = arg
+    text = read_text(arg) if _looks_like_path(arg) else arg
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{source}: not JSON: {exc.msg} at line {exc.lineno}") from None
+        if isinstance(data, dict) and "position" in data and isinstance(data["position"], str):
+            state = from_notation(data["position"])
+            return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state)
+        record = Record.from_json(data)
+        state = record.replay()
+        return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state, record=record)
+    lines = [line for line in stripped.splitlines() if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) > 1:
+        state = from_notation(lines[0])
+        return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state)
+    try:
+        return LoadedInput(quilt=Quilt.parse(stripped))
+    except PatchworkError as exc:
+        raise type(exc)(f"{source if source != text else 'input'}: {exc}") from None
