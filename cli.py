@@ -23,7 +23,7 @@ from patchwork_opt.views import position_summary
 class _ErrorMappingGroup(TyperGroup):
     """Turns domain errors into ``error: <one line>`` on stderr and the error's exit code."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except PatchworkError as exc:

@@ -63,15 +63,12 @@ WINDOW_CORE = mask_of((r, c) for r in range(2, 7) for c in range(2, 7))
 def has_full_window(quilt: int) -> bool:
     if quilt.bit_count() < WINDOW * WINDOW or quilt & WINDOW_CORE != WINDOW_CORE:
         return False
-    for window in WINDOW_MASKS:
-        if quilt & window == window:
-            return True
-    return False
+    return any(quilt & window == window for window in WINDOW_MASKS)
 
 
 def full_window(quilt: int) -> tuple[int, int] | None:
     """Top-left cell of the first fully covered 7x7 window, if any."""
-    for origin, window in zip(WINDOW_ORIGINS, WINDOW_MASKS):
+    for origin, window in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
         if quilt & window == window:
             return origin
     return None

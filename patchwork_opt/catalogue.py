@@ -150,7 +150,7 @@ ALL_PLACEMENTS: tuple[tuple[int, int], ...] = tuple(
     (p.id, m) for p in PATCHES for m in p.placements
 )
 _PLACEMENT_LOOKUP: dict[tuple[int, int], int] = {
-    (p.id, m): o for p in PATCHES for m, o in zip(p.placements, p.placement_orientation)
+    (p.id, m): o for p in PATCHES for m, o in zip(p.placements, p.placement_orientation, strict=True)
 }
 
 

@@ -60,7 +60,7 @@ def render_position(state: State) -> str:
         )
     lines.append("")
     lines.append("Player 1".ljust(width + 3) + "Player 2")
-    for a, b in zip(left, right):
+    for a, b in zip(left, right, strict=True):
         lines.append(f"{a}   {b}")
     lines.append("")
     lines.append(f"track  {track_line(state)}")
@@ -79,7 +79,8 @@ def render_position(state: State) -> str:
         lines.append("on offer: " + "; ".join(patch_summary(pid) for pid in offers))
         rest = state.circle[len(offers) : len(offers) + 6]
         if rest:
-            lines.append("then:     " + ", ".join(f"#{pid}" for pid in rest) + (" ..." if len(state.circle) > 9 else ""))
+            more = " ..." if len(state.circle) > len(offers) + len(rest) else ""
+            lines.append("then:     " + ", ".join(f"#{pid}" for pid in rest) + more)
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from enum import Enum
+from enum import StrEnum
 
 from ortools.sat.python import cp_model
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,7 +30,7 @@ class SolverConfig(BaseModel):
     log: bool = Field(default=False, description="Print the CP-SAT search log.")
 
 
-class SolveStatus(str, Enum):
+class SolveStatus(StrEnum):
     OPTIMAL = "optimal"
     FEASIBLE = "feasible"
     INFEASIBLE = "infeasible"

@@ -1,0 +1,32 @@
+"""Readable words for moves, so every Decision carries a sentence a player can follow."""
+
+from __future__ import annotations
+
+from patchwork_opt.bitboard import cells_of
+from patchwork_opt.catalogue import PATCHES
+from patchwork_opt.move import Move
+
+
+def where(mask: int) -> str:
+    """The cells a mask covers, as its bounding box (rows/cols inclusive, 0-based)."""
+    cells = cells_of(mask)
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
+    row_text = f"row {r0}" if r0 == r1 else f"rows {r0}-{r1}"
+    col_text = f"col {c0}" if c0 == c1 else f"cols {c0}-{c1}"
+    return f"{row_text}, {col_text}"
+
+
+def describe(move: Move) -> str:
+    """``buys #12 for 3 buttons (time 6, income 2) at rows 0-2, cols 0-2`` and the like."""
+    if move.kind == "advance":
+        return "advances"
+    if move.kind == "leather":
+        r, c = cells_of(move.mask)[0]
+        return f"places the leather patch on [{r}, {c}]"
+    p = PATCHES[move.patch]
+    return (
+        f"buys #{p.id} for {p.cost} button{'s' if p.cost != 1 else ''} "
+        f"(time {p.time}, income {p.income}) at {where(move.mask)}"
+    )

@@ -1,0 +1,43 @@
+"""The greedy player: the value-per-time purchase rule with the heuristic placement."""
+
+from __future__ import annotations
+
+from patchwork_opt.ai.base import Decision
+from patchwork_opt.ai.explain import describe
+from patchwork_opt.ai.heuristic import ADVANCE_VALUE, greedy_plan, leather_cell
+from patchwork_opt.move import ADVANCE, Move
+from patchwork_opt.state import State
+
+
+class GreedyBot:
+    """Buys the affordable offered patch with the best ``(2*area + income*marks_left - cost) / time``
+    when it beats the one button per space that advancing pays; places it where it touches the
+    most edges and covered cells without cutting off holes. Deterministic (the seed is unused)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def decide(self, state: State) -> Decision:
+        p = state.to_move()
+        if state.pending >= 0:
+            move = Move("leather", -1, leather_cell(state.quilts[p], state.bonus < 0))
+            return Decision(move, f"{describe(move)}, the most enclosed empty cell")
+        plan = greedy_plan(state, p)
+        if plan.offer_index < 0:
+            return Decision(
+                ADVANCE,
+                f"advances because no affordable patch that fits earns more than "
+                f"{ADVANCE_VALUE:g} button per space of time",
+                expected=None,
+                stats={"value_per_time": ADVANCE_VALUE},
+            )
+        pid = state.circle[plan.offer_index]
+        move = Move("buy", pid, plan.mask)
+        return Decision(
+            move,
+            f"{describe(move)} because it earns {plan.value:.2f} buttons per space of time "
+            f"(advancing earns {ADVANCE_VALUE:g})",
+            stats={"value_per_time": plan.value},
+        )

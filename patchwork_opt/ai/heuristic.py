@@ -1,0 +1,238 @@
+"""Fast, solver-free judgement on bitboards: where to place a patch and whether to buy one.
+
+Placement: a placement is good when its cells touch the quilt's edges and covered cells (a
+compact, hole-free quilt stays fillable) and bad when it leaves empty cells cut off from every
+other empty cell (a 1x1 hole is two points lost unless leather fills it). Completing a 7x7
+window while the bonus is free is worth the bonus.
+
+Purchase: a patch is worth ``2 * area + income * marks_left - cost`` buttons (each covered cell
+saves two points, each income mark still ahead pays its income) for the time it costs;
+advancing earns one button per space, so buying pays when the patch earns more than one button
+per space of time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from patchwork_opt.ai.base import RankedPlacement
+from patchwork_opt.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, WINDOW_MASKS, has_full_window, mask_of
+from patchwork_opt.catalogue import PATCHES, PLACEMENTS, legal_placements
+from patchwork_opt.state import BONUS_POINTS, END, MARKS_UPTO, OFFER_SIZE, State
+
+ROW0 = mask_of((0, c) for c in range(SIZE))
+ROW8 = mask_of((SIZE - 1, c) for c in range(SIZE))
+COL0 = mask_of((r, 0) for r in range(SIZE))
+COL8 = mask_of((r, SIZE - 1) for r in range(SIZE))
+
+HOLE_PENALTY = 4.0  # per empty cell cut off from every other empty cell
+WINDOW_WEIGHT = 0.15  # per cell of the best 7x7 window covered, while the bonus is free
+ADVANCE_VALUE = 1.0  # buttons per space earned by advancing
+
+# Patch facts as flat tuples (indexing a tuple is cheaper than an attribute lookup in hot loops).
+AREA: tuple[int, ...] = tuple(p.area for p in PATCHES)
+COST: tuple[int, ...] = tuple(p.cost for p in PATCHES)
+TIME: tuple[int, ...] = tuple(p.time for p in PATCHES)
+INCOME: tuple[int, ...] = tuple(p.income for p in PATCHES)
+TOTAL_MARKS = MARKS_UPTO[END]
+
+
+def marks_left(position: int) -> int:
+    """Income marks still ahead of a token on ``position`` (each pays the income once)."""
+    return TOTAL_MARKS - MARKS_UPTO[position]
+
+
+def contact_planes(quilt: int) -> tuple[int, int, int, int]:
+    """For each direction, the cells whose neighbour that way is covered or off the quilt."""
+    up = ((quilt << SIZE) & FULL) | ROW0
+    down = (quilt >> SIZE) | ROW8
+    left = ((quilt & NOT_COL8) << 1) | COL0
+    right = ((quilt & NOT_COL0) >> 1) | COL8
+    return up, down, left, right
+
+
+def isolated(empty: int) -> int:
+    """Empty cells none of whose neighbours is empty."""
+    spread = ((empty << SIZE) & FULL) | (empty >> SIZE) | ((empty & NOT_COL8) << 1) | ((empty & NOT_COL0) >> 1)
+    return empty & ~spread
+
+
+def window_progress(quilt: int) -> int:
+    """Covered cells of the best-covered 7x7 window."""
+    return max((quilt & w).bit_count() for w in WINDOW_MASKS)
+
+
+def placement_score(quilt: int, mask: int, planes: tuple[int, int, int, int], holes_before: int,
+                    bonus_free: bool) -> float:
+    """Heuristic score of covering ``mask`` on ``quilt`` (higher is better)."""
+    up, down, left, right = planes
+    contact = (mask & up).bit_count() + (mask & down).bit_count() + (mask & left).bit_count() + (
+        mask & right
+    ).bit_count()
+    after = quilt | mask
+    holes = isolated(FULL & ~after).bit_count() - holes_before
+    score = contact - HOLE_PENALTY * holes
+    if bonus_free:
+        if has_full_window(after):
+            score += 2.0 * BONUS_POINTS
+        else:
+            score += WINDOW_WEIGHT * window_progress(after)
+    return score
+
+
+def score_parts(quilt: int, mask: int, bonus_free: bool) -> dict[str, float]:
+    """The named parts of ``placement_score`` for one placement (for explanations)."""
+    up, down, left, right = contact_planes(quilt)
+    contact = sum((mask & plane).bit_count() for plane in (up, down, left, right))
+    after = quilt | mask
+    holes = isolated(FULL & ~after).bit_count() - isolated(FULL & ~quilt).bit_count()
+    completes = bonus_free and has_full_window(after)
+    return {"contact": float(contact), "holes": float(holes), "completes_7x7": float(completes)}
+
+
+def rank_placements(quilt: int, patch_id: int, *, bonus_free: bool = True, top_k: int | None = None,
+                    candidates: Sequence[int] | None = None) -> list[tuple[float, int]]:
+    """Legal placements of the patch as (score, mask), best first (ties: lowest mask first)."""
+    masks = legal_placements(patch_id, quilt) if candidates is None else candidates
+    if not masks:
+        return []
+    planes = contact_planes(quilt)
+    holes_before = isolated(FULL & ~quilt).bit_count()
+    scored = [(placement_score(quilt, m, planes, holes_before, bonus_free), m) for m in masks]
+    scored.sort(key=lambda sm: (-sm[0], sm[1]))
+    return scored if top_k is None else scored[:top_k]
+
+
+def best_placement(quilt: int, patch_id: int, bonus_free: bool = True) -> int:
+    """The heuristic's placement of the patch, or 0 when it fits nowhere."""
+    ranked = rank_placements(quilt, patch_id, bonus_free=bonus_free, top_k=1)
+    return ranked[0][1] if ranked else 0
+
+
+def quick_placement(quilt: int, patch_id: int, rng: random.Random, samples: int = 6,
+                    bonus_free: bool = True) -> int:
+    """A cheap placement for rollouts: the best of a few random fits (exhaustive once few fit).
+
+    Rejection sampling finds fits fast on an open quilt; when it misses, every legal placement
+    is scored instead, which is cheap precisely because few remain.
+    """
+    masks = PLACEMENTS[patch_id]
+    n = len(masks)
+    found: list[int] = []
+    for _ in range(samples * 3):
+        m = masks[int(rng.random() * n)]
+        if not m & quilt:
+            found.append(m)
+            if len(found) == samples:
+                break
+    if not found:
+        legal = legal_placements(patch_id, quilt)
+        if not legal:
+            return 0
+        found = legal
+    if len(found) == 1:
+        return found[0]
+    planes = contact_planes(quilt)
+    holes_before = isolated(FULL & ~quilt).bit_count()
+    best, best_score = 0, -1e9
+    for m in found:
+        s = placement_score(quilt, m, planes, holes_before, bonus_free)
+        if s > best_score:
+            best, best_score = m, s
+    return best
+
+
+def leather_cell(quilt: int, bonus_free: bool = True) -> int:
+    """The cell (as a one-bit mask) for a leather patch: completes a 7x7 if it can, else fills
+    the most enclosed empty cell (an isolated hole first)."""
+    empty = FULL & ~quilt
+    if not empty:
+        return 0
+    up, down, left, right = contact_planes(quilt)
+    best, best_score = 0, -1.0
+    rest = empty
+    while rest:
+        cell = rest & -rest
+        rest ^= cell
+        score = float(bool(cell & up) + bool(cell & down) + bool(cell & left) + bool(cell & right))
+        if bonus_free and has_full_window(quilt | cell):
+            score += 100.0
+        elif bonus_free:
+            score += 0.01 * window_progress(quilt | cell)
+        if score > best_score:
+            best, best_score = cell, score
+    return best
+
+
+def purchase_value(patch_id: int, position: int) -> float:
+    """Buttons-equivalent gained per space of time by buying the patch on ``position``."""
+    time = TIME[patch_id]
+    space = min(time, END - position)
+    value = 2 * AREA[patch_id] + INCOME[patch_id] * marks_left(position) - COST[patch_id]
+    return value / space if space > 0 else float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class PurchasePlan:
+    """The greedy rule's choice: buy offer ``offer_index`` at ``mask`` (index -1: advance)."""
+
+    offer_index: int
+    mask: int
+    value: float
+
+
+def greedy_plan(state: State, player: int, *, exhaustive: bool = True,
+                rng: random.Random | None = None, noise: float = 0.0) -> PurchasePlan:
+    """The value-per-time rule: buy the best-valued affordable patch that fits when it beats
+    advancing, placed by the heuristic (``exhaustive``) or by ``quick_placement``."""
+    quilt, buttons, position = state.quilts[player], state.buttons[player], state.pos[player]
+    bonus_free = state.bonus < 0
+    circle = state.circle
+    options: list[tuple[float, int]] = []
+    for k in range(min(OFFER_SIZE, len(circle))):
+        pid = circle[k]
+        if COST[pid] > buttons:
+            continue
+        value = purchase_value(pid, position)
+        if noise and rng is not None:
+            value += noise * (rng.random() - 0.5)
+        options.append((value, k))
+    options.sort(reverse=True)
+    for value, k in options:
+        if value <= ADVANCE_VALUE:
+            break
+        pid = circle[k]
+        if exhaustive:
+            mask = best_placement(quilt, pid, bonus_free)
+        else:
+            assert rng is not None
+            mask = quick_placement(quilt, pid, rng, bonus_free=bonus_free)
+        if mask:
+            return PurchasePlan(k, mask, value)
+    return PurchasePlan(-1, 0, ADVANCE_VALUE)
+
+
+class HeuristicAdvisor:
+    """A pure-Python PlacementAdvisor from the fast heuristic (no lookahead over the circle).
+
+    ``bonus_feasible`` answers only what it can prove cheaply: True when a 7x7 is already full,
+    False when no window's empty cells can be covered by the patches' total area, else None.
+    """
+
+    name = "heuristic"
+
+    def rank_placements(self, quilt: int, patch_id: int, upcoming: Sequence[int],
+                        top_k: int) -> list[RankedPlacement]:
+        ranked = rank_placements(quilt, patch_id, top_k=top_k)
+        return [RankedPlacement(mask, score, score_parts(quilt, mask, True)) for score, mask in ranked]
+
+    def bonus_feasible(self, quilt: int, patches: Sequence[int]) -> bool | None:
+        if has_full_window(quilt):
+            return True
+        area = sum(AREA[p] for p in patches)
+        least_empty = min((w & ~quilt).bit_count() for w in WINDOW_MASKS)
+        if least_empty > area:
+            return False
+        return None

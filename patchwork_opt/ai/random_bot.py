@@ -1,0 +1,24 @@
+"""The random player: a uniformly random move kind, then a uniformly random placement."""
+
+from __future__ import annotations
+
+import random
+
+from patchwork_opt.ai.base import Decision
+from patchwork_opt.ai.explain import describe
+from patchwork_opt.ai.seeding import decision_rng
+from patchwork_opt.state import State
+
+
+class RandomBot:
+    """Plays ``State.random_move``; the baseline every other bot must beat."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def decide(self, state: State) -> Decision:
+        rng: random.Random = decision_rng(self.seed, state)
+        move = state.random_move(rng)
+        return Decision(move, f"{describe(move)} at random")

@@ -1,0 +1,61 @@
+"""Bots by name: the one place that maps a user's ``--p1 mcts --level 4`` to a configured Bot.
+
+Levels 1-5 set the thinking time per move of the searching bots (``time_per_move`` overrides
+it; ``iterations`` replaces the clock with a fixed budget, which makes searches repeatable).
+"""
+
+from __future__ import annotations
+
+from patchwork_opt.ai.base import Bot, PlacementAdvisor
+from patchwork_opt.errors import PatchworkError
+
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "solver")
+
+#: Seconds per move for each level (searching bots).
+LEVEL_TIME: dict[int, float] = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.0, 5: 3.0}
+
+
+class UnknownBotError(PatchworkError):
+    """A bot name or level the registry does not know."""
+
+
+def level_time(level: int) -> float:
+    if level not in LEVEL_TIME:
+        raise UnknownBotError(f"unknown level {level!r} (levels are 1..{max(LEVEL_TIME)})")
+    return LEVEL_TIME[level]
+
+
+def make_bot(
+    name: str,
+    *,
+    level: int = 3,
+    seed: int | None = None,
+    time_per_move: float | None = None,
+    advisor: PlacementAdvisor | None = None,
+    iterations: int | None = None,
+) -> Bot:
+    """A bot by name. ``advisor`` is used by ``solver`` only (the caller plugs in the CP-SAT one;
+    without one the solver bot uses the pure-Python HeuristicAdvisor and says so in its name)."""
+    key = name.strip().lower()
+    seconds = level_time(level) if time_per_move is None else time_per_move
+    if seconds <= 0:
+        raise UnknownBotError(f"time per move must be positive, got {seconds}")
+    if iterations is not None and iterations < 1:
+        raise UnknownBotError(f"iterations must be at least 1, got {iterations}")
+    if key == "random":
+        from patchwork_opt.ai.random_bot import RandomBot
+
+        return RandomBot(seed)
+    if key == "greedy":
+        from patchwork_opt.ai.greedy import GreedyBot
+
+        return GreedyBot(seed)
+    if key == "mcts":
+        from patchwork_opt.ai.mcts import MctsBot
+
+        return MctsBot(seed=seed, time_per_move=seconds, iterations=iterations)
+    if key == "solver":
+        from patchwork_opt.ai.solver_bot import SolverBot
+
+        return SolverBot(advisor, seed=seed, time_per_move=seconds, iterations=iterations)
+    raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")

@@ -1,0 +1,20 @@
+"""Per-decision random generators: the same seed and position always give the same stream.
+
+Seeding from the position (not from a stream shared across a game) makes a bot's choice in a
+position independent of what it was asked before, which is what "repeatable" means to a user
+who sets up a position and asks again.
+"""
+
+from __future__ import annotations
+
+import random
+
+from patchwork_opt.notation import to_notation
+from patchwork_opt.state import State
+
+
+def decision_rng(seed: int | None, state: State) -> random.Random:
+    """A generator for one decision: fresh entropy when ``seed`` is None."""
+    if seed is None:
+        return random.Random()
+    return random.Random(f"{seed}|{to_notation(state)}")
