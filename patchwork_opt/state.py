@@ -17,6 +17,7 @@ from patchwork_opt.catalogue import (
     PATCHES,
     PLACEMENTS,
     fits_anywhere,
+    is_placement,
     legal_placements,
 )
 from patchwork_opt.errors import IllegalMoveError, PatchworkError
@@ -284,6 +285,8 @@ class State:
         if self.pending >= 0:
             if move.kind != "leather":
                 raise IllegalMoveError(f"player {p} must first place the leather patch they took")
+            if move.mask.bit_count() != 1 or move.mask > FULL:
+                raise IllegalMoveError("a leather patch covers exactly one cell")
             if move.mask & self.quilts[p]:
                 raise IllegalMoveError(f"leather cell {move.cells[0]} is already covered on player {p}'s quilt")
             return
@@ -294,6 +297,8 @@ class State:
         offers = self.circle[:OFFER_SIZE]
         if move.patch not in offers:
             raise IllegalMoveError(f"patch {move.patch} is not on offer (offered: {offers})")
+        if not is_placement(move.patch, move.mask):
+            raise IllegalMoveError(f"the cells {move.cells} are not a placement of patch {move.patch}")
         cost = PATCHES[move.patch].cost
         if cost > self.buttons[p]:
             raise IllegalMoveError(
