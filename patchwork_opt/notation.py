@@ -11,12 +11,15 @@
 
 from __future__ import annotations
 
+import re
+
 from patchwork_opt.bitboard import FULL
 from patchwork_opt.catalogue import PATCH_COUNT
 from patchwork_opt.errors import NotationError
 from patchwork_opt.state import END, State, check_leather
 
 _FIELDS = 9
+_QUILT_HEX = re.compile(r"[0-9a-f]{21}")
 
 
 def _opt_player(value: int) -> str:
@@ -88,12 +91,11 @@ def from_notation(text: str) -> State:
         state.pos[p] = _parse_int(parts[0], f"player {p} position", 0, END)
         state.buttons[p] = _parse_int(parts[1], f"player {p} buttons", 0, 10**6)
         state.income[p] = _parse_int(parts[2], f"player {p} income", 0, 10**3)
-        try:
-            quilt = int(parts[3], 16)
-        except ValueError:
-            raise NotationError(f"player {p} quilt: {parts[3]!r} is not hex") from None
-        if quilt > FULL or quilt < 0:
-            raise NotationError(f"player {p} quilt: more than 81 bits")
+        if not _QUILT_HEX.fullmatch(parts[3]):
+            raise NotationError(f"player {p} quilt: expected 21 hex digits, got {parts[3]!r}")
+        quilt = int(parts[3], 16)
+        if quilt > FULL:
+            raise NotationError(f"player {p} quilt: {parts[3]!r} sets bits beyond the 81 cells")
         state.quilts[p] = quilt
     state.last_mover = _parse_player_opt(fields[3], "on top")
     if state.last_mover < 0:

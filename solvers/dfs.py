@@ -1,11 +1,13 @@
 """A bitboard branch-and-bound packing search for small fills, in plain Python ints.
 
-The search settles cells in row-major order: the lowest undecided empty cell is either
-covered by a placement whose own lowest cell it is, or left empty. Every packing is reached
+The search settles cells one at a time in a fixed order (empty region by empty region, smallest
+region first, row-major inside a region): the first undecided cell is either covered by a
+placement whose own first cell it is, or left empty. Every packing is reached
 exactly once that way, so an exhausted search proves its incumbent optimal. A node is cut
 when what it has plus the best the unused patches could still add (a subset sum of their
-areas, or a fractional knapsack for other values, within the undecided cells) cannot beat
-the incumbent. Patches sharing a shape and value are placed in slot order only.
+areas, or a fractional knapsack for other values, within the undecided cells, and for areas
+also region by region) cannot beat the incumbent. Patches that no longer fit anywhere drop
+out of the bound. Patches sharing a shape and value are placed in slot order only.
 
 The node limit and deadline make it a cheap first try: when it runs out the caller gets
 the incumbent (a warm start) and hands the proof to CP-SAT.
@@ -13,12 +15,12 @@ the incumbent (a warm start) and hands the proof to CP-SAT.
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from patchwork_opt.bitboard import CELLS
-
+from patchwork_opt.bitboard import CELLS, iter_bits
 from solvers.areas import best_sum_at_most
 
 
@@ -49,50 +51,99 @@ def pack(
     placements: Sequence[Sequence[int]],
     *,
     upper: int,
+    regions: Sequence[int] = (),
     incumbent: DfsResult | None = None,
     twins: Sequence[Sequence[int]] = (),
     budget: int | None = None,
     node_limit: int = 200_000,
     deadline: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> DfsResult:
     """Best packing of ``items`` (at most once each) into ``free`` cells.
 
     ``placements[slot]`` are the legal masks of each item inside ``free``; ``upper`` is a
-    proven bound on the value (the search stops as soon as it is reached).
+    proven bound on the value (the search stops as soon as it is reached). ``regions``
+    (disjoint masks covering ``free``, for instance its connected parts) set the cell order
+    and the per-region bound; by default ``free`` is one region.
     """
     n = len(items)
-    by_low: list[list[list[int]]] = [[[] for _ in range(CELLS)] for _ in range(n)]
+    parts = sorted((r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r))
+    covered_parts = 0
+    for r in parts:
+        covered_parts |= r
+    if free & ~covered_parts:
+        parts.append(free & ~covered_parts)
+    # renumber the cells so that every region is a contiguous run of bits
+    new_index = [-1] * CELLS
+    starts: list[int] = []
+    sizes: list[int] = []
+    nxt = 0
+    for r in parts:
+        starts.append(nxt)
+        sizes.append(r.bit_count())
+        for index in iter_bits(r):
+            new_index[index] = nxt
+            nxt += 1
+
+    def renumber(mask: int) -> int:
+        out = 0
+        for index in iter_bits(mask):
+            out |= 1 << new_index[index]
+        return out
+
+    region_of_mask = [((1 << size) - 1) << start for start, size in zip(starts, sizes, strict=True)]
+    by_low: list[list[list[tuple[int, int]]]] = [[[] for _ in range(nxt)] for _ in range(n)]
+    renumbered: list[list[int]] = [[] for _ in range(n)]
+    fits_region = [0] * len(parts)  # slots with a placement inside each region
     for slot, masks in enumerate(placements):
         for mask in masks:
-            if mask & ~free == 0:
-                by_low[slot][(mask & -mask).bit_length() - 1].append(mask)
+            if mask & ~free:
+                continue
+            new = renumber(mask)
+            by_low[slot][(new & -new).bit_length() - 1].append((new, mask))
+            renumbered[slot].append(new)
+            for k, rmask in enumerate(region_of_mask):
+                if new & rmask == new:
+                    fits_region[k] |= 1 << slot
     # larger items first: good packings are found early
     order = sorted(
-        (s for s in range(n) if placements[s] and items[s].value > 0),
+        (s for s in range(n) if renumbered[s] and items[s].value > 0),
         key=lambda s: (-items[s].area, -items[s].value, s),
     )
     needs: dict[int, int] = {}  # slot -> twin that must already be used
     for group in twins:
-        for before, after in zip(group, group[1:]):
+        for before, after in itertools.pairwise(group):
             needs[after] = before
     areas_only = all(item.value == item.area for item in items)
     sums_cache: dict[int, int] = {}
     frac_order = sorted(order, key=lambda s: -items[s].value / items[s].area)
 
-    def bound(unused: int, cells: int) -> int:
+    def sums(unused: int) -> int:
+        bits = sums_cache.get(unused)
+        if bits is None:
+            bits = 1
+            rest = unused
+            while rest:
+                low = rest & -rest
+                bits |= bits << items[low.bit_length() - 1].area
+                rest ^= low
+            sums_cache[unused] = bits
+        return bits
+
+    def bound(unused: int, open_cells: int, room: int) -> int:
         if areas_only:
-            bits = sums_cache.get(unused)
-            if bits is None:
-                bits = 1
-                rest = unused
-                while rest:
-                    low = rest & -rest
-                    bits |= bits << items[low.bit_length() - 1].area
-                    rest ^= low
-                sums_cache[unused] = bits
-            return best_sum_at_most(bits, cells)
+            best = best_sum_at_most(sums(unused), room)
+            if len(parts) > 1:
+                by_region = 0
+                for rmask, fit in zip(region_of_mask, fits_region, strict=True):
+                    cells = (open_cells & rmask).bit_count()
+                    if cells:
+                        by_region += best_sum_at_most(sums(unused & fit), cells)
+                        if by_region >= best:
+                            break
+                best = min(best, by_region)
+            return best
         total = 0.0
-        room = cells
         for s in frac_order:
             if unused >> s & 1:
                 a = items[s].area
@@ -104,6 +155,16 @@ def pack(
                     break
         return int(total)
 
+    # a placement of each slot known to fit: it keeps fitting in every larger set of open cells
+    witness = [1 << CELLS] * n  # a bit off the quilt: no witness yet
+
+    def refit(s: int, open_cells: int) -> bool:
+        for new in renumbered[s]:
+            if new & ~open_cells == 0:
+                witness[s] = new
+                return True
+        return False
+
     best = incumbent if incumbent is not None else DfsResult(value=0)
     best_value = best.value
     best_list = list(best.placements)
@@ -112,13 +173,15 @@ def pack(
     all_unused = 0
     for s in order:
         all_unused |= 1 << s
-    check_every = 2048
+    check_every = 512
 
     def search(open_cells: int, unused: int, value: int, spent: int) -> None:
         nonlocal best_value, best_list, nodes
         nodes += 1
         if nodes % check_every == 0 and (
-            nodes >= node_limit or (deadline is not None and time.perf_counter() > deadline)
+            nodes >= node_limit
+            or (deadline is not None and time.perf_counter() > deadline)
+            or (stop is not None and stop())
         ):
             raise _Stop
         if value > best_value:
@@ -128,7 +191,20 @@ def pack(
                 raise _Stop
         if not open_cells or not unused:
             return
-        if value + bound(unused, open_cells.bit_count()) <= best_value:
+        room = open_cells.bit_count()
+        if areas_only and value + best_sum_at_most(sums(unused), room) <= best_value:
+            return
+        # patches that no longer fit anywhere drop out of the bound (and of the branching)
+        fitting = 0
+        rest = unused
+        while rest:
+            low_slot = rest & -rest
+            rest ^= low_slot
+            s = low_slot.bit_length() - 1
+            if witness[s] & ~open_cells == 0 or refit(s, open_cells):
+                fitting |= low_slot
+        unused = fitting
+        if not unused or value + bound(unused, open_cells, room) <= best_value:
             return
         low = open_cells & -open_cells
         cell = low.bit_length() - 1
@@ -142,11 +218,11 @@ def pack(
             item = items[s]
             if budget is not None and spent + item.cost > budget:
                 continue
-            for mask in by_low[s][cell]:
-                if mask & taken:
+            for new, mask in by_low[s][cell]:
+                if new & taken:
                     continue
                 chosen.append((s, mask))
-                search(open_cells & ~mask, unused & ~(1 << s), value + item.value, spent + item.cost)
+                search(open_cells & ~new, unused & ~(1 << s), value + item.value, spent + item.cost)
                 chosen.pop()
         # leave the cell empty
         search(open_cells ^ low, unused, value, spent)
@@ -154,7 +230,7 @@ def pack(
     exhausted = False
     try:
         if best_value < upper:
-            search(free, all_unused, 0, 0)
+            search((1 << nxt) - 1, all_unused, 0, 0)
         exhausted = True
     except _Stop:
         exhausted = best_value >= upper

@@ -81,6 +81,25 @@ class Solution(BaseModel):
         return self.status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
 
 
+class SolveHandle:
+    """Lets another thread stop a running ``PlacementModel.solve`` (a portfolio partner that
+    finished first). Stopping before the solve starts makes it return at once."""
+
+    def __init__(self) -> None:
+        self._solver: cp_model.CpSolver | None = None
+        self.stopped = False
+
+    def attach(self, solver: cp_model.CpSolver) -> None:
+        self._solver = solver
+        if self.stopped:
+            solver.stop_search()
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self._solver is not None:
+            self._solver.stop_search()
+
+
 class PlacementModel:
     """Booleans ``x[patch, placement]`` over the empty cells of ``quilt``.
 
@@ -138,9 +157,18 @@ class PlacementModel:
         self,
         config: SolverConfig,
         on_solution: Callable[[float, float], None] | None = None,
+        handle: SolveHandle | None = None,
     ) -> Solution:
-        """Solve with explicit parameters; ``on_solution(objective, bound)`` for progress."""
+        """Solve with explicit parameters; ``on_solution(objective, bound)`` for progress.
+
+        CP-SAT releases the GIL while it searches, so a solve can run in a thread beside
+        Python work; ``handle`` lets that work stop it.
+        """
         solver = cp_model.CpSolver()
+        if handle is not None:
+            handle.attach(solver)
+            if handle.stopped:
+                return Solution(status=SolveStatus.UNKNOWN)
         solver.parameters.max_time_in_seconds = config.time_limit
         solver.parameters.num_workers = config.workers
         solver.parameters.random_seed = config.seed

@@ -32,10 +32,12 @@ def make_state(
     quilts: tuple[int, int] = (0, 0),
     last_mover: int = 0,
     leather: str | Sequence[int] = "revised",
+    track_leather: bool = True,
 ) -> State:
     """A position with the given fields and all five leather patches still on the track.
 
-    ``circle`` may be shorter than 33 (patches already bought are simply absent).
+    ``circle`` may be shorter than 33 (patches already bought are simply absent);
+    ``track_leather=False`` clears the track so a test about buttons is not interrupted.
     """
     state = State.new(ORDERED_CIRCLE, leather=leather)
     if circle is not None:
@@ -45,4 +47,6 @@ def make_state(
     state.income = list(income)
     state.quilts = list(quilts)
     state.last_mover = last_mover
+    if not track_leather:
+        state.leather = 0
     return state

@@ -5,6 +5,7 @@ from __future__ import annotations
 from patchwork_opt.ai.base import Decision
 from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.heuristic import ADVANCE_VALUE, greedy_plan, leather_cell
+from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.move import ADVANCE, Move
 from patchwork_opt.state import State
 
@@ -20,6 +21,7 @@ class GreedyBot:
         self.seed = seed
 
     def decide(self, state: State) -> Decision:
+        require_running(state)
         p = state.to_move()
         if state.pending >= 0:
             move = Move("leather", -1, leather_cell(state.quilts[p], state.bonus < 0))

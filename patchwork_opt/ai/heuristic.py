@@ -65,8 +65,9 @@ def window_progress(quilt: int) -> int:
 
 
 def placement_score(quilt: int, mask: int, planes: tuple[int, int, int, int], holes_before: int,
-                    bonus_free: bool) -> float:
-    """Heuristic score of covering ``mask`` on ``quilt`` (higher is better)."""
+                    bonus_free: bool, progress: bool = True) -> float:
+    """Heuristic score of covering ``mask`` on ``quilt`` (higher is better); ``progress`` False
+    drops the (comparatively slow) 7x7-progress term, as rollouts do."""
     up, down, left, right = planes
     contact = (mask & up).bit_count() + (mask & down).bit_count() + (mask & left).bit_count() + (
         mask & right
@@ -77,7 +78,7 @@ def placement_score(quilt: int, mask: int, planes: tuple[int, int, int, int], ho
     if bonus_free:
         if has_full_window(after):
             score += 2.0 * BONUS_POINTS
-        else:
+        elif progress:
             score += WINDOW_WEIGHT * window_progress(after)
     return score
 
@@ -138,40 +139,54 @@ def quick_placement(quilt: int, patch_id: int, rng: random.Random, samples: int 
     holes_before = isolated(FULL & ~quilt).bit_count()
     best, best_score = 0, -1e9
     for m in found:
-        s = placement_score(quilt, m, planes, holes_before, bonus_free)
+        s = placement_score(quilt, m, planes, holes_before, bonus_free, progress=False)
         if s > best_score:
             best, best_score = m, s
     return best
 
 
 def leather_cell(quilt: int, bonus_free: bool = True) -> int:
-    """The cell (as a one-bit mask) for a leather patch: completes a 7x7 if it can, else fills
-    the most enclosed empty cell (an isolated hole first)."""
+    """The cell (as a one-bit mask) for a leather patch: the one completing a 7x7 if any, else
+    the most enclosed empty cell (an isolated hole first), inside the best-covered window on ties."""
     empty = FULL & ~quilt
     if not empty:
         return 0
+    if bonus_free:
+        for window in WINDOW_MASKS:
+            missing = window & empty
+            if missing and missing & (missing - 1) == 0:
+                return missing
     up, down, left, right = contact_planes(quilt)
+    preferred = max(WINDOW_MASKS, key=lambda w: (quilt & w).bit_count()) if bonus_free else 0
     best, best_score = 0, -1.0
     rest = empty
     while rest:
         cell = rest & -rest
         rest ^= cell
-        score = float(bool(cell & up) + bool(cell & down) + bool(cell & left) + bool(cell & right))
-        if bonus_free and has_full_window(quilt | cell):
-            score += 100.0
-        elif bonus_free:
-            score += 0.01 * window_progress(quilt | cell)
+        score = bool(cell & up) + bool(cell & down) + bool(cell & left) + bool(cell & right) + (
+            0.5 if cell & preferred else 0.0
+        )
         if score > best_score:
             best, best_score = cell, score
     return best
 
 
-def purchase_value(patch_id: int, position: int) -> float:
-    """Buttons-equivalent gained per space of time by buying the patch on ``position``."""
+def _purchase_value(patch_id: int, position: int) -> float:
     time = TIME[patch_id]
     space = min(time, END - position)
     value = 2 * AREA[patch_id] + INCOME[patch_id] * marks_left(position) - COST[patch_id]
     return value / space if space > 0 else float(value)
+
+
+#: VALUE_PER_TIME[patch_id][position]: the purchase rule's value, tabulated for rollouts.
+VALUE_PER_TIME: tuple[tuple[float, ...], ...] = tuple(
+    tuple(_purchase_value(pid, pos) for pos in range(END + 1)) for pid in range(len(PATCHES))
+)
+
+
+def purchase_value(patch_id: int, position: int) -> float:
+    """Buttons-equivalent gained per space of time by buying the patch on ``position``."""
+    return VALUE_PER_TIME[patch_id][position]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ import random
 
 from patchwork_opt.ai.base import Decision
 from patchwork_opt.ai.explain import describe
-from patchwork_opt.ai.seeding import decision_rng
+from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.state import State
 
 
@@ -19,6 +19,7 @@ class RandomBot:
         self.seed = seed
 
     def decide(self, state: State) -> Decision:
+        require_running(state)
         rng: random.Random = decision_rng(self.seed, state)
         move = state.random_move(rng)
         return Decision(move, f"{describe(move)} at random")

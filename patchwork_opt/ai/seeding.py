@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import random
 
+from patchwork_opt.errors import IllegalMoveError
 from patchwork_opt.notation import to_notation
 from patchwork_opt.state import State
+
+
+def require_running(state: State) -> None:
+    """Bots are asked for moves only while the game runs; say so plainly otherwise."""
+    if state.is_terminal():
+        raise IllegalMoveError("the game is over: there is no move to choose")
 
 
 def decision_rng(seed: int | None, state: State) -> random.Random:

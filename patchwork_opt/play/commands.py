@@ -94,21 +94,21 @@ Command = Buy | Place | PlayMove | Advance | Hint | Undo | Cancel | Save | Show 
 
 HELP_TEXT = """\
 commands (case does not matter):
-  buy N            buy the N-th patch on offer (1-3); buy #ID buys patch ID
-  buy N 1          ... and place it at once on suggestion 1 (or o3 4,5, or 34,35,45)
-  1 .. 9           place the patch (or leather) on that numbered suggestion
-  o3 4,5           place it in orientation o3 with the top-left of its box on row 4, col 5
-  34,35,45         place it on exactly those cells (row digit, column digit)
-  4,5  or  45      put a leather patch on that cell
-  cancel           put back the patch you were about to place
-  advance  (a)     move your token just past the AI's and take a button per space
-  hint [N]         the N best moves, with reasons
-  undo  (u)        take back your last move and the AI's replies
-  save FILE        write the game record (patchwork replay FILE reads it)
-  show             draw the board again
-  help  (?)        this text
-  quit  (q)        stop (the record is saved if --save was given)
-  12@34,35,45 / A / L@44   a move in record notation"""
+  buy N          buy the N-th patch on offer (1-3); buy #ID buys patch ID
+  buy N 1        ... and place it at once on suggestion 1 (or o3 4,5 or 34,35)
+  1 .. 9         place the patch (or leather patch) on that suggestion
+  o3 4,5         place it in orientation o3, top-left of its box on row 4 col 5
+  34,35,45       place it on exactly these cells (row digit, column digit)
+  4,5  or  45    put a leather patch on that cell
+  cancel         put back the patch you were about to place
+  advance  (a)   move just past the AI's token, one button per space moved
+  hint [N]       the N best moves (5 unless given), with reasons
+  undo  (u)      take back your last move and the AI's replies
+  save FILE      write the game record (patchwork replay FILE reads it)
+  show           draw the board again
+  help  (?)      this text
+  quit  (q)      stop (the record is saved if --save was given)
+  12@34,35 / A / L@44   a move in record notation"""
 
 _CELL_PAIR = re.compile(r"^([0-8])\s*[, ]\s*([0-8])$|^([0-8])([0-8])$")
 _CELL_LIST = re.compile(r"^[0-8]{2}(?:\s*,\s*[0-8]{2})+$")
@@ -201,11 +201,9 @@ def parse_command(line: str) -> Command | None:
         return Help()
     if word in ("quit", "q", "exit"):
         return Quit()
-    # a bare placement (suggestion number, orientation, cells) while placing
-    try:
+    if text[0].isdigit() or re.match(r"^o\d", text, re.IGNORECASE):
+        # a bare placement (suggestion number, orientation, cells) while placing
         return Place(parse_place(text))
-    except CommandError:
-        pass
     raise CommandError(f"unknown command {text!r} (type help for the list)")
 
 

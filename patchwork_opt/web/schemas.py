@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from patchwork_opt.bitboard import cells_of
 from patchwork_opt.catalogue import PATCHES, orientation_of
+from patchwork_opt.inputs import LoadedInput
 from patchwork_opt.models import CellModel, MoveModel, PositionModel, RecordModel, move_model
+from patchwork_opt.notation import from_notation
+from patchwork_opt.quilt import Quilt
 from patchwork_opt.state import END, INCOME_MARKS, LEATHER_PATCH, State
 from patchwork_opt.web.store import Game
 
@@ -49,6 +52,49 @@ class AiMoveRequest(_Strict):
 
 class UndoRequest(_Strict):
     ply: int = Field(ge=0, le=1000, description="the ply the undo was asked at; 409 if stale")
+
+
+class PositionInput(_Strict):
+    """What the CLI's solver commands read from a file or a string, as a JSON object: exactly one of
+    a position (one-line notation), a game record (its final position) or a bare quilt (cells)."""
+
+    position: str | None = Field(default=None, max_length=400, description="one-line position notation")
+    record: RecordModel | None = Field(default=None, description="a game record; its last position is used")
+    quilt: list[CellModel] | None = Field(default=None, max_length=81, description="covered cells of a bare quilt")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> PositionInput:
+        given = [name for name in ("position", "record", "quilt") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of position, record or quilt (got {', '.join(given) or 'none'})")
+        return self
+
+    def load(self) -> LoadedInput:
+        """The quilt and, for a position or record, the state (the quilt of the player to move)."""
+        if self.quilt is not None:
+            return LoadedInput(quilt=Quilt.from_cells(self.quilt))
+        if self.position is not None:
+            state = from_notation(self.position)
+            return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state)
+        assert self.record is not None
+        record = self.record.to_record()
+        state = record.replay()
+        return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state, record=record)
+
+
+PatchIdField = Annotated[int, Field(ge=0, le=32)]
+
+
+class HintRequest(PositionInput):
+    """``patchwork hint WHAT [--patch ID] [--next IDS] [--top N] [--lookahead N] [--time-limit S]``."""
+
+    patch: PatchIdField | None = Field(default=None, description="patch to place (required for a bare quilt)")
+    next: list[PatchIdField] | None = Field(default=None, max_length=33, description="next patches (needs patch)")
+    top: int = Field(default=3, ge=1, le=20, description="suggestions per patch")
+    lookahead: int = Field(default=6, ge=0, le=33, description="upcoming patches of the circle to look ahead over")
+    time_limit: float = Field(
+        default=1.0, gt=0, le=3600, description="seconds for the solver part (capped by the server)"
+    )
 
 
 class PieceView(BaseModel):
@@ -216,18 +262,3 @@ def catalogue() -> Catalogue:
         income_marks=list(INCOME_MARKS),
     )
 
-
-__all__ = [
-    "AiInfo",
-    "AiMoveRequest",
-    "Catalogue",
-    "CellModel",
-    "CreateGameRequest",
-    "ErrorBody",
-    "GameView",
-    "PlayMoveRequest",
-    "RecordModel",
-    "UndoRequest",
-    "catalogue",
-    "game_view",
-]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -28,7 +29,8 @@ class SolverEndpoint:
     """``POST /api/<name>``: the same request and result objects as the CLI's ``--json``."""
 
     request: type[BaseModel]
-    response: type[BaseModel]
+    #: the result model, or a union of models (``PositionHints | BestFitResult``)
+    response: Any
     run: SolverRun
     summary: str
 

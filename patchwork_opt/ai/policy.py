@@ -1,0 +1,92 @@
+"""The fast playout policy: a noisy greedy player on the unchecked transitions.
+
+Rollouts are where search spends its time, so this avoids ``legal_moves``/``apply``: it reads the
+offer, prices it with the value-per-time rule (plus noise, so playouts differ), places with a few
+sampled fits scored by the heuristic, and plays ``State._buy``/``_advance``/``_leather``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Protocol
+
+from patchwork_opt.ai.heuristic import ADVANCE_VALUE, COST, VALUE_PER_TIME, leather_cell, quick_placement
+from patchwork_opt.state import END, OFFER_SIZE, State
+
+ROLLOUT_NOISE = 1.5  # spread of the noise added to each patch's value per time
+MARGIN_WEIGHT = 0.1  # share of a result's value that rewards the winning margin
+MARGIN_SCALE = 15.0  # points of margin that count as a clear win
+
+
+def rollout(state: State, rng: random.Random, noise: float = ROLLOUT_NOISE) -> None:
+    """Play the noisy greedy policy to the end of the game, in place."""
+    pos = state.pos
+    while True:
+        if state.pending >= 0:
+            p = state.pending
+            state._leather(p, leather_cell(state.quilts[p], state.bonus < 0))
+            continue
+        a, b = pos
+        if a == END and b == END:
+            return
+        p = 0 if a < b else 1 if b < a else state.last_mover
+        circle = state.circle
+        circle_len = len(circle)
+        buttons = state.buttons[p]
+        position = pos[p]
+        best_k, best_value = -1, ADVANCE_VALUE
+        second_k, second_value = -1, ADVANCE_VALUE
+        for k in range(OFFER_SIZE if circle_len >= OFFER_SIZE else circle_len):
+            pid = circle[k]
+            if COST[pid] > buttons:
+                continue
+            value = VALUE_PER_TIME[pid][position] + noise * (rng.random() - 0.5)
+            if value > best_value:
+                second_k, second_value = best_k, best_value
+                best_k, best_value = k, value
+            elif value > second_value:
+                second_k, second_value = k, value
+        bought = False
+        quilt = state.quilts[p]
+        bonus_free = state.bonus < 0
+        for k in (best_k, second_k):
+            if k < 0:
+                break
+            mask = quick_placement(quilt, circle[k], rng, bonus_free=bonus_free)
+            if mask:
+                state._buy(p, k, mask)
+                bought = True
+                break
+        if not bought:
+            state._advance(p)
+
+
+def result_value(state: State) -> float:
+    """A finished game's value for player 0 in [-1, 1]: mostly who won, a little by how much."""
+    diff = state.score(0) - state.score(1)
+    winner = state.winner()
+    sign = 1.0 if winner == 0 else -1.0
+    return (1.0 - MARGIN_WEIGHT) * sign + MARGIN_WEIGHT * math.tanh(diff / MARGIN_SCALE)
+
+
+class Evaluator(Protocol):
+    """Values a position for player 0 in [-1, 1] (> 0 means player 0 is expected to win)."""
+
+    def evaluate(self, state: State, rng: random.Random) -> float: ...
+
+
+class RolloutEvaluator:
+    """Plays ``rollouts`` noisy-greedy games from the position and averages their values."""
+
+    def __init__(self, rollouts: int = 1, noise: float = ROLLOUT_NOISE) -> None:
+        self.rollouts = rollouts
+        self.noise = noise
+
+    def evaluate(self, state: State, rng: random.Random) -> float:
+        total = 0.0
+        for _ in range(self.rollouts):
+            game = state.clone()
+            rollout(game, rng, self.noise)
+            total += result_value(game)
+        return total / self.rollouts

@@ -1,0 +1,171 @@
+"""The strongest bot: UCT whose own placements at the root come from a plugged-in PlacementAdvisor.
+
+At the root each affordable offer becomes a placed buy ranked best by the advisor (the CP-SAT
+best fit with lookahead over the circle, when the caller plugs it in), plus any placement that
+completes a 7x7 square while the bonus is free (pursuit). Below the root the search branches on
+buy/advance with heuristic placements and noisy-greedy rollouts, so it sees an opponent about
+to complete their 7x7 with an offered patch and buys it away (denial) when that wins more
+games. Once both tokens are past space 32 an exact alpha-beta search of the rest of the game
+(``endgame``) is tried first within half the move's time; MCTS takes over when it cannot finish.
+``advisor.bonus_feasible`` is asked when a window is nearly covered, and the reason reports it.
+The tree of one move's search is kept and searched on from the position the game reaches
+(so a fixed iteration budget repeats a whole game exactly, not a lone position out of it).
+
+Without an advisor the bot uses ``HeuristicAdvisor`` (pure Python, no lookahead) explicitly and
+its name says so: ``solver(heuristic)``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from patchwork_opt.ai.base import Decision, PlacementAdvisor
+from patchwork_opt.ai.endgame import EndgameResult, EndgameSearch
+from patchwork_opt.ai.explain import describe
+from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, leather_cell, window_progress
+from patchwork_opt.ai.mcts import Mcts, SearchResult, _Node, decision_from, find_subtree
+from patchwork_opt.ai.policy import Evaluator, RolloutEvaluator
+from patchwork_opt.ai.seeding import decision_rng, require_running
+from patchwork_opt.bitboard import has_full_window
+from patchwork_opt.catalogue import fits_anywhere, legal_placements
+from patchwork_opt.move import ADVANCE, Move
+from patchwork_opt.state import OFFER_SIZE, State
+
+MIN_SEARCH_SHARE = 0.3  # the search keeps at least this share of the move's time
+ENDGAME_FROM = 32  # try the exact endgame search once both tokens are at least this far
+ENDGAME_SHARE = 0.5  # share of the move's time the exact search may take before MCTS
+ENDGAME_NODES_PER_ITERATION = 20  # node budget per MCTS iteration when searching by iterations
+BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this many cells covered
+BONUS_POOL = 12  # patches of the circle offered to bonus_feasible
+ADVISOR_FROM = 10  # below this many covered cells placement is easy: the heuristic places
+
+
+def completing_placement(quilt: int, patch_id: int) -> int:
+    """A placement of the patch that completes a 7x7 square on ``quilt``, or 0."""
+    for mask in legal_placements(patch_id, quilt):
+        if has_full_window(quilt | mask):
+            return mask
+    return 0
+
+
+def upcoming_after(circle: list[int], k: int) -> list[int]:
+    """The circle as it stands after offer ``k`` is bought: what may be bought next, in order."""
+    return circle[k + 1 :] + circle[:k]
+
+
+class SolverBot:
+    """Advisor-placed root moves + UCT; ``iterations`` gives a repeatable fixed budget."""
+
+    def __init__(
+        self,
+        advisor: PlacementAdvisor | None,
+        *,
+        seed: int | None = None,
+        time_per_move: float = 0.5,
+        iterations: int | None = None,
+        top_k: int = 1,
+        evaluator: Evaluator | None = None,
+    ) -> None:
+        self.advisor: PlacementAdvisor = advisor if advisor is not None else HeuristicAdvisor()
+        self.name = "solver" if advisor is not None else "solver(heuristic)"
+        self.seed = seed
+        self.time_per_move = time_per_move
+        self.iterations = iterations
+        self.top_k = top_k
+        self.evaluator = evaluator or RolloutEvaluator()
+        self._heuristic = HeuristicAdvisor()
+        self._tree: _Node | None = None  # the last search's tree, reused when the game reaches it
+
+    def root_moves(self, state: State) -> tuple[list[Move], list[str]]:
+        """Advance, the advisor's top placements of each affordable offer, and 7x7 completions."""
+        p = state.to_move()
+        quilt, buttons = state.quilts[p], state.buttons[p]
+        bonus_free = state.bonus < 0
+        moves: list[Move] = [ADVANCE]
+        notes: list[str] = []
+        for k in range(min(OFFER_SIZE, len(state.circle))):
+            pid = state.circle[k]
+            if COST[pid] > buttons or not fits_anywhere(pid, quilt):
+                continue
+            if bonus_free:
+                mask = completing_placement(quilt, pid)
+                if mask:
+                    moves.append(Move("buy", pid, mask))
+                    notes.append(f"#{pid} completes the 7x7 square")
+            advisor = self.advisor if quilt.bit_count() >= ADVISOR_FROM else self._heuristic
+            ranked = advisor.rank_placements(quilt, pid, upcoming_after(state.circle, k), self.top_k)
+            for rp in ranked[: self.top_k]:
+                move = Move("buy", pid, rp.mask)
+                if move not in moves:
+                    moves.append(move)
+        if bonus_free:
+            opponent = 1 - p
+            for pid in state.circle[:OFFER_SIZE]:
+                if COST[pid] <= state.buttons[opponent] and completing_placement(state.quilts[opponent], pid):
+                    notes.append(f"the opponent could complete their 7x7 with #{pid}")
+            if window_progress(quilt) >= BONUS_CHECK_FROM:
+                feasible = self.advisor.bonus_feasible(quilt, state.circle[:BONUS_POOL])
+                if feasible is True:
+                    notes.append("my 7x7 square can still be completed")
+                elif feasible is False:
+                    notes.append("my 7x7 square is out of reach")
+        return moves, notes
+
+    def decide(self, state: State) -> Decision:
+        require_running(state)
+        started = time.perf_counter()
+        p = state.to_move()
+        if state.pending >= 0:
+            move = Move("leather", -1, leather_cell(state.quilts[p], state.bonus < 0))
+            return Decision(move, f"{describe(move)}, the most enclosed empty cell")
+        moves, notes = self.root_moves(state)
+        if len(moves) == 1:
+            return Decision(ADVANCE, "advances because no affordable patch fits")
+        if min(state.pos) >= ENDGAME_FROM:
+            if self.iterations is not None:
+                exact = EndgameSearch(node_limit=self.iterations * ENDGAME_NODES_PER_ITERATION)
+            else:
+                exact = EndgameSearch(node_limit=10**9, deadline=started + ENDGAME_SHARE * self.time_per_move)
+            solved = exact.solve(state, moves)
+            if solved is not None:
+                self._tree = None
+                return self._exact_decision(solved, notes)
+        search = Mcts(self.evaluator, decision_rng(self.seed, state))
+        reuse = find_subtree(self._tree, state)
+        if self.iterations is not None:
+            result = search.search(state, iterations=self.iterations, root_moves=moves, reuse=reuse)
+        else:
+            left = self.time_per_move - (time.perf_counter() - started)
+            seconds = max(left, MIN_SEARCH_SHARE * self.time_per_move)
+            result = search.search(state, seconds=seconds, root_moves=moves, reuse=reuse)
+        self._tree = result.tree
+        return self._decision(result, notes)
+
+    def _exact_decision(self, solved: EndgameResult, notes: list[str]) -> Decision:
+        outcome = f"wins by {solved.margin}" if solved.wins else f"loses by {-solved.margin}"
+        if solved.margin == 0:
+            outcome = "wins on the tie-break" if solved.wins else "loses on the tie-break"
+        reason = (
+            f"{describe(solved.move)} because searching the rest of the game exactly "
+            f"({solved.nodes} positions) shows best play {outcome}"
+        )
+        if notes:
+            reason += "; " + "; ".join(notes)
+        return Decision(
+            solved.move,
+            reason,
+            expected=1.0 if solved.wins else 0.0,
+            stats={"nodes": float(solved.nodes), "margin": float(solved.margin)},
+        )
+
+    def _decision(self, result: SearchResult, notes: list[str]) -> Decision:
+        decision = decision_from(result)
+        decision.stats["reused"] = float(result.reused)
+        if notes:
+            return Decision(
+                decision.move,
+                f"{decision.reason}; {'; '.join(notes)}",
+                decision.expected,
+                decision.stats,
+            )
+        return decision

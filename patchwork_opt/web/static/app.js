@@ -1,0 +1,533 @@
+// The Patchwork page: plays a game against the AI through the JSON API. No build step, no libraries.
+"use strict";
+
+const SIZE = 9;
+const CELL = 34;          // px per quilt cell
+const MINI = 15;          // px per cell of the patches on offer
+const SVG_NS = "http://www.w3.org/2000/svg";
+const LEATHER = -1;
+
+const S = {
+  catalogue: null,        // GET /api/catalogue
+  game: null,             // GameView of the game on screen
+  selected: null,         // {patch, cells, buttons} being placed (patch -1: leather)
+  hover: null,            // [row, col] under the pointer on the human's quilt
+  hint: null,             // {cells, text} drawn on the human's quilt
+  busy: false,            // a request is running (buttons disabled, clicks ignored)
+};
+
+// --- small helpers ------------------------------------------------------------------------------
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function patchColour(id) {
+  if (id === LEATHER) return "#8b5a2b";
+  return `hsl(${(id * 137.508) % 360}, 55%, 66%)`;
+}
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.detail || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function showError(err) {
+  $("error").textContent = err ? String(err.message || err) : "";
+}
+
+const key = (r, c) => r * SIZE + c;
+const humanSeat = () => S.game.seat;
+const aiSeat = () => 1 - S.game.seat;
+
+function coveredSet(board) {
+  const set = new Set();
+  for (const piece of board.pieces) for (const [r, c] of piece.cells) set.add(key(r, c));
+  return set;
+}
+
+// --- shapes: rotate, flip, place ----------------------------------------------------------------
+function normalise(sel, f) {
+  const cells = sel.cells.map(f);
+  const buttons = sel.buttons.map(f);
+  const top = Math.min(...cells.map((x) => x[0]));
+  const left = Math.min(...cells.map((x) => x[1]));
+  const shift = ([r, c]) => [r - top, c - left];
+  return { ...sel, cells: cells.map(shift), buttons: buttons.map(shift) };
+}
+
+const rotate = (sel) => normalise(sel, ([r, c]) => [c, -r]);
+const flip = (sel) => normalise(sel, ([r, c]) => [r, -c]);
+
+// Cells of the selected shape when the pointer is on (row, col): the shape is centred there
+// and kept on the quilt.
+function placedAt(sel, row, col) {
+  const h = Math.max(...sel.cells.map((x) => x[0])) + 1;
+  const w = Math.max(...sel.cells.map((x) => x[1])) + 1;
+  const top = Math.min(Math.max(row - Math.floor((h - 1) / 2), 0), SIZE - h);
+  const left = Math.min(Math.max(col - Math.floor((w - 1) / 2), 0), SIZE - w);
+  return {
+    cells: sel.cells.map(([r, c]) => [r + top, c + left]),
+    buttons: sel.buttons.map(([r, c]) => [r + top, c + left]),
+  };
+}
+
+function placementProblem(cells) {
+  const covered = coveredSet(S.game.boards[humanSeat()]);
+  const clash = cells.filter(([r, c]) => covered.has(key(r, c)));
+  return clash.length ? `overlaps covered cell${clash.length > 1 ? "s" : ""} ${clash.map((x) => `[${x}]`).join(" ")}` : "";
+}
+
+// --- drawing ------------------------------------------------------------------------------------
+function outline(group, cells, cls) {
+  // Draws the outer edges of a set of cells as one path.
+  const set = new Set(cells.map(([r, c]) => key(r, c)));
+  let d = "";
+  for (const [r, c] of cells) {
+    const x = c * CELL, y = r * CELL;
+    if (r === 0 || !set.has(key(r - 1, c))) d += `M${x} ${y}h${CELL}`;
+    if (r === SIZE - 1 || !set.has(key(r + 1, c))) d += `M${x} ${y + CELL}h${CELL}`;
+    if (c === 0 || !set.has(key(r, c - 1))) d += `M${x} ${y}v${CELL}`;
+    if (c === SIZE - 1 || !set.has(key(r, c + 1))) d += `M${x + CELL} ${y}v${CELL}`;
+  }
+  el("path", { d, class: cls }, group);
+}
+
+function drawButtons(group, buttons, size) {
+  for (const [r, c] of buttons) {
+    el("circle", { cx: c * size + size / 2, cy: r * size + size / 2, r: size * 0.22, class: "button-icon" }, group);
+  }
+}
+
+function drawPiece(group, piece) {
+  const g = el("g", { class: piece.patch === LEATHER ? "piece leather" : "piece", "data-patch": piece.patch }, group);
+  for (const [r, c] of piece.cells) {
+    el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: patchColour(piece.patch) }, g);
+  }
+  drawButtons(g, piece.buttons, CELL);
+  outline(g, piece.cells, "piece-edge");
+}
+
+function drawQuilt(svg, board, seat) {
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `-2 -2 ${SIZE * CELL + 4} ${SIZE * CELL + 4}`);
+  svg.setAttribute("width", SIZE * CELL + 4);
+  svg.setAttribute("height", SIZE * CELL + 4);
+  const grid = el("g", { class: "grid" }, svg);
+  for (let r = 0; r < SIZE; r++) {
+    for (let c = 0; c < SIZE; c++) {
+      el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: "cell", "data-r": r, "data-c": c }, grid);
+    }
+  }
+  const pieces = el("g", { class: "pieces" }, svg);
+  for (const piece of board.pieces) drawPiece(pieces, piece);
+  if (seat !== humanSeat()) return;
+  if (S.hint && S.hint.cells.length) {
+    const g = el("g", { class: "hint", "data-testid": "hint-overlay" }, svg);
+    for (const [r, c] of S.hint.cells) el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: "hint-cell" }, g);
+    outline(g, S.hint.cells, "hint-edge");
+  }
+  if (S.selected && S.hover && canAct()) {
+    const at = placedAt(S.selected, S.hover[0], S.hover[1]);
+    const bad = placementProblem(at.cells);
+    const g = el("g", { class: bad ? "preview illegal" : "preview legal", "data-testid": "preview" }, svg);
+    for (const [r, c] of at.cells) {
+      el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: patchColour(S.selected.patch) }, g);
+    }
+    drawButtons(g, at.buttons, CELL);
+    outline(g, at.cells, "preview-edge");
+  }
+}
+
+function drawShape(svg, cells, buttons, colour, size) {
+  const h = Math.max(...cells.map((x) => x[0])) + 1;
+  const w = Math.max(...cells.map((x) => x[1])) + 1;
+  svg.setAttribute("viewBox", `-1 -1 ${w * size + 2} ${h * size + 2}`);
+  svg.setAttribute("width", w * size + 2);
+  svg.setAttribute("height", h * size + 2);
+  for (const [r, c] of cells) el("rect", { x: c * size, y: r * size, width: size, height: size, fill: colour, class: "mini-cell" }, svg);
+  drawButtons(svg, buttons, size);
+}
+
+function drawOffers() {
+  const box = $("offers");
+  box.replaceChildren();
+  const mine = S.game.state.players[humanSeat()];
+  S.game.offers.forEach((offer) => {
+    const o = S.catalogue.patches[offer.patch].orientations[0];
+    const card = document.createElement("button");
+    card.type = "button";
+    card.className = "offer";
+    card.dataset.patch = offer.patch;
+    const usable = offer.buyable && canAct() && !S.game.pending_leather;
+    card.disabled = !usable;
+    if (S.selected && S.selected.patch === offer.patch) card.classList.add("selected");
+    const svg = document.createElementNS(SVG_NS, "svg");
+    drawShape(svg, o.cells, o.buttons, patchColour(offer.patch), MINI);
+    card.appendChild(svg);
+    const facts = document.createElement("span");
+    facts.className = "facts";
+    facts.innerHTML = `<b>#${offer.patch}</b> cost <b>${offer.cost}</b> · time <b>${offer.time}</b> · income <b>${offer.income}</b>`;
+    if (!offer.buyable && S.game.human_to_move && !S.game.pending_leather) {
+      facts.innerHTML += mine.buttons < offer.cost ? " <i>(too dear)</i>" : " <i>(does not fit)</i>";
+    }
+    card.appendChild(facts);
+    card.addEventListener("click", () => selectPatch(offer.patch));
+    box.appendChild(card);
+  });
+  const upcoming = $("upcoming");
+  upcoming.replaceChildren();
+  for (const pid of S.game.upcoming.slice(0, 9)) {
+    const o = S.catalogue.patches[pid].orientations[0];
+    const p = S.catalogue.patches[pid];
+    const item = document.createElement("span");
+    item.className = "upcoming";
+    item.title = `#${pid}: cost ${p.cost}, time ${p.time}, income ${p.income}`;
+    const svg = document.createElementNS(SVG_NS, "svg");
+    drawShape(svg, o.cells, o.buttons, patchColour(pid), 8);
+    item.appendChild(svg);
+    upcoming.appendChild(item);
+  }
+}
+
+// The track as a snake of three rows of 18 spaces: 0..17 left to right, 18..35 back, 36..53.
+function trackXY(space) {
+  const row = Math.floor(space / 18);
+  const i = space % 18;
+  const col = row % 2 === 0 ? i : 17 - i;
+  return [col * 40 + 2, row * 44 + 2];
+}
+
+function drawTrack() {
+  const svg = $("track");
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", "0 0 724 136");
+  svg.setAttribute("width", 724);
+  svg.setAttribute("height", 136);
+  const end = S.catalogue.end;
+  const marks = new Set(S.catalogue.income_marks);
+  const leather = new Set(S.game.state.leather_left);
+  for (let s = 0; s <= end; s++) {
+    const [x, y] = trackXY(s);
+    const g = el("g", { class: "space", "data-space": s }, svg);
+    el("rect", { x, y, width: 38, height: 40, rx: 4, class: s === end ? "space-box end" : "space-box" }, g);
+    el("text", { x: x + 3, y: y + 11, class: "space-no" }, g).textContent = s;
+    if (marks.has(s)) el("circle", { cx: x + 30, cy: y + 9, r: 5, class: "button-icon" }, g);
+    if (leather.has(s)) el("rect", { x: x + 24, y: y + 24, width: 11, height: 11, class: "leather-token" }, g);
+  }
+  const pos = S.game.state.players.map((p) => p.position);
+  const top = S.game.moves.length ? S.game.moves[S.game.moves.length - 1].player : 0;
+  [aiSeat(), humanSeat()].forEach((seat) => {
+    const [x, y] = trackXY(pos[seat]);
+    const stacked = pos[0] === pos[1];
+    const dy = stacked ? (seat === top ? -4 : 4) : 0;
+    const dx = stacked ? (seat === top ? 5 : -5) : 0;
+    const g = el("g", { class: seat === humanSeat() ? "token human" : "token ai", "data-testid": seat === humanSeat() ? "token-human" : "token-ai" }, svg);
+    el("circle", { cx: x + 14 + dx, cy: y + 26 + dy, r: 9 }, g);
+    el("text", { x: x + 14 + dx, y: y + 30 + dy, "text-anchor": "middle" }, g).textContent = seat === humanSeat() ? "Y" : "A";
+  });
+  if (pos[0] === pos[1]) {
+    // the token on top is drawn last
+    const tokens = [...svg.querySelectorAll(".token")];
+    const onTop = tokens.find((t) => t.classList.contains(top === humanSeat() ? "human" : "ai"));
+    if (onTop) svg.appendChild(onTop);
+  }
+}
+
+function drawStats(dl, player) {
+  dl.replaceChildren();
+  const rows = [
+    ["Space", player.position],
+    ["Buttons", player.buttons],
+    ["Income", player.income],
+    ["Empty cells", player.empty],
+    ["7x7 bonus", player.bonus ? "yes" : "no"],
+    ["Score now", player.score],
+  ];
+  for (const [k, v] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = v;
+    dd.dataset.stat = k.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    dl.append(dt, dd);
+  }
+}
+
+function statusText() {
+  const g = S.game;
+  if (g.state.over) {
+    const w = g.state.winner;
+    const you = g.state.players[humanSeat()].score, ai = g.state.players[aiSeat()].score;
+    return `Game over: ${w === humanSeat() ? "you win" : "the AI wins"}, ${you} to ${ai}.`;
+  }
+  if (g.ai_to_move) return g.pending_leather ? "The AI places its leather patch…" : "The AI is thinking…";
+  if (g.pending_leather) return "Place your leather patch: click an empty cell of your quilt.";
+  if (S.selected) return `Place patch #${S.selected.patch}: move over your quilt, R rotates, F flips, click to place.`;
+  return "Your move: choose a patch on offer, or advance.";
+}
+
+function drawResult() {
+  const g = S.game;
+  $("result").hidden = !g.state.over;
+  if (!g.state.over) return;
+  const w = g.state.winner;
+  $("result-title").textContent = w === humanSeat() ? "You win!" : "The AI wins";
+  const body = $("scores").querySelector("tbody");
+  body.replaceChildren();
+  for (const seat of [humanSeat(), aiSeat()]) {
+    const p = g.state.players[seat];
+    const tr = document.createElement("tr");
+    tr.dataset.seat = seat;
+    for (const v of [seat === humanSeat() ? "You" : "AI", p.buttons, p.bonus ? "+7" : "—", `${p.empty} (−${2 * p.empty})`, p.score]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+function drawLog() {
+  const log = $("log");
+  log.replaceChildren();
+  for (const m of S.game.moves) {
+    const li = document.createElement("li");
+    const who = m.actor === "human" ? "You" : "AI";
+    li.className = m.actor;
+    li.textContent = `${who}: ${describe(m.move)}${m.reason ? ` — ${m.reason}` : ""}`;
+    log.appendChild(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function describe(move) {
+  if (move.type === "advance") return "advance";
+  if (move.type === "leather") return `leather on [${move.cell}]`;
+  return `buy #${move.patch} on ${move.cells.map((x) => `[${x}]`).join("")}`;
+}
+
+function canAct() {
+  return !!S.game && !S.busy && S.game.human_to_move && !S.game.state.over;
+}
+
+function render() {
+  const g = S.game;
+  if (!g) return;
+  $("game").hidden = false;
+  drawQuilt($("quilt-human"), g.boards[humanSeat()], humanSeat());
+  drawQuilt($("quilt-ai"), g.boards[aiSeat()], aiSeat());
+  $("human-title").textContent = `Your quilt (${humanSeat() === 0 ? "first" : "second"} player)`;
+  $("ai-title").textContent = `AI's quilt (${g.ai}, level ${g.level})`;
+  drawStats($("stats-human"), g.state.players[humanSeat()]);
+  drawStats($("stats-ai"), g.state.players[aiSeat()]);
+  drawTrack();
+  drawOffers();
+  drawLog();
+  drawResult();
+  $("status").textContent = statusText();
+  const act = canAct();
+  const me = g.state.players[humanSeat()], other = g.state.players[aiSeat()];
+  const gain = Math.min(other.position + 1, S.catalogue.end) - me.position;
+  $("advance").textContent = `Advance (+${Math.max(gain, 0)} buttons)`;
+  $("advance").disabled = !act || g.pending_leather;
+  $("hint").disabled = !act || !S.hintAvailable;
+  $("undo").disabled = S.busy || !g.moves.some((m) => m.actor === "human");
+  const placing = act && !!S.selected;
+  $("rotate").disabled = !placing || g.pending_leather;
+  $("flip").disabled = !placing || g.pending_leather;
+  $("cancel").disabled = !placing || g.pending_leather;
+  $("export").href = `/api/games/${g.id}/record?download=true`;
+  // for scripts and tests: what the page is waiting for
+  document.body.dataset.ply = g.ply;
+  document.body.dataset.busy = String(S.busy);
+  document.body.dataset.turn = g.state.over ? "over" : g.human_to_move ? "human" : "ai";
+}
+
+// --- actions ------------------------------------------------------------------------------------
+function setGame(game) {
+  S.game = game;
+  S.hint = null;
+  $("hint-text").textContent = "";
+  S.selected = game.pending_leather && game.human_to_move ? { patch: LEATHER, cells: [[0, 0]], buttons: [] } : null;
+  if (location.hash !== `#${game.id}`) history.replaceState(null, "", `#${game.id}`);
+  render();
+}
+
+async function request(fn) {
+  if (S.busy) return;
+  S.busy = true;
+  showError(null);
+  render();
+  try {
+    setGame(await fn());
+  } catch (err) {
+    showError(err);
+  } finally {
+    S.busy = false;
+    render();
+  }
+  await aiTurns();
+}
+
+async function aiTurns() {
+  while (S.game && S.game.ai_to_move && !S.game.state.over && !S.busy) {
+    S.busy = true;
+    render();
+    try {
+      const game = await api("POST", `/api/games/${S.game.id}/ai-move`, { ply: S.game.ply });
+      S.busy = false;
+      setGame(game);
+    } catch (err) {
+      S.busy = false;
+      showError(err);
+      render();
+      return;
+    }
+  }
+}
+
+function selectPatch(pid) {
+  if (!canAct()) return;
+  const o = S.catalogue.patches[pid].orientations[0];
+  S.selected = { patch: pid, cells: o.cells.map((x) => [...x]), buttons: o.buttons.map((x) => [...x]) };
+  showError(null);
+  render();
+}
+
+function play(move) {
+  const id = S.game.id, ply = S.game.ply;
+  return request(() => api("POST", `/api/games/${id}/moves`, { ply, move }));
+}
+
+function placeAt(row, col) {
+  if (!canAct() || !S.selected) return;
+  const at = placedAt(S.selected, row, col);
+  const problem = placementProblem(at.cells);
+  if (problem) {
+    showError(new Error(`cannot place there: ${problem}`));
+    return;
+  }
+  if (S.selected.patch === LEATHER) play({ type: "leather", cell: at.cells[0] });
+  else play({ type: "buy", patch: S.selected.patch, cells: at.cells });
+}
+
+function cellFromEvent(evt) {
+  const svg = $("quilt-human");
+  const box = svg.getBoundingClientRect();
+  const scale = (SIZE * CELL + 4) / box.width;
+  const x = (evt.clientX - box.left) * scale - 2;
+  const y = (evt.clientY - box.top) * scale - 2;
+  const r = Math.floor(y / CELL), c = Math.floor(x / CELL);
+  return r >= 0 && r < SIZE && c >= 0 && c < SIZE ? [r, c] : null;
+}
+
+async function showHint() {
+  if (!canAct()) return;
+  S.busy = true;
+  showError(null);
+  render();
+  $("hint-text").textContent = "Thinking about a hint…";
+  try {
+    const hint = await api("GET", `/api/games/${S.game.id}/hint`);
+    S.hint = readHint(hint);
+    $("hint-text").textContent = S.hint.text;
+  } catch (err) {
+    $("hint-text").textContent = "";
+    showError(err);
+  } finally {
+    S.busy = false;
+    render();
+  }
+}
+
+// A hint as ``patchwork hint --json`` prints it: {player, hints: [{type, patch, cells, score,
+// reason, ...}], ...}, best first. The best one is drawn on the quilt, the next two are listed.
+function readHint(result) {
+  const hints = result.hints || [];
+  if (!hints.length) return { cells: [], text: "No hint: there is nothing to choose." };
+  const name = (h) => (h.type === "advance" ? "advance" : h.type === "leather" ? `leather on [${h.cells[0]}]` : `buy #${h.patch}`);
+  const best = hints[0];
+  const others = hints.slice(1, 3).map((h) => `${name(h)} (${h.score.toFixed(1)})`).join(", ");
+  return {
+    cells: best.type === "advance" ? [] : best.cells,
+    text: `Hint: ${name(best)} (score ${best.score.toFixed(1)}): ${best.reason}${others ? `. Next best: ${others}` : ""}`,
+  };
+}
+
+async function startGame(evt) {
+  evt.preventDefault();
+  const seed = $("seed").value.trim();
+  const body = {
+    ai: $("ai").value,
+    level: Number($("level").value),
+    seat: Number($("seat").value),
+    printing: $("printing").value,
+  };
+  if (seed !== "") body.seed = Number(seed);
+  await request(() => api("POST", "/api/games", body));
+}
+
+// --- wiring -------------------------------------------------------------------------------------
+async function boot() {
+  const [catalogue, ais, health] = await Promise.all([api("GET", "/api/catalogue"), api("GET", "/api/ais"), api("GET", "/api/health")]);
+  S.catalogue = catalogue;
+  S.hintAvailable = health.solvers.includes("hint");
+  const select = $("ai");
+  for (const ai of ais) {
+    const option = document.createElement("option");
+    option.value = ai.name;
+    option.textContent = ai.name;
+    option.selected = ai.default;
+    select.appendChild(option);
+  }
+  $("new-game").addEventListener("submit", startGame);
+  $("advance").addEventListener("click", () => canAct() && play({ type: "advance" }));
+  $("hint").addEventListener("click", showHint);
+  $("undo").addEventListener("click", () => {
+    const id = S.game.id, ply = S.game.ply;
+    request(() => api("POST", `/api/games/${id}/undo`, { ply }));
+  });
+  $("rotate").addEventListener("click", () => { if (S.selected && S.selected.patch !== LEATHER) { S.selected = rotate(S.selected); render(); } });
+  $("flip").addEventListener("click", () => { if (S.selected && S.selected.patch !== LEATHER) { S.selected = flip(S.selected); render(); } });
+  $("cancel").addEventListener("click", () => {
+    if (S.selected && S.selected.patch !== LEATHER) { S.selected = null; showError(null); render(); }
+  });
+  const quilt = $("quilt-human");
+  quilt.addEventListener("mousemove", (evt) => {
+    const cell = cellFromEvent(evt);
+    if (String(cell) !== String(S.hover)) { S.hover = cell; if (S.selected) render(); }
+  });
+  // leaving the quilt (to press Rotate or Flip, say) keeps the preview where it was
+  quilt.addEventListener("click", (evt) => {
+    const cell = cellFromEvent(evt);
+    if (!cell) return;
+    // on a touch screen there is no hover: the first tap shows the preview, a second tap places
+    const firstTouch = evt.pointerType === "touch" && String(cell) !== String(S.hover);
+    S.hover = cell;
+    if (firstTouch && S.selected && S.selected.patch !== LEATHER) render();
+    else placeAt(cell[0], cell[1]);
+  });
+  document.addEventListener("keydown", (evt) => {
+    if (evt.target instanceof HTMLInputElement || evt.target instanceof HTMLSelectElement) return;
+    if (evt.key === "r" || evt.key === "R") $("rotate").click();
+    else if (evt.key === "f" || evt.key === "F") $("flip").click();
+    else if (evt.key === "Escape") $("cancel").click();
+  });
+  const id = location.hash.slice(1);
+  if (id) await request(() => api("GET", `/api/games/${id}`));
+  document.body.dataset.ready = "true";
+}
+
+boot().catch(showError);

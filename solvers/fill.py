@@ -1,0 +1,432 @@
+"""Optimal fill: the subset of patches and placements that covers the most of a quilt.
+
+The pipeline goes from cheap to expensive and stops as soon as something proves optimality:
+
+1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
+   the same per empty region; a knapsack on values for the ``points`` objective);
+2. a bitboard branch-and-bound search (``solvers.dfs``), which settles most small and most
+   loose instances outright, and otherwise leaves a good incumbent;
+3. CP-SAT on the shared placement model, tightened with what steps 1-2 know: the objective
+   restricted to achievable area sums below the bound, per-region area sums, one ordering for
+   patches sharing a shape, the quilt's symmetries broken on a few patches, and the
+   incumbent as a hint.
+
+Objective ``cells`` counts the cells the placed patches cover. Objective ``points`` counts,
+for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
+the income marks still ahead, minus its button cost: the change in final score the fill
+brings. ``bound`` is always a proven upper bound on the objective.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from ortools.sat.python import cp_model
+from pydantic import BaseModel, ConfigDict, Field
+
+from patchwork_opt.bitboard import CELLS, FULL, WINDOW_MASKS, WINDOW_ORIGINS
+from patchwork_opt.catalogue import PATCHES, patch
+from patchwork_opt.errors import PatchworkError
+from solvers.areas import FillBounds, fill_bounds, subset_sums, sums_list
+from solvers.dfs import DfsResult, Item, pack
+from solvers.model import PlacedPatch, PlacementModel, SolveHandle, SolverConfig, SolveStatus
+from solvers.symmetry import canonical_placements, interchangeable_groups, quilt_symmetries, transform
+
+Objective = Literal["cells", "points"]
+#: progress(best objective or None, proven bound, phase)
+ProgressFn = Callable[[float | None, float, str], None]
+
+#: Symmetry breaking is applied to this many patches (largest first), as a chain.
+_SYMMETRY_CHAIN = 3
+#: Seconds the search gets alone before CP-SAT joins it.
+_QUICK_SEARCH = 0.03
+
+
+class DuplicatePatchError(PatchworkError):
+    """A patch id given twice: each patch exists once."""
+
+
+class FillResult(BaseModel):
+    """The best fill found; ``optimal`` is True only when proven."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: SolveStatus
+    objective_kind: Objective = "cells"
+    objective: int | None = Field(description="Cells covered by the placed patches, or points.")
+    bound: int = Field(description="Proven upper bound on the objective.")
+    optimal: bool
+    covered: int = Field(description="Covered cells of the quilt after the fill.")
+    empty: int = Field(description="Empty cells of the quilt after the fill.")
+    placed_cells: int = 0
+    cost: int = 0
+    income: int = 0
+    bonus_window: tuple[int, int] | None = None
+    wall_time: float = 0.0
+    method: str = Field(default="", description="What settled it: bounds, dfs or cp-sat.")
+    placements: list[PlacedPatch] = Field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        data = self.model_dump(mode="json")
+        data["placements"] = [{"patch": p.patch, "cells": [list(c) for c in p.cells]} for p in self.placements]
+        return data
+
+
+def validate_patch_ids(patch_ids: Sequence[int]) -> list[int]:
+    """Known ids, each at most once; raises UnknownPatchError / DuplicatePatchError."""
+    seen: set[int] = set()
+    for pid in patch_ids:
+        patch(pid)
+        if pid in seen:
+            raise DuplicatePatchError(f"patch {pid} is listed twice (each patch can be used once)")
+        seen.add(pid)
+    return list(patch_ids)
+
+
+def patch_value(patch_id: int, objective: Objective, marks: int) -> int:
+    p = PATCHES[patch_id]
+    if objective == "cells":
+        return p.area
+    return 2 * p.area + p.income * marks - p.cost
+
+
+def _knapsack_bound(
+    weights: Sequence[int], values: Sequence[int], capacity: int, costs: Sequence[int], budget: int | None
+) -> int:
+    """Best total value with total weight <= capacity (and cost <= budget): exact DP."""
+    if budget is None:
+        best = [0] * (capacity + 1)
+        for w, v in zip(weights, values, strict=False):
+            if v <= 0 or w > capacity:
+                continue
+            for cap in range(capacity, w - 1, -1):
+                if best[cap - w] + v > best[cap]:
+                    best[cap] = best[cap - w] + v
+        return best[capacity]
+    table = [[0] * (budget + 1) for _ in range(capacity + 1)]
+    for w, v, c in zip(weights, values, costs, strict=False):
+        if v <= 0 or w > capacity or c > budget:
+            continue
+        for cap in range(capacity, w - 1, -1):
+            row, prev = table[cap], table[cap - w]
+            for b in range(budget, c - 1, -1):
+                if prev[b - c] + v > row[b]:
+                    row[b] = prev[b - c] + v
+    return table[capacity][budget]
+
+
+def _upper_bound(
+    bounds: FillBounds, patch_ids: Sequence[int], values: Sequence[int], budget: int | None
+) -> int:
+    usable = [s for s, masks in enumerate(bounds.placements) if masks]
+    areas = [PATCHES[patch_ids[s]].area for s in usable]
+    costs = [PATCHES[patch_ids[s]].cost for s in usable]
+    vals = [values[s] for s in usable]
+    if all(values[s] == PATCHES[patch_ids[s]].area for s in usable):
+        upper = bounds.upper
+        if budget is not None:
+            upper = min(upper, _knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget))
+        return upper
+    # points: per region a knapsack would double count patches; the global one is safe
+    return _knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget)
+
+
+def optimal_fill(
+    quilt: int,
+    patch_ids: Sequence[int],
+    objective: Objective = "cells",
+    marks: int = 9,
+    budget: int | None = None,
+    require_bonus: bool = False,
+    config: SolverConfig | None = None,
+    progress: ProgressFn | None = None,
+) -> FillResult:
+    """Choose patches (each at most once) and placements maximising the objective."""
+    config = config or SolverConfig()
+    started = time.perf_counter()
+    deadline = started + config.time_limit
+    if objective not in ("cells", "points"):
+        raise PatchworkError(f"objective must be 'cells' or 'points', not {objective!r}")
+    if not isinstance(quilt, int) or not 0 <= quilt <= FULL:
+        raise PatchworkError("quilt must be an 81-bit mask")
+    if marks < 0 or marks > 9:
+        raise PatchworkError(f"marks must be 0..9, not {marks}")
+    if budget is not None and budget < 0:
+        raise PatchworkError(f"budget must be at least 0, not {budget}")
+    ids = validate_patch_ids(patch_ids)
+    values = [patch_value(pid, objective, marks) for pid in ids]
+    bounds = fill_bounds(quilt, ids)
+    upper = _upper_bound(bounds, ids, values, budget)
+
+    def finish(
+        status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str
+    ) -> FillResult:
+        placements = [PlacedPatch.of(ids[slot], mask) for slot, mask in sorted(placed)]
+        placed_mask = 0
+        for _, mask in placed:
+            placed_mask |= mask
+        final = quilt | placed_mask
+        window = None
+        for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=False):
+            if final & wmask == wmask:
+                window = origin
+                break
+        bound = max(bound, value) if value is not None else bound
+        return FillResult(
+            status=status,
+            objective_kind=objective,
+            objective=value,
+            bound=bound,
+            optimal=status == SolveStatus.OPTIMAL,
+            covered=final.bit_count(),
+            empty=CELLS - final.bit_count(),
+            placed_cells=placed_mask.bit_count(),
+            cost=sum(PATCHES[ids[s]].cost for s, _ in placed),
+            income=sum(PATCHES[ids[s]].income for s, _ in placed),
+            bonus_window=window,
+            wall_time=time.perf_counter() - started,
+            method=method,
+            placements=placements,
+        )
+
+    twins = interchangeable_groups(ids, _same_for(objective, budget, marks))
+    items = [
+        Item(area=PATCHES[pid].area, value=values[s], cost=PATCHES[pid].cost)
+        for s, pid in enumerate(ids)
+    ]
+
+    incumbent = DfsResult(value=0)
+    part_masks = [region.mask for region in bounds.regions]
+
+    def search(node_limit: int, until: float, stop: Callable[[], bool] | None = None) -> DfsResult:
+        return pack(
+            bounds.reachable,
+            items,
+            bounds.placements,
+            upper=upper,
+            regions=part_masks,
+            incumbent=incumbent,
+            twins=twins,
+            budget=budget,
+            node_limit=node_limit,
+            deadline=until,
+            stop=stop,
+        )
+
+    if require_bonus:
+        if all(quilt & w != w for w in WINDOW_MASKS) and not _bonus_possible(quilt, bounds):
+            return finish(SolveStatus.INFEASIBLE, None, upper, [], "bounds")
+    else:
+        if upper <= 0:
+            return finish(SolveStatus.OPTIMAL, 0, 0, [], "bounds")
+        # most instances are settled here, before CP-SAT is even built
+        incumbent = search(200_000, started + min(_QUICK_SEARCH, config.time_limit * 0.1))
+        if progress is not None:
+            progress(incumbent.value, upper, "dfs")
+        if incumbent.exhausted:
+            return finish(SolveStatus.OPTIMAL, incumbent.value, incumbent.value, incumbent.placements, "dfs")
+
+    remaining = deadline - time.perf_counter()
+    if remaining <= 0.01:
+        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
+    # portfolio: CP-SAT in a thread (it releases the GIL), the search goes on in this one;
+    # whichever proves optimality first stops the other
+    handle = SolveHandle()
+    box: dict[str, object] = {}
+
+    def run_cp_sat() -> None:
+        try:
+            box["result"] = _solve_cp_sat(
+                quilt,
+                ids,
+                values,
+                bounds,
+                upper,
+                budget=budget,
+                require_bonus=require_bonus,
+                twins=twins,
+                hint=incumbent.placements,
+                config=config.model_copy(update={"time_limit": remaining}),
+                progress=progress,
+                handle=handle,
+            )
+        except BaseException as exc:  # re-raised in the calling thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run_cp_sat, name="cp-sat", daemon=True)
+    thread.start()
+    if not require_bonus:
+        found = search(10**12, deadline, stop=lambda: not thread.is_alive())
+        if found.exhausted:
+            handle.stop()
+            thread.join()
+            return finish(SolveStatus.OPTIMAL, found.value, found.value, found.placements, "dfs")
+        incumbent = found
+    thread.join()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    status, value, bound, placed = box["result"]  # type: ignore[misc]
+    if status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
+        if not require_bonus and value is not None and value < incumbent.value:
+            value, placed = incumbent.value, incumbent.placements
+        return finish(status, value, bound, placed, "cp-sat")
+    if status == SolveStatus.INFEASIBLE:
+        return finish(SolveStatus.INFEASIBLE, None, upper, [], "cp-sat")
+    if not require_bonus:
+        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
+    return finish(status, None, upper, [], "cp-sat")
+
+
+def _same_for(objective: Objective, budget: int | None, marks: int) -> Callable[[int, int], bool]:
+    def same(a: int, b: int) -> bool:
+        pa, pb = PATCHES[a], PATCHES[b]
+        if budget is not None and pa.cost != pb.cost:
+            return False
+        return objective == "cells" or patch_value(a, objective, marks) == patch_value(b, objective, marks)
+
+    return same
+
+
+def _bonus_possible(quilt: int, bounds: FillBounds) -> bool:
+    """Cheap necessary condition: some window's missing cells are all reachable."""
+    return any((w & ~quilt) & ~bounds.reachable == 0 for w in WINDOW_MASKS)
+
+
+def _chain_slots(ids: Sequence[int], twins: Sequence[Sequence[int]], placements: FillBounds) -> list[int]:
+    twin_slots = {s for group in twins for s in group}
+    slots = [s for s in range(len(ids)) if s not in twin_slots and placements.placements[s]]
+    slots.sort(key=lambda s: (-PATCHES[ids[s]].area, s))
+    return slots[:_SYMMETRY_CHAIN]
+
+
+def _canonical_hint(
+    hint: Sequence[tuple[int, int]], chain: Sequence[int], symmetries: Sequence[int], twins: Sequence[Sequence[int]]
+) -> list[tuple[int, int]]:
+    """Map a known solution by a quilt symmetry so it satisfies the symmetry-breaking rules."""
+    by_slot = dict(hint)
+    for slot in chain:
+        if slot in by_slot:
+            mask = by_slot[slot]
+            best = min(symmetries, key=lambda s: transform(mask, s))
+            by_slot = {k: transform(m, best) for k, m in by_slot.items()}
+            break
+    for group in twins:
+        masks = sorted((by_slot[s] for s in group if s in by_slot), key=lambda m: m & -m)
+        for s in group:
+            by_slot.pop(s, None)
+        for s, m in zip(group, masks, strict=False):
+            by_slot[s] = m
+    return list(by_slot.items())
+
+
+def _solve_cp_sat(
+    quilt: int,
+    ids: list[int],
+    values: list[int],
+    bounds: FillBounds,
+    upper: int,
+    *,
+    budget: int | None,
+    require_bonus: bool,
+    twins: list[list[int]],
+    hint: Sequence[tuple[int, int]],
+    config: SolverConfig,
+    progress: ProgressFn | None,
+    features: frozenset[str] = frozenset({"twins", "symmetry", "domain", "regions", "hint"}),
+    handle: SolveHandle | None = None,
+) -> tuple[SolveStatus, int | None, int, list[tuple[int, int]]]:
+    """CP-SAT on the placement model with bounds, symmetry breaking and a hint."""
+    pm = PlacementModel(quilt, ids, allowed=bounds.reachable)
+    m = pm.model
+    slot_vars: list[list[tuple[int, cp_model.IntVar]]] = [[] for _ in ids]
+    slot_of = {pid: s for s, pid in enumerate(ids)}
+    for pid, mask, var in pm.choices:
+        slot_vars[slot_of[pid]].append((mask, var))
+    used = []
+    for s in range(len(ids)):
+        lit = m.new_bool_var(f"used{s}")
+        m.add(sum(v for _, v in slot_vars[s]) == lit)
+        used.append(lit)
+    # budget
+    if budget is not None:
+        m.add(sum(PATCHES[ids[s]].cost * used[s] for s in range(len(ids))) <= budget)
+    # one ordering for interchangeable twins: by the lowest cell of their placements
+    if "twins" not in features:
+        twins = []
+    for group in twins:
+        for a, b in itertools.pairwise(group):
+            m.add_implication(used[b], used[a])
+            pos_a = sum(((mask & -mask).bit_length()) * v for mask, v in slot_vars[a])
+            pos_b = sum(((mask & -mask).bit_length()) * v for mask, v in slot_vars[b])
+            m.add(pos_a < pos_b).only_enforce_if(used[b])
+    # the quilt's symmetries: the first used patch of the chain lies on a canonical placement
+    symmetries = quilt_symmetries(quilt)
+    chain = _chain_slots(ids, twins, bounds) if len(symmetries) > 1 and "symmetry" in features else []
+    for i, s in enumerate(chain):
+        canonical = canonical_placements(ids[s], symmetries)
+        earlier = [used[t] for t in chain[:i]]
+        for mask, var in slot_vars[s]:
+            if mask not in canonical:
+                if earlier:
+                    m.add_bool_or(earlier).only_enforce_if(var)
+                else:
+                    m.add(var == 0)
+    # objective, restricted to what areas allow
+    expr = sum(values[s] * used[s] for s in range(len(ids)))
+    cells_objective = all(values[s] == PATCHES[ids[s]].area for s in range(len(ids)))
+    if cells_objective:
+        usable = [PATCHES[ids[s]].area for s in range(len(ids)) if slot_vars[s]]
+        domain = cp_model.Domain.from_values(sums_list(subset_sums(usable), upper))
+        if "domain" not in features:
+            domain = cp_model.Domain(0, upper)
+        for region in bounds.regions:
+            if len(bounds.regions) == 1 or "regions" not in features:
+                break
+            region_expr = sum(
+                mask.bit_count() * v for s in region.slots for mask, v in slot_vars[s] if mask & region.mask
+            )
+            areas = [PATCHES[ids[s]].area for s in region.slots]
+            rdom = cp_model.Domain.from_values(sums_list(subset_sums(areas), region.size))
+            rvar = m.new_int_var_from_domain(rdom, "region")
+            m.add(rvar == region_expr)
+    else:
+        domain = cp_model.Domain(min(0, upper), upper)
+    total = m.new_int_var_from_domain(domain, "objective")
+    m.add(total == expr)
+    # the 7x7 bonus: some window completely covered
+    if require_bonus:
+        choose = []
+        for wmask in WINDOW_MASKS:
+            missing = wmask & ~quilt
+            if missing & ~bounds.reachable:
+                continue
+            w = m.new_bool_var("window")
+            for index in range(CELLS):
+                if missing >> index & 1:
+                    m.add(pm.cell_covered(index) == 1).only_enforce_if(w)
+            choose.append(w)
+        if not choose:
+            return SolveStatus.INFEASIBLE, None, upper, []
+        m.add_bool_or(choose)
+    m.maximize(total)
+    if hint and "hint" in features:
+        fixed = _canonical_hint(hint, chain, symmetries, twins) if (chain or twins) else list(hint)
+        chosen = set(fixed)
+        for s in range(len(ids)):
+            for mask, var in slot_vars[s]:
+                m.add_hint(var, (s, mask) in chosen)
+
+    def on_solution(objective: float, bound: float) -> None:
+        if progress is not None:
+            progress(objective, bound, "cp-sat")
+
+    solution = pm.solve(config, on_solution, handle)
+    placed = [(ids.index(p.patch), p.mask) for p in solution.placements]
+    value = round(solution.objective) if solution.objective is not None else None
+    bound = int(solution.bound + 1e-6) if solution.bound is not None else upper
+    return solution.status, value, min(bound, upper), placed
+

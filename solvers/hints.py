@@ -1,0 +1,444 @@
+"""Position hints: the moves of the player to move, ranked, each with the reasons behind its score.
+
+A buy is worth, in end-of-game points: 2 per cell it covers, its income times the income
+marks still ahead, minus its button cost, minus the time it takes (``time_value`` points per
+space: advancing turns a space into a button, so a space is worth about one), plus 2 when
+the move picks up a leather patch, plus the fill score of its placement (``solvers.bestfit``:
+how fillable the quilt stays). Advancing earns a button per space and spends the same time,
+so it scores the leather bonus only. Each offered patch the player can afford and place
+appears with its ``top_k`` best placements; a pending leather patch gets its best cells.
+
+``run_hint_bench`` measures best-fit latency on random mid-game quilts against the plain
+CP-SAT baseline (``best_fit(..., use_shortcuts=False)``) in the same process.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from patchwork_opt.bitboard import FULL, iter_bits
+from patchwork_opt.catalogue import PATCHES, legal_placements
+from patchwork_opt.errors import PatchworkError
+from patchwork_opt.inputs import LoadedInput
+from patchwork_opt.quilt import label_grid, render_grid
+from patchwork_opt.state import END, INCOME_MARKS, State
+from solvers.bestfit import BestFitResult, Hint, Ranker, ScoreWeights, best_fit, contact
+from solvers.model import SolverConfig
+from solvers.regions import Pool
+
+#: Points for taking a leather patch: one more cell covered at the end.
+LEATHER_POINTS = 2.0
+
+
+class PositionHints(BaseModel):
+    """The ranked moves of ``player`` (0 or 1), best first."""
+
+    player: int
+    hints: list[Hint]
+    lookahead: int = Field(description="How many upcoming patches of the circle the fill score looks at.")
+    exact: bool
+    weights: ScoreWeights = Field(description="How a placement's fill parts add up to its fill score.")
+    time_value: float = Field(description="Points per space of time a move takes.")
+    wall_time: float
+
+
+def marks_ahead(position: int) -> int:
+    """Income marks strictly after ``position``: how often a patch bought now pays its income."""
+    return sum(1 for mark in INCOME_MARKS if mark > position)
+
+
+def takes_leather(state: State, old: int, new: int) -> bool:
+    """Does a move from ``old`` to ``new`` reach or cross a leather patch still on the track?"""
+    return any(old < space <= new for space in iter_bits(state.leather))
+
+
+def leather_ahead(state: State, position: int) -> int:
+    return sum(1 for space in iter_bits(state.leather) if space > position)
+
+
+def _advance_hint(state: State, player: int, time_value: float) -> Hint:
+    pos = state.pos[player]
+    new = min(state.pos[1 - player] + 1, END)
+    spaces = new - pos
+    parts = {
+        "buttons": float(spaces),
+        "time": -time_value * spaces,
+        "leather": LEATHER_POINTS if takes_leather(state, pos, new) else 0.0,
+    }
+    score = sum(parts.values())
+    reason = f"advance {spaces} space{'s' if spaces != 1 else ''}: +{spaces} buttons for {spaces} time"
+    if parts["leather"]:
+        reason += ", takes a leather patch"
+    return Hint(type="advance", patch=None, cells=[], score=round(score, 4), parts=parts, reason=reason)
+
+
+def _buy_parts(state: State, player: int, pid: int, time_value: float) -> dict[str, float]:
+    p = PATCHES[pid]
+    pos = state.pos[player]
+    new = min(pos + p.time, END)
+    return {
+        "area": 2.0 * p.area,
+        "income": float(p.income * marks_ahead(pos)),
+        "cost": -float(p.cost),
+        "time": -time_value * (new - pos),
+        "leather": LEATHER_POINTS if takes_leather(state, pos, new) else 0.0,
+    }
+
+
+def position_hints(
+    state: State,
+    *,
+    top_k: int = 3,
+    lookahead: int = 6,
+    weights: ScoreWeights | None = None,
+    config: SolverConfig | None = None,
+    time_value: float = 1.0,
+    budget: float | None = 0.25,
+) -> PositionHints:
+    """Rank the moves of the player to move (empty when the game is over)."""
+    started = time.perf_counter()
+    weights = weights or ScoreWeights()
+    config = config or SolverConfig(time_limit=0.1, workers=1)
+    if state.is_terminal():
+        return PositionHints(
+            player=-1, hints=[], lookahead=lookahead, exact=True, weights=weights, time_value=time_value,
+            wall_time=0.0,
+        )
+    player = state.to_move()
+    quilt = state.quilts[player]
+    bonus_at_stake = state.bonus < 0
+    singles = leather_ahead(state, state.pos[player])
+    hints: list[Hint] = []
+    if state.pending >= 0:
+        ranker = Ranker(
+            quilt=quilt,
+            pool=Pool.of(state.circle, singles),
+            lookahead=tuple(state.circle[:lookahead]),
+            weights=weights,
+            config=config,
+            bonus_at_stake=bonus_at_stake,
+            piece_pool=Pool.of(state.circle, singles + 1),
+        )
+        cells = [1 << index for index in iter_bits(FULL & ~quilt)]
+        for hint in ranker.rank(cells, top_k, None, kind="leather"):
+            hint.reason = f"leather on {list(hint.cells[0])}: fill {hint.score:+.2f}"
+            hints.append(hint)
+    else:
+        deadline = started + budget if budget is not None else None
+        hints.append(_advance_hint(state, player, time_value))
+        for k, pid in enumerate(state.offers()):
+            if PATCHES[pid].cost > state.buttons[player] or not legal_placements(pid, quilt):
+                continue
+            after = state.circle[k + 1 :] + state.circle[:k]
+            econ = _buy_parts(state, player, pid, time_value)
+            value = sum(econ.values())
+            share = None if deadline is None else max(0.0, (deadline - time.perf_counter()) / 2)
+            fit = best_fit(
+                quilt,
+                pid,
+                after[:lookahead],
+                pool=after,
+                singles=singles,
+                top_k=top_k,
+                weights=weights,
+                config=config,
+                bonus_at_stake=bonus_at_stake,
+                budget=share,
+            )
+            for placed in fit.hints:
+                fill = placed.score
+                placed.type = "buy"
+                placed.parts = {**econ, "fill": fill, **placed.parts}
+                placed.score = round(value + fill, 4)
+                placed.reason = (
+                    f"patch {pid}: cells +{econ['area']:g}, income +{econ['income']:g}, "
+                    f"cost {econ['cost']:g}, time {econ['time']:g}"
+                    + (", takes a leather patch" if econ["leather"] else "")
+                    + f", fill {fill:+.2f} (contact {placed.parts['contact']:.2f}, "
+                    f"unfillable {placed.parts['new_unfillable']:+g}, "
+                    f"lookahead lost {placed.parts['lookahead_lost']:g})"
+                )
+                hints.append(placed)
+    hints.sort(key=lambda h: -h.score)
+    return PositionHints(
+        player=player,
+        hints=hints,
+        lookahead=lookahead,
+        exact=all(h.exact for h in hints),
+        weights=weights,
+        time_value=time_value,
+        wall_time=time.perf_counter() - started,
+    )
+
+
+class NoPlacementError(PatchworkError):
+    """The patch fits nowhere on the quilt: a well-formed request the rules refuse."""
+
+    exit_code = 1
+
+
+def hint_for(
+    loaded: LoadedInput,
+    patch_id: int | None = None,
+    next_ids: Sequence[int] | None = None,
+    pool: Sequence[int] | None = None,
+    *,
+    top_k: int = 3,
+    lookahead: int = 6,
+    time_limit: float = 1.0,
+) -> PositionHints | BestFitResult:
+    """What ``patchwork hint`` answers for a loaded quilt, position or record.
+
+    A position without ``patch_id``: its ranked moves. A quilt (or a position's mover's quilt)
+    with ``patch_id``: the best fit of that patch; for a position the next patches and the pool
+    come from its circle unless ``next_ids`` is given. ``time_limit`` bounds the solver part.
+    """
+    if time_limit <= 0:
+        raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
+    if top_k < 1:
+        raise PatchworkError(f"top must be at least 1, got {top_k}")
+    if lookahead < 0:
+        raise PatchworkError(f"lookahead must be at least 0, got {lookahead}")
+    config = SolverConfig(time_limit=min(time_limit, 0.2), workers=1)
+    state = loaded.state
+    if state is not None and pool is not None:
+        raise PatchworkError("a pool is for a quilt (a position's patches to come are its circle)")
+    if state is not None and patch_id is None:
+        if next_ids is not None:
+            raise PatchworkError("next patches need a patch (a position's next patches are its circle)")
+        return position_hints(state, top_k=top_k, lookahead=lookahead, config=config, budget=time_limit)
+    if patch_id is None:
+        raise PatchworkError("a bare quilt needs a patch to place (--patch ID)")
+    upcoming = list(next_ids or [])
+    if state is not None:
+        circle = state.circle
+        if patch_id in circle:
+            k = circle.index(patch_id)
+            circle = circle[k + 1 :] + circle[:k]
+        pool = circle
+        if next_ids is None:
+            upcoming = circle[:lookahead]
+    quilt = loaded.quilt
+    result = best_fit(
+        quilt.mask, patch_id, upcoming, pool=pool, top_k=top_k, config=config, budget=time_limit
+    )
+    if not result.hints:
+        raise NoPlacementError(f"patch {patch_id} fits nowhere on this quilt ({quilt.empty} empty cells)")
+    return result
+
+
+# --- benchmark ---------------------------------------------------------------------------------
+
+
+def random_midgame(rng: random.Random, lookahead: tuple[int, int] = (3, 6)) -> tuple[int, int, list[int], list[int]]:
+    """A mid-game hint request: (quilt, patch, next patches, pool).
+
+    The quilt is 25-55% covered by random patches, each put at one of its three snuggest
+    placements (as a sensible player would); the patch to place and the 3-6 next ones are
+    the following patches of the random order, the pool is everything not yet placed.
+    """
+    ids = list(range(len(PATCHES)))
+    rng.shuffle(ids)
+    target = rng.uniform(0.25, 0.55) * 81
+    quilt = 0
+    used: list[int] = []
+    for pid in ids:
+        if quilt.bit_count() >= target:
+            break
+        masks = legal_placements(pid, quilt)
+        if not masks:
+            continue
+        masks.sort(key=lambda m: (-contact(m, quilt), m))
+        quilt |= masks[rng.randrange(min(3, len(masks)))]
+        used.append(pid)
+    rest = [pid for pid in ids if pid not in used and legal_placements(pid, quilt)]
+    rest += [pid for pid in ids if pid not in used and pid not in rest]
+    count = rng.randint(*lookahead)
+    return quilt, rest[0], rest[1 : 1 + count], rest[1:]
+
+
+def random_midgame_position(rng: random.Random) -> State:
+    """A position from a random game once both tokens passed space 15 (no leather pending)."""
+    while True:
+        state = State.new(seed=rng.randrange(1 << 30))
+        stop = rng.randint(15, 35)
+        while not state.is_terminal() and (min(state.pos) < stop or state.pending >= 0):
+            state.apply(state.random_move(rng))
+        if not state.is_terminal():
+            return state
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def run_hint_bench(
+    *,
+    quilts: int = 200,
+    baseline_quilts: int = 8,
+    positions: int = 50,
+    seed: int = 0,
+    top_k: int = 3,
+    lookahead: tuple[int, int] = (3, 6),
+    baseline_time_limit: float = 1.0,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Best-fit latency on ``quilts`` random mid-game requests, and against the plain baseline.
+
+    Also whole-position hints (every offer, lookahead 6) on ``positions`` random positions.
+    Our solver runs on every request (p50, p95, max in ms); the baseline (CP-SAT on every
+    legal placement, no search or pruning, 1 worker) runs on the first ``baseline_quilts``,
+    where both medians and their ratio are reported, and where the top scores are compared
+    (``agree`` counts requests whose best score is the same in both).
+    """
+    rng = random.Random(seed)
+    requests = [random_midgame(rng, lookahead) for _ in range(quilts)]
+    config = SolverConfig(time_limit=0.1, workers=1, seed=seed)
+    times: list[float] = []
+    exact = 0
+    best_scores: list[float | None] = []
+    # warm-up: imports, caches of the catalogue, CP-SAT's first model
+    best_fit(requests[0][0], requests[0][1], requests[0][2], pool=requests[0][3], config=config)
+    for index, (quilt, pid, upcoming, pool) in enumerate(requests):
+        start = time.perf_counter()
+        result = best_fit(quilt, pid, upcoming, pool=pool, top_k=top_k, config=config)
+        times.append(time.perf_counter() - start)
+        exact += result.exact
+        best_scores.append(result.hints[0].score if result.hints else None)
+        if progress is not None:
+            progress("ours", index + 1, quilts)
+    position_times: list[float] = []
+    for index in range(positions):
+        state = random_midgame_position(rng)
+        start = time.perf_counter()
+        position_hints(state, top_k=top_k, lookahead=lookahead[1], config=config)
+        position_times.append(time.perf_counter() - start)
+        if progress is not None:
+            progress("positions", index + 1, positions)
+    base_config = SolverConfig(time_limit=baseline_time_limit, workers=1, seed=seed)
+    base_times: list[float] = []
+    agree = 0
+    count = min(baseline_quilts, quilts)
+    for index, (quilt, pid, upcoming, pool) in enumerate(requests[:count]):
+        start = time.perf_counter()
+        result = best_fit(
+            quilt, pid, upcoming, pool=pool, top_k=top_k, config=base_config, use_shortcuts=False
+        )
+        base_times.append(time.perf_counter() - start)
+        top = result.hints[0].score if result.hints else None
+        agree += top == best_scores[index]
+        if progress is not None:
+            progress("baseline", index + 1, count)
+    ours_subset = times[:count]
+    ms = 1000.0
+    return {
+        "quilts": quilts,
+        "lookahead": list(lookahead),
+        "p50_ms": round(_percentile(times, 0.5) * ms, 2),
+        "p95_ms": round(_percentile(times, 0.95) * ms, 2),
+        "max_ms": round(max(times) * ms, 2),
+        "mean_ms": round(statistics.fmean(times) * ms, 2),
+        "exact": exact,
+        "positions": positions,
+        "position_p50_ms": round(_percentile(position_times, 0.5) * ms, 2) if positions else None,
+        "position_p95_ms": round(_percentile(position_times, 0.95) * ms, 2) if positions else None,
+        "baseline_quilts": count,
+        "baseline_p50_ms": round(statistics.median(base_times) * ms, 2) if base_times else None,
+        "ours_p50_ms_on_baseline_quilts": round(statistics.median(ours_subset) * ms, 2) if count else None,
+        "ratio": (
+            round(statistics.median(base_times) / statistics.median(ours_subset), 1)
+            if base_times and statistics.median(ours_subset) > 0
+            else None
+        ),
+        "baseline_agree": agree,
+    }
+
+
+# --- text for people -----------------------------------------------------------------------------
+
+LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_SHOWN_PARTS = (
+    ("contact", "contact"),
+    ("new_unfillable", "new unfillable"),
+    ("lookahead_lost", "lookahead lost"),
+    ("bonus_lost", "7x7 lost"),
+    ("completes_square", "completes 7x7"),
+)
+
+
+def _grids_side_by_side(quilt: int, hints: list[Hint], per_row: int = 3) -> list[str]:
+    """One small quilt per suggestion: covered cells as blocks, the suggestion as its label."""
+    lines: list[str] = []
+    for start in range(0, len(hints), per_row):
+        chunk = hints[start : start + per_row]
+        grids = [
+            render_grid(label_grid([(LABELS[start + i], h.mask)], quilt)) for i, h in enumerate(chunk)
+        ]
+        width = len(grids[0][0])
+        lines.append("   ".join(f"#{start + i + 1}".ljust(width) for i in range(len(chunk))).rstrip())
+        for row in zip(*grids, strict=True):
+            lines.append("   ".join(row))
+        lines.append("")
+    return lines
+
+
+def _parts_text(hint: Hint) -> str:
+    shown = []
+    for key, name in _SHOWN_PARTS:
+        value = hint.parts.get(key)
+        if value is not None and (key == "contact" or value):
+            shown.append(f"{name} {value:g}")
+    cover = hint.parts.get("lookahead_cover")
+    if cover is not None and hint.parts.get("lookahead_area"):
+        shown.append(f"next patches cover {cover:g}/{hint.parts['lookahead_area']:g}")
+    return ", ".join(shown)
+
+
+def render_best_fit(result: BestFitResult, quilt: int) -> str:
+    """The quilt with each suggestion drawn (its rank as label) and the score parts."""
+    p = PATCHES[result.patch]
+    head = (
+        f"patch {result.patch} (cost {p.cost}, time {p.time}, income {p.income}, area {p.area}): "
+        f"{result.legal} legal placement{'s' if result.legal != 1 else ''}"
+    )
+    if result.lookahead:
+        head += (
+            f"; lookahead {', '.join(map(str, result.lookahead))} "
+            f"(cover {result.lookahead_cover_before} before)"
+        )
+    lines = [head, ""]
+    if not result.hints:
+        lines.append("no legal placement")
+        return "\n".join(lines)
+    lines += _grids_side_by_side(quilt, result.hints)
+    for rank, hint in enumerate(result.hints, start=1):
+        cells = " ".join(f"{r}{c}" for r, c in hint.cells)
+        flag = "" if hint.exact else " (lookahead bounded, not proven)"
+        lines.append(f"#{rank} score {hint.score:+.2f}  cells {cells}{flag}")
+        lines.append(f"    {_parts_text(hint)}")
+    return "\n".join(lines)
+
+
+def render_position_hints(result: PositionHints, state: State) -> str:
+    """The mover's quilt with the best placements drawn, then every ranked move with its reason."""
+    if result.player < 0:
+        return "the game is over: no moves to suggest"
+    quilt = state.quilts[result.player]
+    lines = [f"Player {result.player + 1} to move ({len(result.hints)} suggestions, best first)", ""]
+    drawn = [h for h in result.hints if h.type != "advance"][:6]
+    lines += _grids_side_by_side(quilt, drawn)
+    labels = {id(h): f"#{i + 1}" for i, h in enumerate(drawn)}
+    for hint in result.hints:
+        tag = labels.get(id(hint), "  ")
+        lines.append(f"{tag:>3} {hint.score:+7.2f}  {hint.reason}")
+    return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""The solver advisor the bots plug in: legal ranked placements and 7x7 feasibility."""
+
+from __future__ import annotations
+
+import random
+
+from patchwork_opt.ai.base import PlacementAdvisor, RankedPlacement
+from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, mask_of
+from patchwork_opt.catalogue import PLACEMENTS, is_placement, legal_placements
+from solvers.advisor import SolverAdvisor, cover_window_search
+from solvers.hints import random_midgame
+from solvers.model import SolverConfig
+
+CONFIG = SolverConfig(time_limit=5.0, workers=1, seed=0)
+
+
+def test_is_a_placement_advisor() -> None:
+    assert isinstance(SolverAdvisor(CONFIG), PlacementAdvisor)
+
+
+def test_ranked_placements_are_legal_and_sorted() -> None:
+    advisor = SolverAdvisor(CONFIG, lookahead=4, budget=None)
+    rng = random.Random(6)
+    for _ in range(8):
+        quilt, pid, _, pool = random_midgame(rng)
+        upcoming = [pid, *pool[:9], pool[0]]  # the patch itself and a repeat are tolerated
+        ranked = advisor.rank_placements(quilt, pid, upcoming, 3)
+        assert 1 <= len(ranked) <= 3
+        assert all(isinstance(r, RankedPlacement) for r in ranked)
+        assert all(is_placement(pid, r.mask) and r.mask & quilt == 0 for r in ranked)
+        assert [r.score for r in ranked] == sorted((r.score for r in ranked), reverse=True)
+        assert "lookahead_lost" in ranked[0].parts
+
+
+def test_no_placement_no_advice() -> None:
+    advisor = SolverAdvisor(CONFIG)
+    assert advisor.rank_placements(FULL & ~bit(0, 0), 0, [1, 2], 3) == []
+    assert advisor.rank_placements(0, 0, [1, 2], 0) == []
+
+
+def test_bonus_feasible_answers() -> None:
+    advisor = SolverAdvisor(CONFIG)
+    hole = bit(0, 0) | bit(0, 1)
+    quilt = WINDOW_MASKS[0] & ~hole
+    assert advisor.bonus_feasible(WINDOW_MASKS[3], []) is True  # already complete
+    assert advisor.bonus_feasible(quilt, [0]) is True  # the 1x2 patch fills the hole
+    assert advisor.bonus_feasible(quilt, [1]) is False  # a 1x3 patch fits neither hole nor row
+    # row 7, cols 0..6 completes the window one row lower: the 1x3 and 1x4 patches cover it
+    assert advisor.bonus_feasible(quilt, [1, 2]) is True
+    # the 1x3 and 2x2 patches: 7 cells, but no way to cover the 1x7 row or the 2-cell hole
+    assert advisor.bonus_feasible(quilt, [1, 4]) is False
+
+
+def _brute_can_cover(quilt: int, need: int, ids: list[int]) -> bool:
+    """Every way of placing or skipping each patch: does one cover all of ``need``?"""
+    if not need & ~quilt:
+        return True
+    if not ids:
+        return False
+    head, rest = ids[0], ids[1:]
+    if _brute_can_cover(quilt, need, rest):
+        return True
+    return any(_brute_can_cover(quilt | m, need, rest) for m in legal_placements(head, quilt))
+
+
+def test_window_search_matches_exhaustive_search() -> None:
+    outcomes = set()
+    small = [0, 1, 2, 13, 25, 26, 27, 17, 4]
+    for seed in range(30):
+        rng = random.Random(seed)
+        window = WINDOW_MASKS[rng.randrange(9)]
+        hole = 0
+        for pid in rng.sample(small, 2):  # holes shaped like two small patches, maybe touching
+            inside = [m for m in PLACEMENTS[pid] if m & window == m]
+            hole |= rng.choice(inside)
+        open_around = mask_of((rng.randrange(9), rng.randrange(9)) for _ in range(12)) & ~window
+        quilt = FULL & ~hole & ~open_around
+        ids = rng.sample(small, 3)
+        need = window & ~quilt
+        found = cover_window_search(quilt, need, ids)
+        assert found is _brute_can_cover(quilt, need, ids), seed
+        outcomes.add(found)
+    assert outcomes == {True, False}

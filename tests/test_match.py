@@ -1,0 +1,174 @@
+"""Matches: pairing, records, and the summary's arithmetic checked independently."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from patchwork_opt.match import (
+    MatchError,
+    MatchSpec,
+    elo_ci,
+    run_match,
+    save_records,
+    summarize,
+)
+from patchwork_opt.record import Record
+
+runner = CliRunner()
+TINY = MatchSpec(p1="greedy", p2="random", games=6, seed=5)
+
+
+def test_games_come_in_pairs_on_one_circle_with_seats_swapped() -> None:
+    results = run_match(TINY)
+    assert [r.index for r in results] == list(range(6))
+    for first, second in zip(results[::2], results[1::2], strict=True):
+        assert first.record.circle == second.record.circle
+        assert (first.p1_seat, second.p1_seat) == (0, 1)
+    assert results[0].record.circle != results[2].record.circle
+
+
+def test_scores_and_winners_agree_with_replaying_the_records() -> None:
+    for r in run_match(TINY):
+        final = r.record.replay()
+        assert final.is_terminal()
+        assert r.scores == (final.score(r.p1_seat), final.score(1 - r.p1_seat))
+        assert r.p1_won == (final.winner() == r.p1_seat)
+
+
+def test_summary_arithmetic_on_a_tiny_seeded_match() -> None:
+    results = run_match(TINY)
+    summary = summarize(TINY, results)
+    p1_scores = [r.scores[0] for r in results]
+    p2_scores = [r.scores[1] for r in results]
+    wins = sum(r.p1_won for r in results)
+    assert summary.games == 6 and summary.pairs == 3
+    assert summary.wins == (wins, 6 - wins)
+    assert summary.mean_score[0] == pytest.approx(sum(p1_scores) / 6)
+    assert summary.mean_score[1] == pytest.approx(sum(p2_scores) / 6)
+    diffs = [a - b for a, b in zip(p1_scores, p2_scores, strict=True)]
+    assert summary.score_diff == pytest.approx(sum(diffs) / 6)
+    # the interval is over the three pair means: mean +- 1.96 * sd / sqrt(3)
+    pair_means = [(diffs[0] + diffs[1]) / 2, (diffs[2] + diffs[3]) / 2, (diffs[4] + diffs[5]) / 2]
+    half = 1.959964 * statistics.stdev(pair_means) / math.sqrt(3)
+    lo, hi = summary.score_diff_ci95
+    assert (lo, hi) == (pytest.approx(sum(diffs) / 6 - half, abs=1e-4), pytest.approx(sum(diffs) / 6 + half, abs=1e-4))
+    data = summary.to_json()
+    assert data["wins"] == [wins, 6 - wins]
+    assert set(data) >= {"games", "wins", "mean_score", "score_diff", "elo"}
+    assert set(data["score_diff"]) == {"mean", "ci95"} and set(data["elo"]) >= {"diff", "ci95"}
+
+
+def test_same_seed_same_match() -> None:
+    a = [r.record.moves for r in run_match(TINY)]
+    b = [r.record.moves for r in run_match(TINY)]
+    assert a == b
+
+
+def test_elo_from_a_win_share() -> None:
+    diff, (lo, hi), clamped = elo_ci(15, 20)  # p = 3/4: 400 log10(3)
+    assert diff == pytest.approx(400 * math.log10(3))
+    assert lo < diff < hi and not clamped
+    even, (elo_lo, elo_hi), _ = elo_ci(10, 20)
+    assert even == pytest.approx(0.0) and elo_lo == pytest.approx(-elo_hi)
+    sweep, (s_lo, s_hi), clamped = elo_ci(20, 20)
+    assert clamped and sweep == pytest.approx(400 * math.log10(39))  # p clamped to 39/40
+    assert 0 < s_lo < sweep and s_hi == pytest.approx(sweep)
+
+
+def test_saved_records_replay(tmp_path: Path) -> None:
+    results = run_match(TINY)
+    paths = save_records(results, tmp_path, TINY)
+    assert len(paths) == 6
+    for path, r in zip(paths, results, strict=True):
+        final = Record.load(path).replay()
+        assert (final.score(r.p1_seat), final.score(1 - r.p1_seat)) == r.scores
+    out = runner.invoke(app, ["replay", str(paths[0]), "--json"])
+    assert out.exit_code == 0, out.output
+
+
+def test_parallel_workers_play_the_same_games() -> None:
+    spec = MatchSpec(p1="greedy", p2="greedy", games=4, seed=2)
+    serial = [r.record.moves for r in run_match(spec)]
+    parallel = [r.record.moves for r in run_match(spec, workers=2)]
+    assert serial == parallel
+
+
+def test_bad_match_requests_are_refused() -> None:
+    with pytest.raises(MatchError):
+        run_match(MatchSpec(p1="greedy", p2="random", games=0))
+    with pytest.raises(MatchError):
+        run_match(TINY, workers=0)
+    with pytest.raises(MatchError):
+        run_match(TINY, backend="cloud")
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def test_match_command_json(tmp_path: Path) -> None:
+    out = runner.invoke(
+        app, ["match", "--p1", "greedy", "--p2", "random", "--games", "4", "--seed", "3", "--json",
+              "--save", str(tmp_path)]
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["games"] == 4 and sum(data["wins"]) == 4
+    assert len(list(tmp_path.glob("*.json"))) == 4
+
+
+def test_match_command_text() -> None:
+    out = runner.invoke(app, ["match", "--p1", "random", "--p2", "greedy", "--games", "2"])
+    assert out.exit_code == 0, out.output
+    assert "wins" in out.stdout and "Elo diff" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--p1", "deepblue", "--p2", "greedy"], "unknown bot 'deepblue'"),
+        (["--p1", "greedy", "--p2", "random", "--games", "0"], "--games"),
+        (["--p1", "mcts", "--p2", "random", "--level", "7"], "level"),
+    ],
+)
+def test_match_command_errors_are_one_line(args: list[str], words: str) -> None:
+    out = runner.invoke(app, ["match", *args])
+    assert out.exit_code == 2
+    assert out.stderr.strip().count("\n") == 0 and words in out.stderr
+    assert "Traceback" not in out.output
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="ray is installed")
+def test_ray_backend_without_ray_says_how_to_install() -> None:
+    out = runner.invoke(app, ["match", "--p1", "greedy", "--p2", "random", "--games", "2", "--backend", "ray"])
+    assert out.exit_code == 2
+    assert "pip install" in out.stderr and "ray" in out.stderr
+
+
+def test_bench_ai_reports_rates() -> None:
+    out = runner.invoke(app, ["bench", "ai", "--seconds", "0.05", "--repeats", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    for label in ("opening", "middle"):
+        assert data[label]["rollouts"] > 0 and data[label]["mcts_iterations"] > 0
+        assert data[label]["rollout_ratio"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
+def test_ray_backend_plays_the_same_games_as_local() -> None:
+    import ray
+
+    spec = MatchSpec(p1="greedy", p2="random", games=4, seed=6)
+    try:
+        on_ray = [r.record.moves for r in run_match(spec, workers=2, backend="ray")]
+    finally:
+        ray.shutdown()
+    assert on_ray == [r.record.moves for r in run_match(spec)]

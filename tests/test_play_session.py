@@ -1,0 +1,231 @@
+"""The play session's logic without a terminal: buying, placing, leather, undo, save, hints."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from conftest import ORDERED_CIRCLE
+
+from patchwork_opt.ai.base import Bot, Decision
+from patchwork_opt.ai.greedy import GreedyBot
+from patchwork_opt.bitboard import bit, mask_of
+from patchwork_opt.catalogue import legal_placements, placement
+from patchwork_opt.move import ADVANCE, Move
+from patchwork_opt.play.commands import Advance, CommandError, parse_command
+from patchwork_opt.play.session import Hinter, HintLine, Reply, Session
+from patchwork_opt.record import Record
+from patchwork_opt.state import State
+
+
+class AdvancingBot:
+    """Always advances (or puts a leather patch on its first empty cell): a predictable opponent."""
+
+    name = "advancer"
+
+    def decide(self, state: State) -> Decision:
+        if state.pending >= 0:
+            quilt = state.quilts[state.pending]
+            cell = next(i for i in range(81) if not quilt >> i & 1)
+            return Decision(Move("leather", -1, 1 << cell), "fills the first empty cell")
+        return Decision(ADVANCE, "always advances", expected=0.25)
+
+
+def new_session(human: int = 0, bot: Bot | None = None, hinter: Hinter | None = None) -> Session:
+    record = Record.start(State.new(ORDERED_CIRCLE))
+    return Session(record, human, bot or AdvancingBot(), hinter=hinter)
+
+
+def do(session: Session, line: str) -> Reply:
+    """Type one line; then let the AI reply as the loop would."""
+    command = parse_command(line)
+    assert command is not None
+    reply = session.handle(command)
+    while session.ai_to_move:
+        session.ai_move()
+    return reply
+
+
+def test_buy_offers_ranked_legal_suggestions_and_places_the_chosen_one() -> None:
+    s = new_session()
+    reply = do(s, "buy 1")
+    assert reply.placing and s.buying == 1
+    assert 1 <= len(s.suggestions) <= 5
+    legal = set(legal_placements(1, 0))
+    assert all(sug.mask in legal for sug in s.suggestions)
+    scores = [sug.score for sug in s.suggestions]
+    assert scores == sorted(scores, reverse=True)
+    chosen = s.suggestions[1].mask
+    reply = do(s, "2")
+    assert reply.moved and s.buying is None
+    assert s.record.moves[0] == Move.buy(1, chosen)
+    assert s.state.quilts[0] == chosen
+    assert s.state.buttons[0] == 3  # paid 2 of 5
+
+
+def test_exact_placements_by_orientation_and_by_cells() -> None:
+    s = new_session()
+    do(s, "buy #1")
+    do(s, "o1 4,5")  # patch 1 standing up, top at row 4, col 5
+    assert s.record.moves[0] == Move.buy(1, placement(1, 1, 4, 5))
+    assert s.record.moves[1] == ADVANCE  # the bot's reply
+    do(s, "buy 1 80,81,82,83")  # the circle moved on: offer 1 is now #2
+    assert s.record.moves[2] == Move.buy(2, mask_of([(8, 0), (8, 1), (8, 2), (8, 3)]))
+
+
+def test_bad_commands_are_refused_with_one_line_and_change_nothing() -> None:
+    s = new_session()
+    before = (list(s.record.moves), s.state.buttons[:], s.state.quilts[:])
+    refusals = {
+        "buy 3": "#3 costs 7 buttons and you have 5",
+        "buy #9": "#9 is not on offer (on offer: #1, #2, #3)",
+        "1": "nothing to place: buy a patch first",
+        "cancel": "nothing to cancel",
+        "save": "save needs a file name",
+        "dance": "unknown command 'dance'",
+    }
+    for line, message in refusals.items():
+        with pytest.raises(CommandError, match=re.escape(message)):
+            do(s, line)
+    do(s, "buy 1")
+    placing_refusals = {
+        "advance": "you are placing #1: place it, or cancel",
+        "o5 0,0": "#1 has orientations o0-o1, not o5",
+        "o0 0,7": "runs off the quilt",
+        "00,01,11": "not the shape of #1",
+        "44": "a patch needs more than one cell",
+        "9": "there are 5 suggestions, numbered 1-5",
+        "buy 2": "you are placing #1",
+    }
+    for line, message in placing_refusals.items():
+        with pytest.raises(CommandError, match=re.escape(message)):
+            do(s, line)
+        assert "\n" not in message
+    do(s, "cancel")
+    assert s.buying is None
+    assert (s.record.moves, s.state.buttons, s.state.quilts) == before
+
+
+def test_a_placement_on_covered_cells_names_them() -> None:
+    s = new_session()
+    do(s, "buy 1 00,01,02")
+    with pytest.raises(CommandError, match="cells 02 of your quilt are already covered"):
+        do(s, "buy #2 02,03,04,05")
+    assert s.buying is None  # the whole one-line command was refused
+
+
+def test_ai_reply_says_what_and_why() -> None:
+    s = new_session()
+    s.handle(Advance())
+    assert s.ai_to_move
+    report = s.ai_move()
+    assert report.move == ADVANCE
+    assert report.text == "AI advances: always advances (expects +0.25)"
+    assert not s.ai_to_move
+
+
+def test_leather_is_placed_from_suggestions_or_a_cell() -> None:
+    # The person plays second and both advance: the person lands on the even spaces, 26 first.
+    s = new_session(human=1)
+    while not s.placing_leather:
+        if s.ai_to_move:
+            s.ai_move()
+        else:
+            do(s, "advance")
+    assert s.state.pos[1] == 26
+    assert s.suggestions and all(sug.mask.bit_count() == 1 for sug in s.suggestions)
+    with pytest.raises(CommandError, match="place your leather patch"):
+        do(s, "advance")
+    with pytest.raises(CommandError, match="a leather patch is one cell"):
+        do(s, "o0 4,4")
+    do(s, "4,4")
+    assert s.state.placed[1][-1] == (-1, bit(4, 4))
+    assert Move.leather(4, 4) in s.record.moves
+    assert not s.placing_leather
+
+
+def test_leather_suggestion_fills_a_hole_first() -> None:
+    s = new_session(human=1)
+    hole_quilt = mask_of([(0, 1), (1, 0)])  # cell 0,0 is cut off
+    s.state.quilts[1] = hole_quilt
+    s.state.pending = 1
+    s._suggest_leather()
+    assert s.suggestions[0].mask == bit(0, 0)
+    assert "1x1 hole" in s.suggestions[0].note
+
+
+def test_undo_takes_back_the_persons_move_and_the_ai_replies() -> None:
+    s = new_session()
+    with pytest.raises(CommandError, match="nothing to undo"):
+        do(s, "undo")
+    do(s, "buy 1 1")
+    after_first = s.state.clone()  # after the person's buy and the AI's reply
+    do(s, "advance")
+    moves_before_undo = len(s.record.moves)
+    reply = do(s, "undo")
+    assert reply.moved
+    assert reply.lines[0].startswith("took back: you advance")
+    assert "AI's" in reply.lines[0]
+    assert len(s.record.moves) < moves_before_undo
+    assert s.state == after_first
+    do(s, "undo")
+    assert s.record.moves == [] and s.state == State.new(ORDERED_CIRCLE)
+
+
+def test_undo_while_placing_puts_the_patch_back() -> None:
+    s = new_session()
+    do(s, "buy 1")
+    reply = do(s, "undo")
+    assert s.buying is None and s.record.moves == []
+    assert reply.lines == ["put #1 back on offer"]
+
+
+def test_undo_reaches_into_a_loaded_game() -> None:
+    record = Record.start(State.new(ORDERED_CIRCLE))
+    record.moves = [ADVANCE, ADVANCE, ADVANCE]  # person (0), AI (1), person (0)
+    s = Session(record, 0, AdvancingBot())
+    assert s.undo_marks == [0, 2]
+    do(s, "undo")
+    assert s.record.moves == [ADVANCE, ADVANCE]
+
+
+def test_save_writes_a_record_that_replays_to_the_position(tmp_path: Path) -> None:
+    s = new_session(bot=GreedyBot())
+    do(s, "buy 2 1")
+    path = tmp_path / "sub" / "game.json"
+    reply = do(s, f"save {path}")
+    assert str(path) in reply.lines[0]
+    assert Record.load(path).replay() == s.state
+
+
+def test_hint_calls_the_plugged_in_function_with_the_position() -> None:
+    seen: list[tuple[State, int]] = []
+
+    def hinter(state: State, count: int) -> Sequence[HintLine]:
+        seen.append((state, count))
+        return [HintLine(Move.buy(2, placement(2, 0, 0, 0)), "income early", 1.5), HintLine(ADVANCE, "cheap")]
+
+    s = new_session(hinter=hinter)
+    reply = do(s, "hint 2")
+    assert seen and seen[0][1] == 2 and seen[0][0] == s.state
+    assert reply.hints is not None and [h.reason for h in reply.hints] == ["income early", "cheap"]
+    assert s.hint_text(reply.hints[0]) == "buy 2 00,01,02,03  (#2)"  # what the person would type
+    assert s.hint_text(reply.hints[1]) == "advance"
+    assert s.record.moves == []  # a hint plays nothing
+
+
+def test_hint_without_a_hint_function_says_so() -> None:
+    with pytest.raises(CommandError, match="no hint function"):
+        do(new_session(), "hint")
+
+
+def test_final_text_names_scores_and_winner() -> None:
+    s = new_session()
+    s.state.pos = [53, 53]
+    s.state.buttons = [30, 10]
+    assert s.over
+    assert s.final_text() == f"game over: you {s.state.score(0)}, AI {s.state.score(1)}: you win"
+    with pytest.raises(CommandError, match="the game is over"):
+        do(s, "advance")

@@ -1,0 +1,94 @@
+"""`patchwork serve` as a process: a hard kill loses no answered move; the bounded load test; loopback only."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+
+import httpx
+from typer.testing import CliRunner
+
+from cli import app
+from patchwork_opt.errors import PatchworkError
+from patchwork_opt.web.bench import free_port
+from patchwork_opt.web.loadtest import check_loopback, percentile
+
+runner = CliRunner()
+
+
+@contextmanager
+def serving(db: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            assert proc.poll() is None, "patchwork serve exited"
+            try:
+                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield url, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+
+
+def test_a_killed_server_loses_no_answered_move(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    with serving(db) as (url, proc):
+        game = httpx.post(f"{url}/api/games", json={"seed": 5, "ai": "greedy"}).json()
+        for _ in range(3):
+            response = httpx.post(f"{url}/api/games/{game['id']}/moves",
+                                  json={"ply": game["ply"], "move": {"type": "advance"}})
+            assert response.status_code == 200
+            game = response.json()
+            while game["ai_to_move"]:
+                game = httpx.post(f"{url}/api/games/{game['id']}/ai-move", json={"ply": game["ply"]}).json()
+        proc.send_signal(signal.SIGKILL)  # no shutdown, no flush: as a crash or a power cut
+        proc.wait(10)
+    with serving(db) as (url, _):
+        again = httpx.get(f"{url}/api/games/{game['id']}").json()
+        assert again["ply"] == game["ply"] and again["state"] == game["state"]
+        assert again["moves"] == game["moves"]
+
+
+def test_loadtests_only_target_loopback() -> None:
+    for url in ("http://127.0.0.1:8000", "http://localhost:1", "http://[::1]:80", "http://127.3.4.5"):
+        check_loopback(url)
+    for url in ("http://10.0.0.1:8000", "http://192.168.1.2", "http://example.com", "http://8.8.8.8"):
+        with pytest.raises(PatchworkError, match="loopback"):
+            check_loopback(url)
+
+
+def test_percentiles() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 50) == pytest.approx(50.5)
+    assert 95 <= percentile(values, 95) <= 96
+    assert percentile([], 50) == 0.0 and percentile([7.0], 95) == 7.0
+
+
+@pytest.mark.slow
+def test_bench_web_reports_latency_and_no_errors() -> None:
+    result = runner.invoke(app, ["bench", "web", "--clients", "4", "--seconds", "2", "--baseline-seconds", "1",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["errors"] == 0 and data["clients"] == 4
+    assert data["hint"]["requests"] > 0 and data["read_during_load"]["requests"] > 0
+    assert 0 < data["hint"]["p50_ms"] <= data["hint"]["p95_ms"]

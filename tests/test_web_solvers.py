@@ -1,0 +1,160 @@
+"""The solver endpoints of the service, wired as `patchwork serve` wires them: the same objects as `--json`."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install -e '.[web]')")
+
+from typer.testing import CliRunner
+
+import cli
+from patchwork_opt.catalogue import is_placement, legal_placements
+from patchwork_opt.move import Move
+from patchwork_opt.notation import to_notation
+from patchwork_opt.quilt import Quilt
+from patchwork_opt.record import Record
+from patchwork_opt.state import State
+from patchwork_opt.web.app import create_app
+from patchwork_opt.web.services import Limits, Services, SolverEndpoint
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", UserWarning)  # starlette suggests httpx2; httpx works the same here
+    from fastapi.testclient import TestClient
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def services() -> Services:
+    built: Services = cli._web_services(max_ai_seconds=0.05)
+    return built
+
+
+@pytest.fixture
+def client(tmp_path: Path, services: Services) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.db", services)) as c:
+        yield c
+
+
+def without_times(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "wall_time"}
+
+
+def cli_json(*args: str) -> dict[str, Any]:
+    result = runner.invoke(cli.app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_hint_of_a_position_is_what_the_cli_prints(client: TestClient) -> None:
+    position = to_notation(State.new(seed=1))
+    response = client.post("/api/hint", json={"position": position, "top": 2})
+    assert response.status_code == 200, response.text
+    assert without_times(response.json()) == without_times(cli_json("hint", position, "--top", "2"))
+
+
+def test_hint_of_a_record_and_of_a_bare_quilt(client: TestClient, tmp_path: Path) -> None:
+    state = State.new(seed=4)
+    record = Record.start(state)
+    record.moves.append(Move("advance"))
+    path = tmp_path / "game.json"
+    record.save(path)
+    by_record = client.post("/api/hint", json={"record": record.to_json()})
+    assert by_record.status_code == 200
+    assert without_times(by_record.json()) == without_times(cli_json("hint", str(path)))
+    assert by_record.json()["player"] == 1
+
+    quilt = Quilt.from_cells([[r, c] for r in range(4) for c in range(9)])
+    placed = client.post("/api/hint", json={"quilt": quilt.to_json(), "patch": 7, "next": [3, 4], "top": 4})
+    assert placed.status_code == 200, placed.text
+    data = placed.json()
+    assert data["patch"] == 7 and 1 <= len(data["hints"]) <= 4
+    for hint in data["hints"]:
+        mask = sum(1 << (r * 9 + c) for r, c in hint["cells"])
+        assert is_placement(7, mask) and not mask & quilt.mask
+
+
+def test_hint_requests_are_validated(client: TestClient) -> None:
+    position = to_notation(State.new(seed=1))
+    cases: list[tuple[dict[str, Any], int, str]] = [
+        ({}, 422, "exactly one of position, record or quilt"),
+        ({"position": position, "quilt": []}, 422, "exactly one"),
+        ({"quilt": [[0, 0]]}, 400, "needs patch"),
+        ({"quilt": [[0, 0]], "patch": 33}, 422, "body.patch"),
+        ({"quilt": [[0, 9]], "patch": 3}, 422, "body.quilt"),
+        ({"position": "nonsense"}, 400, "9 space-separated fields"),
+        ({"position": position, "top": 0}, 422, "body.top"),
+        ({"position": position, "time_limit": -1}, 422, "body.time_limit"),
+        ({"position": position, "next": [1, 2]}, 400, "next needs patch"),
+        ({"quilt": [[r, c] for r in range(9) for c in range(9)], "patch": 3}, 422, "fits nowhere"),
+    ]
+    for body, status, words in cases:
+        response = client.post("/api/hint", json=body)
+        assert response.status_code == status, (body, response.text)
+        assert words in response.json()["detail"], (body, response.json())
+
+
+def test_game_hint_is_the_hint_of_the_game_position(client: TestClient) -> None:
+    game = client.post("/api/games", json={"seed": 6, "ai": "greedy"}).json()
+    game = client.post(f"/api/games/{game['id']}/moves", json={"ply": 0, "move": {"type": "advance"}}).json()
+    while game["ai_to_move"]:
+        game = client.post(f"/api/games/{game['id']}/ai-move", json={"ply": game["ply"]}).json()
+    hint = client.get(f"/api/games/{game['id']}/hint")
+    assert hint.status_code == 200
+    direct = client.post("/api/hint", json={"position": game["state"]["position"]}).json()
+    assert without_times(hint.json()) == without_times(direct)
+    assert hint.json()["player"] == game["seat"]
+    # the best hint is a legal move the page can play
+    best = hint.json()["hints"][0]
+    state = State.new(seed=6)
+    for m in game["moves"]:
+        state.apply(Move.from_json(m["move"]))
+    if best["type"] == "buy":
+        mask = sum(1 << (r * 9 + c) for r, c in best["cells"])
+        assert mask in legal_placements(best["patch"], state.quilts[state.to_move()])
+    played = client.post(
+        f"/api/games/{game['id']}/moves",
+        json={"ply": game["ply"], "move": {"type": best["type"], **(
+            {"patch": best["patch"], "cells": best["cells"]} if best["type"] == "buy" else
+            {"cell": best["cells"][0]} if best["type"] == "leather" else {})}},
+    )
+    assert played.status_code == 200, played.text
+
+
+def test_the_server_caps_the_solver_time_a_request_asks_for(tmp_path: Path, services: Services) -> None:
+    seen: list[float] = []
+    real = services.solvers["hint"]
+
+    def recording(request: Any, cap: float) -> Any:
+        seen.append(cap)
+        return real.run(request, cap)
+
+    capped = replace(services, solvers={"hint": SolverEndpoint(real.request, real.response, recording, "hint")})
+    with TestClient(create_app(tmp_path / "g.db", capped, Limits(max_solver_seconds=0.5))) as c:
+        position = to_notation(State.new(seed=2))
+        response = c.post("/api/hint", json={"position": position, "time_limit": 3000})
+        assert response.status_code == 200
+        assert seen == [0.5]
+
+
+def test_openapi_publishes_the_solver_models(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert "/api/hint" in schema["paths"]
+    names = set(schema["components"]["schemas"])
+    assert {"HintRequest", "PositionHints", "BestFitResult"} <= names
+
+
+def test_without_the_solvers_the_game_hint_is_503(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "g.db", replace(cli._web_services(0.05), game_hint=None))) as c:
+        game = c.post("/api/games", json={"ai": "greedy"}).json()
+        response = c.get(f"/api/games/{game['id']}/hint")
+        assert response.status_code == 503 and "without the hint solver" in response.json()["detail"]
