@@ -376,7 +376,8 @@ def _solve_cp_sat(
                 else:
                     m.add(var == 0)
     # objective, restricted to what areas allow
-    expr = sum(values[s] * used[s] for s in range(len(ids)))
+    # over the placement literals, not ``used``: CP-SAT's LP is much stronger that way
+    expr = sum(values[s] * var for s in range(len(ids)) for _, var in slot_vars[s])
     cells_objective = all(values[s] == PATCHES[ids[s]].area for s in range(len(ids)))
     if cells_objective:
         usable = [PATCHES[ids[s]].area for s in range(len(ids)) if slot_vars[s]]
@@ -412,7 +413,7 @@ def _solve_cp_sat(
         if not choose:
             return SolveStatus.INFEASIBLE, None, upper, []
         m.add_bool_or(choose)
-    m.maximize(total)
+    m.maximize(expr)
     if hint and "hint" in features:
         fixed = _canonical_hint(hint, chain, symmetries, twins) if (chain or twins) else list(hint)
         chosen = set(fixed)

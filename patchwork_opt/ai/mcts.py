@@ -26,7 +26,7 @@ from patchwork_opt.state import OFFER_SIZE, State
 EXPLORATION = 0.7  # UCT constant for values in [-1, 1]
 
 
-class _Node:
+class Node:
     """A position in the tree; ``w``/``wins`` are from the view of ``mover`` (who chose ``move``)."""
 
     __slots__ = ("children", "move", "mover", "n", "player", "state", "untried", "w", "wins")
@@ -37,7 +37,7 @@ class _Node:
         self.mover = mover
         self.player = -1 if state.is_terminal() else state.to_move()
         self.untried: list[Move] | None = None
-        self.children: list[_Node] = []
+        self.children: list[Node] = []
         self.n = 0
         self.w = 0.0
         self.wins = 0
@@ -88,7 +88,7 @@ class SearchResult:
     iterations: int
     seconds: float
     reused: int = 0  # simulations inherited from the previous search's tree
-    tree: _Node | None = field(default=None, compare=False, repr=False)
+    tree: Node | None = field(default=None, compare=False, repr=False)
 
     @property
     def best(self) -> tuple[Move, int, float, float]:
@@ -111,7 +111,7 @@ class Mcts:
         iterations: int | None = None,
         root_moves: Sequence[Move] | None = None,
         expand: Callable[[State], list[Move]] = macro_moves,
-        reuse: _Node | None = None,
+        reuse: Node | None = None,
     ) -> SearchResult:
         """Search from ``state``; ``reuse`` is a node of an earlier tree for this very position
         (see ``find_subtree``), whose statistics the search keeps building on."""
@@ -127,7 +127,7 @@ class Mcts:
                 extra = [m for m in root_moves if m not in known]
                 root.untried = list(reversed(extra)) + root.untried
         else:
-            root = _Node(state.clone(), None, -1)
+            root = Node(state.clone(), None, -1)
             root.untried = list(reversed(root_moves)) if root_moves is not None else expand(root.state)
         inherited = root.n
         start = time.perf_counter()
@@ -146,7 +146,7 @@ class Mcts:
                 if node.untried:
                     move = node.untried.pop()
                     child_pos, placed = child_state(node.state, move)
-                    child = _Node(child_pos, placed, node.player)
+                    child = Node(child_pos, placed, node.player)
                     node.children.append(child)
                     path.append(child)
                     node = child
@@ -189,14 +189,14 @@ def position_key(state: State) -> tuple[object, ...]:
     )
 
 
-def find_subtree(tree: _Node | None, state: State, max_depth: int = 6) -> _Node | None:
+def find_subtree(tree: Node | None, state: State, max_depth: int = 6) -> Node | None:
     """The node of ``tree`` (searched breadth first, ``max_depth`` plies down) for ``state``."""
     if tree is None:
         return None
     key = position_key(state)
     frontier = [tree]
     for _ in range(max_depth + 1):
-        following: list[_Node] = []
+        following: list[Node] = []
         for node in frontier:
             if position_key(node.state) == key:
                 return node

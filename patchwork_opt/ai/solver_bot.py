@@ -23,7 +23,7 @@ from patchwork_opt.ai.base import Decision, PlacementAdvisor
 from patchwork_opt.ai.endgame import EndgameResult, EndgameSearch
 from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, leather_cell, window_progress
-from patchwork_opt.ai.mcts import Mcts, SearchResult, _Node, decision_from, find_subtree
+from patchwork_opt.ai.mcts import Mcts, Node, SearchResult, decision_from, find_subtree
 from patchwork_opt.ai.policy import Evaluator, RolloutEvaluator
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.bitboard import has_full_window
@@ -65,7 +65,11 @@ class SolverBot:
         iterations: int | None = None,
         top_k: int = 1,
         evaluator: Evaluator | None = None,
+        reuse_tree: bool = True,
+        endgame: bool = True,
     ) -> None:
+        self.reuse_tree = reuse_tree
+        self.endgame = endgame
         self.advisor: PlacementAdvisor = advisor if advisor is not None else HeuristicAdvisor()
         self.name = "solver" if advisor is not None else "solver(heuristic)"
         self.seed = seed
@@ -74,7 +78,7 @@ class SolverBot:
         self.top_k = top_k
         self.evaluator = evaluator or RolloutEvaluator()
         self._heuristic = HeuristicAdvisor()
-        self._tree: _Node | None = None  # the last search's tree, reused when the game reaches it
+        self._tree: Node | None = None  # the last search's tree, reused when the game reaches it
 
     def root_moves(self, state: State) -> tuple[list[Move], list[str]]:
         """Advance, the advisor's top placements of each affordable offer, and 7x7 completions."""
@@ -121,7 +125,7 @@ class SolverBot:
         moves, notes = self.root_moves(state)
         if len(moves) == 1:
             return Decision(ADVANCE, "advances because no affordable patch fits")
-        if min(state.pos) >= ENDGAME_FROM:
+        if self.endgame and min(state.pos) >= ENDGAME_FROM:
             if self.iterations is not None:
                 exact = EndgameSearch(node_limit=self.iterations * ENDGAME_NODES_PER_ITERATION)
             else:
@@ -131,7 +135,7 @@ class SolverBot:
                 self._tree = None
                 return self._exact_decision(solved, notes)
         search = Mcts(self.evaluator, decision_rng(self.seed, state))
-        reuse = find_subtree(self._tree, state)
+        reuse = find_subtree(self._tree, state) if self.reuse_tree else None
         if self.iterations is not None:
             result = search.search(state, iterations=self.iterations, root_moves=moves, reuse=reuse)
         else:
