@@ -253,6 +253,140 @@ def bench_hint(
             f"   ratio {result['ratio']}x   same best score {result['baseline_agree']}/{result['baseline_quilts']}"
         )
 
+@app.command()
+def fill(
+    patches: Annotated[str, typer.Option("--patches", help="Patch ids to choose from, e.g. 1,2,5.")],
+    quilt_arg: Annotated[
+        str | None, typer.Option("--quilt", help="Starting quilt (file, 9 lines or JSON cells); empty by default.")
+    ] = None,
+    objective: Annotated[str, typer.Option(help="cells (covered cells) or points (score change).")] = "cells",
+    marks: Annotated[int, typer.Option(help="Income marks still ahead, for --objective points.")] = 9,
+    budget: Annotated[int | None, typer.Option(help="Total button cost at most this.")] = None,
+    require_bonus: Annotated[bool, typer.Option("--require-bonus", help="A 7x7 square must be complete.")] = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds.")] = 10.0,
+    workers: Annotated[int, typer.Option(help="CP-SAT workers.")] = 2,
+    seed: Annotated[int, typer.Option(help="CP-SAT random seed.")] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Optimal fill: the patches (each at most once) and placements that cover the most."""
+    from rich.console import Console
+
+    from patchwork_opt.inputs import load_quilt
+    from solvers.fill import optimal_fill, parse_patch_ids
+    from solvers.model import SolverConfig
+    from solvers.render import placement_lines
+
+    ids = parse_patch_ids(patches)
+    if objective not in ("cells", "points"):
+        raise PatchworkError(f"--objective must be cells or points, not {objective!r}")
+    if time_limit <= 0 or workers < 1 or seed < 0:
+        raise PatchworkError("--time-limit must be positive, --workers at least 1, --seed at least 0")
+    quilt = load_quilt(quilt_arg).mask if quilt_arg is not None else 0
+    config = SolverConfig(time_limit=min(time_limit, 3600), workers=min(workers, 64), seed=seed)
+    console = Console(stderr=True)
+    with console.status("fill: searching", spinner="dots") as status:
+
+        def report(best: float | None, bound: float, phase: str) -> None:
+            status.update(f"fill ({phase}): best {best if best is not None else '-'}   bound {bound:g}")
+
+        result = optimal_fill(
+            quilt, ids, objective=objective, marks=marks, budget=budget,  # type: ignore[arg-type]
+            require_bonus=require_bonus, config=config, progress=report,
+        )
+    if as_json:
+        _print_json(result.to_json())
+        return
+    for line in placement_lines(quilt, result.placements):
+        typer.echo(line)
+    proof = "optimal (proven)" if result.optimal else f"best found, bound {result.bound}"
+    if result.objective is None:
+        typer.echo(f"no fill meets the requirements ({result.status.value})")
+    else:
+        typer.echo(
+            f"{objective} {result.objective}: {proof}; covered {result.covered}, empty {result.empty}, "
+            f"cost {result.cost}, income {result.income}"
+            + (f", 7x7 square at {list(result.bonus_window)}" if result.bonus_window else "")
+        )
+    typer.echo(f"({result.method}, {result.wall_time:.2f}s)")
+
+
+@app.command()
+def bonus(
+    quilt_arg: Annotated[str, typer.Argument(metavar="QUILT", help="A quilt (file, 9 lines or JSON cells).")],
+    patches: Annotated[str, typer.Option("--patches", help="Patch ids available, e.g. 1,2,5.")],
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds.")] = 10.0,
+    workers: Annotated[int, typer.Option(help="CP-SAT workers.")] = 2,
+    as_json: JsonFlag = False,
+) -> None:
+    """Can a 7x7 square be completed with these patches (each at most once)?"""
+    from patchwork_opt.inputs import load_quilt
+    from solvers.bonus import bonus_completion
+    from solvers.fill import parse_patch_ids
+    from solvers.model import SolverConfig
+    from solvers.render import placement_lines
+
+    ids = parse_patch_ids(patches)
+    if time_limit <= 0 or workers < 1:
+        raise PatchworkError("--time-limit must be positive and --workers at least 1")
+    quilt = load_quilt(quilt_arg).mask
+    result = bonus_completion(quilt, ids, SolverConfig(time_limit=min(time_limit, 3600), workers=min(workers, 64)))
+    if as_json:
+        _print_json(result.to_json())
+        return
+    if result.feasible:
+        for line in placement_lines(quilt, result.placements):
+            typer.echo(line)
+    verdict = {True: "feasible", False: "infeasible (proven)", None: "unknown"}[result.feasible]
+    typer.echo(f"7x7 square: {verdict}" + (f" at {list(result.window)}" if result.window else "")
+               + f" - {result.reason}")
+    if result.feasible is not True:
+        for v in result.windows:
+            typer.echo(f"  square at {list(v.window)} ({v.missing} missing): {v.status.value}, {v.reason}")
+
+
+@bench_app.command("solvers")
+def bench_solvers(
+    sets: Annotated[int, typer.Option("--sets", help="Random instances.")] = 24,
+    max_patches: Annotated[int, typer.Option("--max-patches", help="Largest patch set (from 4).")] = 18,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds per solve, each side.")] = 10.0,
+    seed: Annotated[int, typer.Option(help="Seed of the random instances.")] = 1,
+    as_json: JsonFlag = False,
+) -> None:
+    """Optimal fill vs a naive CP-SAT model on random 4-18 patch sets, 0-40% filled quilts."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from solvers.bench import run_solver_bench
+
+    if sets < 1 or not 4 <= max_patches <= 33 or time_limit <= 0:
+        raise PatchworkError("--sets must be at least 1, --max-patches 4..33, --time-limit positive")
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("fill vs naive", total=sets)
+        result = run_solver_bench(
+            sets=sets, max_patches=max_patches, time_limit=time_limit, seed=seed,
+            on_step=lambda i, row: bar.update(task, completed=i + 1),
+        )
+    if as_json:
+        _print_json(result)
+        return
+    typer.echo(f"{'k':>3} {'fill':>4} {'naive s':>9} {'ours s':>9} {'ratio':>8}  value  how")
+    for row in result["rows"]:
+        naive = f"{row['naive_s']:.3f}" + ("" if row["naive_proven"] else "*")
+        ours = f"{row['ours_s']:.3f}" + ("" if row["ours_proven"] else "*")
+        ratio = (">=" if row["ratio_is_lower_bound"] else "") + f"{row['ratio']:.1f}x"
+        typer.echo(f"{row['patches']:>3} {row['filled']:>4} {naive:>9} {ours:>9} {ratio:>8}  {row['ours_value']:>5}"
+                   f"  {row['method']}")
+    typer.echo(
+        f"median ratio {result['median_ratio']:.1f}x (min {result['min_ratio']:.2f}x, max {result['max_ratio']:.0f}x); "
+        f"median time naive {result['median_naive_s']:.3f}s, ours {result['median_ours_s']:.4f}s"
+    )
+    typer.echo(
+        f"proven optimal: ours {result['ours_proven']}/{sets}, naive {result['naive_proven']}/{sets}; "
+        f"slower than naive on {result['slower']}; value disagreements {result['disagreements']}"
+    )
+    typer.echo(f"(* = not proven within {time_limit:g}s, charged the full limit; seed {seed}, 2 workers each)")
+
+
 # ==== AI commands (match) ======================================================================
 
 SOLVER_ADVISOR = "solvers.advisor:SolverAdvisor"
@@ -312,7 +446,7 @@ def match(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from patchwork_opt.match import MatchSpec, run_match, save_records, summarize
+    from patchwork_opt.match import MatchSpec, check_run, check_save_dir, run_match, save_records, summarize
 
     uses_solver = "solver" in (p1.strip().lower(), p2.strip().lower())
     spec = MatchSpec(
@@ -326,6 +460,9 @@ def match(
         advisor_factory=None,
     )
     spec.check()
+    check_run(workers, backend)
+    if save:
+        check_save_dir(save)
     if uses_solver:
         from dataclasses import replace
 
@@ -455,51 +592,63 @@ DEFAULT_DB = "patchwork-games.sqlite3"
 
 def _web_hint(request: Any, time_cap: float) -> Any:
     """``POST /api/hint``: what ``patchwork hint WHAT ... --json`` prints, for the same inputs."""
-    from solvers.bestfit import best_fit
-    from solvers.hints import position_hints
+    from solvers.hints import hint_for
+
+    return hint_for(
+        request.load(), request.patch, request.next, request.pool,
+        top_k=request.top, lookahead=request.lookahead, time_limit=min(request.time_limit, time_cap),
+    )
+
+
+def _web_fill(request: Any, time_cap: float) -> Any:
+    """``POST /api/fill``: what ``patchwork fill ... --json`` prints for the same options."""
+    from patchwork_opt.web.schemas import SERVER_WORKERS
+    from solvers.fill import optimal_fill, validate_patch_ids
     from solvers.model import SolverConfig
 
-    time_limit = min(request.time_limit, time_cap)
-    config = SolverConfig(time_limit=min(time_limit, 0.2), workers=1)
-    loaded = request.load()
-    state = loaded.state
-    if state is not None and request.patch is None:
-        if request.next is not None:
-            raise PatchworkError("next needs patch (a position's next patches are its circle)")
-        return position_hints(state, top_k=request.top, lookahead=request.lookahead, config=config, budget=time_limit)
-    if request.patch is None:
-        raise PatchworkError("a bare quilt needs patch (the patch to place)")
-    upcoming = list(request.next or [])
-    pool = None
-    if state is not None:
-        circle = state.circle
-        if request.patch in circle:
-            k = circle.index(request.patch)
-            circle = circle[k + 1 :] + circle[:k]
-        pool = circle
-        if request.next is None:
-            upcoming = circle[: request.lookahead]
-    result = best_fit(
-        loaded.quilt.mask, request.patch, upcoming, pool=pool, top_k=request.top, config=config, budget=time_limit
+    ids = validate_patch_ids(request.patches)
+    config = SolverConfig(
+        time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS), seed=request.seed
     )
-    if not result.hints:
-        raise _NoPlacement(f"patch {request.patch} fits nowhere on this quilt ({loaded.quilt.empty} empty cells)")
-    return result
+    return optimal_fill(
+        request.quilt_mask(), ids, objective=request.objective, marks=request.marks, budget=request.budget,
+        require_bonus=request.require_bonus, config=config,
+    )
+
+
+def _web_bonus(request: Any, time_cap: float) -> Any:
+    """``POST /api/bonus``: what ``patchwork bonus QUILT --patches ... --json`` prints."""
+    from patchwork_opt.web.schemas import SERVER_WORKERS
+    from solvers.bonus import bonus_completion
+    from solvers.fill import validate_patch_ids
+    from solvers.model import SolverConfig
+
+    ids = validate_patch_ids(request.patches)
+    config = SolverConfig(time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS))
+    return bonus_completion(request.quilt_mask(), ids, config)
 
 
 def _web_services(max_ai_seconds: float) -> Any:
     """The solver-backed functions and the AI, plugged into the web app (which never imports solvers)."""
     from patchwork_opt.ai.base import Bot
     from patchwork_opt.ai.registry import BOT_NAMES, level_time, make_bot
-    from patchwork_opt.web.schemas import HintRequest
+    from patchwork_opt.web.schemas import BonusRequest, FillRequest, HintRequest
     from patchwork_opt.web.services import Services, SolverEndpoint
     from solvers.bestfit import BestFitResult
+    from solvers.bonus import BonusResult
+    from solvers.fill import FillResult
     from solvers.hints import PositionHints
 
     solvers = {
         "hint": SolverEndpoint(
             HintRequest, PositionHints | BestFitResult, _web_hint,
             "Ranked moves of a position, or best placements of a patch (as patchwork hint --json)",
+        ),
+        "fill": SolverEndpoint(
+            FillRequest, FillResult, _web_fill, "Patches and placements that cover the most (as patchwork fill --json)"
+        ),
+        "bonus": SolverEndpoint(
+            BonusRequest, BonusResult, _web_bonus, "Can a 7x7 square be completed (as patchwork bonus --json)"
         ),
     }
 

@@ -170,8 +170,7 @@ def run_match(
 ) -> list[GameResult]:
     """Play every game of ``spec``; results come back sorted by game index."""
     spec.check()
-    if workers < 1:
-        raise MatchError(f"--workers must be at least 1, got {workers}")
+    check_run(workers, backend)
     tasks = game_tasks(spec)
     results: list[GameResult] = []
 
@@ -189,12 +188,28 @@ def run_match(
                 futures = [pool.submit(play_game, task) for task in tasks]
                 for future in as_completed(futures):
                     collect(future.result())
-    elif backend == "ray":
-        _run_on_ray(tasks, workers, address, collect)
     else:
-        raise MatchError(f"unknown backend {backend!r} (expected local or ray)")
+        _run_on_ray(tasks, workers, address, collect)
     results.sort(key=lambda r: r.index)
     return results
+
+
+BACKENDS = ("local", "ray")
+
+
+def check_run(workers: int, backend: str) -> None:
+    """Refuse a bad worker count or backend before any game is played."""
+    if workers < 1:
+        raise MatchError(f"--workers must be at least 1, got {workers}")
+    if backend not in BACKENDS:
+        raise MatchError(f"unknown backend {backend!r} (expected {' or '.join(BACKENDS)})")
+
+
+def check_save_dir(directory: str | Path) -> None:
+    """Refuse a --save path that cannot hold records before any game is played."""
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise MatchError(f"--save {directory}: exists and is not a directory")
 
 
 def _run_on_ray(

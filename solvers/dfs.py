@@ -67,7 +67,7 @@ def pack(
     and the per-region bound; by default ``free`` is one region.
     """
     n = len(items)
-    parts = sorted((r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r))
+    parts = sorted((r & free for r in regions if r & free), key=lambda r: (-r.bit_count(), r & -r))
     covered_parts = 0
     for r in parts:
         covered_parts |= r
@@ -175,7 +175,22 @@ def pack(
         all_unused |= 1 << s
     check_every = 512
 
-    def search(open_cells: int, unused: int, value: int, spent: int) -> None:
+    def dead_cells(open_cells: int, unused: int) -> tuple[int, int]:
+        """(open cells no unused patch can still cover, the unused patches that still fit)."""
+        cover = 0
+        fitting = 0
+        taken = ~open_cells
+        rest = unused
+        while rest:
+            low_slot = rest & -rest
+            rest ^= low_slot
+            for new in renumbered[low_slot.bit_length() - 1]:
+                if not new & taken:
+                    cover |= new
+                    fitting |= low_slot
+        return open_cells & ~cover, fitting
+
+    def search(open_cells: int, unused: int, value: int, spent: int, placed: bool = True) -> None:
         nonlocal best_value, best_list, nodes
         nodes += 1
         if nodes % check_every == 0 and (
@@ -194,16 +209,25 @@ def pack(
         room = open_cells.bit_count()
         if areas_only and value + best_sum_at_most(sums(unused), room) <= best_value:
             return
-        # patches that no longer fit anywhere drop out of the bound (and of the branching)
-        fitting = 0
-        rest = unused
-        while rest:
-            low_slot = rest & -rest
-            rest ^= low_slot
-            s = low_slot.bit_length() - 1
-            if witness[s] & ~open_cells == 0 or refit(s, open_cells):
-                fitting |= low_slot
-        unused = fitting
+        # patches that no longer fit anywhere drop out of the bound (and of the branching);
+        # after a placement, cells nothing can cover any more are left empty at once
+        if placed:
+            dead, unused = dead_cells(open_cells, unused)
+            if dead:
+                open_cells &= ~dead
+                room = open_cells.bit_count()
+                if not open_cells:
+                    return
+        else:
+            fitting = 0
+            rest = unused
+            while rest:
+                low_slot = rest & -rest
+                rest ^= low_slot
+                s = low_slot.bit_length() - 1
+                if witness[s] & ~open_cells == 0 or refit(s, open_cells):
+                    fitting |= low_slot
+            unused = fitting
         if not unused or value + bound(unused, open_cells, room) <= best_value:
             return
         low = open_cells & -open_cells
@@ -225,7 +249,7 @@ def pack(
                 search(open_cells & ~new, unused & ~(1 << s), value + item.value, spent + item.cost)
                 chosen.pop()
         # leave the cell empty
-        search(open_cells ^ low, unused, value, spent)
+        search(open_cells ^ low, unused, value, spent, False)
 
     exhausted = False
     try:

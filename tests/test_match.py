@@ -136,6 +136,8 @@ def test_match_command_text() -> None:
         (["--p1", "deepblue", "--p2", "greedy"], "unknown bot 'deepblue'"),
         (["--p1", "greedy", "--p2", "random", "--games", "0"], "--games"),
         (["--p1", "mcts", "--p2", "random", "--level", "7"], "level"),
+        (["--p1", "greedy", "--p2", "random", "--backend", "cloud"], "unknown backend 'cloud'"),
+        (["--p1", "greedy", "--p2", "random", "--workers", "0"], "--workers"),
     ],
 )
 def test_match_command_errors_are_one_line(args: list[str], words: str) -> None:
@@ -143,6 +145,15 @@ def test_match_command_errors_are_one_line(args: list[str], words: str) -> None:
     assert out.exit_code == 2
     assert out.stderr.strip().count("\n") == 0 and words in out.stderr
     assert "Traceback" not in out.output
+
+
+def test_match_refuses_a_save_path_that_is_a_file_before_playing(tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    target.write_text("keep me")
+    out = runner.invoke(app, ["match", "--p1", "greedy", "--p2", "random", "--games", "2", "--save", str(target)])
+    assert out.exit_code == 2 and "not a directory" in out.stderr
+    assert target.read_text() == "keep me"
+    assert "━" not in out.stderr, "refused before the progress bar (and any game) started"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="ray is installed")

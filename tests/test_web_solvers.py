@@ -81,6 +81,10 @@ def test_hint_of_a_record_and_of_a_bare_quilt(client: TestClient, tmp_path: Path
     for hint in data["hints"]:
         mask = sum(1 << (r * 9 + c) for r, c in hint["cells"])
         assert is_placement(7, mask) and not mask & quilt.mask
+    quilt_file = tmp_path / "quilt.txt"
+    quilt_file.write_text(quilt.to_text())
+    assert without_times(data) == without_times(
+        cli_json("hint", str(quilt_file), "--patch", "7", "--next", "3,4", "--top", "4"))
 
 
 def test_hint_requests_are_validated(client: TestClient) -> None:
@@ -88,13 +92,14 @@ def test_hint_requests_are_validated(client: TestClient) -> None:
     cases: list[tuple[dict[str, Any], int, str]] = [
         ({}, 422, "exactly one of position, record or quilt"),
         ({"position": position, "quilt": []}, 422, "exactly one"),
-        ({"quilt": [[0, 0]]}, 400, "needs patch"),
+        ({"quilt": [[0, 0]]}, 400, "needs a patch to place"),
         ({"quilt": [[0, 0]], "patch": 33}, 422, "body.patch"),
         ({"quilt": [[0, 9]], "patch": 3}, 422, "body.quilt"),
         ({"position": "nonsense"}, 400, "9 space-separated fields"),
         ({"position": position, "top": 0}, 422, "body.top"),
         ({"position": position, "time_limit": -1}, 422, "body.time_limit"),
-        ({"position": position, "next": [1, 2]}, 400, "next needs patch"),
+        ({"position": position, "next": [1, 2]}, 400, "next patches need a patch"),
+        ({"position": position, "pool": [1, 2]}, 400, "a pool is for a quilt"),
         ({"quilt": [[r, c] for r in range(9) for c in range(9)], "patch": 3}, 422, "fits nowhere"),
     ]
     for body, status, words in cases:
@@ -148,9 +153,10 @@ def test_the_server_caps_the_solver_time_a_request_asks_for(tmp_path: Path, serv
 
 def test_openapi_publishes_the_solver_models(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
-    assert "/api/hint" in schema["paths"]
+    assert {"/api/hint", "/api/fill", "/api/bonus", "/api/games/{game_id}/hint"} <= set(schema["paths"])
     names = set(schema["components"]["schemas"])
-    assert {"HintRequest", "PositionHints", "BestFitResult"} <= names
+    assert {"HintRequest", "PositionHints", "BestFitResult", "FillRequest", "FillResult", "BonusRequest",
+            "BonusResult"} <= names
 
 
 def test_without_the_solvers_the_game_hint_is_503(tmp_path: Path) -> None:
@@ -158,3 +164,55 @@ def test_without_the_solvers_the_game_hint_is_503(tmp_path: Path) -> None:
         game = c.post("/api/games", json={"ai": "greedy"}).json()
         response = c.get(f"/api/games/{game['id']}/hint")
         assert response.status_code == 503 and "without the hint solver" in response.json()["detail"]
+
+
+def test_fill_is_what_the_cli_prints(client: TestClient, tmp_path: Path) -> None:
+    quilt = Quilt.from_cells([[r, c] for r in range(9) for c in range(9) if r < 5 or c < 3])
+    body = {"quilt": quilt.to_json(), "patches": [0, 1, 2, 5, 9, 13], "time_limit": 5, "workers": 1}
+    response = client.post("/api/fill", json=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    quilt_file = tmp_path / "quilt.json"
+    quilt_file.write_text(json.dumps(quilt.to_json()))
+    printed = cli_json("fill", "--patches", "0,1,2,5,9,13", "--quilt", str(quilt_file),
+                       "--time-limit", "5", "--workers", "1")
+    assert without_times(data) == without_times(printed)
+    assert data["optimal"] and data["objective"] == data["bound"]
+    covered = quilt.mask
+    for placed in data["placements"]:
+        mask = sum(1 << (r * 9 + c) for r, c in placed["cells"])
+        assert is_placement(placed["patch"], mask) and not mask & covered
+        covered |= mask
+    assert data["covered"] == covered.bit_count() and data["placed_cells"] == data["objective"]
+
+
+def test_fill_requests_are_validated(client: TestClient) -> None:
+    cases: list[tuple[dict[str, Any], int, str]] = [
+        ({"patches": [1, 1]}, 400, "listed twice"),
+        ({"patches": [40]}, 422, "body.patches"),
+        ({"patches": []}, 422, "body.patches"),
+        ({"patches": [1], "objective": "joy"}, 422, "body.objective"),
+        ({"patches": [1], "marks": 10}, 422, "body.marks"),
+        ({"patches": [1], "quilt": [[0, 0, 0]]}, 422, "body.quilt"),
+        ({"quilt": []}, 422, "body.patches"),
+    ]
+    for body, status, words in cases:
+        response = client.post("/api/fill", json=body)
+        assert response.status_code == status, (body, response.text)
+        assert words in response.json()["detail"], (body, response.json())
+
+
+def test_bonus_is_what_the_cli_prints(client: TestClient, tmp_path: Path) -> None:
+    # a 7x7 square missing only a 1x3 strip: patch 1 (1x3) completes it, patch 0 (1x2) cannot
+    square = [[r, c] for r in range(7) for c in range(7) if not (r == 6 and c < 3)]
+    done = client.post("/api/bonus", json={"quilt": square, "patches": [1, 0], "workers": 1})
+    assert done.status_code == 200, done.text
+    assert done.json()["feasible"] is True and done.json()["placements"][0]["patch"] == 1
+    quilt_file = tmp_path / "square.json"
+    quilt_file.write_text(json.dumps(square))
+    assert without_times(done.json()) == without_times(
+        cli_json("bonus", str(quilt_file), "--patches", "1,0", "--workers", "1"))
+    refuted = client.post("/api/bonus", json={"quilt": square, "patches": [0]}).json()
+    assert refuted["feasible"] is False and refuted["status"] == "infeasible"
+    bad = client.post("/api/bonus", json={"patches": [0]})
+    assert bad.status_code == 422 and "body.quilt" in bad.json()["detail"]

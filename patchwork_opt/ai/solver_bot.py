@@ -6,7 +6,8 @@ completes a 7x7 square while the bonus is free (pursuit). Below the root the sea
 buy/advance with heuristic placements and noisy-greedy rollouts, so it sees an opponent about
 to complete their 7x7 with an offered patch and buys it away (denial) when that wins more
 games. Once both tokens are past space 32 an exact alpha-beta search of the rest of the game
-(``endgame``) is tried first within half the move's time; MCTS takes over when it cannot finish.
+(``endgame``) is tried first within 30% of the move's time; MCTS takes over when it cannot
+finish, and the exact search waits four spaces before trying again.
 ``advisor.bonus_feasible`` is asked when a window is nearly covered, and the reason reports it.
 The tree of one move's search is kept and searched on from the position the game reaches
 (so a fixed iteration budget repeats a whole game exactly, not a lone position out of it).
@@ -33,7 +34,8 @@ from patchwork_opt.state import OFFER_SIZE, State
 
 MIN_SEARCH_SHARE = 0.3  # the search keeps at least this share of the move's time
 ENDGAME_FROM = 32  # try the exact endgame search once both tokens are at least this far
-ENDGAME_SHARE = 0.5  # share of the move's time the exact search may take before MCTS
+ENDGAME_SHARE = 0.3  # share of the move's time the exact search may take before MCTS
+ENDGAME_RETRY = 4  # after a failed attempt, wait until both tokens are this many spaces further
 ENDGAME_NODES_PER_ITERATION = 20  # node budget per MCTS iteration when searching by iterations
 BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this many cells covered
 BONUS_POOL = 12  # patches of the circle offered to bonus_feasible
@@ -79,6 +81,7 @@ class SolverBot:
         self.evaluator = evaluator or RolloutEvaluator()
         self._heuristic = HeuristicAdvisor()
         self._tree: Node | None = None  # the last search's tree, reused when the game reaches it
+        self._endgame_from = ENDGAME_FROM  # raised after an exact search that ran out of time
 
     def root_moves(self, state: State) -> tuple[list[Move], list[str]]:
         """Advance, the advisor's top placements of each affordable offer, and 7x7 completions."""
@@ -125,7 +128,10 @@ class SolverBot:
         moves, notes = self.root_moves(state)
         if len(moves) == 1:
             return Decision(ADVANCE, "advances because no affordable patch fits")
-        if self.endgame and min(state.pos) >= ENDGAME_FROM:
+        behind = min(state.pos)
+        if behind < ENDGAME_FROM:
+            self._endgame_from = ENDGAME_FROM  # a new game
+        if self.endgame and behind >= self._endgame_from:
             if self.iterations is not None:
                 exact = EndgameSearch(node_limit=self.iterations * ENDGAME_NODES_PER_ITERATION)
             else:
@@ -134,6 +140,7 @@ class SolverBot:
             if solved is not None:
                 self._tree = None
                 return self._exact_decision(solved, notes)
+            self._endgame_from = behind + ENDGAME_RETRY
         search = Mcts(self.evaluator, decision_rng(self.seed, state))
         reuse = find_subtree(self._tree, state) if self.reuse_tree else None
         if self.iterations is not None:

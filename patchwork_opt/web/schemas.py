@@ -86,15 +86,52 @@ PatchIdField = Annotated[int, Field(ge=0, le=32)]
 
 
 class HintRequest(PositionInput):
-    """``patchwork hint WHAT [--patch ID] [--next IDS] [--top N] [--lookahead N] [--time-limit S]``."""
+    """``patchwork hint WHAT [--patch ID] [--next IDS] [--pool IDS] [--top N] [--lookahead N] [--time-limit S]``."""
 
     patch: PatchIdField | None = Field(default=None, description="patch to place (required for a bare quilt)")
     next: list[PatchIdField] | None = Field(default=None, max_length=33, description="next patches (needs patch)")
+    pool: list[PatchIdField] | None = Field(
+        default=None, max_length=33, description="patches still to come, for a bare quilt (default: all but patch)"
+    )
     top: int = Field(default=3, ge=1, le=20, description="suggestions per patch")
     lookahead: int = Field(default=6, ge=0, le=33, description="upcoming patches of the circle to look ahead over")
     time_limit: float = Field(
         default=1.0, gt=0, le=3600, description="seconds for the solver part (capped by the server)"
     )
+
+
+PatchList = Annotated[list[PatchIdField], Field(min_length=1, max_length=33, description="patch ids, each once")]
+Workers = Annotated[int, Field(ge=1, le=64, description="CP-SAT workers (the server uses at most 2)")]
+SERVER_WORKERS = 2
+
+
+class FillRequest(_Strict):
+    """``patchwork fill --patches IDS [--quilt Q] [--objective] [--marks] [--budget] [--require-bonus] ...``."""
+
+    patches: PatchList
+    quilt: list[CellModel] = Field(default_factory=list, max_length=81, description="covered cells; empty quilt")
+    objective: Literal["cells", "points"] = Field(default="cells", description="cells covered, or score change")
+    marks: int = Field(default=9, ge=0, le=9, description="income marks still ahead, for objective points")
+    budget: int | None = Field(default=None, ge=0, le=1000, description="total button cost at most this")
+    require_bonus: bool = Field(default=False, description="a 7x7 square must be complete")
+    time_limit: float = Field(default=10.0, gt=0, le=3600, description="seconds (capped by the server)")
+    workers: Workers = 2
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, description="CP-SAT random seed")
+
+    def quilt_mask(self) -> int:
+        return Quilt.from_cells(self.quilt).mask
+
+
+class BonusRequest(_Strict):
+    """``patchwork bonus QUILT --patches IDS [--time-limit S]``: can a 7x7 square still be completed?"""
+
+    quilt: list[CellModel] = Field(max_length=81, description="covered cells of the quilt")
+    patches: PatchList
+    time_limit: float = Field(default=10.0, gt=0, le=3600, description="seconds (capped by the server)")
+    workers: Workers = 2
+
+    def quilt_mask(self) -> int:
+        return Quilt.from_cells(self.quilt).mask
 
 
 class PieceView(BaseModel):

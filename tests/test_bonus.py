@@ -1,0 +1,128 @@
+"""7x7 completion: proven answers agree with an exhaustive search; certificates are real."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from patchwork_opt.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, bit
+from patchwork_opt.catalogue import is_placement, legal_placements
+from patchwork_opt.errors import UnknownPatchError
+from solvers.bonus import BonusResult, bonus_completion
+from solvers.fill import DuplicatePatchError
+from solvers.model import SolverConfig, SolveStatus
+
+CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
+
+
+def rect(top: int, left: int, height: int, width: int) -> int:
+    mask = 0
+    for r in range(top, top + height):
+        for c in range(left, left + width):
+            mask |= bit(r, c)
+    return mask
+
+
+def completable(quilt: int, ids: Sequence[int]) -> bool:
+    """Exhaustive: some window whose missing cells disjoint placements cover exactly."""
+    options = [legal_placements(pid, quilt) for pid in ids]
+
+    def cover(missing: int, taken: int, unused: tuple[int, ...]) -> bool:
+        if not missing:
+            return True
+        cell = missing & -missing
+        for k, i in enumerate(unused):
+            for mask in options[i]:
+                if mask & cell and not mask & taken:
+                    if cover(missing & ~mask, taken | mask, unused[:k] + unused[k + 1 :]):
+                        return True
+        return False
+
+    return any(cover(w & ~quilt, quilt, tuple(range(len(ids)))) for w in WINDOW_MASKS)
+
+
+def check_certificate(result: BonusResult, quilt: int, ids: Sequence[int]) -> None:
+    assert result.window is not None
+    taken = quilt
+    used = set()
+    for placed in result.placements:
+        assert placed.patch in ids and placed.patch not in used
+        used.add(placed.patch)
+        assert is_placement(placed.patch, placed.mask) and placed.mask & taken == 0
+        taken |= placed.mask
+    window = WINDOW_MASKS[WINDOW_ORIGINS.index(result.window)]
+    assert taken & window == window
+
+
+def holes(seed: int, count: int) -> list[tuple[int, list[int]]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        hole = 0
+        for _ in range(rng.randint(1, 3)):
+            hole |= rect(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 3), rng.randint(1, 3))
+        ids = sorted(rng.sample(range(33), rng.randint(2, 5)))
+        out.append((FULL & ~hole, ids))
+    return out
+
+
+@pytest.mark.parametrize("quilt,ids", holes(seed=3, count=16))
+def test_answers_match_exhaustive_search(quilt: int, ids: list[int]) -> None:
+    result = bonus_completion(quilt, ids, CONFIG)
+    expected = completable(quilt, ids)
+    assert result.feasible is expected
+    if expected:
+        assert result.status == SolveStatus.FEASIBLE
+        check_certificate(result, quilt, ids)
+    else:
+        assert result.status == SolveStatus.INFEASIBLE and result.window is None
+        assert len(result.windows) == 9 and all(v.status == SolveStatus.INFEASIBLE for v in result.windows)
+
+
+def test_proven_infeasible_by_area() -> None:
+    quilt = FULL & ~rect(3, 3, 2, 3)  # 6 missing cells in every window
+    result = bonus_completion(quilt, [0, 1], CONFIG)  # 2 + 3 cells
+    assert result.feasible is False and result.status == SolveStatus.INFEASIBLE
+    assert all("at most 5 of the 6" in v.reason for v in result.windows)
+
+
+def test_proven_infeasible_by_unreachable_cell() -> None:
+    quilt = FULL & ~(rect(2, 2, 1, 1) | rect(5, 5, 2, 2))  # a lone cell no patch fits
+    result = bonus_completion(quilt, [25, 26, 4], CONFIG)
+    assert result.feasible is False
+    assert all("cannot be covered" in v.reason for v in result.windows)
+
+
+def test_proven_infeasible_when_areas_add_up_but_shapes_do_not_tile() -> None:
+    # a 3x3 hole: area 9 = 4 + 5 but the 1x4 line does not fit in 3 columns
+    quilt = FULL & ~rect(3, 3, 3, 3)
+    assert bonus_completion(quilt, [2, 3], CONFIG).feasible is False
+    # a 1x2 hole inside the windows with only an L tromino: enclosed region 2 is no sum of 3
+    quilt = FULL & ~rect(4, 4, 1, 2)
+    result = bonus_completion(quilt, [25], CONFIG)
+    assert result.feasible is False and not completable(quilt, [25])
+
+
+def test_feasible_returns_a_real_completion() -> None:
+    quilt = FULL & ~(rect(1, 1, 2, 6) | rect(7, 0, 2, 9))  # hole in the top windows + bottom rows
+    ids = [8, 5, 3, 17]
+    result = bonus_completion(quilt, ids, CONFIG)
+    assert result.feasible is True
+    check_certificate(result, quilt, ids)
+
+
+def test_already_complete_and_validation() -> None:
+    quilt = rect(0, 0, 7, 7)
+    result = bonus_completion(quilt, [1], CONFIG)
+    assert result.feasible is True and result.window == (0, 0) and result.placements == []
+    with pytest.raises(DuplicatePatchError):
+        bonus_completion(0, [3, 3])
+    with pytest.raises(UnknownPatchError):
+        bonus_completion(0, [99])
+
+
+def test_empty_quilt_with_few_patches_is_refuted_cheaply() -> None:
+    result = bonus_completion(0, [0, 1, 2, 3], CONFIG)  # 14 cells for 49
+    assert result.feasible is False

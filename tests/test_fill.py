@@ -1,0 +1,221 @@
+"""Optimal fill against an exhaustive search written here, plus the guarantees users rely on."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, neighbours
+from patchwork_opt.catalogue import PATCHES, is_placement, legal_placements
+from patchwork_opt.errors import PatchworkError, UnknownPatchError
+from solvers.fill import DuplicatePatchError, FillResult, optimal_fill, parse_patch_ids
+from solvers.model import SolverConfig, SolveStatus
+
+CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
+
+
+def blob(rng: random.Random, size: int, start: tuple[int, int] = (4, 4)) -> int:
+    """A random connected set of ``size`` cells grown from ``start``."""
+    mask = bit(*start)
+    while mask.bit_count() < size:
+        frontier = neighbours(mask)
+        cells = [i for i in range(81) if frontier >> i & 1]
+        mask |= 1 << rng.choice(cells)
+    return mask
+
+
+def exhaustive(
+    quilt: int, ids: Sequence[int], value: Callable[[int], int], budget: int | None = None
+) -> int:
+    """Best total value over every subset and every placement: the plain definition."""
+    options = [legal_placements(pid, quilt) for pid in ids]
+    best = 0
+
+    def go(i: int, taken: int, total: int, cost: int) -> None:
+        nonlocal best
+        best = max(best, total)
+        if i == len(ids):
+            return
+        go(i + 1, taken, total, cost)
+        pid = ids[i]
+        if budget is not None and cost + PATCHES[pid].cost > budget:
+            return
+        for mask in options[i]:
+            if not mask & taken:
+                go(i + 1, taken | mask, total + value(pid), cost + PATCHES[pid].cost)
+
+    go(0, quilt, 0, 0)
+    return best
+
+
+def check_valid(result: FillResult, quilt: int, ids: Sequence[int]) -> None:
+    """Placements are real placements of listed patches, each once, on empty cells, disjoint."""
+    taken = quilt
+    seen = set()
+    for placed in result.placements:
+        assert placed.patch in ids and placed.patch not in seen
+        seen.add(placed.patch)
+        assert is_placement(placed.patch, placed.mask)
+        assert placed.mask & taken == 0
+        taken |= placed.mask
+    assert result.covered == taken.bit_count()
+    assert result.empty == 81 - taken.bit_count()
+    if result.objective is not None:
+        assert result.objective <= result.bound
+
+
+def small_instances(count: int, seed: int) -> list[tuple[int, list[int]]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        hole = blob(rng, rng.randint(9, 15))
+        if rng.random() < 0.4:  # a second, separate region
+            hole |= blob(rng, rng.randint(3, 6), start=(0, 0)) & ~neighbours(hole)
+        ids = sorted(rng.sample(range(33), rng.randint(3, 5)))
+        out.append((FULL & ~hole, ids))
+    return out
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(14, seed=7))
+def test_cells_matches_exhaustive_search(quilt: int, ids: list[int]) -> None:
+    result = optimal_fill(quilt, ids, config=CONFIG)
+    assert result.optimal and result.status == SolveStatus.OPTIMAL
+    assert result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
+    assert result.objective == result.placed_cells == result.bound
+    check_valid(result, quilt, ids)
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(8, seed=11))
+def test_points_and_budget_match_exhaustive_search(quilt: int, ids: list[int]) -> None:
+    marks = 3
+
+    def points(pid: int) -> int:
+        p = PATCHES[pid]
+        return 2 * p.area + p.income * marks - p.cost
+
+    result = optimal_fill(quilt, ids, objective="points", marks=marks, config=CONFIG)
+    assert result.optimal
+    assert result.objective == exhaustive(quilt, ids, points)
+    check_valid(result, quilt, ids)
+    budget = 5
+    capped = optimal_fill(quilt, ids, budget=budget, config=CONFIG)
+    assert capped.optimal
+    assert capped.cost <= budget
+    assert capped.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=budget)
+    check_valid(capped, quilt, ids)
+
+
+def test_symmetric_quilt_and_twins_lose_no_optimum() -> None:
+    # a hole with all 8 symmetries of the square, and two pairs of same-shape patches
+    hole = 0
+    for r in range(9):
+        for c in range(9):
+            if abs(r - 4) + abs(c - 4) <= 2:
+                hole |= bit(r, c)
+    quilt = FULL & ~hole
+    ids = [17, 18, 25, 26, 13]
+    result = optimal_fill(quilt, ids, config=CONFIG)
+    assert result.optimal
+    assert result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
+    check_valid(result, quilt, ids)
+
+
+def test_cp_sat_path_with_symmetry_breaking_matches_exhaustive_search() -> None:
+    # force the CP-SAT model (with twins, symmetry chain and hint) on a symmetric quilt
+    from solvers.areas import fill_bounds
+    from solvers.fill import _solve_cp_sat
+    from solvers.symmetry import interchangeable_groups
+
+    hole = 0
+    for r in range(2, 7):
+        for c in range(2, 7):
+            if (r, c) != (4, 4):
+                hole |= bit(r, c)
+    quilt = FULL & ~hole
+    ids = [25, 26, 27, 28, 10, 1]
+    bounds = fill_bounds(quilt, ids)
+    values = [PATCHES[pid].area for pid in ids]
+    status, value, bound, placed = _solve_cp_sat(
+        quilt, ids, values, bounds, bounds.upper, budget=None, require_bonus=False,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, progress=None,
+    )
+    assert status == SolveStatus.OPTIMAL
+    assert value == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area) == bound
+    taken = quilt
+    for slot, mask in placed:
+        assert is_placement(ids[slot], mask) and mask & taken == 0
+        taken |= mask
+
+
+def test_require_bonus_completes_a_square_or_proves_it_cannot() -> None:
+    hole = 0
+    for c in range(2, 7):
+        hole |= bit(3, c) | bit(4, c)  # a 2x5 hole inside every window
+    quilt = FULL & ~hole
+    done = optimal_fill(quilt, [8, 5, 0, 1], require_bonus=True, config=CONFIG)
+    assert done.status == SolveStatus.OPTIMAL and done.bonus_window is not None
+    final = quilt
+    for placed in done.placements:
+        final |= placed.mask
+    assert any(final & w == w for w in WINDOW_MASKS)
+    check_valid(done, quilt, [8, 5, 0, 1])
+    # area 9 can never cover 10 cells
+    refused = optimal_fill(quilt, [0, 10, 25], require_bonus=True, config=CONFIG)
+    assert refused.status == SolveStatus.INFEASIBLE and refused.objective is None
+    assert not refused.optimal and refused.placements == []
+
+
+def test_time_limit_gives_best_found_with_a_bound() -> None:
+    # a loose instance that is hard to prove: whatever comes back must be consistent
+    ids = list(range(0, 33, 2))
+    result = optimal_fill(0, ids, config=SolverConfig(time_limit=1.0, workers=1, seed=0))
+    assert result.wall_time < 6.0
+    assert result.objective is not None and result.objective <= result.bound <= 81
+    if result.optimal:
+        assert result.objective == result.bound
+    check_valid(result, 0, ids)
+
+
+def test_progress_reports_never_exceed_the_bound() -> None:
+    seen: list[tuple[float | None, float]] = []
+    result = optimal_fill(
+        0, [3, 7, 9, 14, 22, 23, 24], config=CONFIG, progress=lambda best, bound, _: seen.append((best, bound))
+    )
+    assert seen
+    assert all(best is None or best <= bound for best, bound in seen)
+    # every patch fits on an empty quilt
+    assert result.optimal and result.objective == sum(PATCHES[p].area for p in [3, 7, 9, 14, 22, 23, 24])
+
+
+def test_bad_input_is_a_one_line_domain_error() -> None:
+    with pytest.raises(DuplicatePatchError, match="listed twice"):
+        optimal_fill(0, [1, 2, 1])
+    with pytest.raises(UnknownPatchError):
+        optimal_fill(0, [1, 33])
+    with pytest.raises(PatchworkError, match="objective"):
+        optimal_fill(0, [1], objective="score")  # type: ignore[arg-type]
+    with pytest.raises(PatchworkError, match="budget"):
+        optimal_fill(0, [1], budget=-1)
+    assert parse_patch_ids("1, 2,5") == [1, 2, 5]
+    for bad in ("1,x", "", "1,-2", "7,7"):
+        with pytest.raises(PatchworkError):
+            parse_patch_ids(bad)
+    assert DuplicatePatchError("x").exit_code == 2
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(6, seed=5))
+def test_cp_sat_model_alone_matches_exhaustive_search(quilt: int, ids: list[int]) -> None:
+    from solvers.areas import fill_bounds
+    from solvers.fill import _solve_cp_sat
+    from solvers.symmetry import interchangeable_groups
+
+    bounds = fill_bounds(quilt, ids)
+    values = [PATCHES[pid].area for pid in ids]
+    status, value, bound, _ = _solve_cp_sat(
+        quilt, ids, values, bounds, bounds.upper, budget=4, require_bonus=False,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, progress=None,
+    )
+    assert status == SolveStatus.OPTIMAL
+    assert value == bound == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=4)

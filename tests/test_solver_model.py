@@ -1,0 +1,81 @@
+"""The pieces under the fill solver: symmetries, twins, area bounds, the search, stopping."""
+
+from __future__ import annotations
+
+import itertools
+
+from patchwork_opt.bitboard import FULL, bit
+from patchwork_opt.catalogue import PATCHES, PLACEMENTS
+from solvers.areas import best_sum_at_most, fill_bounds, subset_sums, sums_list
+from solvers.dfs import Item, pack
+from solvers.model import PlacementModel, SolveHandle, SolverConfig, SolveStatus
+from solvers.symmetry import SHAPE_TWINS, canonical_placements, quilt_symmetries, transform
+
+
+def test_the_eight_symmetries_are_distinct_and_map_placements_to_placements() -> None:
+    corner = bit(0, 1)
+    images = {transform(corner, s) for s in range(8)}
+    assert len(images) == 8
+    for pid in (5, 9, 23):
+        table = set(PLACEMENTS[pid])
+        for mask in PLACEMENTS[pid][:20]:
+            for s in range(8):
+                assert transform(mask, s) in table
+    assert quilt_symmetries(0) == tuple(range(8))
+    assert quilt_symmetries(bit(0, 0)) == (0, 6)  # only the main diagonal keeps (0, 0)
+
+
+def test_canonical_placements_meet_every_orbit() -> None:
+    group = tuple(range(8))
+    for pid in (0, 12, 22):
+        canonical = canonical_placements(pid, group)
+        assert 0 < len(canonical) < len(PLACEMENTS[pid])
+        for mask in PLACEMENTS[pid]:
+            assert any(transform(mask, s) in canonical for s in group)
+
+
+def test_shape_twins_come_from_the_catalogue() -> None:
+    assert len(SHAPE_TWINS) == 3
+    for group in SHAPE_TWINS:
+        for a, b in itertools.combinations(group, 2):
+            assert set(PLACEMENTS[a]) == set(PLACEMENTS[b])
+            assert PATCHES[a].area == PATCHES[b].area
+    others = [p.id for p in PATCHES if not any(p.id in g for g in SHAPE_TWINS)]
+    shapes = [frozenset(PLACEMENTS[pid]) for pid in others]
+    assert len(set(shapes)) == len(shapes)
+
+
+def test_subset_sum_helpers() -> None:
+    bits = subset_sums([3, 5])
+    assert sums_list(bits) == [0, 3, 5, 8]
+    assert best_sum_at_most(bits, 7) == 5 and best_sum_at_most(bits, 2) == 0
+    assert best_sum_at_most(bits, -1) == 0
+
+
+def test_region_bound_is_tighter_than_area() -> None:
+    # two separate 3-cell holes and two 3-cell patches that are both lines: each fits either hole
+    quilt = FULL & ~(bit(0, 0) | bit(0, 1) | bit(0, 2) | bit(8, 6) | bit(8, 7) | bit(8, 8))
+    bounds = fill_bounds(quilt, [1, 2])  # 3-line and 4-line: only the 3-line fits
+    assert bounds.upper == 3 and len(bounds.regions) == 2
+
+
+def test_search_stops_at_the_node_limit_with_a_consistent_incumbent() -> None:
+    ids = [3, 7, 9, 14, 22, 23, 24, 8, 10, 11, 12, 13, 15, 16, 19, 20, 21]
+    bounds = fill_bounds(0, ids)
+    items = [Item(area=PATCHES[p].area, value=PATCHES[p].area) for p in ids]
+    result = pack(bounds.reachable, items, bounds.placements, upper=81, node_limit=600)
+    taken = 0
+    for slot, mask in result.placements:
+        assert mask & taken == 0
+        taken |= mask
+    assert taken.bit_count() == result.value
+    assert result.exhausted is False or result.value == 81
+
+
+def test_a_stopped_handle_ends_the_solve_at_once() -> None:
+    pm = PlacementModel(0, [3, 7, 9, 14, 22, 23])
+    pm.model.maximize(pm.covered_cells())
+    handle = SolveHandle()
+    handle.stop()
+    solution = pm.solve(SolverConfig(time_limit=30, workers=1), handle=handle)
+    assert solution.status == SolveStatus.UNKNOWN and solution.wall_time < 5
