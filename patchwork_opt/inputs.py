@@ -23,7 +23,13 @@ class LoadedInput:
 
 
 def _looks_like_path(arg: str) -> bool:
-    return "\n" not in arg and (Path(arg).exists() or arg.endswith((".json", ".txt", ".quilt", ".pos")))
+    if "\n" in arg or arg.lstrip().startswith(("[", "{")):
+        return False
+    try:
+        exists = Path(arg).exists()
+    except OSError:  # a long inline string is no file name
+        return False
+    return exists or arg.endswith((".json", ".txt", ".quilt", ".pos"))
 
 
 def load_quilt(arg: str) -> Quilt:
@@ -49,7 +55,7 @@ def load_position_input(arg: str) -> LoadedInput:
         state = record.replay()
         return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state, record=record)
     lines = [line for line in stripped.splitlines() if line.strip()]
-    if len(lines) == 1 and len(lines[0].split()) > 1:
+    if len(lines) == 1 and len(lines[0].split()) > 1 and not stripped.startswith("["):
         state = from_notation(lines[0])
         return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state)
     try:

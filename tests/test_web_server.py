@@ -11,11 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
-
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from cli import app

@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("fastapi", reason="the web extra is not installed (pip install -e '.[web]')")
-
 from typer.testing import CliRunner
 
 import cli

@@ -12,7 +12,7 @@ from patchwork_opt.catalogue import legal_placements
 from patchwork_opt.errors import IllegalMoveError
 from patchwork_opt.move import ADVANCE, Move
 from patchwork_opt.state import State
-from patchwork_opt.web.store import GameNotFoundError, GameStore, StaleGameError
+from patchwork_opt.web.store import GameNotFoundError, GameStore, StaleGameError, StoreError
 
 
 def test_games_and_moves_survive_reopening(tmp_path: Path) -> None:
@@ -91,3 +91,12 @@ def test_ids_are_random_and_the_journal_is_durable(tmp_path: Path) -> None:
     assert store.count() == 50
     with sqlite3.connect(tmp_path / "g.db") as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_file_that_is_not_a_games_database_is_a_one_line_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database at all")
+    with pytest.raises(StoreError, match=r"junk\.sqlite: cannot use it as the games database"):
+        GameStore(junk)
+    with pytest.raises(StoreError, match="cannot use it"):
+        GameStore(tmp_path)  # a directory

@@ -9,6 +9,7 @@ event loop keeps answering while the AI thinks.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import inspect
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,7 +20,8 @@ import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -127,7 +129,10 @@ def create_app(
         summary="Play Patchwork against the AI and ask the solvers for hints.",
         version="0.1.0",
         responses=_ERRORS,
+        docs_url=None,
+        redoc_url=None,
     )
+    _add_docs(app)
     app.state.store = store
     app.state.services = services
     app.state.limits = limits
@@ -301,6 +306,31 @@ def create_app(
             name=name,
         )
     return app
+
+
+def _add_docs(app: FastAPI) -> None:
+    """Swagger UI at ``/docs``, from the assets of ``swagger-ui-bundle-v2`` when installed (so the
+    docs work without the internet), else from the CDN FastAPI uses by default."""
+    try:
+        assets: str | None = importlib.import_module("swagger_ui_bundle").swagger_ui_path
+    except ImportError:
+        assets = None
+    local = assets is not None and Path(assets, "swagger-ui-bundle.js").is_file()
+    if local:
+        app.mount("/docs-assets", StaticFiles(directory=str(assets)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        openapi_url, title = app.openapi_url or "/openapi.json", "patchwork-opt API"
+        if not local:
+            return get_swagger_ui_html(openapi_url=openapi_url, title=title)
+        return get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=title,
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+        )
 
 
 def _solver_route(

@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 
 
+class StoreError(PatchworkError):
+    """The database file cannot be opened or is not a games database."""
+
+
 class GameNotFoundError(PatchworkError):
     """No game with that id (the service answers 404)."""
 
@@ -105,10 +109,13 @@ class GameStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
+        try:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
-            conn.executescript(_SCHEMA)
+            with self._connect() as conn:
+                conn.executescript(_SCHEMA)
+                conn.execute("SELECT id, created, seed, circle, leather, ai, level, seat FROM games LIMIT 1")
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{self.path}: cannot use it as the games database ({exc})") from None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

@@ -22,12 +22,7 @@ import pytest
 CHROMIUM = os.environ.get("PATCHWORK_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[browser]')"
-)
-pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
-
-from playwright.sync_api import Browser, Page  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from patchwork_opt.catalogue import PATCHES  # noqa: E402
 
@@ -78,7 +73,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as p:
+    with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
         b.close()
@@ -197,22 +192,49 @@ def test_play_moves_through_the_page(page: Page, server: str) -> None:
     page.keyboard.press("Escape")
     assert page.locator("[data-testid=preview]").count() == 0
 
+    # the hint is drawn on the quilt; choosing the hinted patch puts the preview there, a click plays it
     health = _get(f"{server}/api/health")
-    if "hint" in health["solvers"]:
-        page.click("#hint")
-        page.wait_for_selector("#hint-text:has-text('Hint:')", timeout=60_000)
-        hint = page.inner_text("#hint-text")
-        if "advance" not in hint.split("(")[0]:
-            assert page.locator("[data-testid=hint-overlay] rect").count() >= 1
-        shot(page, "3-hint")
+    assert "hint" in health["solvers"]
+    page.click("#hint")
+    page.wait_for_selector("#hint-text:has-text('Hint:')", timeout=60_000)
+    best = _get(f"{server}/api/games/{game['id']}/hint")["hints"][0]
+    overlay = page.locator("[data-testid=hint-overlay] rect").evaluate_all(
+        "rs => rs.map(r => [Number(r.getAttribute('y')), Number(r.getAttribute('x'))])"
+    )
+    assert {(int(y) // 34, int(x) // 34) for y, x in overlay} == {tuple(c) for c in best["cells"]}
+    shot(page, "3-hint")
+    if best["type"] == "buy":
+        page.click(f".offer[data-patch='{best['patch']}']")
+        hinted = {tuple(c) for c in best["cells"]}
+        assert preview_cells() == hinted
+        rows = [r for r, _ in hinted]
+        cols = [c for _, c in hinted]
+        row = min(rows) + (max(rows) - min(rows)) // 2
+        col = min(cols) + (max(cols) - min(cols)) // 2
+        before_last = ply_shown(page)
+        page.click(f"#quilt-human .cell[data-r='{row}'][data-c='{col}']")
+        settle(page)
+        now = _get(f"{server}/api/games/{game['id']}")
+        mine = now["boards"][now["seat"]]["pieces"]
+        assert {tuple(c) for c in mine[-1]["cells"]} == hinted
+        # what the AI placed in answer is outlined on its quilt
+        placed = 0
+        for m in reversed(now["moves"]):
+            if m["actor"] != "ai":
+                break
+            placed += m["move"]["type"] != "advance"
+        assert page.locator("[data-testid=last-ai-move] path").count() == placed
 
     # undo takes back the human's last move and the AI's answers to it
+    shown = pieces_shown(page)
+    last_human = [m for m in _get(f"{server}/api/games/{game['id']}")["moves"] if m["actor"] == "human"][-1]
     page.click("#undo")
     settle(page)
     undone = _get(f"{server}/api/games/{game['id']}")
     assert undone["ply"] == before_last
     assert page.locator("#log li").count() == before_last
-    assert pieces_shown(page) == (area if before_last else 0)
+    taken_back = len(last_human["move"].get("cells", []))
+    assert pieces_shown(page) == shown - taken_back
 
 
 def test_a_whole_game_to_the_final_scores(page: Page, server: str) -> None:

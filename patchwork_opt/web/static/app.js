@@ -132,7 +132,20 @@ function drawQuilt(svg, board, seat) {
   }
   const pieces = el("g", { class: "pieces" }, svg);
   for (const piece of board.pieces) drawPiece(pieces, piece);
-  if (seat !== humanSeat()) return;
+  const square = fullWindow(board);
+  if (square) {
+    el("rect", { x: square[1] * CELL + 2, y: square[0] * CELL + 2, width: 7 * CELL - 4, height: 7 * CELL - 4,
+      class: "bonus-square", "data-testid": "bonus-square" }, svg);
+  }
+  if (seat !== humanSeat()) {
+    // what the AI just placed, so the human sees what changed
+    const latest = aiPlacementsSinceHuman();
+    if (latest.length) {
+      const g = el("g", { class: "last-move", "data-testid": "last-ai-move" }, svg);
+      for (const cells of latest) outline(g, cells, "last-edge");
+    }
+    return;
+  }
   if (S.hint && S.hint.cells.length) {
     const g = el("g", { class: "hint", "data-testid": "hint-overlay" }, svg);
     for (const [r, c] of S.hint.cells) el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: "hint-cell" }, g);
@@ -148,6 +161,31 @@ function drawQuilt(svg, board, seat) {
     drawButtons(g, at.buttons, CELL);
     outline(g, at.cells, "preview-edge");
   }
+}
+
+// The first fully covered 7x7 square of a quilt, as [row, col] of its top-left cell, or null.
+function fullWindow(board) {
+  const covered = coveredSet(board);
+  for (let top = 0; top <= SIZE - 7; top++) {
+    for (let left = 0; left <= SIZE - 7; left++) {
+      let full = true;
+      for (let r = top; r < top + 7 && full; r++) for (let c = left; c < left + 7 && full; c++) full = covered.has(key(r, c));
+      if (full) return [top, left];
+    }
+  }
+  return null;
+}
+
+// Cells of each patch the AI placed since the human last moved (buys and leather).
+function aiPlacementsSinceHuman() {
+  const moves = S.game.moves;
+  const out = [];
+  for (let i = moves.length - 1; i >= 0 && moves[i].actor === "ai"; i--) {
+    const m = moves[i].move;
+    if (m.type === "buy") out.push(m.cells);
+    else if (m.type === "leather") out.push([m.cell]);
+  }
+  return out;
 }
 
 function drawShape(svg, cells, buttons, colour, size) {
@@ -402,8 +440,22 @@ function selectPatch(pid) {
   if (!canAct()) return;
   const o = S.catalogue.patches[pid].orientations[0];
   S.selected = { patch: pid, cells: o.cells.map((x) => [...x]), buttons: o.buttons.map((x) => [...x]) };
+  if (S.hint && S.hint.patch === pid) followHint();
   showError(null);
   render();
+}
+
+// The hinted patch, selected: take the hinted orientation and put the preview where the hint is.
+function followHint() {
+  const cells = S.hint.cells;
+  const top = Math.min(...cells.map((x) => x[0]));
+  const left = Math.min(...cells.map((x) => x[1]));
+  const shape = new Set(cells.map(([r, c]) => key(r - top, c - left)));
+  const match = S.catalogue.patches[S.hint.patch].orientations.find(
+    (o) => o.cells.length === shape.size && o.cells.every(([r, c]) => shape.has(key(r, c))));
+  if (!match) return;
+  S.selected = { patch: S.hint.patch, cells: match.cells.map((x) => [...x]), buttons: match.buttons.map((x) => [...x]) };
+  S.hover = [top + Math.floor((match.height - 1) / 2), left + Math.floor((match.width - 1) / 2)];
 }
 
 function play(move) {
@@ -460,9 +512,11 @@ function readHint(result) {
   const name = (h) => (h.type === "advance" ? "advance" : h.type === "leather" ? `leather on [${h.cells[0]}]` : `buy #${h.patch}`);
   const best = hints[0];
   const others = hints.slice(1, 3).map((h) => `${name(h)} (${h.score.toFixed(1)})`).join(", ");
+  const follow = best.type === "buy" ? ` Choose #${best.patch} to place it there.` : "";
   return {
     cells: best.type === "advance" ? [] : best.cells,
-    text: `Hint: ${name(best)} (score ${best.score.toFixed(1)}): ${best.reason}${others ? `. Next best: ${others}` : ""}`,
+    patch: best.type === "buy" ? best.patch : null,
+    text: `Hint: ${name(best)} (score ${best.score.toFixed(1)}): ${best.reason}${others ? `. Next best: ${others}` : ""}.${follow}`,
   };
 }
 
