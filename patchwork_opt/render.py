@@ -26,11 +26,11 @@ def quilt_lines(quilt: int, placed: list[tuple[int, int]]) -> list[str]:
 
 
 def track_line(state: State) -> str:
-    """Spaces 0..53: ``$`` income marks, ``L`` leather still there, ``1``/``2`` the tokens."""
+    """Spaces 0..53: ``$`` income marks, ``L`` leather still there, ``0``/``1`` the players' tokens."""
     cells = []
     leather = set(state.leather_left())
     for space in range(END + 1):
-        here = [str(p + 1) for p in (0, 1) if state.pos[p] == space]
+        here = [str(p) for p in (0, 1) if state.pos[p] == space]
         if here:
             cells.append("".join(here) if len(here) == 1 else "⚑")
         elif space in leather:
@@ -52,29 +52,28 @@ def render_position(state: State) -> str:
     right = quilt_lines(state.quilts[1], state.placed[1])
     width = len(left[0])
     lines = []
-    for p, name in ((0, "Player 1"), (1, "Player 2")):
+    for p, name in ((0, "Player 0"), (1, "Player 1")):
         view = state.player(p)
         lines.append(
             f"{name}: space {view.position}, buttons {view.buttons}, income {view.income}, "
             f"empty {view.empty}{', 7x7 bonus' if view.bonus else ''}, score now {view.score}"
         )
     lines.append("")
-    lines.append("Player 1".ljust(width + 3) + "Player 2")
+    lines.append("Player 0".ljust(width + 3) + "Player 1")
     for a, b in zip(left, right, strict=True):
         lines.append(f"{a}   {b}")
     lines.append("")
     lines.append(f"track  {track_line(state)}")
-    lines.append("       ($ income mark, L leather, 1/2 tokens, ⚑ both)")
+    lines.append("       ($ income mark, L leather, 0/1 players' tokens, ⚑ both)")
     if state.is_terminal():
         winner = state.winner()
         lines.append(
-            f"game over: Player 1 {state.score(0)}, Player 2 {state.score(1)}; "
-            f"Player {(winner or 0) + 1} wins"
+            f"game over: Player 0 {state.score(0)}, Player 1 {state.score(1)}; Player {winner} wins"
         )
     else:
         mover = state.to_move()
         what = "places a leather patch" if state.pending >= 0 else "to move"
-        lines.append(f"Player {mover + 1} {what}")
+        lines.append(f"Player {mover} {what}")
         offers = state.offers()
         lines.append("on offer: " + "; ".join(patch_summary(pid) for pid in offers))
         rest = state.circle[len(offers) : len(offers) + 6]

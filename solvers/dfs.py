@@ -1,13 +1,14 @@
 """A bitboard branch-and-bound packing search for small fills, in plain Python ints.
 
-The search settles cells one at a time in a fixed order (empty region by empty region, smallest
+The search settles cells one at a time in a fixed order (empty region by empty region, largest
 region first, row-major inside a region): the first undecided cell is either covered by a
-placement whose own first cell it is, or left empty. Every packing is reached
-exactly once that way, so an exhausted search proves its incumbent optimal. A node is cut
+placement whose own first cell it is, or left empty. Every packing is reached exactly once
+that way, so an exhausted search proves its incumbent optimal. A node is cut
 when what it has plus the best the unused patches could still add (a subset sum of their
 areas, or a fractional knapsack for other values, within the undecided cells, and for areas
 also region by region) cannot beat the incumbent. Patches that no longer fit anywhere drop
-out of the bound. Patches sharing a shape and value are placed in slot order only.
+out of the bound, and after each placement the cells no remaining patch can cover are left
+empty at once. Patches sharing a shape and value are placed in slot order only.
 
 The node limit and deadline make it a cheap first try: when it runs out the caller gets
 the incumbent (a warm start) and hands the proof to CP-SAT.

@@ -6,10 +6,11 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
    the same per empty region; a knapsack on values for the ``points`` objective);
 2. a bitboard branch-and-bound search (``solvers.dfs``), which settles most small and most
    loose instances outright, and otherwise leaves a good incumbent;
-3. CP-SAT on the shared placement model, tightened with what steps 1-2 know: the objective
-   restricted to achievable area sums below the bound, per-region area sums, one ordering for
-   patches sharing a shape, the quilt's symmetries broken on a few patches, and the
-   incumbent as a hint.
+3. CP-SAT on the shared placement model, with one ordering for patches sharing a shape, the
+   quilt's symmetries broken on a few patches, and the incumbent as a hint. It runs alone
+   for a moment (one worker: on this 2-core machine one worker proved faster than two), then
+   side by side with the search, which goes on in this thread (CP-SAT releases the GIL);
+   whichever proves optimality first stops the other.
 
 Objective ``cells`` counts the cells the placed patches cover. Objective ``points`` counts,
 for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
@@ -46,8 +47,10 @@ _SYMMETRY_CHAIN = 3
 #: area-sum domains and per-region sums made the solve slower as often as faster, so they
 #: are available but off; the warm start and the symmetry breaking stay.
 _CP_FEATURES = frozenset({"twins", "symmetry", "hint"})
+#: Seconds CP-SAT gets alone (one worker) before the search joins it.
+_CP_SAT_ALONE = 0.2
 #: Seconds the search gets alone before CP-SAT joins it.
-_QUICK_SEARCH = 0.01
+_QUICK_SEARCH = 0.005
 
 
 class DuplicatePatchError(PatchworkError):
@@ -249,30 +252,44 @@ def optimal_fill(
     remaining = deadline - time.perf_counter()
     if remaining <= 0.01:
         return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
-    # portfolio: CP-SAT in a thread (it releases the GIL), the search goes on in this one;
-    # whichever proves optimality first stops the other
+    solve = _prepare_cp_sat(
+        quilt,
+        ids,
+        values,
+        bounds,
+        upper,
+        budget=budget,
+        require_bonus=require_bonus,
+        twins=twins,
+        hint=incumbent.placements,
+        config=config,
+        progress=progress,
+    )
+    # CP-SAT alone first, briefly: on a 2-core machine a search thread beside it halves its
+    # speed, and the quick proofs on fragmented quilts are CP-SAT's
+    if require_bonus:
+        alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
+        return _finish_cp_sat(solve(None, alone), incumbent, require_bonus, upper, finish)
+    alone = config.model_copy(
+        update={"time_limit": min(_CP_SAT_ALONE, max(0.01, deadline - time.perf_counter())), "workers": 1}
+    )
+    first = solve(None, alone)
+    if first[0] == SolveStatus.OPTIMAL or deadline - time.perf_counter() <= 0.01:
+        return _finish_cp_sat(first, incumbent, require_bonus, upper, finish)
+    if first[1] is not None and first[1] > incumbent.value:
+        incumbent = DfsResult(value=first[1], placements=first[3])
+    # then the portfolio: CP-SAT (one worker, another seed) in a thread, as CP-SAT releases
+    # the GIL, and the search in this one; whichever proves optimality first stops the other
     handle = SolveHandle()
-    outcome: list[tuple[SolveStatus, int | None, int, list[tuple[int, int]]]] = []
+    outcome: list[CpOutcome] = []
     errors: list[BaseException] = []
-    # the search thread takes one of the workers
-    cp_workers = config.workers if require_bonus else max(1, config.workers - 1)
+    again = config.model_copy(
+        update={"time_limit": max(0.01, deadline - time.perf_counter()), "workers": 1, "seed": config.seed + 1}
+    )
 
     def run_cp_sat() -> None:
         try:
-            outcome.append(_solve_cp_sat(
-                quilt,
-                ids,
-                values,
-                bounds,
-                upper,
-                budget=budget,
-                require_bonus=require_bonus,
-                twins=twins,
-                hint=incumbent.placements,
-                config=config.model_copy(update={"time_limit": remaining, "workers": cp_workers}),
-                progress=progress,
-                handle=handle,
-            ))
+            outcome.append(solve(handle, again))
         except BaseException as exc:  # re-raised in the calling thread
             errors.append(exc)
 
@@ -288,7 +305,18 @@ def optimal_fill(
     thread.join()
     if errors:
         raise errors[0]
-    status, value, bound, placed = outcome[0]
+    return _finish_cp_sat(outcome[0], incumbent, require_bonus, upper, finish)
+
+
+def _finish_cp_sat(
+    outcome: CpOutcome,
+    incumbent: DfsResult,
+    require_bonus: bool,
+    upper: int,
+    finish: Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], str], FillResult],
+) -> FillResult:
+    """Map CP-SAT's answer (and the search's incumbent, when better) to the result."""
+    status, value, bound, placed = outcome
     if status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
         if not require_bonus and value is not None and value < incumbent.value:
             value, placed = incumbent.value, incumbent.placements
@@ -342,6 +370,9 @@ def _canonical_hint(
     return list(by_slot.items())
 
 
+CpOutcome = tuple[SolveStatus, int | None, int, list[tuple[int, int]]]
+
+
 def _solve_cp_sat(
     quilt: int,
     ids: list[int],
@@ -356,9 +387,35 @@ def _solve_cp_sat(
     config: SolverConfig,
     progress: ProgressFn | None,
     features: frozenset[str] = _CP_FEATURES,
-    handle: SolveHandle | None = None,
-) -> tuple[SolveStatus, int | None, int, list[tuple[int, int]]]:
-    """CP-SAT on the placement model with bounds, symmetry breaking and a hint."""
+) -> CpOutcome:
+    """Build and solve the CP-SAT model in one go."""
+    run = _prepare_cp_sat(
+        quilt, ids, values, bounds, upper, budget=budget, require_bonus=require_bonus, twins=twins,
+        hint=hint, config=config, progress=progress, features=features,
+    )
+    return run(None, config)
+
+
+def _prepare_cp_sat(
+    quilt: int,
+    ids: list[int],
+    values: list[int],
+    bounds: FillBounds,
+    upper: int,
+    *,
+    budget: int | None,
+    require_bonus: bool,
+    twins: list[list[int]],
+    hint: Sequence[tuple[int, int]],
+    config: SolverConfig,
+    progress: ProgressFn | None,
+    features: frozenset[str] = _CP_FEATURES,
+) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
+    """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
+
+    Building is Python work and solving is not: the portfolio builds here, in the calling
+    thread, and runs the returned function in another while the search goes on.
+    """
     pm = PlacementModel(quilt, ids, allowed=bounds.reachable)
     m = pm.model
     slot_vars: list[list[tuple[int, cp_model.IntVar]]] = [[] for _ in ids]
@@ -430,7 +487,7 @@ def _solve_cp_sat(
                     m.add(pm.cell_covered(index) == 1).only_enforce_if(w)
             choose.append(w)
         if not choose:
-            return SolveStatus.INFEASIBLE, None, upper, []
+            return lambda handle, config: (SolveStatus.INFEASIBLE, None, upper, [])
         m.add_bool_or(choose)
     m.maximize(expr)
     if hint and "hint" in features:
@@ -444,9 +501,13 @@ def _solve_cp_sat(
         if progress is not None:
             progress(objective, bound, "cp-sat")
 
-    solution = pm.solve(config, on_solution, handle)
-    placed = [(ids.index(p.patch), p.mask) for p in solution.placements]
-    value = round(solution.objective) if solution.objective is not None else None
-    bound = int(solution.bound + 1e-6) if solution.bound is not None else upper
-    return solution.status, value, min(bound, upper), placed
+    def run(handle: SolveHandle | None, config: SolverConfig) -> CpOutcome:
+        # no callback unless asked: each one has to take the GIL from the search thread
+        solution = pm.solve(config, on_solution if progress is not None else None, handle)
+        placed = [(ids.index(p.patch), p.mask) for p in solution.placements]
+        value = round(solution.objective) if solution.objective is not None else None
+        bound = int(solution.bound + 1e-6) if solution.bound is not None else upper
+        return solution.status, value, min(bound, upper), placed
+
+    return run
 

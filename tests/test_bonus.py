@@ -35,9 +35,12 @@ def completable(quilt: int, ids: Sequence[int]) -> bool:
         cell = missing & -missing
         for k, i in enumerate(unused):
             for mask in options[i]:
-                if mask & cell and not mask & taken:
-                    if cover(missing & ~mask, taken | mask, unused[:k] + unused[k + 1 :]):
-                        return True
+                if (
+                    mask & cell
+                    and not mask & taken
+                    and cover(missing & ~mask, taken | mask, unused[:k] + unused[k + 1 :])
+                ):
+                    return True
         return False
 
     return any(cover(w & ~quilt, quilt, tuple(range(len(ids)))) for w in WINDOW_MASKS)

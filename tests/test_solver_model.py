@@ -65,7 +65,7 @@ def test_search_stops_at_the_node_limit_with_a_consistent_incumbent() -> None:
     items = [Item(area=PATCHES[p].area, value=PATCHES[p].area) for p in ids]
     result = pack(bounds.reachable, items, bounds.placements, upper=81, node_limit=600)
     taken = 0
-    for slot, mask in result.placements:
+    for _slot, mask in result.placements:
         assert mask & taken == 0
         taken |= mask
     assert taken.bit_count() == result.value

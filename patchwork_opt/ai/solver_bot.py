@@ -23,7 +23,7 @@ import time
 from patchwork_opt.ai.base import Decision, PlacementAdvisor
 from patchwork_opt.ai.endgame import EndgameResult, EndgameSearch
 from patchwork_opt.ai.explain import describe
-from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, leather_cell, window_progress
+from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, best_placement, leather_cell, window_progress
 from patchwork_opt.ai.mcts import Mcts, Node, SearchResult, decision_from, find_subtree
 from patchwork_opt.ai.policy import Evaluator, RolloutEvaluator
 from patchwork_opt.ai.seeding import decision_rng, require_running
@@ -69,8 +69,11 @@ class SolverBot:
         evaluator: Evaluator | None = None,
         reuse_tree: bool = True,
         endgame: bool = True,
+        advise_final: bool = True,
     ) -> None:
         self.reuse_tree = reuse_tree
+        self.advise_final = advise_final
+        self._advisor_seconds = 0.1  # running estimate of one rank_placements call
         self.endgame = endgame
         self.advisor: PlacementAdvisor = advisor if advisor is not None else HeuristicAdvisor()
         self.name = "solver" if advisor is not None else "solver(heuristic)"
@@ -99,6 +102,13 @@ class SolverBot:
                 if mask:
                     moves.append(Move("buy", pid, mask))
                     notes.append(f"#{pid} completes the 7x7 square")
+            if self.advise_final:
+                # the search compares what to buy with the heuristic's placement (the one its
+                # tree uses, so a kept tree lines up); the advisor places the chosen patch after
+                move = Move("buy", pid, best_placement(quilt, pid, bonus_free))
+                if move not in moves:
+                    moves.append(move)
+                continue
             advisor = self.advisor if quilt.bit_count() >= ADVISOR_FROM else self._heuristic
             ranked = advisor.rank_placements(quilt, pid, upcoming_after(state.circle, k), self.top_k)
             for rp in ranked[: self.top_k]:
@@ -147,10 +157,35 @@ class SolverBot:
             result = search.search(state, iterations=self.iterations, root_moves=moves, reuse=reuse)
         else:
             left = self.time_per_move - (time.perf_counter() - started)
+            if self.advise_final:
+                left -= self._advisor_seconds
             seconds = max(left, MIN_SEARCH_SHARE * self.time_per_move)
             result = search.search(state, seconds=seconds, root_moves=moves, reuse=reuse)
         self._tree = result.tree
-        return self._decision(result, notes)
+        decision = self._decision(result, notes)
+        if self.advise_final:
+            decision = self._advised(state, decision)
+        return decision
+
+    def _advised(self, state: State, decision: Decision) -> Decision:
+        """The chosen buy placed where the advisor ranks first (a 7x7 completion stays as is)."""
+        move = decision.move
+        p = state.to_move()
+        quilt = state.quilts[p]
+        if move.kind != "buy" or quilt.bit_count() < ADVISOR_FROM:
+            return decision
+        if state.bonus < 0 and has_full_window(quilt | move.mask):
+            return decision
+        k = state.circle.index(move.patch)
+        asked = time.perf_counter()
+        ranked = self.advisor.rank_placements(quilt, move.patch, upcoming_after(state.circle, k), 1)
+        self._advisor_seconds = 0.7 * self._advisor_seconds + 0.3 * (time.perf_counter() - asked)
+        if not ranked or ranked[0].mask == move.mask:
+            return decision
+        placed = Move("buy", move.patch, ranked[0].mask)
+        reason = decision.reason.replace(describe(move), describe(placed), 1)
+        return Decision(placed, f"{reason}; placed where the advisor's best fit ranks first",
+                        decision.expected, decision.stats)
 
     def _exact_decision(self, solved: EndgameResult, notes: list[str]) -> Decision:
         outcome = f"wins by {solved.margin}" if solved.wins else f"loses by {-solved.margin}"
