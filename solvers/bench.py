@@ -81,7 +81,7 @@ def naive_fill(quilt: int, patch_ids: list[int], time_limit: float, workers: int
 
 
 def run_solver_bench(
-    sets: int = 24,
+    sets: int = 40,
     min_patches: int = 4,
     max_patches: int = 18,
     max_filled: float = 0.4,

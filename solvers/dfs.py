@@ -74,7 +74,9 @@ def pack(
         covered_parts |= r
     if free & ~covered_parts:
         parts.append(free & ~covered_parts)
-    # renumber the cells so that every region is a contiguous run of bits
+    # renumber the cells so that every region is a contiguous run of bits; one region keeps
+    # the quilt's own (row-major) numbering, which spares renumbering every placement
+    single = len(parts) == 1
     new_index = [-1] * CELLS
     starts: list[int] = []
     sizes: list[int] = []
@@ -87,13 +89,22 @@ def pack(
             nxt += 1
 
     def renumber(mask: int) -> int:
+        if single:
+            return mask
         out = 0
         for index in iter_bits(mask):
             out |= 1 << new_index[index]
         return out
 
-    region_of_mask = [((1 << size) - 1) << start for start, size in zip(starts, sizes, strict=True)]
-    by_low: list[list[list[tuple[int, int]]]] = [[[] for _ in range(nxt)] for _ in range(n)]
+    if single:
+        region_of_mask = [free]
+        start_open = free
+        cell_slots = CELLS
+    else:
+        region_of_mask = [((1 << size) - 1) << start for start, size in zip(starts, sizes, strict=True)]
+        start_open = (1 << nxt) - 1
+        cell_slots = nxt
+    by_low: list[list[list[tuple[int, int]]]] = [[[] for _ in range(cell_slots)] for _ in range(n)]
     renumbered: list[list[int]] = [[] for _ in range(n)]
     fits_region = [0] * len(parts)  # slots with a placement inside each region
     for slot, masks in enumerate(placements):
@@ -103,6 +114,9 @@ def pack(
             new = renumber(mask)
             by_low[slot][(new & -new).bit_length() - 1].append((new, mask))
             renumbered[slot].append(new)
+            if single:
+                fits_region[0] |= 1 << slot
+                continue
             for k, rmask in enumerate(region_of_mask):
                 if new & rmask == new:
                     fits_region[k] |= 1 << slot
@@ -255,7 +269,7 @@ def pack(
     exhausted = False
     try:
         if best_value < upper:
-            search((1 << nxt) - 1, all_unused, 0, 0)
+            search(start_open, all_unused, 0, 0)
         exhausted = True
     except _Stop:
         exhausted = best_value >= upper

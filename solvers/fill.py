@@ -26,15 +26,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.bitboard import CELLS, FULL, WINDOW_MASKS, WINDOW_ORIGINS
 from patchwork_opt.catalogue import PATCHES, patch
 from patchwork_opt.errors import PatchworkError
-from solvers.areas import FillBounds, fill_bounds, subset_sums, sums_list
+from solvers.areas import FillBounds, fill_bounds
 from solvers.dfs import DfsResult, Item, pack
-from solvers.model import PlacedPatch, PlacementModel, SolveHandle, SolverConfig, SolveStatus
+from solvers.model import _STATUS, PlacedPatch, SolveHandle, SolverConfig, SolveStatus, _Progress
 from solvers.symmetry import canonical_placements, interchangeable_groups, quilt_symmetries, transform
 
 Objective = Literal["cells", "points"]
@@ -46,7 +46,12 @@ _SYMMETRY_CHAIN = 3
 #: What the CP-SAT model adds to the plain placement model. Measured on the bench instances:
 #: area-sum domains and per-region sums made the solve slower as often as faster, so they
 #: are available but off; the warm start and the symmetry breaking stay.
-_CP_FEATURES = frozenset({"twins", "symmetry", "hint"})
+_CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
+#: CP-SAT workers on our side (None: as configured).
+_CP_WORKERS: int | None = None
+#: True: a short CP-SAT run, then CP-SAT and the Python search side by side; False: CP-SAT
+#: alone with all its workers after the quick search.
+_PORTFOLIO = False
 #: Seconds CP-SAT gets alone (one worker) before the search joins it.
 _CP_SAT_ALONE = 0.2
 #: Seconds the search gets alone before CP-SAT joins it.
@@ -264,11 +269,13 @@ def optimal_fill(
         hint=incumbent.placements,
         config=config,
         progress=progress,
+        lower=0 if require_bonus else incumbent.value,
     )
-    # CP-SAT alone first, briefly: on a 2-core machine a search thread beside it halves its
-    # speed, and the quick proofs on fragmented quilts are CP-SAT's
-    if require_bonus:
-        alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
+    workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
+    if require_bonus or not _PORTFOLIO:
+        # CP-SAT alone to the end: a Python search beside it on 2 cores slows it down
+        alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter()),
+                                          "workers": workers})
         return _finish_cp_sat(solve(None, alone), incumbent, require_bonus, upper, finish)
     alone = config.model_copy(
         update={"time_limit": min(_CP_SAT_ALONE, max(0.01, deadline - time.perf_counter())), "workers": 1}
@@ -295,13 +302,12 @@ def optimal_fill(
 
     thread = threading.Thread(target=run_cp_sat, name="cp-sat", daemon=True)
     thread.start()
-    if not require_bonus:
-        found = search(10**12, deadline, stop=lambda: not thread.is_alive())
-        if found.exhausted:
-            handle.stop()
-            thread.join()
-            return finish(SolveStatus.OPTIMAL, found.value, found.value, found.placements, "dfs")
-        incumbent = found
+    found = search(10**12, deadline, stop=lambda: not thread.is_alive())
+    if found.exhausted:
+        handle.stop()
+        thread.join()
+        return finish(SolveStatus.OPTIMAL, found.value, found.value, found.placements, "dfs")
+    incumbent = found
     thread.join()
     if errors:
         raise errors[0]
@@ -396,6 +402,51 @@ def _solve_cp_sat(
     return run(None, config)
 
 
+def _bool_block(size_log2: int) -> cp_model_helper.CpModelProto:
+    """A model proto holding ``2**size_log2`` Boolean variables, built by doubling and cached:
+    merging these blocks adds variables far faster than one ``new_bool_var`` call each."""
+    while len(_BOOL_BLOCKS) <= size_log2:
+        block = cp_model.CpModel()
+        if not _BOOL_BLOCKS:
+            block.new_bool_var("")
+        else:
+            block.proto.merge_from(_BOOL_BLOCKS[-1])
+            block.proto.merge_from(_BOOL_BLOCKS[-1])
+        _BOOL_BLOCKS.append(block.proto)
+    return _BOOL_BLOCKS[size_log2]
+
+
+_BOOL_BLOCKS: list[cp_model_helper.CpModelProto] = []
+
+
+def _add_bools(proto: cp_model_helper.CpModelProto, count: int) -> int:
+    """Append ``count`` Boolean variables; the index of the first."""
+    first = len(proto.variables)
+    k = 0
+    while count:
+        if count & 1:
+            proto.merge_from(_bool_block(k))
+        count >>= 1
+        k += 1
+    return first
+
+
+def _add_linear(
+    proto: cp_model_helper.CpModelProto,
+    terms: Sequence[tuple[int, int]],
+    lo: int,
+    hi: int,
+    enforce: Sequence[int] = (),
+) -> None:
+    """lo <= sum(coef * var) <= hi over (var index, coef) terms, when all ``enforce`` hold."""
+    ct = proto.constraints.add()
+    if enforce:
+        ct.enforcement_literals.extend(enforce)
+    ct.linear.vars.extend([v for v, _ in terms])
+    ct.linear.coeffs.extend([c for _, c in terms])
+    ct.linear.domain.extend([lo, hi])
+
+
 def _prepare_cp_sat(
     quilt: int,
     ids: list[int],
@@ -410,34 +461,52 @@ def _prepare_cp_sat(
     config: SolverConfig,
     progress: ProgressFn | None,
     features: frozenset[str] = _CP_FEATURES,
+    lower: int = 0,
 ) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
     """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
 
-    Building is Python work and solving is not: the portfolio builds here, in the calling
-    thread, and runs the returned function in another while the search goes on.
+    The model is the shared placement model (one Boolean per legal placement, at most one
+    per patch and per cell) written straight into the proto by variable index: no Python
+    variable objects, no names, Booleans added in cached blocks. That keeps building to a
+    few milliseconds where the object API takes tens, which counts on easy instances.
     """
-    pm = PlacementModel(quilt, ids, allowed=bounds.reachable)
-    m = pm.model
-    slot_vars: list[list[tuple[int, cp_model.IntVar]]] = [[] for _ in ids]
-    slot_of = {pid: s for s, pid in enumerate(ids)}
-    for pid, mask, var in pm.choices:
-        slot_vars[slot_of[pid]].append((mask, var))
-    # ``used`` as expressions, not new literals: extra variables change CP-SAT's presolve
-    # and, measured on the bench, made proofs slower
-    used = [sum(v for _, v in slot_vars[s]) for s in range(len(ids))]
-    # budget
+    model = cp_model.CpModel()
+    proto = model.proto
+    slot_vars: list[list[tuple[int, int]]] = []  # per slot: (mask, variable index)
+    by_cell: list[list[int]] = [[] for _ in range(CELLS)]
+    index = 0
+    for masks in bounds.placements:
+        row = []
+        for mask in masks:
+            row.append((mask, index))
+            rest = mask
+            while rest:
+                low = rest & -rest
+                by_cell[low.bit_length() - 1].append(index)
+                rest ^= low
+            index += 1
+        slot_vars.append(row)
+    _add_bools(proto, index)
+    for row in slot_vars:
+        if len(row) > 1:
+            proto.constraints.add().at_most_one.literals.extend([v for _, v in row])
+    for literals in by_cell:
+        if len(literals) > 1:
+            proto.constraints.add().at_most_one.literals.extend(literals)
     if budget is not None:
-        m.add(sum(PATCHES[ids[s]].cost * used[s] for s in range(len(ids))) <= budget)
+        terms = [(v, PATCHES[ids[s]].cost) for s, row in enumerate(slot_vars) for _, v in row]
+        _add_linear(proto, terms, 0, budget)
     # one ordering for interchangeable twins: by the lowest cell of their placements
     if "twins" not in features:
         twins = []
     for group in twins:
         for a, b in itertools.pairwise(group):
-            m.add(used[b] <= used[a])
-            pos_a = sum(((mask & -mask).bit_length()) * v for mask, v in slot_vars[a])
-            pos_b = sum(((mask & -mask).bit_length()) * v for mask, v in slot_vars[b])
-            # when b is placed, a is placed too and on an earlier lowest cell
-            m.add(pos_a < pos_b + 82 * (1 - used[b]))
+            # when b is placed, a is placed too ...
+            _add_linear(proto, [(v, 1) for _, v in slot_vars[b]] + [(v, -1) for _, v in slot_vars[a]], -1, 0)
+            # ... and on an earlier lowest cell: pos_a - pos_b + 82 * used_b <= 81
+            terms = [(v, (mask & -mask).bit_length()) for mask, v in slot_vars[a]]
+            terms += [(v, 82 - (mask & -mask).bit_length()) for mask, v in slot_vars[b]]
+            _add_linear(proto, terms, 0, 81)
     # the quilt's symmetries: the first used patch of the chain lies on a canonical placement
     symmetries = quilt_symmetries(quilt)
     chain = _chain_slots(ids, twins, bounds) if len(symmetries) > 1 and "symmetry" in features else []
@@ -447,33 +516,11 @@ def _prepare_cp_sat(
         for mask, var in slot_vars[s]:
             if mask not in canonical:
                 if earlier:
-                    m.add_bool_or(earlier).only_enforce_if(var)
+                    ct = proto.constraints.add()
+                    ct.enforcement_literals.append(var)
+                    ct.bool_or.literals.extend(earlier)
                 else:
-                    m.add(var == 0)
-    # objective, restricted to what areas allow
-    # over the placement literals, not ``used``: CP-SAT's LP is much stronger that way
-    expr = sum(values[s] * var for s in range(len(ids)) for _, var in slot_vars[s])
-    cells_objective = all(values[s] == PATCHES[ids[s]].area for s in range(len(ids)))
-    if cells_objective:
-        usable = [PATCHES[ids[s]].area for s in range(len(ids)) if slot_vars[s]]
-        domain = cp_model.Domain.from_values(sums_list(subset_sums(usable), upper))
-        if "domain" not in features:
-            domain = cp_model.Domain(0, upper)
-        for region in bounds.regions:
-            if len(bounds.regions) == 1 or "regions" not in features:
-                break
-            region_expr = sum(
-                mask.bit_count() * v for s in region.slots for mask, v in slot_vars[s] if mask & region.mask
-            )
-            areas = [PATCHES[ids[s]].area for s in region.slots]
-            rdom = cp_model.Domain.from_values(sums_list(subset_sums(areas), region.size))
-            rvar = m.new_int_var_from_domain(rdom, "region")
-            m.add(rvar == region_expr)
-    else:
-        domain = cp_model.Domain(min(0, upper), upper)
-    if "domain" in features or not cells_objective:
-        total = m.new_int_var_from_domain(domain, "objective")
-        m.add(total == expr)
+                    proto.constraints.add().bool_and.literals.append(-var - 1)
     # the 7x7 bonus: some window completely covered
     if require_bonus:
         choose = []
@@ -481,33 +528,53 @@ def _prepare_cp_sat(
             missing = wmask & ~quilt
             if missing & ~bounds.reachable:
                 continue
-            w = m.new_bool_var("window")
-            for index in range(CELLS):
-                if missing >> index & 1:
-                    m.add(pm.cell_covered(index) == 1).only_enforce_if(w)
+            w = _add_bools(proto, 1)
+            for cell in range(CELLS):
+                if missing >> cell & 1:
+                    _add_linear(proto, [(v, 1) for v in by_cell[cell]], 1, 1, enforce=[w])
             choose.append(w)
         if not choose:
             return lambda handle, config: (SolveStatus.INFEASIBLE, None, upper, [])
-        m.add_bool_or(choose)
-    m.maximize(expr)
+        proto.constraints.add().bool_or.literals.extend(choose)
+    # maximise: CP-SAT minimises scaling_factor * sum(coeffs * vars), so both are negated;
+    # over the placement literals, not ``used``: CP-SAT's LP is much stronger that way
+    objective_vars = [v for row in slot_vars for _, v in row]
+    proto.objective.vars.extend(objective_vars)
+    proto.objective.coeffs.extend([-values[s] for s, row in enumerate(slot_vars) for _ in row])
+    proto.objective.scaling_factor = -1
+    if "upper" in features and upper < sum(max(0, v) for v in values):
+        # the proven bound (and the incumbent's value) as a constraint on the objective
+        proto.objective.domain.extend([-upper, -min(lower, upper)])
     if hint and "hint" in features:
         fixed = _canonical_hint(hint, chain, symmetries, twins) if (chain or twins) else list(hint)
         chosen = set(fixed)
-        for s in range(len(ids)):
-            for mask, var in slot_vars[s]:
-                m.add_hint(var, (s, mask) in chosen)
-
-    def on_solution(objective: float, bound: float) -> None:
-        if progress is not None:
-            progress(objective, bound, "cp-sat")
+        proto.solution_hint.vars.extend(objective_vars)
+        proto.solution_hint.values.extend(
+            [int((s, mask) in chosen) for s, row in enumerate(slot_vars) for mask, _ in row]
+        )
 
     def run(handle: SolveHandle | None, config: SolverConfig) -> CpOutcome:
-        # no callback unless asked: each one has to take the GIL from the search thread
-        solution = pm.solve(config, on_solution if progress is not None else None, handle)
-        placed = [(ids.index(p.patch), p.mask) for p in solution.placements]
-        value = round(solution.objective) if solution.objective is not None else None
-        bound = int(solution.bound + 1e-6) if solution.bound is not None else upper
-        return solution.status, value, min(bound, upper), placed
+        solver = cp_model.CpSolver()
+        if handle is not None:
+            handle.attach(solver)
+            if handle.stopped:
+                return SolveStatus.UNKNOWN, None, upper, []
+        solver.parameters.max_time_in_seconds = config.time_limit
+        solver.parameters.num_workers = config.workers
+        solver.parameters.random_seed = config.seed
+        solver.parameters.log_search_progress = config.log
+        # no callback unless asked: each one has to take the GIL
+        if progress is not None:
+            code = solver.solve(model, _Progress(lambda value, bound: progress(value, bound, "cp-sat")))
+        else:
+            code = solver.solve(model)
+        status = _STATUS.get(code, SolveStatus.UNKNOWN)
+        if status not in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
+            return status, None, upper, []
+        solution = solver.response_proto.solution
+        placed = [(s, mask) for s, row in enumerate(slot_vars) for mask, v in row if solution[v]]
+        value = round(solver.objective_value)
+        bound = int(solver.best_objective_bound + 1e-6)
+        return status, value, min(bound, upper), placed
 
     return run
-

@@ -253,3 +253,30 @@ def test_bots_refuse_a_finished_game(name: str) -> None:
     state.playout(random.Random(1))
     with pytest.raises(PatchworkError, match="game is over"):
         _bot(name).decide(state)
+
+
+class LastPlacementAdvisor:
+    """Ranks the last legal placement first: easy to recognise in the bot's move."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def rank_placements(
+        self, quilt: int, patch_id: int, upcoming: Sequence[int], top_k: int
+    ) -> list[RankedPlacement]:
+        self.asked.append(patch_id)
+        return [RankedPlacement(legal_placements(patch_id, quilt)[-1], 1.0)]
+
+    def bonus_feasible(self, quilt: int, patches: Sequence[int]) -> bool | None:
+        return None
+
+
+def test_solver_places_its_chosen_patch_where_the_advisor_says() -> None:
+    bottom = FULL & ~((1 << (9 * 7)) - 1)  # rows 7 and 8 covered: 18 cells
+    state = make_state([16, 1, 2, 4, 5, 6, 7, 8], buttons=(5, 5), quilts=(bottom, 0))
+    advisor = LastPlacementAdvisor()
+    decision = SolverBot(advisor, seed=3, iterations=120).decide(state)
+    assert decision.move.kind == "buy"
+    assert advisor.asked == [decision.move.patch]
+    assert decision.move.mask == legal_placements(decision.move.patch, bottom)[-1]
+    assert "advisor" in decision.reason
