@@ -384,7 +384,8 @@ def bench_solvers(
         f"proven optimal: ours {result['ours_proven']}/{sets}, naive {result['naive_proven']}/{sets}; "
         f"slower than naive on {result['slower']}; value disagreements {result['disagreements']}"
     )
-    typer.echo(f"(* = not proven within {time_limit:g}s, charged the full limit; seed {seed}, 2 workers each)")
+    typer.echo(f"(* = not proven within {time_limit:g}s, charged the full limit; seed {seed}; "
+               "naive 2 CP-SAT workers, ours 1)")
 
 
 # ==== AI commands (match) ======================================================================

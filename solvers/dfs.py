@@ -188,7 +188,7 @@ def pack(
     all_unused = 0
     for s in order:
         all_unused |= 1 << s
-    check_every = 512
+    check_every = 64
 
     def dead_cells(open_cells: int, unused: int) -> tuple[int, int]:
         """(open cells no unused patch can still cover, the unused patches that still fit)."""

@@ -4,13 +4,18 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
-2. a bitboard branch-and-bound search (``solvers.dfs``), which settles most small and most
-   loose instances outright, and otherwise leaves a good incumbent;
-3. CP-SAT on the shared placement model, with one ordering for patches sharing a shape, the
-   quilt's symmetries broken on a few patches, and the incumbent as a hint. It runs alone
-   for a moment (one worker: on this 2-core machine one worker proved faster than two), then
-   side by side with the search, which goes on in this thread (CP-SAT releases the GIL);
-   whichever proves optimality first stops the other.
+2. a few milliseconds of bitboard branch-and-bound search (``solvers.dfs``), which settles
+   most small and most loose instances outright, and otherwise leaves a good incumbent;
+3. with several empty regions, each region packed on its own (``region_caps``): a tighter
+   bound, which the incumbent may already reach;
+4. CP-SAT on the placement model (written straight into the proto, see ``_prepare_cp_sat``),
+   with one ordering for patches sharing a shape, the quilt's symmetries broken on a few
+   patches, the bound and the incumbent's value as the objective's domain, the per-region
+   caps as constraints and the incumbent as a hint. One worker: measured on this 2-core
+   machine, one proved faster than two. On loose quilts (few covered cells) the search goes
+   on in this thread beside it (CP-SAT releases the GIL): there it often finds a packing
+   reaching the bound long before CP-SAT; whichever proves optimality first stops the other.
+   On denser quilts CP-SAT runs alone, as a Python thread beside it slows it down.
 
 Objective ``cells`` counts the cells the placed patches cover. Objective ``points`` counts,
 for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
@@ -43,19 +48,26 @@ ProgressFn = Callable[[float | None, float, str], None]
 
 #: Symmetry breaking is applied to this many patches (largest first), as a chain.
 _SYMMETRY_CHAIN = 3
-#: What the CP-SAT model adds to the plain placement model. Measured on the bench instances:
-#: area-sum domains and per-region sums made the solve slower as often as faster, so they
-#: are available but off; the warm start and the symmetry breaking stay.
+#: What the CP-SAT model adds to the plain placement model (switches kept for measuring):
+#: twins ordering, symmetry breaking, the warm start, and the objective's domain.
 _CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
-#: CP-SAT workers on our side (None: as configured).
-_CP_WORKERS: int | None = None
-#: True: a short CP-SAT run, then CP-SAT and the Python search side by side; False: CP-SAT
-#: alone with all its workers after the quick search.
+#: At most this many CP-SAT workers on our side (None: as configured). One: see above.
+_CP_WORKERS: int | None = 1
+#: True: CP-SAT and the Python search side by side on every quilt; False: CP-SAT alone.
 _PORTFOLIO = False
-#: Seconds CP-SAT gets alone (one worker) before the search joins it.
-_CP_SAT_ALONE = 0.2
-#: Seconds the search gets alone before CP-SAT joins it.
-_QUICK_SEARCH = 0.005
+#: Quilts with at most this many covered cells get the portfolio (None: ``_PORTFOLIO`` decides).
+_LOOSE_FILLED: int | None = 15
+#: CP-SAT workers beside the search in the portfolio (0: as on its own).
+_SIDE_WORKERS = 1
+#: Seconds and search nodes (per region) for the per-region bounds of ``region_caps``.
+_REGION_BOUND_TIME = 0.004
+_REGION_NODES = 20_000
+#: Extra CP-SAT parameters for our model (none: linearization level 2 measured no better).
+_CP_PARAMS: dict[str, int | bool | float] = {}
+#: Seconds CP-SAT gets alone before the search joins it in the portfolio.
+_CP_SAT_ALONE = 0.0
+#: Seconds the search gets alone before CP-SAT is built.
+_QUICK_SEARCH = 0.003
 
 
 class DuplicatePatchError(PatchworkError):
@@ -224,6 +236,7 @@ def optimal_fill(
     ]
 
     incumbent = DfsResult(value=0)
+    caps: list[int] = []
     part_masks = [region.mask for region in bounds.regions]
 
     def search(node_limit: int, until: float, stop: Callable[[], bool] | None = None) -> DfsResult:
@@ -253,6 +266,12 @@ def optimal_fill(
             progress(incumbent.value, upper, "dfs")
         if incumbent.exhausted:
             return finish(SolveStatus.OPTIMAL, incumbent.value, incumbent.value, incumbent.placements, "dfs")
+        if objective == "cells" and len(bounds.regions) > 1:
+            # each empty region on its own, with every patch available: a tighter bound
+            caps = region_caps(bounds, items, started + min(_REGION_BOUND_TIME, config.time_limit * 0.1))
+            upper = min(upper, sum(caps))
+            if incumbent.value >= upper:
+                return finish(SolveStatus.OPTIMAL, incumbent.value, upper, incumbent.placements, "bounds")
 
     remaining = deadline - time.perf_counter()
     if remaining <= 0.01:
@@ -270,28 +289,33 @@ def optimal_fill(
         config=config,
         progress=progress,
         lower=0 if require_bonus else incumbent.value,
+        region_caps=caps,
     )
     workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
-    if require_bonus or not _PORTFOLIO:
+    portfolio = _PORTFOLIO if _LOOSE_FILLED is None else quilt.bit_count() <= _LOOSE_FILLED
+    if require_bonus or not portfolio:
         # CP-SAT alone to the end: a Python search beside it on 2 cores slows it down
         alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter()),
                                           "workers": workers})
         return _finish_cp_sat(solve(None, alone), incumbent, require_bonus, upper, finish)
-    alone = config.model_copy(
-        update={"time_limit": min(_CP_SAT_ALONE, max(0.01, deadline - time.perf_counter())), "workers": 1}
-    )
-    first = solve(None, alone)
-    if first[0] == SolveStatus.OPTIMAL or deadline - time.perf_counter() <= 0.01:
-        return _finish_cp_sat(first, incumbent, require_bonus, upper, finish)
-    if first[1] is not None and first[1] > incumbent.value:
-        incumbent = DfsResult(value=first[1], placements=first[3])
+    if _CP_SAT_ALONE > 0:
+        alone = config.model_copy(
+            update={"time_limit": min(_CP_SAT_ALONE, max(0.01, deadline - time.perf_counter())),
+                    "workers": workers}
+        )
+        first = solve(None, alone)
+        if first[0] == SolveStatus.OPTIMAL or deadline - time.perf_counter() <= 0.01:
+            return _finish_cp_sat(first, incumbent, require_bonus, upper, finish)
+        if first[1] is not None and first[1] > incumbent.value:
+            incumbent = DfsResult(value=first[1], placements=first[3])
     # then the portfolio: CP-SAT (one worker, another seed) in a thread, as CP-SAT releases
     # the GIL, and the search in this one; whichever proves optimality first stops the other
     handle = SolveHandle()
     outcome: list[CpOutcome] = []
     errors: list[BaseException] = []
     again = config.model_copy(
-        update={"time_limit": max(0.01, deadline - time.perf_counter()), "workers": 1, "seed": config.seed + 1}
+        update={"time_limit": max(0.01, deadline - time.perf_counter()), "workers": _SIDE_WORKERS or workers,
+                "seed": config.seed + 1}
     )
 
     def run_cp_sat() -> None:
@@ -312,6 +336,25 @@ def optimal_fill(
     if errors:
         raise errors[0]
     return _finish_cp_sat(outcome[0], incumbent, require_bonus, upper, finish)
+
+
+def region_caps(bounds: FillBounds, items: Sequence[Item], deadline: float) -> list[int]:
+    """Per empty region, the most cells the patches can cover in it with the others ignored.
+
+    Every fill covers at most that in each region, so the sum bounds the covered cells (a
+    patch may count in several regions: it stays a bound). Each region is packed by the
+    search, smallest first; a region it cannot settle by ``deadline`` keeps its area bound.
+    """
+    caps = [region.best for region in bounds.regions]
+    for k in sorted(range(len(caps)), key=lambda k: bounds.regions[k].size):
+        region = bounds.regions[k]
+        if time.perf_counter() >= deadline:
+            break
+        inside = [[m for m in masks if m & region.mask == m] for masks in bounds.placements]
+        found = pack(region.mask, items, inside, upper=region.best, node_limit=_REGION_NODES, deadline=deadline)
+        if found.exhausted:
+            caps[k] = found.value
+    return caps
 
 
 def _finish_cp_sat(
@@ -393,26 +436,36 @@ def _solve_cp_sat(
     config: SolverConfig,
     progress: ProgressFn | None,
     features: frozenset[str] = _CP_FEATURES,
+    lower: int = 0,
+    region_caps: Sequence[int] = (),
 ) -> CpOutcome:
     """Build and solve the CP-SAT model in one go."""
     run = _prepare_cp_sat(
         quilt, ids, values, bounds, upper, budget=budget, require_bonus=require_bonus, twins=twins,
-        hint=hint, config=config, progress=progress, features=features,
+        hint=hint, config=config, progress=progress, features=features, lower=lower, region_caps=region_caps,
     )
     return run(None, config)
+
+
+class _ProtoModel:
+    """A bare CP-SAT model: ``CpSolver.solve`` reads only ``.proto``, and ``cp_model.CpModel()``
+    itself costs milliseconds (it installs its camelCase aliases), more than small solves."""
+
+    def __init__(self) -> None:
+        self.proto = cp_model_helper.CpModelProto()
 
 
 def _bool_block(size_log2: int) -> cp_model_helper.CpModelProto:
     """A model proto holding ``2**size_log2`` Boolean variables, built by doubling and cached:
     merging these blocks adds variables far faster than one ``new_bool_var`` call each."""
     while len(_BOOL_BLOCKS) <= size_log2:
-        block = cp_model.CpModel()
+        block = cp_model_helper.CpModelProto()
         if not _BOOL_BLOCKS:
-            block.new_bool_var("")
+            block.variables.add().domain.extend([0, 1])
         else:
-            block.proto.merge_from(_BOOL_BLOCKS[-1])
-            block.proto.merge_from(_BOOL_BLOCKS[-1])
-        _BOOL_BLOCKS.append(block.proto)
+            block.merge_from(_BOOL_BLOCKS[-1])
+            block.merge_from(_BOOL_BLOCKS[-1])
+        _BOOL_BLOCKS.append(block)
     return _BOOL_BLOCKS[size_log2]
 
 
@@ -441,7 +494,7 @@ def _add_linear(
     """lo <= sum(coef * var) <= hi over (var index, coef) terms, when all ``enforce`` hold."""
     ct = proto.constraints.add()
     if enforce:
-        ct.enforcement_literals.extend(enforce)
+        ct.enforcement_literal.extend(enforce)
     ct.linear.vars.extend([v for v, _ in terms])
     ct.linear.coeffs.extend([c for _, c in terms])
     ct.linear.domain.extend([lo, hi])
@@ -462,6 +515,7 @@ def _prepare_cp_sat(
     progress: ProgressFn | None,
     features: frozenset[str] = _CP_FEATURES,
     lower: int = 0,
+    region_caps: Sequence[int] = (),
 ) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
     """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
 
@@ -470,7 +524,7 @@ def _prepare_cp_sat(
     variable objects, no names, Booleans added in cached blocks. That keeps building to a
     few milliseconds where the object API takes tens, which counts on easy instances.
     """
-    model = cp_model.CpModel()
+    model = _ProtoModel()
     proto = model.proto
     slot_vars: list[list[tuple[int, int]]] = []  # per slot: (mask, variable index)
     by_cell: list[list[int]] = [[] for _ in range(CELLS)]
@@ -493,6 +547,12 @@ def _prepare_cp_sat(
     for literals in by_cell:
         if len(literals) > 1:
             proto.constraints.add().at_most_one.literals.extend(literals)
+    # cells covered in each empty region at most what that region alone allows (a placement
+    # is connected and lies on reachable cells, so it lies inside one region)
+    for region, cap in zip(bounds.regions, region_caps, strict=False):
+        if cap < region.size:
+            terms = [(v, mask.bit_count()) for row in slot_vars for mask, v in row if mask & region.mask]
+            _add_linear(proto, terms, 0, cap)
     if budget is not None:
         terms = [(v, PATCHES[ids[s]].cost) for s, row in enumerate(slot_vars) for _, v in row]
         _add_linear(proto, terms, 0, budget)
@@ -517,7 +577,7 @@ def _prepare_cp_sat(
             if mask not in canonical:
                 if earlier:
                     ct = proto.constraints.add()
-                    ct.enforcement_literals.append(var)
+                    ct.enforcement_literal.append(var)
                     ct.bool_or.literals.extend(earlier)
                 else:
                     proto.constraints.add().bool_and.literals.append(-var - 1)
@@ -563,11 +623,14 @@ def _prepare_cp_sat(
         solver.parameters.num_workers = config.workers
         solver.parameters.random_seed = config.seed
         solver.parameters.log_search_progress = config.log
+        for name, setting in _CP_PARAMS.items():
+            setattr(solver.parameters, name, setting)
         # no callback unless asked: each one has to take the GIL
         if progress is not None:
-            code = solver.solve(model, _Progress(lambda value, bound: progress(value, bound, "cp-sat")))
+            code = solver.solve(model, _Progress(  # type: ignore[arg-type]
+                lambda value, bound: progress(value, bound, "cp-sat")))
         else:
-            code = solver.solve(model)
+            code = solver.solve(model)  # type: ignore[arg-type]
         status = _STATUS.get(code, SolveStatus.UNKNOWN)
         if status not in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
             return status, None, upper, []

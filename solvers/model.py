@@ -123,7 +123,7 @@ class PlacementModel:
             for mask in PLACEMENTS[pid]:
                 if mask & forbidden:
                     continue
-                var = self.model.new_bool_var(f"p{slot}_{pid}_{mask:x}")
+                var = self.model.new_bool_var("")  # no names: formatting one per variable costs
                 self.choices.append((pid, mask, var))
                 literals.append(var)
                 for index in iter_bits(mask):

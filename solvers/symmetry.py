@@ -47,6 +47,7 @@ def transform(mask: int, symmetry: int) -> int:
     return out
 
 
+@lru_cache(maxsize=1024)
 def quilt_symmetries(quilt: int) -> tuple[int, ...]:
     """The symmetries (indices, identity included) that leave the covered cells unchanged."""
     return tuple(s for s in range(8) if transform(quilt, s) == quilt)

@@ -219,3 +219,34 @@ def test_cp_sat_model_alone_matches_exhaustive_search(quilt: int, ids: list[int]
     )
     assert status == SolveStatus.OPTIMAL
     assert value == bound == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=4)
+
+
+@pytest.mark.parametrize("quilt,ids", [inst for inst in small_instances(40, seed=13) if inst[0] & 1 == 0][:6])
+def test_region_caps_are_each_regions_exact_best_and_bound_the_fill(quilt: int, ids: list[int]) -> None:
+    import time
+
+    from solvers.areas import fill_bounds
+    from solvers.dfs import Item
+    from solvers.fill import region_caps
+
+    bounds = fill_bounds(quilt, ids)
+    items = [Item(area=PATCHES[p].area, value=PATCHES[p].area) for p in ids]
+    caps = region_caps(bounds, items, time.perf_counter() + 30)
+    assert len(caps) == len(bounds.regions)
+    for region, cap in zip(bounds.regions, caps, strict=True):
+        # the region alone: every other empty cell treated as covered
+        assert cap == exhaustive(FULL & ~region.mask, ids, lambda pid: PATCHES[pid].area)
+    best = exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
+    assert best <= sum(caps)
+    result = optimal_fill(quilt, ids, config=CONFIG)
+    assert result.optimal and result.objective == best <= result.bound
+    # the caps as CP-SAT constraints, with the bound as the objective's domain, lose nothing
+    from solvers.fill import _solve_cp_sat
+    from solvers.symmetry import interchangeable_groups
+
+    upper = min(bounds.upper, sum(caps))
+    status, value, bound, _ = _solve_cp_sat(
+        quilt, ids, [PATCHES[pid].area for pid in ids], bounds, upper, budget=None, require_bonus=False,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, progress=None, region_caps=caps,
+    )
+    assert status == SolveStatus.OPTIMAL and value == bound == best

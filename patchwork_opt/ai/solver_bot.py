@@ -1,16 +1,18 @@
-"""The strongest bot: UCT whose own placements at the root come from a plugged-in PlacementAdvisor.
+"""The strongest bot: UCT plus placements from a plugged-in PlacementAdvisor, and an exact endgame.
 
-At the root each affordable offer becomes a placed buy ranked best by the advisor (the CP-SAT
-best fit with lookahead over the circle, when the caller plugs it in), plus any placement that
-completes a 7x7 square while the bonus is free (pursuit). Below the root the search branches on
-buy/advance with heuristic placements and noisy-greedy rollouts, so it sees an opponent about
-to complete their 7x7 with an offered patch and buys it away (denial) when that wins more
-games. Once both tokens are past space 32 an exact alpha-beta search of the rest of the game
-(``endgame``) is tried first within 30% of the move's time; MCTS takes over when it cannot
-finish, and the exact search waits four spaces before trying again.
-``advisor.bonus_feasible`` is asked when a window is nearly covered, and the reason reports it.
-The tree of one move's search is kept and searched on from the position the game reaches
-(so a fixed iteration budget repeats a whole game exactly, not a lone position out of it).
+At the root each affordable offer is a buy placed where the advisor ranks first (the CP-SAT best
+fit with lookahead over the circle, when the caller plugs it in), plus any placement completing
+a 7x7 square while the bonus is free (pursuit). ``advise_final=True`` instead lets the search
+compare heuristic-placed buys and has the advisor place only the chosen patch (one advisor call
+per move; measured weaker, see the README's figures). Below the root the search branches on
+buy/advance with noisy-greedy rollouts, so it sees an opponent about to complete their 7x7 with
+an offered patch and buys it away (denial) when that wins more games. Once both tokens are past
+space 32 an exact alpha-beta search of the rest of the game (``endgame``) is tried first within
+30% of the move's time; MCTS takes over when it cannot finish, and the exact search waits four
+spaces before trying again. ``advisor.bonus_feasible`` is asked when a window is nearly covered,
+and the reason reports it. The tree of one move's search is kept and searched on from the
+position the game reaches (so a fixed iteration budget repeats a whole game exactly, not a lone
+position out of it).
 
 Without an advisor the bot uses ``HeuristicAdvisor`` (pure Python, no lookahead) explicitly and
 its name says so: ``solver(heuristic)``.
@@ -69,7 +71,7 @@ class SolverBot:
         evaluator: Evaluator | None = None,
         reuse_tree: bool = True,
         endgame: bool = True,
-        advise_final: bool = True,
+        advise_final: bool = False,
     ) -> None:
         self.reuse_tree = reuse_tree
         self.advise_final = advise_final
@@ -87,7 +89,8 @@ class SolverBot:
         self._endgame_from = ENDGAME_FROM  # raised after an exact search that ran out of time
 
     def root_moves(self, state: State) -> tuple[list[Move], list[str]]:
-        """Advance, the advisor's top placements of each affordable offer, and 7x7 completions."""
+        """Advance, each affordable offer placed (the advisor's top ones, or the heuristic's when
+        ``advise_final``), and 7x7 completions; with notes on the 7x7 for the reason."""
         p = state.to_move()
         quilt, buttons = state.quilts[p], state.buttons[p]
         bonus_free = state.bonus < 0
