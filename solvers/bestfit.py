@@ -37,8 +37,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from patchwork_opt.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, cells_of, has_full_window
 from patchwork_opt.catalogue import PATCH_COUNT, PATCHES, fits_anywhere, legal_placements, patch
 from patchwork_opt.errors import PatchworkError
+from solvers.areas import best_sum_at_most, subset_sums
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
-from solvers.regions import FillOutlook, Pool, best_sum_at_most, outlook, subset_sums
+from solvers.regions import FillOutlook, Pool, outlook
 
 _TOP_ROW = (1 << SIZE) - 1
 _BOTTOM_ROW = _TOP_ROW << (SIZE * (SIZE - 1))

@@ -19,24 +19,10 @@ from functools import lru_cache
 
 from patchwork_opt.bitboard import FULL, WINDOW_MASKS, has_full_window, regions
 from patchwork_opt.catalogue import PATCHES, fitting_anchors
+from solvers.areas import best_sum_at_most
 
 #: Regions up to this many cells get exact fit and reach checks; larger ones an area bound.
 SMALL_REGION = 16
-
-
-def subset_sums(areas: Iterable[int]) -> int:
-    """Bitset of achievable sums of sub-multisets of ``areas`` (bit 0 always set)."""
-    bits = 1
-    for area in areas:
-        bits |= bits << area
-    return bits
-
-
-def best_sum_at_most(bits: int, cap: int) -> int:
-    """Largest sum in ``bits`` that is at most ``cap`` (0 when ``cap`` < 0)."""
-    if cap < 0:
-        return 0
-    return (bits & ((1 << (cap + 1)) - 1)).bit_length() - 1
 
 
 @dataclass(frozen=True, slots=True)

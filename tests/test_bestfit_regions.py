@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, mask_of
-from solvers.regions import Pool, outlook, region_bound, subset_sums, unfillable_cells
+from solvers.areas import subset_sums
+from solvers.regions import Pool, outlook, region_bound, unfillable_cells
 
 
 def test_subset_sums_bitset() -> None:
