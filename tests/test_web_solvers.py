@@ -173,7 +173,12 @@ def test_fill_is_what_the_cli_prints(client: TestClient, tmp_path: Path) -> None
     quilt_file.write_text(json.dumps(quilt.to_json()))
     printed = cli_json("fill", "--patches", "0,1,2,5,9,13", "--quilt", str(quilt_file),
                        "--time-limit", "5", "--workers", "1")
-    assert without_times(data) == without_times(printed)
+    # Which of several optimal fills is found (and by which method) depends on timing: compare the rest.
+    varying = {"wall_time", "method", "placements"}
+    assert {k: v for k, v in data.items() if k not in varying} == {
+        k: v for k, v in printed.items() if k not in varying
+    }
+    assert set(data) == set(printed)
     assert data["optimal"] and data["objective"] == data["bound"]
     covered = quilt.mask
     for placed in data["placements"]:
