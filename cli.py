@@ -156,12 +156,6 @@ def _hint_ids(text: str | None, option: str) -> list[int]:
     return out
 
 
-class _NoPlacement(PatchworkError):
-    """The patch fits nowhere on the quilt (``_web_hint`` uses it; ``hint`` gets the same from hint_for)."""
-
-    exit_code = 1
-
-
 @app.command()
 def hint(
     what: Annotated[str, typer.Argument(help="A quilt (file or 9 lines), a position, or a record file.")],

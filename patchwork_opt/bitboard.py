@@ -36,10 +36,6 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
 def _window_masks() -> tuple[int, ...]:
     windows = []
     for top in range(SIZE - WINDOW + 1):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,9 +130,3 @@ def write_atomic(path: str | Path, text: str) -> None:
     except OSError as exc:
         raise RecordError(f"{path}: cannot write: {exc.strerror}") from None
 
-
-def record_of(states_moves: Sequence[Move], start: State) -> Record:
-    """A record of ``moves`` played from the starting position ``start``."""
-    record = Record.start(start)
-    record.moves = list(states_moves)
-    return record
