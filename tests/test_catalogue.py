@@ -22,7 +22,7 @@ from patchwork_opt.catalogue import (
 )
 from patchwork_opt.errors import UnknownPatchError
 
-REFERENCE = Path("/work/shared/reference/patches.json")
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "patches.json"  # ../shared beside the project
 
 
 def project_catalogue() -> list[dict[str, object]]:
