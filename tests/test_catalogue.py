@@ -22,7 +22,8 @@ from patchwork_opt.catalogue import (
 )
 from patchwork_opt.errors import UnknownPatchError
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "patches.json"  # ../shared beside the project
+# ../shared beside the project, as on the developers' machines and in CI
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "patches.json"
 
 
 def project_catalogue() -> list[dict[str, object]]:
