@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
@@ -50,6 +52,23 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object on
 
 def _print_json(data: object) -> None:
     typer.echo(json.dumps(data, indent=2))
+
+
+@contextmanager
+def _phase_progress(disable: bool = False) -> Iterator[Callable[[str, float, float], None]]:
+    """A Rich progress display on stderr with one bar per named phase; yields ``report(name, done, total)``."""
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
+    with Progress(console=Console(stderr=True), transient=True, disable=disable) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def report(name: str, done: float, total: float) -> None:
+            if name not in tasks:
+                tasks[name] = bar.add_task(name, total=total)
+            bar.update(tasks[name], completed=done)
+
+        yield report
 
 
 # ==== engine commands ==========================================================================
@@ -209,21 +228,11 @@ def bench_hint(
     as_json: JsonFlag = False,
 ) -> None:
     """Best-fit latency (p50/p95) on mid-game quilts with 3-6 lookahead patches, vs plain CP-SAT."""
-    from rich.console import Console
-    from rich.progress import Progress
-
     from solvers.hints import run_hint_bench
 
     if quilts < 1 or baseline < 0 or positions < 0:
         raise PatchworkError("--quilts must be at least 1, --baseline and --positions at least 0")
-    with Progress(console=Console(stderr=True), transient=True, disable=as_json) as bar:
-        tasks: dict[str, Any] = {}
-
-        def report(what: str, done: int, total: int) -> None:
-            if what not in tasks:
-                tasks[what] = bar.add_task(what, total=total)
-            bar.update(tasks[what], completed=done)
-
+    with _phase_progress(disable=as_json) as report:
         result = run_hint_bench(
             quilts=quilts, baseline_quilts=baseline, positions=positions, seed=seed, progress=report
         )
@@ -698,22 +707,12 @@ def bench_web(
     """Hint latency (p50/p95) of `patchwork serve` on loopback under N clients, vs one client alone."""
     import sys
 
-    from rich.console import Console
-    from rich.progress import Progress
-
     from patchwork_opt.web.bench import run_web_bench
 
     def argv_for(port: int, db: str) -> list[str]:
         return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        tasks: dict[str, Any] = {}
-
-        def on_phase(name: str, done: float, total: float) -> None:
-            if name not in tasks:
-                tasks[name] = bar.add_task(name, total=total)
-            bar.update(tasks[name], completed=done)
-
+    with _phase_progress() as on_phase:
         result = run_web_bench(
             argv_for, clients=clients, seconds=seconds, baseline_seconds=baseline_seconds, on_phase=on_phase
         )
