@@ -607,8 +607,8 @@ def _web_hint(request: Any, time_cap: float) -> Any:
 def _web_fill(request: Any, time_cap: float) -> Any:
     """``POST /api/fill``: what ``patchwork fill ... --json`` prints for the same options."""
     from patchwork_opt.web.schemas import SERVER_WORKERS
-    from solvers.fill import optimal_fill, validate_patch_ids
-    from solvers.model import SolverConfig
+    from solvers.fill import optimal_fill
+    from solvers.model import SolverConfig, validate_patch_ids
 
     ids = validate_patch_ids(request.patches)
     config = SolverConfig(
@@ -624,8 +624,7 @@ def _web_bonus(request: Any, time_cap: float) -> Any:
     """``POST /api/bonus``: what ``patchwork bonus QUILT --patches ... --json`` prints."""
     from patchwork_opt.web.schemas import SERVER_WORKERS
     from solvers.bonus import bonus_completion
-    from solvers.fill import validate_patch_ids
-    from solvers.model import SolverConfig
+    from solvers.model import SolverConfig, validate_patch_ids
 
     ids = validate_patch_ids(request.patches)
     config = SolverConfig(time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS))

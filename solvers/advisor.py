@@ -187,16 +187,16 @@ def bonus_feasible(
         return False
     model = PlacementModel(quilt, patches)
     chosen = []
-    for number, need in undecided:
+    for _, need in undecided:
         if any(not model.by_cell[index] for index in iter_bits(need)):
             continue
-        use = model.model.new_bool_var(f"window{number}")
+        use = model.new_bools(1)
         for index in iter_bits(need):
-            model.model.add(sum(model.by_cell[index]) >= 1).only_enforce_if(use)
+            model.add_bool_or(model.by_cell[index], enforce=[use])
         chosen.append(use)
     if not chosen:
         return False
-    model.model.add_bool_or(chosen)
+    model.add_bool_or(chosen)
     solution = model.solve(config)
     if solution.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
         return True

@@ -248,11 +248,8 @@ class CoverSolver:
     def _cpsat(self, quilt: int, upper: int, floor: int, start: Cover) -> Cover:
         self.cpsat_runs += 1
         model = PlacementModel(quilt, self.ids)
-        covered = model.covered_cells()
-        model.model.maximize(covered)
-        model.model.add(covered <= upper)
-        if floor >= 0:
-            model.model.add(covered >= floor + 1)
+        # the bound as the objective's upper end; above the floor, or not worth having
+        model.maximize(model.covered_cells(), at_most=upper, at_least=floor + 1 if floor >= 0 else None)
         if start.placements:
             model.add_hint(start.placements)
         solution = model.solve(self.config)

@@ -20,15 +20,13 @@ import itertools
 import time
 from collections.abc import Sequence
 
-from ortools.sat.python import cp_model
 from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, cells_of, iter_bits, regions
 from patchwork_opt.catalogue import PATCHES, legal_placements
 from patchwork_opt.errors import PatchworkError
 from solvers.areas import subset_sums
-from solvers.fill import validate_patch_ids
-from solvers.model import PlacedPatch, SolverConfig, SolveStatus
+from solvers.model import Instance, PlacedPatch, PlacementModel, SolverConfig, SolveStatus
 from solvers.symmetry import interchangeable_groups
 
 #: Exact-cover search nodes per window before CP-SAT takes over.
@@ -171,43 +169,22 @@ def _exact_cover(
 
 
 def _cp_sat_cover(
-    missing: int, placements: Sequence[Sequence[int]], config: SolverConfig
+    quilt: int, ids: Sequence[int], missing: int, placements: Sequence[Sequence[int]], config: SolverConfig
 ) -> tuple[SolveStatus, list[tuple[int, int]]]:
-    """CP-SAT: every missing cell covered exactly once, patches at most once, no overlap."""
-    model = cp_model.CpModel()
-    by_cell: dict[int, list[cp_model.IntVar]] = {}
-    choices: list[tuple[int, int, cp_model.IntVar]] = []
-    for slot, masks in enumerate(placements):
-        literals = []
-        for mask in masks:
-            if not mask & missing:
-                continue
-            var = model.new_bool_var(f"s{slot}_{mask:x}")
-            literals.append(var)
-            choices.append((slot, mask, var))
-            for index in iter_bits(mask):
-                by_cell.setdefault(index, []).append(var)
-        if len(literals) > 1:
-            model.add_at_most_one(literals)
-    for index, literals in by_cell.items():
-        if missing >> index & 1:
-            model.add_exactly_one(literals)
-        elif len(literals) > 1:
-            model.add_at_most_one(literals)
-    for index in iter_bits(missing):
-        if index not in by_cell:
-            return SolveStatus.INFEASIBLE, []
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = config.time_limit
-    solver.parameters.num_workers = config.workers
-    solver.parameters.random_seed = config.seed
-    solver.parameters.log_search_progress = config.log
-    code = solver.solve(model)
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return SolveStatus.FEASIBLE, [(s, m) for s, m, v in choices if solver.boolean_value(v)]
-    if code == cp_model.INFEASIBLE:
+    """CP-SAT on the placement model: every missing cell covered, patches at most once, no overlap."""
+    model = PlacementModel(quilt, ids, placements=[[m for m in masks if m & missing] for masks in placements])
+    cells = list(iter_bits(missing))
+    if any(not model.by_cell[index] for index in cells):
         return SolveStatus.INFEASIBLE, []
-    if code == cp_model.MODEL_INVALID:
+    for index in cells:
+        model.add_bool_or(model.by_cell[index])  # at least one; the model has at most one
+    solution = model.solve(config)
+    if solution.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
+        slot_of = {pid: s for s, pid in enumerate(ids)}
+        return SolveStatus.FEASIBLE, [(slot_of[p.patch], p.mask) for p in solution.placements]
+    if solution.status == SolveStatus.INFEASIBLE:
+        return SolveStatus.INFEASIBLE, []
+    if solution.status == SolveStatus.MODEL_INVALID:
         raise PatchworkError("internal error: the 7x7 completion model is invalid")
     return SolveStatus.UNKNOWN, []
 
@@ -219,9 +196,7 @@ def bonus_completion(
     config = config or SolverConfig()
     started = time.perf_counter()
     deadline = started + config.time_limit
-    if not isinstance(quilt, int) or not 0 <= quilt <= FULL:
-        raise PatchworkError("quilt must be an 81-bit mask")
-    ids = validate_patch_ids(patch_ids)
+    ids = list(Instance.of(quilt, patch_ids).patch_ids)  # validated
     for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
         if quilt & wmask == wmask:
             return BonusResult(
@@ -282,7 +257,9 @@ def bonus_completion(
         if remaining <= 0.01:
             break
         share = remaining / (len(unsettled) - i)
-        status, placed = _cp_sat_cover(missing, placements, config.model_copy(update={"time_limit": share}))
+        status, placed = _cp_sat_cover(
+            quilt, ids, missing, placements, config.model_copy(update={"time_limit": share})
+        )
         if status == SolveStatus.FEASIBLE:
             verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
                                           status=status, reason="covered (CP-SAT)"))

@@ -31,15 +31,22 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from ortools.sat.python import cp_model, cp_model_helper
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.bitboard import CELLS, FULL, WINDOW_MASKS, WINDOW_ORIGINS
-from patchwork_opt.catalogue import PATCHES, patch
+from patchwork_opt.bitboard import CELLS, WINDOW_MASKS, WINDOW_ORIGINS
+from patchwork_opt.catalogue import PATCHES
 from patchwork_opt.errors import PatchworkError
 from solvers.areas import FillBounds, fill_bounds
 from solvers.dfs import DfsResult, Item, pack
-from solvers.model import _STATUS, PlacedPatch, SolveHandle, SolverConfig, SolveStatus, _Progress
+from solvers.model import (
+    Instance,
+    PlacedPatch,
+    PlacementModel,
+    SolveHandle,
+    SolverConfig,
+    SolveStatus,
+    validate_patch_ids,
+)
 from solvers.symmetry import canonical_placements, interchangeable_groups, quilt_symmetries, transform
 
 Objective = Literal["cells", "points"]
@@ -68,10 +75,6 @@ _CP_PARAMS: dict[str, int | bool | float] = {}
 _CP_SAT_ALONE = 0.0
 #: Seconds the search gets alone before CP-SAT is built.
 _QUICK_SEARCH = 0.003
-
-
-class DuplicatePatchError(PatchworkError):
-    """A patch id given twice: each patch exists once."""
 
 
 class FillResult(BaseModel):
@@ -110,17 +113,6 @@ def parse_patch_ids(text: str, option: str = "--patches") -> list[int]:
     if not out:
         raise PatchworkError(f"{option}: no patch ids given (write them like 1,2,5)")
     return validate_patch_ids(out)
-
-
-def validate_patch_ids(patch_ids: Sequence[int]) -> list[int]:
-    """Known ids, each at most once; raises UnknownPatchError / DuplicatePatchError."""
-    seen: set[int] = set()
-    for pid in patch_ids:
-        patch(pid)
-        if pid in seen:
-            raise DuplicatePatchError(f"patch {pid} is listed twice (each patch can be used once)")
-        seen.add(pid)
-    return list(patch_ids)
 
 
 def patch_value(patch_id: int, objective: Objective, marks: int) -> int:
@@ -187,13 +179,12 @@ def optimal_fill(
     deadline = started + config.time_limit
     if objective not in ("cells", "points"):
         raise PatchworkError(f"objective must be 'cells' or 'points', not {objective!r}")
-    if not isinstance(quilt, int) or not 0 <= quilt <= FULL:
-        raise PatchworkError("quilt must be an 81-bit mask")
+    instance = Instance.of(quilt, patch_ids)  # the quilt and the ids, validated
     if marks < 0 or marks > 9:
         raise PatchworkError(f"marks must be 0..9, not {marks}")
     if budget is not None and budget < 0:
         raise PatchworkError(f"budget must be at least 0, not {budget}")
-    ids = validate_patch_ids(patch_ids)
+    ids = list(instance.patch_ids)
     values = [patch_value(pid, objective, marks) for pid in ids]
     bounds = fill_bounds(quilt, ids)
     upper = _upper_bound(bounds, ids, values, budget)
@@ -447,59 +438,6 @@ def _solve_cp_sat(
     return run(None, config)
 
 
-class _ProtoModel:
-    """A bare CP-SAT model: ``CpSolver.solve`` reads only ``.proto``, and ``cp_model.CpModel()``
-    itself costs milliseconds (it installs its camelCase aliases), more than small solves."""
-
-    def __init__(self) -> None:
-        self.proto = cp_model_helper.CpModelProto()
-
-
-def _bool_block(size_log2: int) -> cp_model_helper.CpModelProto:
-    """A model proto holding ``2**size_log2`` Boolean variables, built by doubling and cached:
-    merging these blocks adds variables far faster than one ``new_bool_var`` call each."""
-    while len(_BOOL_BLOCKS) <= size_log2:
-        block = cp_model_helper.CpModelProto()
-        if not _BOOL_BLOCKS:
-            block.variables.add().domain.extend([0, 1])
-        else:
-            block.merge_from(_BOOL_BLOCKS[-1])
-            block.merge_from(_BOOL_BLOCKS[-1])
-        _BOOL_BLOCKS.append(block)
-    return _BOOL_BLOCKS[size_log2]
-
-
-_BOOL_BLOCKS: list[cp_model_helper.CpModelProto] = []
-
-
-def _add_bools(proto: cp_model_helper.CpModelProto, count: int) -> int:
-    """Append ``count`` Boolean variables; the index of the first."""
-    first = len(proto.variables)
-    k = 0
-    while count:
-        if count & 1:
-            proto.merge_from(_bool_block(k))
-        count >>= 1
-        k += 1
-    return first
-
-
-def _add_linear(
-    proto: cp_model_helper.CpModelProto,
-    terms: Sequence[tuple[int, int]],
-    lo: int,
-    hi: int,
-    enforce: Sequence[int] = (),
-) -> None:
-    """lo <= sum(coef * var) <= hi over (var index, coef) terms, when all ``enforce`` hold."""
-    ct = proto.constraints.add()
-    if enforce:
-        ct.enforcement_literal.extend(enforce)
-    ct.linear.vars.extend([v for v, _ in terms])
-    ct.linear.coeffs.extend([c for _, c in terms])
-    ct.linear.domain.extend([lo, hi])
-
-
 def _prepare_cp_sat(
     quilt: int,
     ids: list[int],
@@ -519,68 +457,43 @@ def _prepare_cp_sat(
 ) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
     """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
 
-    The model is the shared placement model (one Boolean per legal placement, at most one
-    per patch and per cell) written straight into the proto by variable index: no Python
-    variable objects, no names, Booleans added in cached blocks. That keeps building to a
-    few milliseconds where the object API takes tens, which counts on easy instances.
+    The shared placement model over the reachable placements, plus what optimal fill adds:
+    per-region caps, the budget, twins ordering, symmetry breaking, the bonus, the objective
+    with its proven bound as domain, and the warm start.
     """
-    model = _ProtoModel()
-    proto = model.proto
-    slot_vars: list[list[tuple[int, int]]] = []  # per slot: (mask, variable index)
-    by_cell: list[list[int]] = [[] for _ in range(CELLS)]
-    index = 0
-    for masks in bounds.placements:
-        row = []
-        for mask in masks:
-            row.append((mask, index))
-            rest = mask
-            while rest:
-                low = rest & -rest
-                by_cell[low.bit_length() - 1].append(index)
-                rest ^= low
-            index += 1
-        slot_vars.append(row)
-    _add_bools(proto, index)
-    for row in slot_vars:
-        if len(row) > 1:
-            proto.constraints.add().at_most_one.literals.extend([v for _, v in row])
-    for literals in by_cell:
-        if len(literals) > 1:
-            proto.constraints.add().at_most_one.literals.extend(literals)
+    model = PlacementModel(quilt, ids, placements=bounds.placements)
+    slots = model.slots
     # cells covered in each empty region at most what that region alone allows (a placement
     # is connected and lies on reachable cells, so it lies inside one region)
     for region, cap in zip(bounds.regions, region_caps, strict=False):
         if cap < region.size:
-            terms = [(v, mask.bit_count()) for row in slot_vars for mask, v in row if mask & region.mask]
-            _add_linear(proto, terms, 0, cap)
+            terms = [(v, mask.bit_count()) for _, mask, v in model.choices() if mask & region.mask]
+            model.add_linear(terms, 0, cap)
     if budget is not None:
-        terms = [(v, PATCHES[ids[s]].cost) for s, row in enumerate(slot_vars) for _, v in row]
-        _add_linear(proto, terms, 0, budget)
+        model.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in model.choices()], 0, budget)
     # one ordering for interchangeable twins: by the lowest cell of their placements
     if "twins" not in features:
         twins = []
     for group in twins:
         for a, b in itertools.pairwise(group):
             # when b is placed, a is placed too ...
-            _add_linear(proto, [(v, 1) for _, v in slot_vars[b]] + [(v, -1) for _, v in slot_vars[a]], -1, 0)
+            model.add_linear([(v, 1) for _, v in slots[b]] + [(v, -1) for _, v in slots[a]], -1, 0)
             # ... and on an earlier lowest cell: pos_a - pos_b + 82 * used_b <= 81
-            terms = [(v, (mask & -mask).bit_length()) for mask, v in slot_vars[a]]
-            terms += [(v, 82 - (mask & -mask).bit_length()) for mask, v in slot_vars[b]]
-            _add_linear(proto, terms, 0, 81)
+            terms = [(v, (mask & -mask).bit_length()) for mask, v in slots[a]]
+            terms += [(v, 82 - (mask & -mask).bit_length()) for mask, v in slots[b]]
+            model.add_linear(terms, 0, 81)
     # the quilt's symmetries: the first used patch of the chain lies on a canonical placement
     symmetries = quilt_symmetries(quilt)
     chain = _chain_slots(ids, twins, bounds) if len(symmetries) > 1 and "symmetry" in features else []
     for i, s in enumerate(chain):
         canonical = canonical_placements(ids[s], symmetries)
-        earlier = [v for t in chain[:i] for _, v in slot_vars[t]]
-        for mask, var in slot_vars[s]:
+        earlier = [v for t in chain[:i] for _, v in slots[t]]
+        for mask, var in slots[s]:
             if mask not in canonical:
                 if earlier:
-                    ct = proto.constraints.add()
-                    ct.enforcement_literal.append(var)
-                    ct.bool_or.literals.extend(earlier)
+                    model.add_bool_or(earlier, enforce=[var])
                 else:
-                    proto.constraints.add().bool_and.literals.append(-var - 1)
+                    model.forbid(var)
     # the 7x7 bonus: some window completely covered
     if require_bonus:
         choose = []
@@ -588,56 +501,37 @@ def _prepare_cp_sat(
             missing = wmask & ~quilt
             if missing & ~bounds.reachable:
                 continue
-            w = _add_bools(proto, 1)
+            w = model.new_bools(1)
             for cell in range(CELLS):
                 if missing >> cell & 1:
-                    _add_linear(proto, [(v, 1) for v in by_cell[cell]], 1, 1, enforce=[w])
+                    model.add_linear(model.cell_covered(cell), 1, 1, enforce=[w])
             choose.append(w)
         if not choose:
             return lambda handle, config: (SolveStatus.INFEASIBLE, None, upper, [])
-        proto.constraints.add().bool_or.literals.extend(choose)
-    # maximise: CP-SAT minimises scaling_factor * sum(coeffs * vars), so both are negated;
+        model.add_bool_or(choose)
     # over the placement literals, not ``used``: CP-SAT's LP is much stronger that way
-    objective_vars = [v for row in slot_vars for _, v in row]
-    proto.objective.vars.extend(objective_vars)
-    proto.objective.coeffs.extend([-values[s] for s, row in enumerate(slot_vars) for _ in row])
-    proto.objective.scaling_factor = -1
+    objective = [(v, values[s]) for s, _, v in model.choices()]
     if "upper" in features and upper < sum(max(0, v) for v in values):
-        # the proven bound (and the incumbent's value) as a constraint on the objective
-        proto.objective.domain.extend([-upper, -min(lower, upper)])
+        # the proven bound (and the incumbent's value) as the objective's domain
+        model.maximize(objective, at_most=upper, at_least=min(lower, upper))
+    else:
+        model.maximize(objective)
     if hint and "hint" in features:
         fixed = _canonical_hint(hint, chain, symmetries, twins) if (chain or twins) else list(hint)
-        chosen = set(fixed)
-        proto.solution_hint.vars.extend(objective_vars)
-        proto.solution_hint.values.extend(
-            [int((s, mask) in chosen) for s, row in enumerate(slot_vars) for mask, _ in row]
-        )
+        model.add_hint((ids[s], mask) for s, mask in fixed)
+    slot_of = {pid: s for s, pid in enumerate(ids)}
 
     def run(handle: SolveHandle | None, config: SolverConfig) -> CpOutcome:
-        solver = cp_model.CpSolver()
-        if handle is not None:
-            handle.attach(solver)
-            if handle.stopped:
-                return SolveStatus.UNKNOWN, None, upper, []
-        solver.parameters.max_time_in_seconds = config.time_limit
-        solver.parameters.num_workers = config.workers
-        solver.parameters.random_seed = config.seed
-        solver.parameters.log_search_progress = config.log
-        for name, setting in _CP_PARAMS.items():
-            setattr(solver.parameters, name, setting)
-        # no callback unless asked: each one has to take the GIL
+        report = None
         if progress is not None:
-            code = solver.solve(model, _Progress(  # type: ignore[arg-type]
-                lambda value, bound: progress(value, bound, "cp-sat")))
-        else:
-            code = solver.solve(model)  # type: ignore[arg-type]
-        status = _STATUS.get(code, SolveStatus.UNKNOWN)
-        if status not in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
-            return status, None, upper, []
-        solution = solver.response_proto.solution
-        placed = [(s, mask) for s, row in enumerate(slot_vars) for mask, v in row if solution[v]]
-        value = round(solver.objective_value)
-        bound = int(solver.best_objective_bound + 1e-6)
-        return status, value, min(bound, upper), placed
+            def report(value: float, bound: float) -> None:
+                progress(value, bound, "cp-sat")
+        solution = model.solve(config, on_solution=report, handle=handle, parameters=_CP_PARAMS)
+        if solution.status not in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
+            return solution.status, None, upper, []
+        placed = [(slot_of[p.patch], p.mask) for p in solution.placements]
+        value = round(solution.objective or 0)
+        bound = int((solution.bound if solution.bound is not None else upper) + 1e-6)
+        return solution.status, value, min(bound, upper), placed
 
     return run

@@ -11,8 +11,7 @@ from patchwork_opt.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, bit
 from patchwork_opt.catalogue import is_placement, legal_placements
 from patchwork_opt.errors import UnknownPatchError
 from solvers.bonus import BonusResult, bonus_completion
-from solvers.fill import DuplicatePatchError
-from solvers.model import SolverConfig, SolveStatus
+from solvers.model import DuplicatePatchError, SolverConfig, SolveStatus
 
 CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
 

@@ -10,8 +10,8 @@ import pytest
 from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, neighbours
 from patchwork_opt.catalogue import PATCHES, is_placement, legal_placements
 from patchwork_opt.errors import PatchworkError, UnknownPatchError
-from solvers.fill import DuplicatePatchError, FillResult, optimal_fill, parse_patch_ids
-from solvers.model import SolverConfig, SolveStatus
+from solvers.fill import FillResult, optimal_fill, parse_patch_ids
+from solvers.model import DuplicatePatchError, SolverConfig, SolveStatus
 
 CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
 

@@ -74,8 +74,59 @@ def test_search_stops_at_the_node_limit_with_a_consistent_incumbent() -> None:
 
 def test_a_stopped_handle_ends_the_solve_at_once() -> None:
     pm = PlacementModel(0, [3, 7, 9, 14, 22, 23])
-    pm.model.maximize(pm.covered_cells())
+    pm.maximize(pm.covered_cells())
     handle = SolveHandle()
     handle.stop()
     solution = pm.solve(SolverConfig(time_limit=30, workers=1), handle=handle)
     assert solution.status == SolveStatus.UNKNOWN and solution.wall_time < 5
+
+
+def test_the_placement_model_has_one_variable_per_legal_placement_and_no_overlaps() -> None:
+    quilt = bit(4, 4) | bit(0, 0)
+    ids = [1, 5, 9]
+    pm = PlacementModel(quilt, ids)
+    for slot, pid in enumerate(ids):
+        masks = [mask for mask, _ in pm.slots[slot]]
+        assert masks == [m for m in PLACEMENTS[pid] if not m & quilt]
+    assert pm.placement_count == sum(len(row) for row in pm.slots)
+    assert not pm.by_cell[4 * 9 + 4] and not pm.by_cell[0]
+    pm.maximize(pm.covered_cells())
+    solution = pm.solve(SolverConfig(time_limit=20, workers=1, seed=3))
+    assert solution.status == SolveStatus.OPTIMAL
+    assert solution.objective == solution.bound == sum(PATCHES[p].area for p in ids)
+    taken = quilt
+    for placed in solution.placements:
+        assert placed.mask in PLACEMENTS[placed.patch] and placed.mask & taken == 0
+        taken |= placed.mask
+
+
+def test_the_placement_model_refuses_bad_instances_with_typed_errors() -> None:
+    import pytest
+
+    from patchwork_opt.errors import UnknownPatchError
+    from solvers.model import DuplicatePatchError, Instance
+
+    with pytest.raises(DuplicatePatchError, match="patch 3 is listed twice"):
+        PlacementModel(0, [3, 3])
+    with pytest.raises(UnknownPatchError):
+        PlacementModel(0, [40])
+    with pytest.raises(ValueError, match="81-bit"):
+        Instance.of(1 << 81, [1])
+    assert Instance.of(5, [2, 1]).patch_ids == (2, 1)
+
+
+def test_the_objective_domain_and_hint_are_honoured() -> None:
+    # cap the covered cells below what fits: the optimum is the cap exactly when reachable
+    ids = [0, 1, 2, 3]
+    pm = PlacementModel(0, ids)
+    total = sum(PATCHES[p].area for p in ids)
+    pm.maximize(pm.covered_cells(), at_most=total - PATCHES[ids[0]].area)
+    first = [(ids[1], PLACEMENTS[ids[1]][0])]
+    pm.add_hint(first)
+    solution = pm.solve(SolverConfig(time_limit=20, workers=1, seed=1))
+    assert solution.status == SolveStatus.OPTIMAL
+    assert solution.objective is not None and solution.objective <= total - PATCHES[ids[0]].area
+    # an objective forced above what is possible is infeasible, and said so
+    pm2 = PlacementModel(0, [1])
+    pm2.maximize(pm2.covered_cells(), at_least=PATCHES[1].area + 1)
+    assert pm2.solve(SolverConfig(time_limit=20, workers=1, seed=1)).status == SolveStatus.INFEASIBLE
