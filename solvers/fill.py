@@ -4,18 +4,19 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
-2. a few milliseconds of bitboard branch-and-bound search (``solvers.dfs``), which settles
-   most small and most loose instances outright, and otherwise leaves a good incumbent;
+2. the bitboard branch-and-bound search: for ``cells``, compiled (``solvers.fastpack``,
+   about a million nodes a second) and given 30 ms alone, which settles most instances
+   outright, dense ones included; for ``points``, a few milliseconds of the Python search
+   (``solvers.dfs``). Either leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
    bound, which the incumbent may already reach;
-4. CP-SAT on the placement model (written straight into the proto, see ``_prepare_cp_sat``),
-   with one ordering for patches sharing a shape, the quilt's symmetries broken on a few
-   patches, the bound and the incumbent's value as the objective's domain, the per-region
-   caps as constraints and the incumbent as a hint. One worker: measured on this 2-core
-   machine, one proved faster than two. On loose quilts (few covered cells) the search goes
-   on in this thread beside it (CP-SAT releases the GIL): there it often finds a packing
-   reaching the bound long before CP-SAT; whichever proves optimality first stops the other.
-   On denser quilts CP-SAT runs alone, as a Python thread beside it slows it down.
+4. CP-SAT on the shared placement model (``solvers.model.PlacementModel``) with one ordering
+   for patches sharing a shape, the quilt's symmetries broken on a few patches, the bound
+   and the incumbent's value as the objective's domain, the per-region caps as constraints
+   and the incumbent as a hint, on one worker. For ``cells`` the compiled search goes on in
+   a thread on the other core (both release the GIL), and the first to prove optimality
+   stops the other: each wins on some instances. For ``points`` the Python search runs
+   beside CP-SAT on loose quilts only; on denser ones a Python thread beside it slows it.
 
 Objective ``cells`` counts the cells the placed patches cover. Objective ``points`` counts,
 for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
@@ -38,6 +39,7 @@ from patchwork_opt.catalogue import PATCHES
 from patchwork_opt.errors import PatchworkError
 from solvers.areas import FillBounds, fill_bounds
 from solvers.dfs import DfsResult, Item, pack
+from solvers.fastpack import FastPacker
 from solvers.model import (
     Instance,
     PlacedPatch,
@@ -58,22 +60,22 @@ _SYMMETRY_CHAIN = 3
 #: What the CP-SAT model adds to the plain placement model (switches kept for measuring):
 #: twins ordering, symmetry breaking, the warm start, and the objective's domain.
 _CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
-#: At most this many CP-SAT workers on our side (None: as configured). One: see above.
+#: At most this many CP-SAT workers on our side (None: as configured). One: the other core
+#: runs the compiled search beside it.
 _CP_WORKERS: int | None = 1
-#: True: CP-SAT and the Python search side by side on every quilt; False: CP-SAT alone.
-_PORTFOLIO = False
-#: Quilts with at most this many covered cells get the portfolio (None: ``_PORTFOLIO`` decides).
-_LOOSE_FILLED: int | None = 15
-#: CP-SAT workers beside the search in the portfolio (0: as on its own).
-_SIDE_WORKERS = 1
+#: Seconds the compiled search (objective ``cells``) gets alone before CP-SAT joins it.
+_FAST_ALONE = 0.03
+#: Nodes per slice of the compiled search while it races CP-SAT (a slice is a few ms).
+_RACE_SLICE = 5_000
+#: Objective ``points``: quilts with at most this many covered cells get the Python search
+#: beside CP-SAT; denser ones CP-SAT alone.
+_LOOSE_FILLED = 15
 #: Seconds and search nodes (per region) for the per-region bounds of ``region_caps``.
-_REGION_BOUND_TIME = 0.004
-_REGION_NODES = 20_000
+_REGION_BOUND_TIME = 0.02
+_REGION_NODES = 100_000
 #: Extra CP-SAT parameters for our model (none: linearization level 2 measured no better).
 _CP_PARAMS: dict[str, int | bool | float] = {}
-#: Seconds CP-SAT gets alone before the search joins it in the portfolio.
-_CP_SAT_ALONE = 0.0
-#: Seconds the search gets alone before CP-SAT is built.
+#: Objective ``points``: seconds the Python search gets alone before CP-SAT is built.
 _QUICK_SEARCH = 0.003
 
 
@@ -227,6 +229,7 @@ def optimal_fill(
     ]
 
     incumbent = DfsResult(value=0)
+    packer: FastPacker | None = None
     caps: list[int] = []
     part_masks = [region.mask for region in bounds.regions]
 
@@ -252,15 +255,22 @@ def optimal_fill(
         if upper <= 0:
             return finish(SolveStatus.OPTIMAL, 0, 0, [], "bounds")
         # most instances are settled here, before CP-SAT is even built
-        incumbent = search(200_000, started + min(_QUICK_SEARCH, config.time_limit * 0.1))
+        if objective == "cells":
+            packer = FastPacker(
+                bounds.reachable, ids, upper=upper, regions=part_masks, twins=twins, budget=budget
+            )
+            incumbent = packer.run(deadline=started + min(_FAST_ALONE, config.time_limit * 0.5))
+        else:
+            incumbent = search(200_000, started + min(_QUICK_SEARCH, config.time_limit * 0.1))
         if progress is not None:
             progress(incumbent.value, upper, "dfs")
         if incumbent.exhausted:
             return finish(SolveStatus.OPTIMAL, incumbent.value, incumbent.value, incumbent.placements, "dfs")
-        if objective == "cells" and len(bounds.regions) > 1:
+        if packer is not None and len(bounds.regions) > 1:
             # each empty region on its own, with every patch available: a tighter bound
-            caps = region_caps(bounds, items, started + min(_REGION_BOUND_TIME, config.time_limit * 0.1))
+            caps = region_caps(bounds, ids, started + min(_REGION_BOUND_TIME, config.time_limit * 0.1))
             upper = min(upper, sum(caps))
+            packer.tighten(upper)
             if incumbent.value >= upper:
                 return finish(SolveStatus.OPTIMAL, incumbent.value, upper, incumbent.placements, "bounds")
 
@@ -283,30 +293,21 @@ def optimal_fill(
         region_caps=caps,
     )
     workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
-    portfolio = _PORTFOLIO if _LOOSE_FILLED is None else quilt.bit_count() <= _LOOSE_FILLED
-    if require_bonus or not portfolio:
+    if packer is not None:
+        return _race(packer, solve, incumbent, upper, deadline, config.model_copy(update={"workers": workers}),
+                     progress, finish)
+    if require_bonus or quilt.bit_count() > _LOOSE_FILLED:
         # CP-SAT alone to the end: a Python search beside it on 2 cores slows it down
         alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter()),
                                           "workers": workers})
         return _finish_cp_sat(solve(None, alone), incumbent, require_bonus, upper, finish)
-    if _CP_SAT_ALONE > 0:
-        alone = config.model_copy(
-            update={"time_limit": min(_CP_SAT_ALONE, max(0.01, deadline - time.perf_counter())),
-                    "workers": workers}
-        )
-        first = solve(None, alone)
-        if first[0] == SolveStatus.OPTIMAL or deadline - time.perf_counter() <= 0.01:
-            return _finish_cp_sat(first, incumbent, require_bonus, upper, finish)
-        if first[1] is not None and first[1] > incumbent.value:
-            incumbent = DfsResult(value=first[1], placements=first[3])
-    # then the portfolio: CP-SAT (one worker, another seed) in a thread, as CP-SAT releases
-    # the GIL, and the search in this one; whichever proves optimality first stops the other
+    # loose quilts, points objective: CP-SAT (one worker, another seed) in a thread, as CP-SAT
+    # releases the GIL, and the Python search in this one; the first to prove optimality stops the other
     handle = SolveHandle()
     outcome: list[CpOutcome] = []
     errors: list[BaseException] = []
     again = config.model_copy(
-        update={"time_limit": max(0.01, deadline - time.perf_counter()), "workers": _SIDE_WORKERS or workers,
-                "seed": config.seed + 1}
+        update={"time_limit": max(0.01, deadline - time.perf_counter()), "workers": 1, "seed": config.seed + 1}
     )
 
     def run_cp_sat() -> None:
@@ -329,20 +330,67 @@ def optimal_fill(
     return _finish_cp_sat(outcome[0], incumbent, require_bonus, upper, finish)
 
 
-def region_caps(bounds: FillBounds, items: Sequence[Item], deadline: float) -> list[int]:
+FinishFn = Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], str], FillResult]
+
+
+def _race(
+    packer: FastPacker,
+    solve: Callable[[SolveHandle | None, SolverConfig], CpOutcome],
+    incumbent: DfsResult,
+    upper: int,
+    deadline: float,
+    config: SolverConfig,
+    progress: ProgressFn | None,
+    finish: FinishFn,
+) -> FillResult:
+    """The compiled search in a thread and CP-SAT in this one, each on a core (both release
+    the GIL); the first to prove optimality stops the other."""
+    handle = SolveHandle()
+    stop_search = threading.Event()
+    found: list[DfsResult] = []
+    errors: list[BaseException] = []
+
+    def run_search() -> None:
+        try:
+            result = packer.run(deadline=deadline, stop=stop_search.is_set, slice_nodes=_RACE_SLICE)
+            found.append(result)
+            if result.exhausted:
+                handle.stop()
+        except BaseException as exc:  # re-raised in the calling thread
+            errors.append(exc)
+            handle.stop()
+
+    thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
+    thread.start()
+    cp_config = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
+    outcome = solve(handle, cp_config)
+    stop_search.set()
+    thread.join()
+    if errors:
+        raise errors[0]
+    searched = found[0]
+    if searched.exhausted:
+        if progress is not None:
+            progress(searched.value, searched.value, "dfs")
+        return finish(SolveStatus.OPTIMAL, searched.value, searched.value, searched.placements, "dfs")
+    best = searched if searched.value > incumbent.value else incumbent
+    return _finish_cp_sat(outcome, best, False, upper, finish)
+
+
+def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -> list[int]:
     """Per empty region, the most cells the patches can cover in it with the others ignored.
 
     Every fill covers at most that in each region, so the sum bounds the covered cells (a
     patch may count in several regions: it stays a bound). Each region is packed by the
-    search, smallest first; a region it cannot settle by ``deadline`` keeps its area bound.
+    compiled search, smallest first; a region it cannot settle by ``deadline`` keeps its
+    area bound.
     """
     caps = [region.best for region in bounds.regions]
     for k in sorted(range(len(caps)), key=lambda k: bounds.regions[k].size):
         region = bounds.regions[k]
         if time.perf_counter() >= deadline:
             break
-        inside = [[m for m in masks if m & region.mask == m] for masks in bounds.placements]
-        found = pack(region.mask, items, inside, upper=region.best, node_limit=_REGION_NODES, deadline=deadline)
+        found = FastPacker(region.mask, patch_ids, upper=region.best).run(node_limit=_REGION_NODES, deadline=deadline)
         if found.exhausted:
             caps[k] = found.value
     return caps
@@ -353,7 +401,7 @@ def _finish_cp_sat(
     incumbent: DfsResult,
     require_bonus: bool,
     upper: int,
-    finish: Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], str], FillResult],
+    finish: FinishFn,
 ) -> FillResult:
     """Map CP-SAT's answer (and the search's incumbent, when better) to the result."""
     status, value, bound, placed = outcome

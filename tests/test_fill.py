@@ -226,12 +226,10 @@ def test_region_caps_are_each_regions_exact_best_and_bound_the_fill(quilt: int, 
     import time
 
     from solvers.areas import fill_bounds
-    from solvers.dfs import Item
     from solvers.fill import region_caps
 
     bounds = fill_bounds(quilt, ids)
-    items = [Item(area=PATCHES[p].area, value=PATCHES[p].area) for p in ids]
-    caps = region_caps(bounds, items, time.perf_counter() + 30)
+    caps = region_caps(bounds, ids, time.perf_counter() + 30)
     assert len(caps) == len(bounds.regions)
     for region, cap in zip(bounds.regions, caps, strict=True):
         # the region alone: every other empty cell treated as covered

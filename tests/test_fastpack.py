@@ -1,0 +1,98 @@
+"""The compiled packing search: exact on small instances, the same search as ``solvers.dfs``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_fill import exhaustive, small_instances
+
+from patchwork_opt.bitboard import FULL
+from patchwork_opt.catalogue import PATCHES, is_placement
+from solvers.areas import fill_bounds
+from solvers.bench import random_instance
+from solvers.dfs import DfsResult, Item, pack
+from solvers.fastpack import FastPacker
+from solvers.symmetry import interchangeable_groups
+
+
+def packer_for(quilt: int, ids: list[int], budget: int | None = None) -> tuple[FastPacker, int]:
+    bounds = fill_bounds(quilt, ids)
+    regions = [region.mask for region in bounds.regions]
+    packer = FastPacker(
+        bounds.reachable, ids, upper=bounds.upper, regions=regions, twins=interchangeable_groups(ids), budget=budget
+    )
+    return packer, bounds.upper
+
+
+def assert_valid(result: DfsResult, quilt: int, ids: list[int], budget: int | None = None) -> None:
+    taken = quilt
+    slots = set()
+    for slot, mask in result.placements:
+        assert slot not in slots and is_placement(ids[slot], mask) and mask & taken == 0
+        slots.add(slot)
+        taken |= mask
+    assert sum(PATCHES[ids[s]].area for s in slots) == result.value
+    if budget is not None:
+        assert sum(PATCHES[ids[s]].cost for s in slots) <= budget
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(12, seed=21))
+def test_the_compiled_search_proves_the_exhaustive_optimum(quilt: int, ids: list[int]) -> None:
+    packer, _ = packer_for(quilt, ids)
+    result = packer.run()
+    assert result.exhausted
+    assert result.value == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
+    assert_valid(result, quilt, ids)
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(6, seed=22))
+def test_the_button_budget_is_respected_and_optimal(quilt: int, ids: list[int]) -> None:
+    packer, _ = packer_for(quilt, ids, budget=5)
+    result = packer.run()
+    assert result.exhausted
+    assert result.value == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=5)
+    assert_valid(result, quilt, ids, budget=5)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6])
+def test_it_is_the_python_search_node_for_node(seed: int) -> None:
+    """Same cell order, same branching, same cuts: the same optimum in the same node count."""
+    rng = random.Random(seed)
+    quilt, ids = random_instance(rng, 9, rng.uniform(0.15, 0.35))
+    bounds = fill_bounds(quilt, ids)
+    regions = [region.mask for region in bounds.regions]
+    twins = interchangeable_groups(ids)
+    items = [Item(area=PATCHES[p].area, value=PATCHES[p].area) for p in ids]
+    slow = pack(bounds.reachable, items, bounds.placements, upper=bounds.upper, regions=regions, twins=twins,
+                node_limit=10**7)
+    fast = FastPacker(bounds.reachable, ids, upper=bounds.upper, regions=regions, twins=twins).run()
+    assert slow.exhausted and fast.exhausted
+    assert (fast.value, fast.nodes) == (slow.value, slow.nodes)
+    assert_valid(fast, quilt, ids)
+
+
+def test_it_resumes_where_it_stopped() -> None:
+    rng = random.Random(8)
+    quilt, ids = random_instance(rng, 11, 0.3)
+    whole, _ = packer_for(quilt, ids)
+    at_once = whole.run()
+    sliced, _ = packer_for(quilt, ids)
+    steps = 0
+    while not sliced.finished:
+        partial = sliced.run(node_limit=37, slice_nodes=10)
+        assert partial.value <= at_once.value
+        steps += 1
+    final = sliced.result()
+    assert steps > 1 and final.exhausted
+    assert (final.value, final.nodes) == (at_once.value, at_once.nodes)
+
+
+def test_it_stops_at_once_when_the_bound_is_reached_or_the_incumbent_meets_it() -> None:
+    quilt = FULL & ~0b1111  # four cells in a row
+    result = FastPacker(0b1111, [1], upper=3).run()  # patch 1 is a 1x3 line
+    assert result.exhausted and result.value == 3
+    given = DfsResult(value=3, placements=[(0, 0b111)])
+    met = FastPacker(0b1111, [1], upper=3, incumbent=given).run()
+    assert met.exhausted and met.placements == [(0, 0b111)] and met.nodes == 0
+    assert is_placement(1, 0b111) and quilt & 0b111 == 0
