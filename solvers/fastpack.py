@@ -5,9 +5,12 @@ runs at machine speed. It is the search of ``solvers.dfs.pack`` for the ``cells`
 (value = area), with an optional button budget: cells are settled one at a time (empty region
 by empty region, largest first), the first open cell is covered by a placement whose first
 cell it is, or left empty; a node is cut when the cells it covers plus the best subset sum of
-the unused patches' areas (over all open cells, and region by region) cannot beat the best
-found; after a placement, open cells no unused patch can still cover are left empty and the
-patches that fit nowhere drop out; patches sharing a shape are used in slot order only.
+the unused patches' areas (over all open cells, and part by part) cannot beat the best found;
+after a placement, open cells no unused patch can still cover are left empty, the patches that
+fit nowhere drop out, and the open cells are split into their connected parts, each bounded by
+the patches fitting inside it (a pocket a little larger than what fits it wastes cells: seen
+there, not when the search reaches it); patches sharing a shape are used in slot order only.
+That last bound is the one thing ``solvers.dfs`` lacks: the same search, fewer nodes.
 
 The quilt (81 cells) is two ``uint64`` words. The search keeps its stack in arrays, so it
 runs in slices of a node budget: the caller checks its clock and its stop flag between
@@ -24,7 +27,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit
 
-from patchwork_opt.bitboard import CELLS
+from patchwork_opt.bitboard import CELLS, NOT_COL0, NOT_COL8
 from patchwork_opt.catalogue import PATCHES, PLACEMENTS
 from solvers.dfs import DfsResult
 
@@ -35,6 +38,11 @@ PAUSED, EXHAUSTED, REACHED = 0, 1, 2
 # meta fields of the resumable state
 _M_DEPTH, _M_BEST, _M_NODES, _M_BEST_LEN, _M_STATUS = 0, 1, 2, 3, 4
 
+# column masks as (low word, high word): module constants, frozen into the compiled code
+_NC0_LO = np.uint64(NOT_COL0 & 0xFFFFFFFFFFFFFFFF)
+_NC0_HI = np.uint64(NOT_COL0 >> 64)
+_NC8_LO = np.uint64(NOT_COL8 & 0xFFFFFFFFFFFFFFFF)
+_NC8_HI = np.uint64(NOT_COL8 >> 64)
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 
@@ -87,6 +95,46 @@ def _sums(unused: np.uint64, area: np.ndarray, n: int) -> tuple[np.uint64, np.ui
 
 
 @njit(cache=True, nogil=True)
+def _components(lo: np.uint64, hi: np.uint64, comp_lo: np.ndarray, comp_hi: np.ndarray) -> int:  # pragma: no cover
+    """Split the cells (lo, hi) into 4-connected parts; their count."""
+    not_col0_lo = _NC0_LO
+    not_col0_hi = _NC0_HI
+    not_col8_lo = _NC8_LO
+    not_col8_hi = _NC8_HI
+    one = np.uint64(1)
+    count = 0
+    while lo or hi:
+        if lo:
+            g_lo = lo & (~lo + one)
+            g_hi = np.uint64(0)
+        else:
+            g_lo = np.uint64(0)
+            g_hi = hi & (~hi + one)
+        while True:
+            # east (+1), west (-1), south (+9), north (-9), across the two words
+            e_lo = g_lo & not_col8_lo
+            e_hi = g_hi & not_col8_hi
+            w_lo = g_lo & not_col0_lo
+            w_hi = g_hi & not_col0_hi
+            n_lo = g_lo | (e_lo << one) | (w_lo >> one) | (w_hi << np.uint64(63))
+            n_hi = g_hi | (e_hi << one) | (e_lo >> np.uint64(63)) | (w_hi >> one)
+            n_lo |= (g_lo << np.uint64(9)) | (g_lo >> np.uint64(9)) | (g_hi << np.uint64(55))
+            n_hi |= (g_hi << np.uint64(9)) | (g_lo >> np.uint64(55)) | (g_hi >> np.uint64(9))
+            n_lo &= lo
+            n_hi &= hi
+            if n_lo == g_lo and n_hi == g_hi:
+                break
+            g_lo = n_lo
+            g_hi = n_hi
+        comp_lo[count] = g_lo
+        comp_hi[count] = g_hi
+        count += 1
+        lo &= ~g_lo
+        hi &= ~g_hi
+    return count
+
+
+@njit(cache=True, nogil=True)
 def _run(  # pragma: no cover - compiled
     budget_nodes: int,
     upper: int,
@@ -115,6 +163,11 @@ def _run(  # pragma: no cover - compiled
     chosen: np.ndarray,
     best_chosen: np.ndarray,
     meta: np.ndarray,
+    slot_of: np.ndarray,
+    fit_buf: np.ndarray,
+    comp_lo: np.ndarray,
+    comp_hi: np.ndarray,
+    comp_fits: np.ndarray,
 ) -> int:
     n = area.shape[0]
     n_order = order.shape[0]
@@ -157,10 +210,12 @@ def _run(  # pragma: no cover - compiled
                 d -= 1
                 continue
             fitting = np.uint64(0)
+            n_comp = 0
             if st_placed[d]:
                 # cells no unused patch can cover are left empty; patches fitting nowhere drop out
                 c_lo = np.uint64(0)
                 c_hi = np.uint64(0)
+                n_fit = 0
                 for s in range(n):
                     if not (unused >> np.uint64(s)) & one:
                         continue
@@ -169,6 +224,8 @@ def _run(  # pragma: no cover - compiled
                             c_lo |= pl_lo[p]
                             c_hi |= pl_hi[p]
                             fitting |= one << np.uint64(s)
+                            fit_buf[n_fit] = p
+                            n_fit += 1
                 lo &= c_lo
                 hi &= c_hi
                 st_lo[d] = lo
@@ -177,6 +234,17 @@ def _run(  # pragma: no cover - compiled
                     d -= 1
                     continue
                 room = _popcount(lo) + _popcount(hi)
+                # the open cells' connected parts now, and the patches fitting inside each
+                n_comp = _components(lo, hi, comp_lo, comp_hi)
+                if n_comp > 1:
+                    for c in range(n_comp):
+                        comp_fits[c] = 0
+                    for t in range(n_fit):
+                        p = fit_buf[t]
+                        for c in range(n_comp):
+                            if (pl_lo[p] & comp_lo[c]) or (pl_hi[p] & comp_hi[c]):
+                                comp_fits[c] |= one << np.uint64(slot_of[p])
+                                break
             else:
                 for s in range(n):
                     if not (unused >> np.uint64(s)) & one:
@@ -197,7 +265,17 @@ def _run(  # pragma: no cover - compiled
                 continue
             s_lo, s_hi = _sums(unused, area, n)
             bound = _best_sum(s_lo, s_hi, room)
-            if n_reg > 1:
+            if n_comp > 1:
+                # part by part: a pocket smaller than what fits it wastes cells
+                by_part = 0
+                for c in range(n_comp):
+                    r_lo, r_hi = _sums(comp_fits[c], area, n)
+                    by_part += _best_sum(r_lo, r_hi, _popcount(comp_lo[c]) + _popcount(comp_hi[c]))
+                    if by_part >= bound:
+                        break
+                if by_part < bound:
+                    bound = by_part
+            elif n_reg > 1:
                 by_region = 0
                 for r in range(n_reg):
                     cells = _popcount(lo & reg_lo[r]) + _popcount(hi & reg_hi[r])
@@ -388,6 +466,10 @@ class FastPacker:
         self._chosen = np.full(_DEPTH, -1, dtype=np.int64)
         self._best_chosen = np.full(_DEPTH, -1, dtype=np.int64)
         self._meta = np.zeros(5, dtype=np.int64)
+        self._fit_buf = np.zeros(max(1, len(self._pl_lo)), dtype=np.int64)
+        self._comp_lo = np.zeros(CELLS, dtype=np.uint64)
+        self._comp_hi = np.zeros(CELLS, dtype=np.uint64)
+        self._comp_fits = np.zeros(CELLS, dtype=np.uint64)
         self._incumbent = incumbent if incumbent is not None else DfsResult(value=0)
         unused = 0
         for s in usable:
@@ -433,7 +515,7 @@ class FastPacker:
                 self._pl_lo, self._pl_hi, self._reg_lo, self._reg_hi, self._reg_fits, self._witness,
                 self._st_lo, self._st_hi, self._st_unused, self._st_value, self._st_spent, self._st_cell,
                 self._st_k, self._st_j, self._st_phase, self._st_placed, self._chosen, self._best_chosen,
-                self._meta,
+                self._meta, self._slot_of, self._fit_buf, self._comp_lo, self._comp_hi, self._comp_fits,
             )
             left -= int(self._meta[_M_NODES]) - before
         return self.result()

@@ -5,7 +5,7 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
 2. the bitboard branch-and-bound search: for ``cells``, compiled (``solvers.fastpack``,
-   about a million nodes a second) and given 30 ms alone, which settles most instances
+   about a million nodes a second) and given 5 ms alone, which settles most instances
    outright, dense ones included; for ``points``, a few milliseconds of the Python search
    (``solvers.dfs``). Either leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
@@ -64,7 +64,7 @@ _CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
 #: runs the compiled search beside it.
 _CP_WORKERS: int | None = 1
 #: Seconds the compiled search (objective ``cells``) gets alone before CP-SAT joins it.
-_FAST_ALONE = 0.03
+_FAST_ALONE = 0.005
 #: Nodes per slice of the compiled search while it races CP-SAT (a slice is a few ms).
 _RACE_SLICE = 5_000
 #: Objective ``points``: quilts with at most this many covered cells get the Python search
@@ -268,7 +268,7 @@ def optimal_fill(
             return finish(SolveStatus.OPTIMAL, incumbent.value, incumbent.value, incumbent.placements, "dfs")
         if packer is not None and len(bounds.regions) > 1:
             # each empty region on its own, with every patch available: a tighter bound
-            caps = region_caps(bounds, ids, started + min(_REGION_BOUND_TIME, config.time_limit * 0.1))
+            caps = region_caps(bounds, ids, time.perf_counter() + min(_REGION_BOUND_TIME, config.time_limit * 0.1))
             upper = min(upper, sum(caps))
             packer.tighten(upper)
             if incumbent.value >= upper:
@@ -277,25 +277,29 @@ def optimal_fill(
     remaining = deadline - time.perf_counter()
     if remaining <= 0.01:
         return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
-    solve = _prepare_cp_sat(
-        quilt,
-        ids,
-        values,
-        bounds,
-        upper,
-        budget=budget,
-        require_bonus=require_bonus,
-        twins=twins,
-        hint=incumbent.placements,
-        config=config,
-        progress=progress,
-        lower=0 if require_bonus else incumbent.value,
-        region_caps=caps,
-    )
+
+    def build() -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
+        return _prepare_cp_sat(
+            quilt,
+            ids,
+            values,
+            bounds,
+            upper,
+            budget=budget,
+            require_bonus=require_bonus,
+            twins=twins,
+            hint=incumbent.placements,
+            config=config,
+            progress=progress,
+            lower=0 if require_bonus else incumbent.value,
+            region_caps=caps,
+        )
+
     workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
     if packer is not None:
-        return _race(packer, solve, incumbent, upper, deadline, config.model_copy(update={"workers": workers}),
+        return _race(packer, build, incumbent, upper, deadline, config.model_copy(update={"workers": workers}),
                      progress, finish)
+    solve = build()
     if require_bonus or quilt.bit_count() > _LOOSE_FILLED:
         # CP-SAT alone to the end: a Python search beside it on 2 cores slows it down
         alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter()),
@@ -335,7 +339,7 @@ FinishFn = Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], st
 
 def _race(
     packer: FastPacker,
-    solve: Callable[[SolveHandle | None, SolverConfig], CpOutcome],
+    build: Callable[[], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
     incumbent: DfsResult,
     upper: int,
     deadline: float,
@@ -344,7 +348,8 @@ def _race(
     finish: FinishFn,
 ) -> FillResult:
     """The compiled search in a thread and CP-SAT in this one, each on a core (both release
-    the GIL); the first to prove optimality stops the other."""
+    the GIL); the first to prove optimality stops the other. The search starts before the
+    CP-SAT model is built, so building costs it nothing."""
     handle = SolveHandle()
     stop_search = threading.Event()
     found: list[DfsResult] = []
@@ -362,8 +367,11 @@ def _race(
 
     thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
     thread.start()
-    cp_config = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
-    outcome = solve(handle, cp_config)
+    outcome: CpOutcome = (SolveStatus.UNKNOWN, None, upper, [])
+    if not handle.stopped:
+        solve = build()  # the search runs meanwhile (its kernel releases the GIL)
+        cp_config = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
+        outcome = solve(handle, cp_config)  # returns at once when the search has won meanwhile
     stop_search.set()
     thread.join()
     if errors:

@@ -56,8 +56,9 @@ def test_the_button_budget_is_respected_and_optimal(quilt: int, ids: list[int]) 
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5, 6])
-def test_it_is_the_python_search_node_for_node(seed: int) -> None:
-    """Same cell order, same branching, same cuts: the same optimum in the same node count."""
+def test_it_agrees_with_the_python_search_in_no_more_nodes(seed: int) -> None:
+    """Same cell order and branching, the Python search's cuts plus a bound per connected part
+    of the open cells: the same optimum, never more nodes."""
     rng = random.Random(seed)
     quilt, ids = random_instance(rng, 9, rng.uniform(0.15, 0.35))
     bounds = fill_bounds(quilt, ids)
@@ -68,7 +69,7 @@ def test_it_is_the_python_search_node_for_node(seed: int) -> None:
                 node_limit=10**7)
     fast = FastPacker(bounds.reachable, ids, upper=bounds.upper, regions=regions, twins=twins).run()
     assert slow.exhausted and fast.exhausted
-    assert (fast.value, fast.nodes) == (slow.value, slow.nodes)
+    assert fast.value == slow.value and fast.nodes <= slow.nodes
     assert_valid(fast, quilt, ids)
 
 
