@@ -10,7 +10,8 @@ after a placement, open cells no unused patch can still cover are left empty, th
 fit nowhere drop out, and the open cells are split into their connected parts, each bounded by
 the patches fitting inside it (a pocket a little larger than what fits it wastes cells: seen
 there, not when the search reaches it); patches sharing a shape are used in slot order only.
-That last bound is the one thing ``solvers.dfs`` lacks: the same search, fewer nodes.
+That last bound, and an optional transposition table (``use_table``), are what
+``solvers.dfs`` lacks: the same search, fewer nodes.
 
 The quilt (81 cells) is two ``uint64`` words. The search keeps its stack in arrays, so it
 runs in slices of a node budget: the caller checks its clock and its stop flag between
@@ -43,6 +44,10 @@ _NC0_LO = np.uint64(NOT_COL0 & 0xFFFFFFFFFFFFFFFF)
 _NC0_HI = np.uint64(NOT_COL0 >> 64)
 _NC8_LO = np.uint64(NOT_COL8 & 0xFFFFFFFFFFFFFFFF)
 _NC8_HI = np.uint64(NOT_COL8 >> 64)
+# multipliers of the transposition table's hash
+_K1 = np.uint64(0x9E3779B97F4A7C15)
+_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_K3 = np.uint64(0x165667B19E3779F9)
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 
@@ -168,6 +173,11 @@ def _run(  # pragma: no cover - compiled
     comp_lo: np.ndarray,
     comp_hi: np.ndarray,
     comp_fits: np.ndarray,
+    tt_bits: int,
+    tt_lo: np.ndarray,
+    tt_hi: np.ndarray,
+    tt_unused: np.ndarray,
+    tt_gain: np.ndarray,
 ) -> int:
     n = area.shape[0]
     n_order = order.shape[0]
@@ -263,6 +273,12 @@ def _run(  # pragma: no cover - compiled
             if unused == 0:
                 d -= 1
                 continue
+            if tt_bits:
+                # seen before (the same open cells and patches, reached another way)?
+                h = ((lo * _K1) ^ (hi * _K2) ^ (unused * _K3)) >> np.uint64(64 - tt_bits)
+                if tt_unused[h] == unused and tt_lo[h] == lo and tt_hi[h] == hi and value + tt_gain[h] <= best:
+                    d -= 1
+                    continue
             s_lo, s_hi = _sums(unused, area, n)
             bound = _best_sum(s_lo, s_hi, room)
             if n_comp > 1:
@@ -355,7 +371,17 @@ def _run(  # pragma: no cover - compiled
             st_phase[d + 1] = 0
             d += 1
             continue
-        d -= 1  # phase 2: both branches done
+        # phase 2: both branches done; from this state nothing adds more than best - value
+        if tt_bits:
+            lo = st_lo[d]
+            hi = st_hi[d]
+            unused = st_unused[d]
+            h = ((lo * _K1) ^ (hi * _K2) ^ (unused * _K3)) >> np.uint64(64 - tt_bits)
+            tt_lo[h] = lo
+            tt_hi[h] = hi
+            tt_unused[h] = unused
+            tt_gain[h] = best - st_value[d]
+        d -= 1
     meta[_M_DEPTH] = -1
     meta[_M_BEST] = best
     return EXHAUSTED
@@ -401,6 +427,7 @@ class FastPacker:
         incumbent: DfsResult | None = None,
         twins: Sequence[Sequence[int]] = (),
         budget: int | None = None,
+        table_bits: int = 0,
     ) -> None:
         n = len(patch_ids)
         if n > 64:
@@ -470,6 +497,7 @@ class FastPacker:
         self._comp_lo = np.zeros(CELLS, dtype=np.uint64)
         self._comp_hi = np.zeros(CELLS, dtype=np.uint64)
         self._comp_fits = np.zeros(CELLS, dtype=np.uint64)
+        self.use_table(table_bits)
         self._incumbent = incumbent if incumbent is not None else DfsResult(value=0)
         unused = 0
         for s in usable:
@@ -482,6 +510,24 @@ class FastPacker:
         self._meta[_M_BEST_LEN] = -1  # the incumbent's own placements
         self._meta[_M_DEPTH] = 0 if self._incumbent.value < upper else -1
         self._status = PAUSED if self._meta[_M_DEPTH] == 0 else REACHED
+
+    def use_table(self, bits: int) -> None:
+        """A transposition table of ``2**bits`` states (0: none): a state already searched
+        (the same open cells and unused patches, reached by other placements) is cut when
+        what it was found to add cannot beat the best. It can be switched on between runs:
+        its 16 bytes an entry are worth it once a search is known not to be trivial."""
+        if not 0 <= bits <= 24:
+            raise ValueError("table bits: 0 (no table) to 24")
+        if self._budget >= 0:
+            # the patches left no longer tell the buttons spent (a patch that fits nowhere
+            # leaves the set unused or not), so equal states could differ in what they allow
+            bits = 0
+        size = 1 << bits if bits else 1
+        self._tt_bits = bits
+        self._tt_lo = np.empty(size, dtype=np.uint64)
+        self._tt_hi = np.empty(size, dtype=np.uint64)
+        self._tt_unused = np.zeros(size, dtype=np.uint64)  # 0: an empty entry (never a key)
+        self._tt_gain = np.empty(size, dtype=np.int64)
 
     def tighten(self, upper: int) -> None:
         """A better proven bound (the search stops as soon as it is reached)."""
@@ -516,6 +562,7 @@ class FastPacker:
                 self._st_lo, self._st_hi, self._st_unused, self._st_value, self._st_spent, self._st_cell,
                 self._st_k, self._st_j, self._st_phase, self._st_placed, self._chosen, self._best_chosen,
                 self._meta, self._slot_of, self._fit_buf, self._comp_lo, self._comp_hi, self._comp_fits,
+                self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain,
             )
             left -= int(self._meta[_M_NODES]) - before
         return self.result()

@@ -65,6 +65,8 @@ _CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
 _CP_WORKERS: int | None = 1
 #: Seconds the compiled search (objective ``cells``) gets alone before CP-SAT joins it.
 _FAST_ALONE = 0.005
+#: Transposition table of the compiled search once it outlives its time alone: 2**18 states.
+_TABLE_BITS = 18
 #: Nodes per slice of the compiled search while it races CP-SAT (a slice is a few ms).
 _RACE_SLICE = 5_000
 #: Objective ``points``: quilts with at most this many covered cells get the Python search
@@ -266,6 +268,8 @@ def optimal_fill(
             progress(incumbent.value, upper, "dfs")
         if incumbent.exhausted:
             return finish(SolveStatus.OPTIMAL, incumbent.value, incumbent.value, incumbent.placements, "dfs")
+        if packer is not None:
+            packer.use_table(_TABLE_BITS)  # not trivial after all: remember searched states
         if packer is not None and len(bounds.regions) > 1:
             # each empty region on its own, with every patch available: a tighter bound
             caps = region_caps(bounds, ids, time.perf_counter() + min(_REGION_BOUND_TIME, config.time_limit * 0.1))

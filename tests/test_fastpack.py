@@ -49,6 +49,7 @@ def test_the_compiled_search_proves_the_exhaustive_optimum(quilt: int, ids: list
 @pytest.mark.parametrize("quilt,ids", small_instances(6, seed=22))
 def test_the_button_budget_is_respected_and_optimal(quilt: int, ids: list[int]) -> None:
     packer, _ = packer_for(quilt, ids, budget=5)
+    packer.use_table(8)  # not used under a budget: equal states may have spent differently
     result = packer.run()
     assert result.exhausted
     assert result.value == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=5)
@@ -71,6 +72,30 @@ def test_it_agrees_with_the_python_search_in_no_more_nodes(seed: int) -> None:
     assert slow.exhausted and fast.exhausted
     assert fast.value == slow.value and fast.nodes <= slow.nodes
     assert_valid(fast, quilt, ids)
+
+
+@pytest.mark.parametrize("seed", [3, 5, 8])
+def test_the_transposition_table_keeps_the_optimum_and_only_cuts(seed: int) -> None:
+    rng = random.Random(seed)
+    quilt, ids = random_instance(rng, 10, rng.uniform(0.15, 0.35))
+    plain, _ = packer_for(quilt, ids)
+    without = plain.run()
+    tabled, _ = packer_for(quilt, ids)
+    tabled.use_table(10)  # small: collisions overwrite entries, which must stay correct
+    with_table = tabled.run()
+    assert without.exhausted and with_table.exhausted
+    assert with_table.value == without.value and with_table.nodes <= without.nodes
+    assert_valid(with_table, quilt, ids)
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(8, seed=23))
+def test_with_a_table_the_search_still_proves_the_exhaustive_optimum(quilt: int, ids: list[int]) -> None:
+    packer, _ = packer_for(quilt, ids)
+    packer.use_table(8)
+    result = packer.run(slice_nodes=50)
+    assert result.exhausted
+    assert result.value == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
+    assert_valid(result, quilt, ids)
 
 
 def test_it_resumes_where_it_stopped() -> None:
