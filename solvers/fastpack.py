@@ -178,6 +178,7 @@ def _run(  # pragma: no cover - compiled
     tt_hi: np.ndarray,
     tt_unused: np.ndarray,
     tt_gain: np.ndarray,
+    stop_flag: np.ndarray,
 ) -> int:
     n = area.shape[0]
     n_order = order.shape[0]
@@ -189,7 +190,7 @@ def _run(  # pragma: no cover - compiled
     while d >= 0:
         phase = st_phase[d]
         if phase == 0:
-            if done >= budget_nodes:
+            if done >= budget_nodes or ((done & 1023) == 0 and stop_flag[0]):
                 meta[_M_DEPTH] = d
                 meta[_M_BEST] = best
                 return PAUSED
@@ -498,6 +499,7 @@ class FastPacker:
         self._comp_hi = np.zeros(CELLS, dtype=np.uint64)
         self._comp_fits = np.zeros(CELLS, dtype=np.uint64)
         self.use_table(table_bits)
+        self._stop = np.zeros(1, dtype=np.int64)  # set from another thread: the kernel pauses
         self._incumbent = incumbent if incumbent is not None else DfsResult(value=0)
         unused = 0
         for s in usable:
@@ -535,6 +537,12 @@ class FastPacker:
         if self._status == PAUSED and self._meta[_M_BEST] >= self._upper:
             self._status = REACHED
 
+    def request_stop(self) -> None:
+        """Make a ``run`` in another thread, and every later one, return within about a
+        thousand nodes: the compiled kernel reads this flag itself, so that run can be one
+        long slice that never needs the GIL."""
+        self._stop[0] = 1
+
     @property
     def finished(self) -> bool:
         return self._status != PAUSED
@@ -549,7 +557,7 @@ class FastPacker:
         """Search on until exhausted, ``upper`` reached, ``node_limit`` more nodes, the
         deadline or ``stop()``; the best packing so far (proven optimal when exhausted)."""
         left = node_limit
-        while self._status == PAUSED and left > 0:
+        while self._status == PAUSED and left > 0 and not self._stop[0]:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             if stop is not None and stop():
@@ -562,7 +570,7 @@ class FastPacker:
                 self._st_lo, self._st_hi, self._st_unused, self._st_value, self._st_spent, self._st_cell,
                 self._st_k, self._st_j, self._st_phase, self._st_placed, self._chosen, self._best_chosen,
                 self._meta, self._slot_of, self._fit_buf, self._comp_lo, self._comp_hi, self._comp_fits,
-                self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain,
+                self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain, self._stop,
             )
             left -= int(self._meta[_M_NODES]) - before
         return self.result()

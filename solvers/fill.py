@@ -67,15 +67,14 @@ _CP_WORKERS: int | None = 1
 _FAST_ALONE = 0.005
 #: Transposition table of the compiled search once it outlives its time alone: 2**18 states.
 _TABLE_BITS = 18
-#: Nodes per slice of the compiled search while it races CP-SAT (a slice is a few ms).
-_RACE_SLICE = 5_000
 #: Objective ``points``: quilts with at most this many covered cells get the Python search
 #: beside CP-SAT; denser ones CP-SAT alone.
 _LOOSE_FILLED = 15
 #: Seconds and search nodes (per region) for the per-region bounds of ``region_caps``.
 _REGION_BOUND_TIME = 0.02
 _REGION_NODES = 100_000
-#: Extra CP-SAT parameters for our model (none: linearization level 2 measured no better).
+#: Extra CP-SAT parameters for our model (none: linearization level 0 or 2 and quick restarts
+#: were each measured; each loses on some instances).
 _CP_PARAMS: dict[str, int | bool | float] = {}
 #: Objective ``points``: seconds the Python search gets alone before CP-SAT is built.
 _QUICK_SEARCH = 0.003
@@ -355,13 +354,13 @@ def _race(
     the GIL); the first to prove optimality stops the other. The search starts before the
     CP-SAT model is built, so building costs it nothing."""
     handle = SolveHandle()
-    stop_search = threading.Event()
     found: list[DfsResult] = []
     errors: list[BaseException] = []
 
     def run_search() -> None:
         try:
-            result = packer.run(deadline=deadline, stop=stop_search.is_set, slice_nodes=_RACE_SLICE)
+            # one long slice: no GIL needed until it ends, ``request_stop`` ends it early
+            result = packer.run(deadline=deadline, slice_nodes=10**15)
             found.append(result)
             if result.exhausted:
                 handle.stop()
@@ -376,7 +375,7 @@ def _race(
         solve = build()  # the search runs meanwhile (its kernel releases the GIL)
         cp_config = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
         outcome = solve(handle, cp_config)  # returns at once when the search has won meanwhile
-    stop_search.set()
+    packer.request_stop()
     thread.join()
     if errors:
         raise errors[0]
@@ -393,12 +392,16 @@ def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -
     """Per empty region, the most cells the patches can cover in it with the others ignored.
 
     Every fill covers at most that in each region, so the sum bounds the covered cells (a
-    patch may count in several regions: it stays a bound). Each region is packed by the
-    compiled search, smallest first; a region it cannot settle by ``deadline`` keeps its
+    patch may count in several regions: it stays a bound). Each region but the largest is
+    packed by the compiled search, smallest first (the largest alone is nearly the whole
+    problem: its area bound stays); a region it cannot settle by ``deadline`` keeps its
     area bound.
     """
     caps = [region.best for region in bounds.regions]
+    largest = max(range(len(caps)), key=lambda k: bounds.regions[k].size, default=-1)
     for k in sorted(range(len(caps)), key=lambda k: bounds.regions[k].size):
+        if k == largest:
+            continue
         region = bounds.regions[k]
         if time.perf_counter() >= deadline:
             break
