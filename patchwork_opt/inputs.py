@@ -33,15 +33,23 @@ def _looks_like_path(arg: str) -> bool:
 
 
 def load_quilt(arg: str) -> Quilt:
-    """A quilt from a file (9-line text or JSON cells) or given inline."""
-    text = read_text(arg) if _looks_like_path(arg) else arg
+    """A quilt from a file (9-line text or JSON cells) or given inline.
+
+    An inline quilt has 9 lines or starts with ``[``: any other one-line argument is a file
+    name, so a mistyped path says so instead of "a quilt has 9 rows"."""
+    one_line = "\n" not in arg.strip() and not arg.lstrip().startswith("[")
+    text = read_text(arg) if one_line or _looks_like_path(arg) else arg
     return Quilt.parse(text)
 
 
 def load_position_input(arg: str) -> LoadedInput:
-    """A record file, a position (file or string) or a quilt (file or inline)."""
+    """A record file, a position (file or string) or a quilt (file or inline).
+
+    Inline, a position is one line of several fields, a quilt 9 lines or ``[...]``, a record
+    ``{...}``: a single word is a file name."""
     source = arg
-    text = read_text(arg) if _looks_like_path(arg) else arg
+    one_word = len(arg.split()) == 1 and not arg.lstrip().startswith(("[", "{"))
+    text = read_text(arg) if one_word or _looks_like_path(arg) else arg
     stripped = text.strip()
     if stripped.startswith("{"):
         try:

@@ -86,3 +86,10 @@ def test_bench_solvers_small_run() -> None:
     data = json.loads(out)
     assert len(data["rows"]) == 2 and data["disagreements"] == 0
     assert data["median_ratio"] > 0
+
+
+def test_a_missing_quilt_file_is_named_as_missing() -> None:
+    code, _, err = run("fill", "--quilt", "quilts/no-such-quilt.txt", "--patches", "1")
+    assert code == 2 and err == "error: quilts/no-such-quilt.txt: no such file\n"
+    code, _, err = run("hint", "no-such-quilt", "--patch", "1")
+    assert code == 2 and "no-such-quilt: no such file" in err
