@@ -170,6 +170,8 @@ def _run(  # pragma: no cover - compiled
     meta: np.ndarray,
     slot_of: np.ndarray,
     fit_buf: np.ndarray,
+    fit_count: np.ndarray,
+    list_src: np.ndarray,
     comp_lo: np.ndarray,
     comp_hi: np.ndarray,
     comp_fits: np.ndarray,
@@ -183,6 +185,7 @@ def _run(  # pragma: no cover - compiled
     n = area.shape[0]
     n_order = order.shape[0]
     n_reg = reg_lo.shape[0]
+    n_pl = pl_lo.shape[0]
     one = np.uint64(1)
     done = 0
     d = meta[_M_DEPTH]
@@ -227,16 +230,34 @@ def _run(  # pragma: no cover - compiled
                 c_lo = np.uint64(0)
                 c_hi = np.uint64(0)
                 n_fit = 0
-                for s in range(n):
-                    if not (unused >> np.uint64(s)) & one:
-                        continue
-                    for p in range(off[s * 82], off[s * 82 + 81]):
+                base = d * n_pl
+                src = list_src[d - 1] if d > 0 else -1
+                if src < 0:
+                    for s in range(n):
+                        if not (unused >> np.uint64(s)) & one:
+                            continue
+                        for p in range(off[s * 82], off[s * 82 + 81]):
+                            if (pl_lo[p] & ~lo) == 0 and (pl_hi[p] & ~hi) == 0:
+                                c_lo |= pl_lo[p]
+                                c_hi |= pl_hi[p]
+                                fitting |= one << np.uint64(s)
+                                fit_buf[base + n_fit] = p
+                                n_fit += 1
+                else:
+                    # only what fitted at the nearest ancestor that listed it can fit now
+                    src_base = src * n_pl
+                    for t in range(fit_count[src]):
+                        p = fit_buf[src_base + t]
                         if (pl_lo[p] & ~lo) == 0 and (pl_hi[p] & ~hi) == 0:
-                            c_lo |= pl_lo[p]
-                            c_hi |= pl_hi[p]
-                            fitting |= one << np.uint64(s)
-                            fit_buf[n_fit] = p
-                            n_fit += 1
+                            bit = one << np.uint64(slot_of[p])
+                            if unused & bit:
+                                c_lo |= pl_lo[p]
+                                c_hi |= pl_hi[p]
+                                fitting |= bit
+                                fit_buf[base + n_fit] = p
+                                n_fit += 1
+                fit_count[d] = n_fit
+                list_src[d] = d
                 lo &= c_lo
                 hi &= c_hi
                 st_lo[d] = lo
@@ -251,12 +272,13 @@ def _run(  # pragma: no cover - compiled
                     for c in range(n_comp):
                         comp_fits[c] = 0
                     for t in range(n_fit):
-                        p = fit_buf[t]
+                        p = fit_buf[base + t]
                         for c in range(n_comp):
                             if (pl_lo[p] & comp_lo[c]) or (pl_hi[p] & comp_hi[c]):
                                 comp_fits[c] |= one << np.uint64(slot_of[p])
                                 break
             else:
+                list_src[d] = list_src[d - 1] if d > 0 else -1
                 for s in range(n):
                     if not (unused >> np.uint64(s)) & one:
                         continue
@@ -494,7 +516,10 @@ class FastPacker:
         self._chosen = np.full(_DEPTH, -1, dtype=np.int64)
         self._best_chosen = np.full(_DEPTH, -1, dtype=np.int64)
         self._meta = np.zeros(5, dtype=np.int64)
-        self._fit_buf = np.zeros(max(1, len(self._pl_lo)), dtype=np.int64)
+        # per depth, the placements that fitted there (a child scans its ancestor's list only)
+        self._fit_buf = np.empty(max(1, _DEPTH * len(self._pl_lo)), dtype=np.int64)
+        self._fit_count = np.zeros(_DEPTH, dtype=np.int64)
+        self._list_src = np.full(_DEPTH, -1, dtype=np.int64)
         self._comp_lo = np.zeros(CELLS, dtype=np.uint64)
         self._comp_hi = np.zeros(CELLS, dtype=np.uint64)
         self._comp_fits = np.zeros(CELLS, dtype=np.uint64)
@@ -569,7 +594,8 @@ class FastPacker:
                 self._pl_lo, self._pl_hi, self._reg_lo, self._reg_hi, self._reg_fits, self._witness,
                 self._st_lo, self._st_hi, self._st_unused, self._st_value, self._st_spent, self._st_cell,
                 self._st_k, self._st_j, self._st_phase, self._st_placed, self._chosen, self._best_chosen,
-                self._meta, self._slot_of, self._fit_buf, self._comp_lo, self._comp_hi, self._comp_fits,
+                self._meta, self._slot_of, self._fit_buf, self._fit_count, self._list_src,
+                self._comp_lo, self._comp_hi, self._comp_fits,
                 self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain, self._stop,
             )
             left -= int(self._meta[_M_NODES]) - before
