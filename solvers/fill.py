@@ -30,7 +30,7 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -292,7 +292,6 @@ def optimal_fill(
             require_bonus=require_bonus,
             twins=twins,
             hint=incumbent.placements,
-            config=config,
             progress=progress,
             lower=0 if require_bonus else incumbent.value,
             region_caps=caps,
@@ -476,29 +475,9 @@ def _canonical_hint(
 CpOutcome = tuple[SolveStatus, int | None, int, list[tuple[int, int]]]
 
 
-def _solve_cp_sat(
-    quilt: int,
-    ids: list[int],
-    values: list[int],
-    bounds: FillBounds,
-    upper: int,
-    *,
-    budget: int | None,
-    require_bonus: bool,
-    twins: list[list[int]],
-    hint: Sequence[tuple[int, int]],
-    config: SolverConfig,
-    progress: ProgressFn | None,
-    features: frozenset[str] = _CP_FEATURES,
-    lower: int = 0,
-    region_caps: Sequence[int] = (),
-) -> CpOutcome:
-    """Build and solve the CP-SAT model in one go."""
-    run = _prepare_cp_sat(
-        quilt, ids, values, bounds, upper, budget=budget, require_bonus=require_bonus, twins=twins,
-        hint=hint, config=config, progress=progress, features=features, lower=lower, region_caps=region_caps,
-    )
-    return run(None, config)
+def _solve_cp_sat(*args: Any, config: SolverConfig, **kwargs: Any) -> CpOutcome:
+    """Build and solve the CP-SAT model in one go (``_prepare_cp_sat``'s arguments)."""
+    return _prepare_cp_sat(*args, **kwargs)(None, config)
 
 
 def _prepare_cp_sat(
@@ -512,7 +491,6 @@ def _prepare_cp_sat(
     require_bonus: bool,
     twins: list[list[int]],
     hint: Sequence[tuple[int, int]],
-    config: SolverConfig,
     progress: ProgressFn | None,
     features: frozenset[str] = _CP_FEATURES,
     lower: int = 0,
