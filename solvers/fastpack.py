@@ -37,7 +37,7 @@ _DEPTH = CELLS + 2  # each level settles at least one open cell
 PAUSED, EXHAUSTED, REACHED = 0, 1, 2
 
 # meta fields of the resumable state
-_M_DEPTH, _M_BEST, _M_NODES, _M_BEST_LEN, _M_STATUS = 0, 1, 2, 3, 4
+_M_DEPTH, _M_BEST, _M_NODES, _M_BEST_LEN = 0, 1, 2, 3
 
 # column masks as (low word, high word): module constants, frozen into the compiled code
 _NC0_LO = np.uint64(NOT_COL0 & 0xFFFFFFFFFFFFFFFF)
@@ -48,8 +48,6 @@ _NC8_HI = np.uint64(NOT_COL8 >> 64)
 _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _K3 = np.uint64(0x165667B19E3779F9)
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
 
 
 @njit(cache=True, nogil=True)
@@ -236,7 +234,7 @@ def _run(  # pragma: no cover - compiled
                     for s in range(n):
                         if not (unused >> np.uint64(s)) & one:
                             continue
-                        for p in range(off[s * 82], off[s * 82 + 81]):
+                        for p in range(off[s * _STRIDE], off[s * _STRIDE + CELLS]):
                             if (pl_lo[p] & ~lo) == 0 and (pl_hi[p] & ~hi) == 0:
                                 c_lo |= pl_lo[p]
                                 c_hi |= pl_hi[p]
@@ -286,7 +284,7 @@ def _run(  # pragma: no cover - compiled
                     if w >= 0 and (pl_lo[w] & ~lo) == 0 and (pl_hi[w] & ~hi) == 0:
                         fitting |= one << np.uint64(s)
                         continue
-                    for p in range(off[s * 82], off[s * 82 + 81]):
+                    for p in range(off[s * _STRIDE], off[s * _STRIDE + CELLS]):
                         if (pl_lo[p] & ~lo) == 0 and (pl_hi[p] & ~hi) == 0:
                             witness[s] = p
                             fitting |= one << np.uint64(s)
@@ -337,7 +335,7 @@ def _run(  # pragma: no cover - compiled
             cell = _popcount((m_lo & (~m_lo + one)) - one) if m_lo else 64 + _popcount((m_hi & (~m_hi + one)) - one)
             st_cell[d] = cell
             st_k[d] = 0
-            st_j[d] = off[order[0] * 82 + cell] if n_order else 0
+            st_j[d] = off[order[0] * _STRIDE + cell] if n_order else 0
             st_phase[d] = 1
             phase = 1
         if phase == 1:
@@ -355,7 +353,7 @@ def _run(  # pragma: no cover - compiled
                 if ok and button_budget >= 0 and spent + cost[s] > button_budget:
                     ok = False
                 if ok:
-                    end = off[s * 82 + cell + 1]
+                    end = off[s * _STRIDE + cell + 1]
                     while st_j[d] < end:
                         p = st_j[d]
                         st_j[d] = p + 1
@@ -374,7 +372,7 @@ def _run(  # pragma: no cover - compiled
                         break
                 st_k[d] += 1
                 if st_k[d] < n_order:
-                    st_j[d] = off[order[st_k[d]] * 82 + cell]
+                    st_j[d] = off[order[st_k[d]] * _STRIDE + cell]
             if pushed:
                 d += 1
                 continue
@@ -515,7 +513,7 @@ class FastPacker:
         self._st_placed = np.zeros(_DEPTH, dtype=np.int64)
         self._chosen = np.full(_DEPTH, -1, dtype=np.int64)
         self._best_chosen = np.full(_DEPTH, -1, dtype=np.int64)
-        self._meta = np.zeros(5, dtype=np.int64)
+        self._meta = np.zeros(4, dtype=np.int64)
         # per depth, the placements that fitted there (a child scans its ancestor's list only)
         self._fit_buf = np.empty(max(1, _DEPTH * len(self._pl_lo)), dtype=np.int64)
         self._fit_count = np.zeros(_DEPTH, dtype=np.int64)
