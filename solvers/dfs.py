@@ -1,7 +1,8 @@
 """A bitboard branch-and-bound packing search for small fills, in plain Python ints.
 
-The search settles cells one at a time in a fixed order (empty region by empty region, largest
-region first, row-major inside a region): the first undecided cell is either covered by a
+The search settles cells one at a time in a fixed order (empty region by empty region, smallest
+region first, a pocket taking the patches that fit it before open space does; row-major inside
+a region): the first undecided cell is either covered by a
 placement whose own first cell it is, or left empty. Every packing is reached exactly once
 that way, so an exhausted search proves its incumbent optimal. A node is cut
 when what it has plus the best the unused patches could still add (a subset sum of their
@@ -68,7 +69,7 @@ def pack(
     and the per-region bound; by default ``free`` is one region.
     """
     n = len(items)
-    parts = sorted((r & free for r in regions if r & free), key=lambda r: (-r.bit_count(), r & -r))
+    parts = sorted((r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r))
     covered_parts = 0
     for r in parts:
         covered_parts |= r

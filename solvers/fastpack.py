@@ -2,16 +2,19 @@
 
 Most fill proofs that CP-SAT finds hard are settled by this search in milliseconds once it
 runs at machine speed. It is the search of ``solvers.dfs.pack`` for the ``cells`` objective
-(value = area), with an optional button budget: cells are settled one at a time (empty region
-by empty region, largest first), the first open cell is covered by a placement whose first
-cell it is, or left empty; a node is cut when the cells it covers plus the best subset sum of
-the unused patches' areas (over all open cells, and part by part) cannot beat the best found;
-after a placement, open cells no unused patch can still cover are left empty, the patches that
-fit nowhere drop out, and the open cells are split into their connected parts, each bounded by
-the patches fitting inside it (a pocket a little larger than what fits it wastes cells: seen
-there, not when the search reaches it); patches sharing a shape are used in slot order only.
-That last bound, and an optional transposition table (``use_table``), are what
-``solvers.dfs`` lacks: the same search, fewer nodes.
+(value = area), with an optional button budget: cells are settled one at a time, the first
+open cell is covered by a placement whose first cell it is, or left empty; a node is cut when
+the cells it covers plus the best subset sum of the unused patches' areas (over all open
+cells, and part by part) cannot beat the best found; after a placement, open cells no unused
+patch can still cover are left empty, the patches that fit nowhere drop out, and the open
+cells are split into their connected parts, each bounded by the patches fitting inside it (a
+pocket a little larger than what fits it wastes cells: seen there, not when the search
+reaches it); patches sharing a shape are used in slot order only. The smallest part is
+settled first (then the quilt's empty regions, smallest first): a tight pocket takes the
+patches that fit it before open space does, which finds perfect packings and proofs alike in
+far fewer nodes (about half the time over the bench's 200 instances). That per-part bound and
+order, and an optional transposition table (``use_table``), are what ``solvers.dfs`` lacks:
+the same search, fewer nodes.
 
 The quilt (81 cells) is two ``uint64`` words. The search keeps its stack in arrays, so it
 runs in slices of a node budget: the caller checks its clock and its stop flag between
@@ -163,6 +166,8 @@ def _run(  # pragma: no cover - compiled
     st_j: np.ndarray,
     st_phase: np.ndarray,
     st_placed: np.ndarray,
+    st_focus_lo: np.ndarray,
+    st_focus_hi: np.ndarray,
     chosen: np.ndarray,
     best_chosen: np.ndarray,
     meta: np.ndarray,
@@ -266,7 +271,17 @@ def _run(  # pragma: no cover - compiled
                 room = _popcount(lo) + _popcount(hi)
                 # the open cells' connected parts now, and the patches fitting inside each
                 n_comp = _components(lo, hi, comp_lo, comp_hi)
+                # the smallest part is settled first: a tight pocket decides more than open space
+                f_lo = np.uint64(0)
+                f_hi = np.uint64(0)
                 if n_comp > 1:
+                    small = np.int64(CELLS + 1)
+                    for c in range(n_comp):
+                        size = _popcount(comp_lo[c]) + _popcount(comp_hi[c])
+                        if size < small:
+                            small = size
+                            f_lo = comp_lo[c]
+                            f_hi = comp_hi[c]
                     for c in range(n_comp):
                         comp_fits[c] = 0
                     for t in range(n_fit):
@@ -275,8 +290,12 @@ def _run(  # pragma: no cover - compiled
                             if (pl_lo[p] & comp_lo[c]) or (pl_hi[p] & comp_hi[c]):
                                 comp_fits[c] |= one << np.uint64(slot_of[p])
                                 break
+                st_focus_lo[d] = f_lo
+                st_focus_hi[d] = f_hi
             else:
                 list_src[d] = list_src[d - 1] if d > 0 else -1
+                st_focus_lo[d] = st_focus_lo[d - 1] & lo
+                st_focus_hi[d] = st_focus_hi[d - 1] & hi
                 for s in range(n):
                     if not (unused >> np.uint64(s)) & one:
                         continue
@@ -308,10 +327,9 @@ def _run(  # pragma: no cover - compiled
                 for c in range(n_comp):
                     r_lo, r_hi = _sums(comp_fits[c], area, n)
                     by_part += _best_sum(r_lo, r_hi, _popcount(comp_lo[c]) + _popcount(comp_hi[c]))
-                    if by_part >= bound:
-                        break
+                # the cells coverable all told, and a sum of the unused patches' areas within them
                 if by_part < bound:
-                    bound = by_part
+                    bound = _best_sum(s_lo, s_hi, by_part)
             elif n_reg > 1:
                 by_region = 0
                 for r in range(n_reg):
@@ -319,19 +337,21 @@ def _run(  # pragma: no cover - compiled
                     if cells:
                         r_lo, r_hi = _sums(unused & reg_fits[r], area, n)
                         by_region += _best_sum(r_lo, r_hi, cells)
-                        if by_region >= bound:
-                            break
                 if by_region < bound:
-                    bound = by_region
+                    bound = _best_sum(s_lo, s_hi, by_region)
             if value + bound <= best:
                 d -= 1
                 continue
-            # the lowest open cell of the first region (largest first) with open cells
-            for r in range(n_reg):
-                m_lo = lo & reg_lo[r]
-                m_hi = hi & reg_hi[r]
-                if m_lo or m_hi:
-                    break
+            # the lowest open cell of the part in focus, else of the first region (smallest
+            # first) with open cells
+            m_lo = st_focus_lo[d] & lo
+            m_hi = st_focus_hi[d] & hi
+            if not (m_lo or m_hi):
+                for r in range(n_reg):
+                    m_lo = lo & reg_lo[r]
+                    m_hi = hi & reg_hi[r]
+                    if m_lo or m_hi:
+                        break
             cell = _popcount((m_lo & (~m_lo + one)) - one) if m_lo else 64 + _popcount((m_hi & (~m_hi + one)) - one)
             st_cell[d] = cell
             st_k[d] = 0
@@ -453,7 +473,7 @@ class FastPacker:
         n = len(patch_ids)
         if n > 64:
             raise ValueError("at most 64 patches")
-        parts = sorted((r & free for r in regions if r & free), key=lambda r: (-r.bit_count(), r & -r))
+        parts = sorted((r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r))
         rest = free
         for r in parts:
             rest &= ~r
@@ -511,6 +531,8 @@ class FastPacker:
         self._st_j = np.zeros(_DEPTH, dtype=np.int64)
         self._st_phase = np.zeros(_DEPTH, dtype=np.int64)
         self._st_placed = np.zeros(_DEPTH, dtype=np.int64)
+        self._st_focus_lo = np.zeros(_DEPTH, dtype=np.uint64)
+        self._st_focus_hi = np.zeros(_DEPTH, dtype=np.uint64)
         self._chosen = np.full(_DEPTH, -1, dtype=np.int64)
         self._best_chosen = np.full(_DEPTH, -1, dtype=np.int64)
         self._meta = np.zeros(4, dtype=np.int64)
@@ -521,6 +543,9 @@ class FastPacker:
         self._comp_lo = np.zeros(CELLS, dtype=np.uint64)
         self._comp_hi = np.zeros(CELLS, dtype=np.uint64)
         self._comp_fits = np.zeros(CELLS, dtype=np.uint64)
+        self._tt_bits = 0
+        self._tt_lo = self._tt_hi = self._tt_unused = np.zeros(1, dtype=np.uint64)
+        self._tt_gain = np.zeros(1, dtype=np.int64)
         self.use_table(table_bits)
         self._stop = np.zeros(1, dtype=np.int64)  # set from another thread: the kernel pauses
         self._incumbent = incumbent if incumbent is not None else DfsResult(value=0)
@@ -539,20 +564,32 @@ class FastPacker:
     def use_table(self, bits: int) -> None:
         """A transposition table of ``2**bits`` states (0: none): a state already searched
         (the same open cells and unused patches, reached by other placements) is cut when
-        what it was found to add cannot beat the best. It can be switched on between runs:
-        its 16 bytes an entry are worth it once a search is known not to be trivial."""
+        what it was found to add cannot beat the best. It can be switched on or resized
+        between runs (a larger table keeps the entries of the smaller one): its 32 bytes an
+        entry are worth it once a search is known not to be trivial."""
         if not 0 <= bits <= 24:
             raise ValueError("table bits: 0 (no table) to 24")
         if self._budget >= 0:
             # the patches left no longer tell the buttons spent (a patch that fits nowhere
             # leaves the set unused or not), so equal states could differ in what they allow
             bits = 0
+        old_bits = self._tt_bits
+        if old_bits:
+            kept = np.nonzero(self._tt_unused)[0]
+            old = (self._tt_lo[kept], self._tt_hi[kept], self._tt_unused[kept], self._tt_gain[kept])
         size = 1 << bits if bits else 1
         self._tt_bits = bits
         self._tt_lo = np.empty(size, dtype=np.uint64)
         self._tt_hi = np.empty(size, dtype=np.uint64)
         self._tt_unused = np.zeros(size, dtype=np.uint64)  # 0: an empty entry (never a key)
         self._tt_gain = np.empty(size, dtype=np.int64)
+        if old_bits and bits > old_bits:
+            lo, hi, unused, gain = old
+            at = ((lo * _K1) ^ (hi * _K2) ^ (unused * _K3)) >> np.uint64(64 - bits)  # the kernel's hash
+            self._tt_lo[at] = lo
+            self._tt_hi[at] = hi
+            self._tt_unused[at] = unused
+            self._tt_gain[at] = gain
 
     def tighten(self, upper: int) -> None:
         """A better proven bound (the search stops as soon as it is reached)."""
@@ -591,7 +628,8 @@ class FastPacker:
                 chunk, self._upper, self._area, self._cost, self._budget, self._need, self._order, self._off,
                 self._pl_lo, self._pl_hi, self._reg_lo, self._reg_hi, self._reg_fits, self._witness,
                 self._st_lo, self._st_hi, self._st_unused, self._st_value, self._st_spent, self._st_cell,
-                self._st_k, self._st_j, self._st_phase, self._st_placed, self._chosen, self._best_chosen,
+                self._st_k, self._st_j, self._st_phase, self._st_placed, self._st_focus_lo, self._st_focus_hi,
+                self._chosen, self._best_chosen,
                 self._meta, self._slot_of, self._fit_buf, self._fit_count, self._list_src,
                 self._comp_lo, self._comp_hi, self._comp_fits,
                 self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain, self._stop,

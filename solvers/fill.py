@@ -5,18 +5,22 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
 2. the bitboard branch-and-bound search: for ``cells``, compiled (``solvers.fastpack``,
-   about a million nodes a second) and given 5 ms alone, which settles most instances
+   about 1.5 million nodes a second) and given 5 ms alone, which settles most instances
    outright, dense ones included; for ``points``, a few milliseconds of the Python search
    (``solvers.dfs``). Either leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
    bound, which the incumbent may already reach;
-4. CP-SAT on the shared placement model (``solvers.model.PlacementModel``) with one ordering
+4. for ``cells``, the race of ``_Race``: the compiled search goes on in a thread while the
+   same search on the quilt turned half a turn runs in this one, each on a core (both
+   release the GIL); the first to settle the fill stops the other. How long a search takes
+   depends on how soon its cell order meets the tight pockets, so the two scans, from
+   opposite corners, often differ tenfold either way. If neither has settled it after 30%
+   of the time limit, CP-SAT (step 5, one worker) takes over the second core;
+5. CP-SAT on the shared placement model (``solvers.model.PlacementModel``) with one ordering
    for patches sharing a shape, the quilt's symmetries broken on a few patches, the bound
    and the incumbent's value as the objective's domain, the per-region caps as constraints
-   and the incumbent as a hint, on one worker. For ``cells`` the compiled search goes on in
-   a thread on the other core (both release the GIL), and the first to prove optimality
-   stops the other: each wins on some instances. For ``points`` the Python search runs
-   beside CP-SAT on loose quilts only; on denser ones a Python thread beside it slows it.
+   and the incumbent as a hint. For ``points`` the Python search runs beside CP-SAT on loose
+   quilts only; on denser ones a Python thread beside it slows it.
 
 Objective ``cells`` counts the cells the placed patches cover. Objective ``points`` counts,
 for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
@@ -65,7 +69,16 @@ _CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
 _CP_WORKERS: int | None = 1
 #: Seconds the compiled search (objective ``cells``) gets alone before CP-SAT joins it.
 _FAST_ALONE = 0.005
-#: Transposition table of the compiled search once it outlives its time alone: 2**18 states.
+#: The second compiled search sees the quilt under this symmetry (half a turn): it scans
+#: from the opposite corner.
+_TURN = 2
+#: It has the second core for this share of the time limit (and at least these seconds);
+#: CP-SAT then takes that core over.
+_TURNED_SHARE = 0.3
+_TURNED_ALONE = 0.5
+#: Transposition table of the compiled search from the start (small: cheap to allocate for the
+#: many instances settled in a millisecond) and once it outlives its time alone.
+_FIRST_TABLE_BITS = 12
 _TABLE_BITS = 18
 #: Objective ``points``: quilts with at most this many covered cells get the Python search
 #: beside CP-SAT; denser ones CP-SAT alone.
@@ -258,7 +271,8 @@ def optimal_fill(
         # most instances are settled here, before CP-SAT is even built
         if objective == "cells":
             packer = FastPacker(
-                bounds.reachable, ids, upper=upper, regions=part_masks, twins=twins, budget=budget
+                bounds.reachable, ids, upper=upper, regions=part_masks, twins=twins, budget=budget,
+                table_bits=_FIRST_TABLE_BITS,
             )
             incumbent = packer.run(deadline=started + min(_FAST_ALONE, config.time_limit * 0.5))
         else:
@@ -281,7 +295,7 @@ def optimal_fill(
     if remaining <= 0.01:
         return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
 
-    def build() -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
+    def build(best: DfsResult) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
         return _prepare_cp_sat(
             quilt,
             ids,
@@ -291,17 +305,23 @@ def optimal_fill(
             budget=budget,
             require_bonus=require_bonus,
             twins=twins,
-            hint=incumbent.placements,
+            hint=best.placements,
             progress=progress,
-            lower=0 if require_bonus else incumbent.value,
+            lower=0 if require_bonus else best.value,
             region_caps=caps,
         )
 
     workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
     if packer is not None:
-        return _race(packer, build, incumbent, upper, deadline, config.model_copy(update={"workers": workers}),
-                     progress, finish)
-    solve = build()
+        # the same search on the quilt turned half a turn: it scans from the opposite corner
+        turned = FastPacker(
+            transform(bounds.reachable, _TURN), ids, upper=upper, regions=[transform(m, _TURN) for m in part_masks],
+            twins=twins, budget=budget, table_bits=_TABLE_BITS,
+        )
+        race = _Race(packer, turned, upper, deadline, progress, finish)
+        switch_at = started + max(_TURNED_ALONE, _TURNED_SHARE * config.time_limit)
+        return race.run(build, incumbent, switch_at, config.model_copy(update={"workers": workers}))
+    solve = build(incumbent)
     if require_bonus or quilt.bit_count() > _LOOSE_FILLED:
         # CP-SAT alone to the end: a Python search beside it on 2 cores slows it down
         alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter()),
@@ -339,52 +359,89 @@ def optimal_fill(
 FinishFn = Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], str], FillResult]
 
 
-def _race(
-    packer: FastPacker,
-    build: Callable[[], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
-    incumbent: DfsResult,
-    upper: int,
-    deadline: float,
-    config: SolverConfig,
-    progress: ProgressFn | None,
-    finish: FinishFn,
-) -> FillResult:
-    """The compiled search in a thread and CP-SAT in this one, each on a core (both release
-    the GIL); the first to prove optimality stops the other. The search starts before the
-    CP-SAT model is built, so building costs it nothing."""
-    handle = SolveHandle()
-    found: list[DfsResult] = []
-    errors: list[BaseException] = []
+class _Race:
+    """Two compiled searches, one a core: the quilt as it is in a thread, the quilt turned
+    half a turn in this one (both kernels release the GIL). The first to settle the fill
+    stops the other. The order cells are settled in decides how soon a tight pocket is
+    met, so the two scans from opposite corners often differ tenfold in time, either way
+    round, proofs included. If neither has settled it by ``switch_at``, CP-SAT (one worker,
+    warm-started from the better packing) takes this core for the time left: on a quilt
+    both scans find hard, its LP bound may still prove the fill, and its bound improves.
+    """
 
-    def run_search() -> None:
-        try:
-            # one long slice: no GIL needed until it ends, ``request_stop`` ends it early
-            result = packer.run(deadline=deadline, slice_nodes=10**15)
-            found.append(result)
-            if result.exhausted:
-                handle.stop()
-        except BaseException as exc:  # re-raised in the calling thread
-            errors.append(exc)
-            handle.stop()
+    def __init__(
+        self,
+        packer: FastPacker,
+        turned: FastPacker,
+        upper: int,
+        deadline: float,
+        progress: ProgressFn | None,
+        finish: FinishFn,
+    ) -> None:
+        self.packer = packer
+        self.turned = turned
+        self.upper = upper
+        self.deadline = deadline
+        self.progress = progress
+        self.finish = finish
+        self.handle = SolveHandle()
 
-    thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
-    thread.start()
-    outcome: CpOutcome = (SolveStatus.UNKNOWN, None, upper, [])
-    if not handle.stopped:
-        solve = build()  # the search runs meanwhile (its kernel releases the GIL)
-        cp_config = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
-        outcome = solve(handle, cp_config)  # returns at once when the search has won meanwhile
-    packer.request_stop()
-    thread.join()
-    if errors:
-        raise errors[0]
-    searched = found[0]
-    if searched.exhausted:
-        if progress is not None:
-            progress(searched.value, searched.value, "dfs")
-        return finish(SolveStatus.OPTIMAL, searched.value, searched.value, searched.placements, "dfs")
-    best = searched if searched.value > incumbent.value else incumbent
-    return _finish_cp_sat(outcome, best, False, upper, finish)
+    def run(
+        self,
+        build: Callable[[DfsResult], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
+        incumbent: DfsResult,
+        switch_at: float,
+        config: SolverConfig,
+    ) -> FillResult:
+        found: list[DfsResult] = []
+        errors: list[BaseException] = []
+
+        def run_search() -> None:
+            try:
+                # one long slice: no GIL needed until it ends, ``request_stop`` ends it early
+                result = self.packer.run(deadline=self.deadline, slice_nodes=10**15)
+                found.append(result)
+                if result.exhausted:
+                    self.turned.request_stop()
+                    self.handle.stop()
+            except BaseException as exc:  # re-raised in the calling thread
+                errors.append(exc)
+                self.turned.request_stop()
+                self.handle.stop()
+
+        thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
+        thread.start()
+        turned = self.turned.run(deadline=min(self.deadline, switch_at), slice_nodes=10**15)
+        turned = DfsResult(
+            value=turned.value,
+            placements=[(slot, transform(mask, _TURN)) for slot, mask in turned.placements],
+            exhausted=turned.exhausted,
+            nodes=turned.nodes,
+        )
+        if turned.exhausted:
+            self.packer.request_stop()
+            thread.join()
+            return self._settled(turned)
+        outcome: CpOutcome = (SolveStatus.UNKNOWN, None, self.upper, [])
+        if not self.handle.stopped and self.deadline - time.perf_counter() > 0.01:
+            best = max((turned, incumbent), key=lambda r: r.value)
+            solve = build(best)  # the search in the thread runs meanwhile
+            cp_config = config.model_copy(update={"time_limit": max(0.01, self.deadline - time.perf_counter())})
+            outcome = solve(self.handle, cp_config)  # returns at once when the search has won meanwhile
+        self.packer.request_stop()
+        thread.join()
+        if errors:
+            raise errors[0]
+        searched = found[0]
+        if searched.exhausted:
+            return self._settled(searched)
+        best = max((searched, turned, incumbent), key=lambda r: r.value)
+        return _finish_cp_sat(outcome, best, False, self.upper, self.finish)
+
+    def _settled(self, result: DfsResult) -> FillResult:
+        if self.progress is not None:
+            self.progress(result.value, result.value, "dfs")
+        return self.finish(SolveStatus.OPTIMAL, result.value, result.value, result.placements, "dfs")
 
 
 def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -> list[int]:

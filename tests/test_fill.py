@@ -253,3 +253,49 @@ def test_region_caps_are_exact_for_the_smaller_regions_and_bound_the_fill(quilt:
         twins=interchangeable_groups(ids), hint=[], config=CONFIG, progress=None, region_caps=caps,
     )
     assert status == SolveStatus.OPTIMAL and value == bound == best
+
+
+class _Stalled:
+    """Patches ``solvers.fill.FastPacker`` so that chosen searches never get anywhere (they
+    are stopped from the start): what is left must settle the fill on its own."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, stall: Callable[[int], bool]) -> None:
+        import solvers.fill as fill
+        from solvers.fastpack import FastPacker
+
+        made: list[FastPacker] = []
+
+        class Stalled(FastPacker):
+            def __init__(self, *args: object, **kwargs: object) -> None:
+                super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+                made.append(self)
+                if stall(len(made)):
+                    self.request_stop()
+
+        monkeypatch.setattr(fill, "FastPacker", Stalled)
+        self.made = made
+
+
+def test_the_search_on_the_turned_quilt_settles_fills_on_the_real_quilt(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the search on the quilt as it is (made first) never moves: the turned one must answer,
+    # its placements mapped back onto the quilt as it is
+    stalled = _Stalled(monkeypatch, lambda made: made == 1)
+    methods = []
+    for quilt, ids in small_instances(8, seed=17):
+        stalled.made.clear()
+        result = optimal_fill(quilt, ids, config=CONFIG)
+        assert result.optimal and result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
+        check_valid(result, quilt, ids)
+        methods.append(result.method)
+    assert set(methods) <= {"dfs", "bounds"} and methods.count("dfs") >= 4
+
+
+def test_cp_sat_takes_over_when_neither_search_settles_the_fill(monkeypatch: pytest.MonkeyPatch) -> None:
+    _Stalled(monkeypatch, lambda made: True)
+    methods = []
+    for quilt, ids in small_instances(6, seed=19):
+        result = optimal_fill(quilt, ids, config=CONFIG)
+        assert result.optimal and result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
+        check_valid(result, quilt, ids)
+        methods.append(result.method)
+    assert set(methods) <= {"cp-sat", "bounds"} and methods.count("cp-sat") >= 3
