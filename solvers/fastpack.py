@@ -18,8 +18,8 @@ the same search, fewer nodes.
 
 The quilt (81 cells) is two ``uint64`` words. The search keeps its stack in arrays, so it
 runs in slices of a node budget: the caller checks its clock and its stop flag between
-slices, and as the kernel releases the GIL (``nogil``), a slice runs beside a CP-SAT solve
-on the other core. Compiled once, cached on disk (``cache=True``).
+slices, and as the kernel releases the GIL (``nogil``), a slice runs beside another search or a
+CP-SAT solve on the other core. Compiled once, cached on disk (``cache=True``).
 """
 
 from __future__ import annotations

@@ -76,6 +76,8 @@ _TURN = 2
 #: CP-SAT then takes that core over.
 _TURNED_SHARE = 0.3
 _TURNED_ALONE = 0.5
+#: Nodes per slice of the second search (about 7 ms): how late it may notice its deadline.
+_TURNED_SLICE = 10_000
 #: Transposition table of the compiled search from the start (small: cheap to allocate for the
 #: many instances settled in a millisecond) and once it outlives its time alone.
 _FIRST_TABLE_BITS = 12
@@ -411,7 +413,11 @@ class _Race:
 
         thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
         thread.start()
-        turned = self.turned.run(deadline=min(self.deadline, switch_at), slice_nodes=10**15)
+        if self.progress is not None:
+            self.progress(incumbent.value, self.upper, "dfs from two corners")
+        # slices of a few milliseconds: this thread keeps the clock (the other one keeps going
+        # until told to stop)
+        turned = self.turned.run(deadline=min(self.deadline, switch_at), slice_nodes=_TURNED_SLICE)
         turned = DfsResult(
             value=turned.value,
             placements=[(slot, transform(mask, _TURN)) for slot, mask in turned.placements],
@@ -425,6 +431,8 @@ class _Race:
         outcome: CpOutcome = (SolveStatus.UNKNOWN, None, self.upper, [])
         if not self.handle.stopped and self.deadline - time.perf_counter() > 0.01:
             best = max((turned, incumbent), key=lambda r: r.value)
+            if self.progress is not None:
+                self.progress(best.value, self.upper, "cp-sat beside dfs")
             solve = build(best)  # the search in the thread runs meanwhile
             cp_config = config.model_copy(update={"time_limit": max(0.01, self.deadline - time.perf_counter())})
             outcome = solve(self.handle, cp_config)  # returns at once when the search has won meanwhile

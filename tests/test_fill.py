@@ -178,6 +178,18 @@ def test_time_limit_gives_best_found_with_a_bound() -> None:
     check_valid(result, 0, ids)
 
 
+def test_a_short_time_limit_stops_both_searches() -> None:
+    # each of the two searches alone needs over a second on this quilt (1.4 M nodes)
+    from solvers.fastpack import warm_up
+
+    warm_up()  # loading the compiled search must not eat the limit: the race has to run
+    quilt, ids = 2116247590008279011541056, [0, 2, 4, 5, 6, 12, 13, 15, 23, 26, 29, 30, 32]
+    result = optimal_fill(quilt, ids, config=SolverConfig(time_limit=0.2, workers=1, seed=0))
+    assert result.wall_time < 0.9
+    assert not result.optimal and result.objective is not None and result.objective <= result.bound
+    check_valid(result, quilt, ids)
+
+
 def test_progress_reports_never_exceed_the_bound() -> None:
     seen: list[tuple[float | None, float]] = []
     result = optimal_fill(
