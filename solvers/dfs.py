@@ -1,10 +1,10 @@
 """A bitboard branch-and-bound packing search for small fills, in plain Python ints.
 
 The search settles cells one at a time in a fixed order (empty region by empty region, smallest
-region first, a pocket taking the patches that fit it before open space does; row-major inside
-a region): the first undecided cell is either covered by a
-placement whose own first cell it is, or left empty. Every packing is reached exactly once
-that way, so an exhausted search proves its incumbent optimal. A node is cut
+region first, so that a pocket takes the patches that fit it before open space does; row-major
+inside a region): the first undecided cell is either covered by a placement whose own first
+cell it is, or left empty. Every packing is reached exactly once that way, so an exhausted
+search proves its incumbent optimal. A node is cut
 when what it has plus the best the unused patches could still add (a subset sum of their
 areas, or a fractional knapsack for other values, within the undecided cells, and for areas
 also region by region) cannot beat the incumbent. Patches that no longer fit anywhere drop

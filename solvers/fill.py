@@ -10,7 +10,7 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
    (``solvers.dfs``). Either leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
    bound, which the incumbent may already reach;
-4. for ``cells``, the race of ``_Race``: the compiled search goes on in a thread while the
+4. for ``cells``, the race of ``_race``: the compiled search goes on in a thread while the
    same search on the quilt turned half a turn runs in this one, each on a core (both
    release the GIL); the first to settle the fill stops the other. How long a search takes
    depends on how soon its cell order meets the tight pockets, so the two scans, from
@@ -67,7 +67,8 @@ _CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
 #: At most this many CP-SAT workers on our side (None: as configured). One: the other core
 #: runs the compiled search beside it.
 _CP_WORKERS: int | None = 1
-#: Seconds the compiled search (objective ``cells``) gets alone before CP-SAT joins it.
+#: Seconds the compiled search (objective ``cells``) gets alone before the race (a second
+#: search, then CP-SAT) joins it.
 _FAST_ALONE = 0.005
 #: The second compiled search sees the quilt under this symmetry (half a turn): it scans
 #: from the opposite corner.
@@ -320,9 +321,9 @@ def optimal_fill(
             transform(bounds.reachable, _TURN), ids, upper=upper, regions=[transform(m, _TURN) for m in part_masks],
             twins=twins, budget=budget, table_bits=_TABLE_BITS,
         )
-        race = _Race(packer, turned, upper, deadline, progress, finish)
         switch_at = started + max(_TURNED_ALONE, _TURNED_SHARE * config.time_limit)
-        return race.run(build, incumbent, switch_at, config.model_copy(update={"workers": workers}))
+        return _race(packer, turned, build, incumbent, upper, deadline, switch_at,
+                     config.model_copy(update={"workers": workers}), progress, finish)
     solve = build(incumbent)
     if require_bonus or quilt.bit_count() > _LOOSE_FILLED:
         # CP-SAT alone to the end: a Python search beside it on 2 cores slows it down
@@ -361,7 +362,18 @@ def optimal_fill(
 FinishFn = Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], str], FillResult]
 
 
-class _Race:
+def _race(
+    packer: FastPacker,
+    turned: FastPacker,
+    build: Callable[[DfsResult], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
+    incumbent: DfsResult,
+    upper: int,
+    deadline: float,
+    switch_at: float,
+    config: SolverConfig,
+    progress: ProgressFn | None,
+    finish: FinishFn,
+) -> FillResult:
     """Two compiled searches, one a core: the quilt as it is in a thread, the quilt turned
     half a turn in this one (both kernels release the GIL). The first to settle the fill
     stops the other. The order cells are settled in decides how soon a tight pocket is
@@ -370,86 +382,62 @@ class _Race:
     warm-started from the better packing) takes this core for the time left: on a quilt
     both scans find hard, its LP bound may still prove the fill, and its bound improves.
     """
+    handle = SolveHandle()
+    found: list[DfsResult] = []
+    errors: list[BaseException] = []
 
-    def __init__(
-        self,
-        packer: FastPacker,
-        turned: FastPacker,
-        upper: int,
-        deadline: float,
-        progress: ProgressFn | None,
-        finish: FinishFn,
-    ) -> None:
-        self.packer = packer
-        self.turned = turned
-        self.upper = upper
-        self.deadline = deadline
-        self.progress = progress
-        self.finish = finish
-        self.handle = SolveHandle()
+    def run_search() -> None:
+        try:
+            # one long slice: no GIL needed until it ends, ``request_stop`` ends it early
+            result = packer.run(deadline=deadline, slice_nodes=10**15)
+            found.append(result)
+            if result.exhausted:
+                turned.request_stop()
+                handle.stop()
+        except BaseException as exc:  # re-raised in the calling thread
+            errors.append(exc)
+            turned.request_stop()
+            handle.stop()
 
-    def run(
-        self,
-        build: Callable[[DfsResult], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
-        incumbent: DfsResult,
-        switch_at: float,
-        config: SolverConfig,
-    ) -> FillResult:
-        found: list[DfsResult] = []
-        errors: list[BaseException] = []
+    def settled(result: DfsResult) -> FillResult:
+        if progress is not None:
+            progress(result.value, result.value, "dfs")
+        return finish(SolveStatus.OPTIMAL, result.value, result.value, result.placements, "dfs")
 
-        def run_search() -> None:
-            try:
-                # one long slice: no GIL needed until it ends, ``request_stop`` ends it early
-                result = self.packer.run(deadline=self.deadline, slice_nodes=10**15)
-                found.append(result)
-                if result.exhausted:
-                    self.turned.request_stop()
-                    self.handle.stop()
-            except BaseException as exc:  # re-raised in the calling thread
-                errors.append(exc)
-                self.turned.request_stop()
-                self.handle.stop()
-
-        thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
-        thread.start()
-        if self.progress is not None:
-            self.progress(incumbent.value, self.upper, "dfs from two corners")
-        # slices of a few milliseconds: this thread keeps the clock (the other one keeps going
-        # until told to stop)
-        turned = self.turned.run(deadline=min(self.deadline, switch_at), slice_nodes=_TURNED_SLICE)
-        turned = DfsResult(
-            value=turned.value,
-            placements=[(slot, transform(mask, _TURN)) for slot, mask in turned.placements],
-            exhausted=turned.exhausted,
-            nodes=turned.nodes,
-        )
-        if turned.exhausted:
-            self.packer.request_stop()
-            thread.join()
-            return self._settled(turned)
-        outcome: CpOutcome = (SolveStatus.UNKNOWN, None, self.upper, [])
-        if not self.handle.stopped and self.deadline - time.perf_counter() > 0.01:
-            best = max((turned, incumbent), key=lambda r: r.value)
-            if self.progress is not None:
-                self.progress(best.value, self.upper, "cp-sat beside dfs")
-            solve = build(best)  # the search in the thread runs meanwhile
-            cp_config = config.model_copy(update={"time_limit": max(0.01, self.deadline - time.perf_counter())})
-            outcome = solve(self.handle, cp_config)  # returns at once when the search has won meanwhile
-        self.packer.request_stop()
+    thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
+    thread.start()
+    if progress is not None:
+        progress(incumbent.value, upper, "dfs from two corners")
+    # slices of a few milliseconds: this thread keeps the clock (the other one keeps going
+    # until told to stop)
+    other = turned.run(deadline=min(deadline, switch_at), slice_nodes=_TURNED_SLICE)
+    other = DfsResult(
+        value=other.value,
+        placements=[(slot, transform(mask, _TURN)) for slot, mask in other.placements],
+        exhausted=other.exhausted,
+        nodes=other.nodes,
+    )
+    if other.exhausted:
+        packer.request_stop()
         thread.join()
-        if errors:
-            raise errors[0]
-        searched = found[0]
-        if searched.exhausted:
-            return self._settled(searched)
-        best = max((searched, turned, incumbent), key=lambda r: r.value)
-        return _finish_cp_sat(outcome, best, False, self.upper, self.finish)
-
-    def _settled(self, result: DfsResult) -> FillResult:
-        if self.progress is not None:
-            self.progress(result.value, result.value, "dfs")
-        return self.finish(SolveStatus.OPTIMAL, result.value, result.value, result.placements, "dfs")
+        return settled(other)
+    outcome: CpOutcome = (SolveStatus.UNKNOWN, None, upper, [])
+    if not handle.stopped and deadline - time.perf_counter() > 0.01:
+        best = max((other, incumbent), key=lambda r: r.value)
+        if progress is not None:
+            progress(best.value, upper, "cp-sat beside dfs")
+        solve = build(best)  # the search in the thread runs meanwhile
+        cp_config = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
+        outcome = solve(handle, cp_config)  # returns at once when the search has won meanwhile
+    packer.request_stop()
+    thread.join()
+    if errors:
+        raise errors[0]
+    searched = found[0]
+    if searched.exhausted:
+        return settled(searched)
+    best = max((searched, other, incumbent), key=lambda r: r.value)
+    return _finish_cp_sat(outcome, best, False, upper, finish)
 
 
 def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -> list[int]:
