@@ -14,13 +14,13 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from patchwork_opt.errors import PatchworkError
-from patchwork_opt.inputs import load_position_input
-from patchwork_opt.notation import to_notation
-from patchwork_opt.record import Record
-from patchwork_opt.render import render_position
-from patchwork_opt.state import State
-from patchwork_opt.views import position_summary
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.inputs import load_position_input
+from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.formats.record import Record
+from patchwork_opt.formats.render import render_position
+from patchwork_opt.formats.views import position_summary
 
 
 class _ErrorMappingGroup(TyperGroup):
@@ -117,7 +117,7 @@ def show(
         if as_json:
             _print_json({"cells": quilt.to_json(), "covered": quilt.covered, "empty": quilt.empty})
         else:
-            from patchwork_opt.quilt import render_quilt
+            from patchwork_opt.core.quilt import render_quilt
 
             typer.echo(render_quilt(quilt))
             typer.echo(f"covered {quilt.covered}, empty {quilt.empty}")
@@ -134,7 +134,7 @@ def schema(
     name: Annotated[str, typer.Argument(help="record, position, move, or all.")] = "all",
 ) -> None:
     """Print the published JSON schema of the project's formats."""
-    from patchwork_opt.models import json_schema
+    from patchwork_opt.formats.models import json_schema
 
     _print_json(json_schema(name))
 
@@ -146,7 +146,7 @@ def bench_engine(
     as_json: JsonFlag = False,
 ) -> None:
     """Random games per second and legal-move generation, against a naive list-of-lists engine."""
-    from patchwork_opt.bench import run_engine_bench
+    from patchwork_opt.bench.engine import run_engine_bench
 
     result = run_engine_bench(seconds=seconds, repeats=repeats, progress=not as_json)
     if as_json:
@@ -228,7 +228,7 @@ def bench_hint(
     as_json: JsonFlag = False,
 ) -> None:
     """Best-fit latency (p50/p95) on mid-game quilts with 3-6 lookahead patches, vs plain CP-SAT."""
-    from solvers.hints import run_hint_bench
+    from solvers.bench.hint import run_hint_bench
 
     if quilts < 1 or baseline < 0 or positions < 0:
         raise PatchworkError("--quilts must be at least 1, --baseline and --positions at least 0")
@@ -274,7 +274,7 @@ def fill(
     """Optimal fill: the patches (each at most once) and placements that cover the most."""
     from rich.console import Console
 
-    from patchwork_opt.inputs import load_quilt
+    from patchwork_opt.formats.inputs import load_quilt
     from solvers.fill import optimal_fill, parse_patch_ids
     from solvers.model import SolverConfig
     from solvers.render import placement_lines
@@ -322,7 +322,7 @@ def bonus(
     as_json: JsonFlag = False,
 ) -> None:
     """Can a 7x7 square be completed with these patches (each at most once)?"""
-    from patchwork_opt.inputs import load_quilt
+    from patchwork_opt.formats.inputs import load_quilt
     from solvers.bonus import bonus_completion
     from solvers.fill import parse_patch_ids
     from solvers.model import SolverConfig
@@ -359,7 +359,7 @@ def bench_solvers(
     from rich.console import Console
     from rich.progress import Progress
 
-    from solvers.bench import run_solver_bench
+    from solvers.bench.fill import run_solver_bench
 
     if sets < 1 or not 4 <= max_patches <= 33 or time_limit <= 0:
         raise PatchworkError("--sets must be at least 1, --max-patches 4..33, --time-limit positive")
@@ -450,7 +450,7 @@ def match(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from patchwork_opt.match import MatchSpec, check_run, check_save_dir, run_match, save_records, summarize
+    from patchwork_opt.apps.match import MatchSpec, check_run, check_save_dir, run_match, save_records, summarize
 
     uses_solver = "solver" in (p1.strip().lower(), p2.strip().lower())
     spec = MatchSpec(
@@ -510,7 +510,7 @@ def bench_ai(
     as_json: JsonFlag = False,
 ) -> None:
     """MCTS iterations/s and rollouts/s on one core, against rollouts through legal_moves/apply."""
-    from patchwork_opt.ai.bench import run_ai_bench
+    from patchwork_opt.bench.ai import run_ai_bench
 
     result = run_ai_bench(seconds=seconds, repeats=repeats)
     if as_json:
@@ -538,7 +538,7 @@ def _play_record(load: str | None, seed: int | None, leather: str | None) -> Rec
     record = Record.load(load)
     record.replay()  # an unplayable record is refused before the game starts
     if leather is not None:
-        from patchwork_opt.state import leather_spaces
+        from patchwork_opt.core.state import leather_spaces
 
         if leather_spaces(leather) != record.leather:
             raise PatchworkError(f"--leather {leather} conflicts with the record's leather {list(record.leather)}")
@@ -559,8 +559,8 @@ def play(
     import sys
 
     from patchwork_opt.ai.registry import make_bot
-    from patchwork_opt.move import ADVANCE, Move
-    from patchwork_opt.play import HintLine, Session, run, terminal_for
+    from patchwork_opt.apps.play import HintLine, Session, run, terminal_for
+    from patchwork_opt.core.move import ADVANCE, Move
     from solvers.advisor import SolverAdvisor
     from solvers.hints import position_hints
 
@@ -606,7 +606,7 @@ def _web_hint(request: Any, time_cap: float) -> Any:
 
 def _web_fill(request: Any, time_cap: float) -> Any:
     """``POST /api/fill``: what ``patchwork fill ... --json`` prints for the same options."""
-    from patchwork_opt.web.schemas import SERVER_WORKERS
+    from patchwork_opt.apps.web.schemas import SERVER_WORKERS
     from solvers.fill import optimal_fill
     from solvers.model import SolverConfig, validate_patch_ids
 
@@ -622,7 +622,7 @@ def _web_fill(request: Any, time_cap: float) -> Any:
 
 def _web_bonus(request: Any, time_cap: float) -> Any:
     """``POST /api/bonus``: what ``patchwork bonus QUILT --patches ... --json`` prints."""
-    from patchwork_opt.web.schemas import SERVER_WORKERS
+    from patchwork_opt.apps.web.schemas import SERVER_WORKERS
     from solvers.bonus import bonus_completion
     from solvers.model import SolverConfig, validate_patch_ids
 
@@ -635,8 +635,8 @@ def _web_services(max_ai_seconds: float) -> Any:
     """The solver-backed functions and the AI, plugged into the web app (which never imports solvers)."""
     from patchwork_opt.ai.base import Bot
     from patchwork_opt.ai.registry import BOT_NAMES, level_time, make_bot
-    from patchwork_opt.web.schemas import BonusRequest, FillRequest, HintRequest
-    from patchwork_opt.web.services import Services, SolverEndpoint
+    from patchwork_opt.apps.web.schemas import BonusRequest, FillRequest, HintRequest
+    from patchwork_opt.apps.web.services import Services, SolverEndpoint
     from solvers.bestfit import BestFitResult
     from solvers.bonus import BonusResult
     from solvers.fill import FillResult
@@ -685,8 +685,8 @@ def serve(
     """Serve the web page and the JSON API (games, hint, fill, bonus; docs at /docs)."""
     import uvicorn
 
-    from patchwork_opt.web.app import create_app
-    from patchwork_opt.web.services import Limits
+    from patchwork_opt.apps.web.app import create_app
+    from patchwork_opt.apps.web.services import Limits
 
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(f"warning: binding {host}: the games and solvers are open to other machines", err=True)
@@ -706,7 +706,7 @@ def bench_web(
     """Hint latency (p50/p95) of `patchwork serve` on loopback under N clients, vs one client alone."""
     import sys
 
-    from patchwork_opt.web.bench import run_web_bench
+    from patchwork_opt.bench.web import run_web_bench
 
     def argv_for(port: int, db: str) -> list[str]:
         return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
-from patchwork_opt.catalogue import PATCHES
-from patchwork_opt.notation import to_notation
-from patchwork_opt.quilt import Quilt
-from patchwork_opt.record import Record
-from patchwork_opt.state import State
+from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.quilt import Quilt
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.formats.record import Record
 from solvers.bestfit import best_fit
 from solvers.fill import optimal_fill
 from solvers.model import SolverConfig

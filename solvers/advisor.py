@@ -13,11 +13,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from patchwork_opt.ai.base import RankedPlacement
-from patchwork_opt.bitboard import CELLS, FULL, WINDOW_MASKS, has_full_window, iter_bits
-from patchwork_opt.catalogue import PATCHES, PLACEMENTS, fits_anywhere
+from patchwork_opt.core.bitboard import CELLS, FULL, WINDOW_MASKS, has_full_window, iter_bits
+from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, fits_anywhere
 from solvers.bestfit import CoverSolver, ScoreWeights, best_fit
+from solvers.bounds import Pool, outlook
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
-from solvers.regions import Pool, outlook
 
 
 def _distinct(ids: Sequence[int], drop: int | None = None) -> list[int]:

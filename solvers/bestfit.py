@@ -7,7 +7,7 @@ they add up):
   cells (0..1); snug placements leave fewer ragged gaps.
 - ``new_unfillable``: empty cells this placement makes unfillable for good: cells in regions
   the pool of patches still to come cannot fill (region sizes against subset sums of areas,
-  see ``solvers.regions``), after minus before.
+  see ``solvers.bounds``), after minus before.
 - ``lookahead_lost``: cells of the next patches (of the circle, or a given list) that can no
   longer be placed because of this placement: the best cover of those patches on the quilt
   before, minus the best cover after. This is the solver part: an exact bitboard search,
@@ -34,12 +34,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, cells_of, has_full_window
-from patchwork_opt.catalogue import PATCH_COUNT, PATCHES, fits_anywhere, legal_placements, patch
-from patchwork_opt.errors import PatchworkError
-from solvers.areas import best_sum_at_most, subset_sums
+from patchwork_opt.core.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, cells_of, has_full_window
+from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, fits_anywhere, legal_placements, patch
+from patchwork_opt.core.errors import PatchworkError
+from solvers.bounds import FillOutlook, Pool, best_sum_at_most, outlook, subset_sums
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
-from solvers.regions import FillOutlook, Pool, outlook
 
 _TOP_ROW = (1 << SIZE) - 1
 _BOTTOM_ROW = _TOP_ROW << (SIZE * (SIZE - 1))

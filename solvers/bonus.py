@@ -22,10 +22,10 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, cells_of, iter_bits, regions
-from patchwork_opt.catalogue import PATCHES, legal_placements
-from patchwork_opt.errors import PatchworkError
-from solvers.areas import subset_sums
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, cells_of, iter_bits, regions
+from patchwork_opt.core.catalogue import PATCHES, legal_placements
+from patchwork_opt.core.errors import PatchworkError
+from solvers.bounds import subset_sums
 from solvers.model import Instance, PlacedPatch, PlacementModel, SolverConfig, SolveStatus
 from solvers.symmetry import interchangeable_groups
 

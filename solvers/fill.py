@@ -4,10 +4,10 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
-2. the bitboard branch-and-bound search: for ``cells``, compiled (``solvers.fastpack``,
+2. the bitboard branch-and-bound search: for ``cells``, compiled (``solvers.search.fastpack``,
    about 1.5 million nodes a second) and given 5 ms alone, which settles most instances
    outright, dense ones included; for ``points``, a few milliseconds of the Python search
-   (``solvers.dfs``). Either leaves a good incumbent;
+   (``solvers.search.dfs``). Either leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
    bound, which the incumbent may already reach;
 4. for ``cells``, the race of ``_race``: the compiled search goes on in a thread while the
@@ -38,12 +38,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.bitboard import CELLS, WINDOW_MASKS, WINDOW_ORIGINS
-from patchwork_opt.catalogue import PATCHES
-from patchwork_opt.errors import PatchworkError
-from solvers.areas import FillBounds, fill_bounds
-from solvers.dfs import DfsResult, Item, pack
-from solvers.fastpack import FastPacker
+from patchwork_opt.core.bitboard import CELLS, WINDOW_MASKS, WINDOW_ORIGINS
+from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.errors import PatchworkError
+from solvers.bounds import FillBounds, fill_bounds
 from solvers.model import (
     Instance,
     PlacedPatch,
@@ -53,6 +51,8 @@ from solvers.model import (
     SolveStatus,
     validate_patch_ids,
 )
+from solvers.search.dfs import DfsResult, Item, pack
+from solvers.search.fastpack import FastPacker
 from solvers.symmetry import canonical_placements, interchangeable_groups, quilt_symmetries, transform
 
 Objective = Literal["cells", "points"]

@@ -7,30 +7,24 @@ the move picks up a leather patch, plus the fill score of its placement (``solve
 how fillable the quilt stays). Advancing earns a button per space and spends the same time,
 so it scores the leather bonus only. Each offered patch the player can afford and place
 appears with its ``top_k`` best placements; a pending leather patch gets its best cells.
-
-``run_hint_bench`` measures best-fit latency on random mid-game quilts against the plain
-CP-SAT baseline (``best_fit(..., use_shortcuts=False)``) in the same process.
 """
 
 from __future__ import annotations
 
-import random
-import statistics
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from patchwork_opt.bitboard import FULL, iter_bits
-from patchwork_opt.catalogue import PATCHES, legal_placements
-from patchwork_opt.errors import PatchworkError
-from patchwork_opt.inputs import LoadedInput
-from patchwork_opt.quilt import label_grid, render_grid
-from patchwork_opt.state import END, INCOME_MARKS, State
-from solvers.bestfit import BestFitResult, Hint, Ranker, ScoreWeights, best_fit, contact
+from patchwork_opt.core.bitboard import FULL, iter_bits
+from patchwork_opt.core.catalogue import PATCHES, legal_placements
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.quilt import label_grid, render_grid
+from patchwork_opt.core.state import END, State, marks_ahead
+from patchwork_opt.formats.inputs import LoadedInput
+from solvers.bestfit import BestFitResult, Hint, Ranker, ScoreWeights, best_fit
+from solvers.bounds import Pool
 from solvers.model import SolverConfig
-from solvers.regions import Pool
 
 #: Points for taking a leather patch: one more cell covered at the end.
 LEATHER_POINTS = 2.0
@@ -48,28 +42,18 @@ class PositionHints(BaseModel):
     wall_time: float
 
 
-def marks_ahead(position: int) -> int:
-    """Income marks strictly after ``position``: how often a patch bought now pays its income."""
-    return sum(1 for mark in INCOME_MARKS if mark > position)
-
-
-def takes_leather(state: State, old: int, new: int) -> bool:
-    """Does a move from ``old`` to ``new`` reach or cross a leather patch still on the track?"""
-    return any(old < space <= new for space in iter_bits(state.leather))
-
-
 def leather_ahead(state: State, position: int) -> int:
     return sum(1 for space in iter_bits(state.leather) if space > position)
 
 
 def _advance_hint(state: State, player: int, time_value: float) -> Hint:
     pos = state.pos[player]
-    new = min(state.pos[1 - player] + 1, END)
+    new = state.advance_target(player)
     spaces = new - pos
     parts = {
         "buttons": float(spaces),
         "time": -time_value * spaces,
-        "leather": LEATHER_POINTS if takes_leather(state, pos, new) else 0.0,
+        "leather": LEATHER_POINTS if state.leather_between(pos, new) else 0.0,
     }
     score = sum(parts.values())
     reason = f"advance {spaces} space{'s' if spaces != 1 else ''}: +{spaces} buttons for {spaces} time"
@@ -87,7 +71,7 @@ def _buy_parts(state: State, player: int, pid: int, time_value: float) -> dict[s
         "income": float(p.income * marks_ahead(pos)),
         "cost": -float(p.cost),
         "time": -time_value * (new - pos),
-        "leather": LEATHER_POINTS if takes_leather(state, pos, new) else 0.0,
+        "leather": LEATHER_POINTS if state.leather_between(pos, new) else 0.0,
     }
 
 
@@ -235,136 +219,6 @@ def hint_for(
 
 # --- benchmark ---------------------------------------------------------------------------------
 
-
-def random_midgame(rng: random.Random, lookahead: tuple[int, int] = (3, 6)) -> tuple[int, int, list[int], list[int]]:
-    """A mid-game hint request: (quilt, patch, next patches, pool).
-
-    The quilt is 25-55% covered by random patches, each put at one of its three snuggest
-    placements (as a sensible player would); the patch to place and the 3-6 next ones are
-    the following patches of the random order, the pool is everything not yet placed.
-    """
-    ids = list(range(len(PATCHES)))
-    rng.shuffle(ids)
-    target = rng.uniform(0.25, 0.55) * 81
-    quilt = 0
-    used: list[int] = []
-    for pid in ids:
-        if quilt.bit_count() >= target:
-            break
-        masks = legal_placements(pid, quilt)
-        if not masks:
-            continue
-        masks.sort(key=lambda m: (-contact(m, quilt), m))
-        quilt |= masks[rng.randrange(min(3, len(masks)))]
-        used.append(pid)
-    rest = [pid for pid in ids if pid not in used and legal_placements(pid, quilt)]
-    rest += [pid for pid in ids if pid not in used and pid not in rest]
-    count = rng.randint(*lookahead)
-    return quilt, rest[0], rest[1 : 1 + count], rest[1:]
-
-
-def random_midgame_position(rng: random.Random) -> State:
-    """A position from a random game once both tokens passed space 15 (no leather pending)."""
-    while True:
-        state = State.new(seed=rng.randrange(1 << 30))
-        stop = rng.randint(15, 35)
-        while not state.is_terminal() and (min(state.pos) < stop or state.pending >= 0):
-            state.apply(state.random_move(rng))
-        if not state.is_terminal():
-            return state
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def run_hint_bench(
-    *,
-    quilts: int = 200,
-    baseline_quilts: int = 8,
-    positions: int = 50,
-    seed: int = 0,
-    top_k: int = 3,
-    lookahead: tuple[int, int] = (3, 6),
-    baseline_time_limit: float = 1.0,
-    progress: Callable[[str, int, int], None] | None = None,
-) -> dict[str, Any]:
-    """Best-fit latency on ``quilts`` random mid-game requests, and against the plain baseline.
-
-    Also whole-position hints (every offer, lookahead 6) on ``positions`` random positions.
-    Our solver runs on every request (p50, p95, max in ms); the baseline (CP-SAT on every
-    legal placement, no search or pruning, 1 worker) runs on the first ``baseline_quilts``,
-    where both medians and their ratio are reported, and where the top scores are compared
-    (``agree`` counts requests whose best score is the same in both).
-    """
-    rng = random.Random(seed)
-    requests = [random_midgame(rng, lookahead) for _ in range(quilts)]
-    config = SolverConfig(time_limit=0.1, workers=1, seed=seed)
-    times: list[float] = []
-    exact = 0
-    best_scores: list[float | None] = []
-    # warm-up: imports, caches of the catalogue, CP-SAT's first model
-    best_fit(requests[0][0], requests[0][1], requests[0][2], pool=requests[0][3], config=config)
-    for index, (quilt, pid, upcoming, pool) in enumerate(requests):
-        start = time.perf_counter()
-        result = best_fit(quilt, pid, upcoming, pool=pool, top_k=top_k, config=config)
-        times.append(time.perf_counter() - start)
-        exact += result.exact
-        best_scores.append(result.hints[0].score if result.hints else None)
-        if progress is not None:
-            progress("ours", index + 1, quilts)
-    position_times: list[float] = []
-    for index in range(positions):
-        state = random_midgame_position(rng)
-        start = time.perf_counter()
-        position_hints(state, top_k=top_k, lookahead=lookahead[1], config=config)
-        position_times.append(time.perf_counter() - start)
-        if progress is not None:
-            progress("positions", index + 1, positions)
-    base_config = SolverConfig(time_limit=baseline_time_limit, workers=1, seed=seed)
-    base_times: list[float] = []
-    agree = 0
-    count = min(baseline_quilts, quilts)
-    for index, (quilt, pid, upcoming, pool) in enumerate(requests[:count]):
-        start = time.perf_counter()
-        result = best_fit(
-            quilt, pid, upcoming, pool=pool, top_k=top_k, config=base_config, use_shortcuts=False
-        )
-        base_times.append(time.perf_counter() - start)
-        top = result.hints[0].score if result.hints else None
-        agree += top == best_scores[index]
-        if progress is not None:
-            progress("baseline", index + 1, count)
-    ours_subset = times[:count]
-    ms = 1000.0
-    return {
-        "quilts": quilts,
-        "lookahead": list(lookahead),
-        "p50_ms": round(_percentile(times, 0.5) * ms, 2),
-        "p95_ms": round(_percentile(times, 0.95) * ms, 2),
-        "max_ms": round(max(times) * ms, 2),
-        "mean_ms": round(statistics.fmean(times) * ms, 2),
-        "exact": exact,
-        "positions": positions,
-        "position_p50_ms": round(_percentile(position_times, 0.5) * ms, 2) if positions else None,
-        "position_p95_ms": round(_percentile(position_times, 0.95) * ms, 2) if positions else None,
-        "baseline_quilts": count,
-        "baseline_p50_ms": round(statistics.median(base_times) * ms, 2) if base_times else None,
-        "ours_p50_ms_on_baseline_quilts": round(statistics.median(ours_subset) * ms, 2) if count else None,
-        "ratio": (
-            round(statistics.median(base_times) / statistics.median(ours_subset), 1)
-            if base_times and statistics.median(ours_subset) > 0
-            else None
-        ),
-        "baseline_agree": agree,
-    }
-
-
-# --- text for people -----------------------------------------------------------------------------
 
 LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _SHOWN_PARTS = (

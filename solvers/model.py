@@ -22,9 +22,9 @@ from enum import StrEnum
 from ortools.sat.python import cp_model, cp_model_helper
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.bitboard import CELLS, FULL, cells_of
-from patchwork_opt.catalogue import PLACEMENTS, patch
-from patchwork_opt.errors import PatchworkError
+from patchwork_opt.core.bitboard import CELLS, FULL, cells_of
+from patchwork_opt.core.catalogue import PLACEMENTS, patch
+from patchwork_opt.core.errors import PatchworkError
 
 #: (variable index, coefficient): one term of a linear expression.
 Term = tuple[int, int]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import string
 from collections.abc import Sequence
 
-from patchwork_opt.catalogue import PATCHES
-from patchwork_opt.quilt import label_grid, render_grid
+from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.quilt import label_grid, render_grid
 from solvers.model import PlacedPatch
 
 #: Letters for placed patches, then digits-free lowercase when more are needed.

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from patchwork_opt.bitboard import CELLS, SIZE, iter_bits
-from patchwork_opt.catalogue import PATCHES, PLACEMENTS
+from patchwork_opt.core.bitboard import CELLS, SIZE, iter_bits
+from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 
 Cell = tuple[int, int]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from patchwork_opt.bitboard import FULL, bit
-from patchwork_opt.state import State
+from patchwork_opt.core.bitboard import FULL, bit
+from patchwork_opt.core.state import State
 
 #: The circle 1, 2, ..., 32, 0: offers 1 (cost 2), 2 (cost 3), 3 (cost 7) at the start.
 ORDERED_CIRCLE: list[int] = [*range(1, 33), 0]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from patchwork_opt.ai.base import PlacementAdvisor, RankedPlacement
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, mask_of
-from patchwork_opt.catalogue import PLACEMENTS, is_placement, legal_placements
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
+from patchwork_opt.core.catalogue import PLACEMENTS, is_placement, legal_placements
 from solvers.advisor import SolverAdvisor, cover_window_search
-from solvers.hints import random_midgame
+from solvers.bench.hint import random_midgame
 from solvers.model import SolverConfig
 
 CONFIG = SolverConfig(time_limit=5.0, workers=1, seed=0)

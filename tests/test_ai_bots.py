@@ -19,11 +19,11 @@ from patchwork_opt.ai.heuristic import (
 )
 from patchwork_opt.ai.registry import BOT_NAMES, UnknownBotError, make_bot
 from patchwork_opt.ai.solver_bot import SolverBot
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, has_full_window
-from patchwork_opt.catalogue import PATCHES, legal_placements, placement
-from patchwork_opt.errors import PatchworkError
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.state import State
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, has_full_window
+from patchwork_opt.core.catalogue import PATCHES, legal_placements, placement
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import State
 
 FAST = {"iterations": 24}  # a fixed, small search budget: fast and repeatable
 

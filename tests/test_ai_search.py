@@ -12,8 +12,8 @@ from patchwork_opt.ai.heuristic import greedy_plan, leather_cell
 from patchwork_opt.ai.mcts import Mcts, child_state, find_subtree, macro_moves
 from patchwork_opt.ai.policy import RolloutEvaluator, result_value, rollout
 from patchwork_opt.ai.solver_bot import SolverBot
-from patchwork_opt.move import ADVANCE
-from patchwork_opt.state import END, State
+from patchwork_opt.core.move import ADVANCE
+from patchwork_opt.core.state import END, State
 
 
 def _late_positions(seed: int, from_space: int) -> list[State]:
@@ -24,15 +24,15 @@ def _late_positions(seed: int, from_space: int) -> list[State]:
     while not state.is_terminal():
         p = state.to_move()
         if state.pending >= 0:
-            state._leather(p, leather_cell(state.quilts[p]))
+            state.leather_unchecked(p, leather_cell(state.quilts[p]))
             continue
         if min(state.pos) >= from_space:
             found.append(state.clone())
         plan = greedy_plan(state, p, exhaustive=False, rng=rng, noise=1.0)
         if plan.offer_index < 0:
-            state._advance(p)
+            state.advance_unchecked(p)
         else:
-            state._buy(p, plan.offer_index, plan.mask)
+            state.buy_unchecked(p, plan.offer_index, plan.mask)
     return found
 
 

@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, mask_of
-from patchwork_opt.catalogue import PATCHES, is_placement, legal_placements
-from patchwork_opt.errors import PatchworkError, UnknownPatchError
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
+from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements
+from patchwork_opt.core.errors import PatchworkError, UnknownPatchError
+from solvers.bench.hint import random_midgame
 from solvers.bestfit import (
     CoverSolver,
     DuplicatePatchError,
     ScoreWeights,
     best_fit,
 )
-from solvers.hints import random_midgame
 from solvers.model import SolverConfig
 
 CONFIG = SolverConfig(time_limit=5.0, workers=1, seed=0)

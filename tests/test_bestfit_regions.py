@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, mask_of
-from solvers.areas import subset_sums
-from solvers.regions import Pool, outlook, region_bound, unfillable_cells
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
+from solvers.bounds import Pool, outlook, region_bound, subset_sums, unfillable_cells
 
 
 def test_subset_sums_bitset() -> None:

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, bit
-from patchwork_opt.catalogue import is_placement, legal_placements
-from patchwork_opt.errors import UnknownPatchError
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, bit
+from patchwork_opt.core.catalogue import is_placement, legal_placements
+from patchwork_opt.core.errors import UnknownPatchError
 from solvers.bonus import BonusResult, bonus_completion
 from solvers.model import DuplicatePatchError, SolverConfig, SolveStatus
 

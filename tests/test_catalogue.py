@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from patchwork_opt.bitboard import FULL, SIZE, bit, cells_of
-from patchwork_opt.catalogue import (
+from patchwork_opt.core.bitboard import FULL, SIZE, bit, cells_of
+from patchwork_opt.core.catalogue import (
     ALL_PLACEMENTS,
     PATCHES,
     PLACEMENTS,
@@ -20,7 +20,7 @@ from patchwork_opt.catalogue import (
     patch,
     placement,
 )
-from patchwork_opt.errors import UnknownPatchError
+from patchwork_opt.core.errors import UnknownPatchError
 
 # ../shared beside the project, as on the developers' machines and in CI
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "patches.json"

@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.notation import from_notation
-from patchwork_opt.record import Record
-from patchwork_opt.state import State
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import from_notation
+from patchwork_opt.formats.record import Record
 
 runner = CliRunner()
 

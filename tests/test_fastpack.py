@@ -1,4 +1,4 @@
-"""The compiled packing search: exact on small instances, the same search as ``solvers.dfs``."""
+"""The compiled packing search: exact on small instances, the same search as ``solvers.search.dfs``."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from test_fill import exhaustive, small_instances
 
-from patchwork_opt.bitboard import FULL
-from patchwork_opt.catalogue import PATCHES, is_placement
-from solvers.areas import fill_bounds
-from solvers.bench import random_instance
-from solvers.dfs import DfsResult, Item, pack
-from solvers.fastpack import FastPacker
+from patchwork_opt.core.bitboard import FULL
+from patchwork_opt.core.catalogue import PATCHES, is_placement
+from solvers.bench.fill import random_instance
+from solvers.bounds import fill_bounds
+from solvers.search.dfs import DfsResult, Item, pack
+from solvers.search.fastpack import FastPacker
 from solvers.symmetry import interchangeable_groups
 
 

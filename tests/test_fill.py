@@ -7,9 +7,9 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, neighbours
-from patchwork_opt.catalogue import PATCHES, is_placement, legal_placements
-from patchwork_opt.errors import PatchworkError, UnknownPatchError
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, neighbours
+from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements
+from patchwork_opt.core.errors import PatchworkError, UnknownPatchError
 from solvers.fill import FillResult, optimal_fill, parse_patch_ids
 from solvers.model import DuplicatePatchError, SolverConfig, SolveStatus
 
@@ -124,7 +124,7 @@ def test_symmetric_quilt_and_twins_lose_no_optimum() -> None:
 
 def test_cp_sat_path_with_symmetry_breaking_matches_exhaustive_search() -> None:
     # force the CP-SAT model (with twins, symmetry chain and hint) on a symmetric quilt
-    from solvers.areas import fill_bounds
+    from solvers.bounds import fill_bounds
     from solvers.fill import _solve_cp_sat
     from solvers.symmetry import interchangeable_groups
 
@@ -180,7 +180,7 @@ def test_time_limit_gives_best_found_with_a_bound() -> None:
 
 def test_a_short_time_limit_stops_both_searches() -> None:
     # each of the two searches alone needs over a second on this quilt (1.4 M nodes)
-    from solvers.fastpack import warm_up
+    from solvers.search.fastpack import warm_up
 
     warm_up()  # loading the compiled search must not eat the limit: the race has to run
     quilt, ids = 2116247590008279011541056, [0, 2, 4, 5, 6, 12, 13, 15, 23, 26, 29, 30, 32]
@@ -219,7 +219,7 @@ def test_bad_input_is_a_one_line_domain_error() -> None:
 
 @pytest.mark.parametrize("quilt,ids", small_instances(6, seed=5))
 def test_cp_sat_model_alone_matches_exhaustive_search(quilt: int, ids: list[int]) -> None:
-    from solvers.areas import fill_bounds
+    from solvers.bounds import fill_bounds
     from solvers.fill import _solve_cp_sat
     from solvers.symmetry import interchangeable_groups
 
@@ -237,7 +237,7 @@ def test_cp_sat_model_alone_matches_exhaustive_search(quilt: int, ids: list[int]
 def test_region_caps_are_exact_for_the_smaller_regions_and_bound_the_fill(quilt: int, ids: list[int]) -> None:
     import time
 
-    from solvers.areas import fill_bounds
+    from solvers.bounds import fill_bounds
     from solvers.fill import region_caps
 
     bounds = fill_bounds(quilt, ids)
@@ -273,7 +273,7 @@ class _Stalled:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, stall: Callable[[int], bool]) -> None:
         import solvers.fill as fill
-        from solvers.fastpack import FastPacker
+        from solvers.search.fastpack import FastPacker
 
         made: list[FastPacker] = []
 

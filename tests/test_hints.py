@@ -9,12 +9,13 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.bitboard import FULL, bit, mask_of
-from patchwork_opt.catalogue import PATCHES, is_placement
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.notation import to_notation
-from patchwork_opt.state import State
-from solvers.hints import position_hints, random_midgame, run_hint_bench
+from patchwork_opt.core.bitboard import FULL, bit, mask_of
+from patchwork_opt.core.catalogue import PATCHES, is_placement
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import to_notation
+from solvers.bench.hint import random_midgame, run_hint_bench
+from solvers.hints import position_hints
 from solvers.model import SolverConfig
 
 runner = CliRunner()

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.match import (
+from patchwork_opt.apps.match import (
     MatchError,
     MatchSpec,
     elo_ci,
@@ -20,7 +20,7 @@ from patchwork_opt.match import (
     save_records,
     summarize,
 )
-from patchwork_opt.record import Record
+from patchwork_opt.formats.record import Record
 
 runner = CliRunner()
 TINY = MatchSpec(p1="greedy", p2="random", games=6, seed=5)

@@ -7,10 +7,10 @@ import random
 import pytest
 from conftest import ORDERED_CIRCLE, make_state
 
-from patchwork_opt.bitboard import FULL, bit
-from patchwork_opt.errors import NotationError, PatchworkError
-from patchwork_opt.notation import from_notation, to_notation
-from patchwork_opt.state import State
+from patchwork_opt.core.bitboard import FULL, bit
+from patchwork_opt.core.errors import NotationError, PatchworkError
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import from_notation, to_notation
 
 START = " ".join(
     [

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from conftest import ORDERED_CIRCLE, full_except, make_state
 
-from patchwork_opt.bitboard import FULL
-from patchwork_opt.move import ADVANCE
-from patchwork_opt.notation import from_notation, to_notation
-from patchwork_opt.state import State
+from patchwork_opt.core.bitboard import FULL
+from patchwork_opt.core.move import ADVANCE
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import from_notation, to_notation
 
 DATA = Path(__file__).parent / "data" / "perft.json"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner, Result
 
 from cli import app
-from patchwork_opt.move import ADVANCE
-from patchwork_opt.record import Record
-from patchwork_opt.state import State
+from patchwork_opt.core.move import ADVANCE
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
 
 runner = CliRunner()
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from patchwork_opt.bitboard import mask_of
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.play.commands import (
+from patchwork_opt.apps.play.commands import (
     Advance,
     Buy,
     Cancel,
@@ -22,6 +20,8 @@ from patchwork_opt.play.commands import (
     parse_command,
     parse_place,
 )
+from patchwork_opt.core.bitboard import mask_of
+from patchwork_opt.core.move import ADVANCE, Move
 
 
 @pytest.mark.parametrize(

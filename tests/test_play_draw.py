@@ -8,14 +8,14 @@ from conftest import ORDERED_CIRCLE
 from rich.console import Console
 
 from patchwork_opt.ai.greedy import GreedyBot
-from patchwork_opt.bitboard import cells_of
-from patchwork_opt.catalogue import placement
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.play import draw
-from patchwork_opt.play.commands import Buy
-from patchwork_opt.play.session import Session
-from patchwork_opt.record import Record
-from patchwork_opt.state import State
+from patchwork_opt.apps.play import draw
+from patchwork_opt.apps.play.commands import Buy
+from patchwork_opt.apps.play.session import Session
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import placement
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
 
 
 def text_of(renderable: object) -> str:

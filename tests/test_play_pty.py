@@ -8,7 +8,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from patchwork_opt.record import Record
+from patchwork_opt.formats.record import Record
 
 PATCHWORK = Path(sys.executable).parent / "patchwork"
 TIMEOUT = 60

@@ -11,13 +11,13 @@ from conftest import ORDERED_CIRCLE
 
 from patchwork_opt.ai.base import Bot, Decision
 from patchwork_opt.ai.greedy import GreedyBot
-from patchwork_opt.bitboard import bit, mask_of
-from patchwork_opt.catalogue import legal_placements, placement
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.play.commands import Advance, CommandError, parse_command
-from patchwork_opt.play.session import Hinter, HintLine, Reply, Session
-from patchwork_opt.record import Record
-from patchwork_opt.state import State
+from patchwork_opt.apps.play.commands import Advance, CommandError, parse_command
+from patchwork_opt.apps.play.session import Hinter, HintLine, Reply, Session
+from patchwork_opt.core.bitboard import bit, mask_of
+from patchwork_opt.core.catalogue import legal_placements, placement
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
 
 
 class AdvancingBot:

@@ -17,12 +17,12 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patchwork_opt.bitboard import FULL, cells_of
-from patchwork_opt.catalogue import PATCHES, is_placement
-from patchwork_opt.move import Move
-from patchwork_opt.notation import from_notation, to_notation
-from patchwork_opt.record import Record
-from patchwork_opt.state import END, State
+from patchwork_opt.core.bitboard import FULL, cells_of
+from patchwork_opt.core.catalogue import PATCHES, is_placement
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import END, State
+from patchwork_opt.formats.notation import from_notation, to_notation
+from patchwork_opt.formats.record import Record
 
 Cell = tuple[int, int]
 RefMove = tuple[object, ...]

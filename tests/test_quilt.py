@@ -9,10 +9,11 @@ import networkx as nx
 import pytest
 from conftest import cells_mask, full_except
 
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS, bit, full_window, has_full_window, regions
-from patchwork_opt.errors import PatchworkError, QuiltFormatError
-from patchwork_opt.inputs import load_quilt
-from patchwork_opt.quilt import Quilt, parse_cell, render_quilt
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, full_window, has_full_window, regions
+from patchwork_opt.core.errors import PatchworkError, QuiltFormatError
+from patchwork_opt.core.quilt import Quilt, parse_cell, render_quilt
+from patchwork_opt.formats.inputs import load_quilt
+from solvers.bounds import empty_graph
 
 SAMPLE = "\n".join(
     [
@@ -122,7 +123,7 @@ def test_empty_regions_are_connected_components_largest_first() -> None:
     found = quilt.empty_regions()
     assert [r.bit_count() for r in found] == [35, 34]
     assert sum(found) == quilt.empty_mask
-    graph = quilt.empty_graph()
+    graph = empty_graph(quilt.mask)
     assert graph.number_of_nodes() == 69
     assert sorted(len(c) for c in nx.connected_components(graph)) == [34, 35]
 

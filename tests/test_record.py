@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from conftest import ORDERED_CIRCLE
 
-from patchwork_opt.bitboard import bit
-from patchwork_opt.errors import IllegalMoveError, PatchworkError, RecordError, ReplayError
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.record import Record, write_atomic
-from patchwork_opt.state import State
+from patchwork_opt.core.bitboard import bit
+from patchwork_opt.core.errors import IllegalMoveError, PatchworkError, RecordError, ReplayError
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record, write_atomic
 
 BUY_1 = {"type": "buy", "patch": 1, "cells": [[0, 2], [0, 0], [0, 1]]}  # any order
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from conftest import ORDERED_CIRCLE, cells_mask, full_except, make_state
 
-from patchwork_opt.bitboard import FULL, bit
-from patchwork_opt.catalogue import LEATHER_PRINTINGS, placement
-from patchwork_opt.errors import IllegalMoveError, PatchworkError
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.notation import to_notation
-from patchwork_opt.state import END, INCOME_MARKS, State
+from patchwork_opt.core.bitboard import FULL, bit
+from patchwork_opt.core.catalogue import LEATHER_PRINTINGS, placement
+from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import END, INCOME_MARKS, State
+from patchwork_opt.formats.notation import to_notation
 
 
 def hbar(row: int, col: int, length: int) -> int:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import itertools
 
-from patchwork_opt.bitboard import FULL, bit
-from patchwork_opt.catalogue import PATCHES, PLACEMENTS
-from solvers.areas import best_sum_at_most, fill_bounds, subset_sums, sums_list
-from solvers.dfs import Item, pack
+from patchwork_opt.core.bitboard import FULL, bit
+from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
+from solvers.bounds import best_sum_at_most, fill_bounds, subset_sums, sums_list
 from solvers.model import PlacementModel, SolveHandle, SolverConfig, SolveStatus
+from solvers.search.dfs import Item, pack
 from solvers.symmetry import SHAPE_TWINS, canonical_placements, quilt_symmetries, transform
 
 
@@ -103,7 +103,7 @@ def test_the_placement_model_has_one_variable_per_legal_placement_and_no_overlap
 def test_the_placement_model_refuses_bad_instances_with_typed_errors() -> None:
     import pytest
 
-    from patchwork_opt.errors import UnknownPatchError
+    from patchwork_opt.core.errors import UnknownPatchError
     from solvers.model import DuplicatePatchError, Instance
 
     with pytest.raises(DuplicatePatchError, match="patch 3 is listed twice"):

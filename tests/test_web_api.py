@@ -13,14 +13,14 @@ import pytest
 
 from patchwork_opt.ai.base import Bot, Decision
 from patchwork_opt.ai.registry import make_bot
-from patchwork_opt.bitboard import cells_of
-from patchwork_opt.catalogue import legal_placements
-from patchwork_opt.move import Move
-from patchwork_opt.notation import from_notation, to_notation
-from patchwork_opt.record import Record
-from patchwork_opt.state import State
-from patchwork_opt.web.app import create_app
-from patchwork_opt.web.services import Limits, Services
+from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.services import Limits, Services
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import legal_placements
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import from_notation, to_notation
+from patchwork_opt.formats.record import Record
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)  # starlette suggests httpx2; httpx works the same here

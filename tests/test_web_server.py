@@ -16,9 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.errors import PatchworkError
-from patchwork_opt.web.bench import free_port
-from patchwork_opt.web.loadtest import check_loopback, percentile
+from patchwork_opt.bench.loadtest import check_loopback, percentile
+from patchwork_opt.bench.web import free_port
+from patchwork_opt.core.errors import PatchworkError
 
 runner = CliRunner()
 

@@ -13,14 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from patchwork_opt.catalogue import is_placement, legal_placements
-from patchwork_opt.move import Move
-from patchwork_opt.notation import to_notation
-from patchwork_opt.quilt import Quilt
-from patchwork_opt.record import Record
-from patchwork_opt.state import State
-from patchwork_opt.web.app import create_app
-from patchwork_opt.web.services import Limits, Services, SolverEndpoint
+from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.services import Limits, Services, SolverEndpoint
+from patchwork_opt.core.catalogue import is_placement, legal_placements
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.quilt import Quilt
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.formats.record import Record
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)  # starlette suggests httpx2; httpx works the same here

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from patchwork_opt.catalogue import legal_placements
-from patchwork_opt.errors import IllegalMoveError
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.state import State
-from patchwork_opt.web.store import GameNotFoundError, GameStore, StaleGameError, StoreError
+from patchwork_opt.apps.web.store import GameNotFoundError, GameStore, StaleGameError, StoreError
+from patchwork_opt.core.catalogue import legal_placements
+from patchwork_opt.core.errors import IllegalMoveError
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import State
 
 
 def test_games_and_moves_survive_reopening(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from patchwork_opt.move import Move
-from patchwork_opt.state import State
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
 
 
 @dataclass(frozen=True, slots=True)

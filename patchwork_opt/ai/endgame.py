@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from patchwork_opt.ai.heuristic import best_placement
 from patchwork_opt.ai.mcts import macro_moves, resolve_leather
-from patchwork_opt.move import Move
-from patchwork_opt.state import State
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
 
 WIN = 1000.0
 
@@ -59,11 +59,11 @@ class EndgameSearch:
         p = state.to_move()
         child = state.clone()
         if move.kind == "advance":
-            child._advance(p)
+            child.advance_unchecked(p)
         else:
             mask = move.mask or self._place(state.quilts[p], move.patch, state.bonus < 0)
             move = Move("buy", move.patch, mask)
-            child._buy(p, state.circle.index(move.patch), mask)
+            child.buy_unchecked(p, state.circle.index(move.patch), mask)
         resolve_leather(child)
         return child, move
 

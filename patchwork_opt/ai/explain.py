@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from patchwork_opt.bitboard import cells_of
-from patchwork_opt.catalogue import PATCHES
-from patchwork_opt.move import Move
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.move import Move
 
 
 def where(mask: int) -> str:

@@ -6,12 +6,12 @@ from patchwork_opt.ai.base import Decision
 from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.heuristic import ADVANCE_VALUE, greedy_plan, leather_cell
 from patchwork_opt.ai.seeding import require_running
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.state import State
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import State
 
 
 class GreedyBot:
-    """Buys the affordable offered patch with the best ``(2*area + income*marks_left - cost) / time``
+    """Buys the affordable offered patch with the best ``(2*area + income*marks_ahead - cost) / time``
     when it beats the one button per space that advancing pays; places it where it touches the
     most edges and covered cells without cutting off holes. Deterministic (the seed is unused)."""
 

@@ -5,7 +5,7 @@ compact, hole-free quilt stays fillable) and bad when it leaves empty cells cut 
 other empty cell (a 1x1 hole is two points lost unless leather fills it). Completing a 7x7
 window while the bonus is free is worth the bonus.
 
-Purchase: a patch is worth ``2 * area + income * marks_left - cost`` buttons (each covered cell
+Purchase: a patch is worth ``2 * area + income * marks_ahead - cost`` buttons (each covered cell
 saves two points, each income mark still ahead pays its income) for the time it costs;
 advancing earns one button per space, so buying pays when the patch earns more than one button
 per space of time.
@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from patchwork_opt.ai.base import RankedPlacement
-from patchwork_opt.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, WINDOW_MASKS, has_full_window, mask_of
-from patchwork_opt.catalogue import PATCHES, PLACEMENTS, legal_placements
-from patchwork_opt.state import BONUS_POINTS, END, MARKS_UPTO, OFFER_SIZE, State
+from patchwork_opt.core.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, WINDOW_MASKS, has_full_window, mask_of
+from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, legal_placements
+from patchwork_opt.core.state import BONUS_POINTS, END, OFFER_SIZE, State, marks_ahead
 
 ROW0 = mask_of((0, c) for c in range(SIZE))
 ROW8 = mask_of((SIZE - 1, c) for c in range(SIZE))
@@ -36,14 +36,6 @@ AREA: tuple[int, ...] = tuple(p.area for p in PATCHES)
 COST: tuple[int, ...] = tuple(p.cost for p in PATCHES)
 TIME: tuple[int, ...] = tuple(p.time for p in PATCHES)
 INCOME: tuple[int, ...] = tuple(p.income for p in PATCHES)
-TOTAL_MARKS = MARKS_UPTO[END]
-
-
-def marks_left(position: int) -> int:
-    """Income marks still ahead of a token on ``position`` (each pays the income once)."""
-    return TOTAL_MARKS - MARKS_UPTO[position]
-
-
 def contact_planes(quilt: int) -> tuple[int, int, int, int]:
     """For each direction, the cells whose neighbour that way is covered or off the quilt."""
     up = ((quilt << SIZE) & FULL) | ROW0
@@ -174,7 +166,7 @@ def leather_cell(quilt: int, bonus_free: bool = True) -> int:
 def _purchase_value(patch_id: int, position: int) -> float:
     time = TIME[patch_id]
     space = min(time, END - position)
-    value = 2 * AREA[patch_id] + INCOME[patch_id] * marks_left(position) - COST[patch_id]
+    value = 2 * AREA[patch_id] + INCOME[patch_id] * marks_ahead(position) - COST[patch_id]
     return value / space if space > 0 else float(value)
 
 

@@ -19,9 +19,9 @@ from patchwork_opt.ai.explain import describe, where
 from patchwork_opt.ai.heuristic import ADVANCE_VALUE, COST, best_placement, leather_cell, purchase_value
 from patchwork_opt.ai.policy import Evaluator, RolloutEvaluator, result_value
 from patchwork_opt.ai.seeding import decision_rng, require_running
-from patchwork_opt.catalogue import fits_anywhere
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.state import OFFER_SIZE, State
+from patchwork_opt.core.catalogue import fits_anywhere
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import OFFER_SIZE, State
 
 EXPLORATION = 0.7  # UCT constant for values in [-1, 1]
 
@@ -47,7 +47,7 @@ def resolve_leather(state: State) -> None:
     """Place a pending leather patch where the heuristic says (search does not branch on it)."""
     while state.pending >= 0:
         p = state.pending
-        state._leather(p, leather_cell(state.quilts[p], state.bonus < 0))
+        state.leather_unchecked(p, leather_cell(state.quilts[p], state.bonus < 0))
 
 
 def macro_moves(state: State) -> list[Move]:
@@ -69,13 +69,13 @@ def child_state(state: State, move: Move) -> tuple[State, Move]:
     p = state.to_move()
     child = state.clone()
     if move.kind == "advance":
-        child._advance(p)
+        child.advance_unchecked(p)
     elif move.kind == "leather":
-        child._leather(p, move.mask)
+        child.leather_unchecked(p, move.mask)
     else:
         mask = move.mask or best_placement(state.quilts[p], move.patch, state.bonus < 0)
         move = Move("buy", move.patch, mask)
-        child._buy(p, state.circle.index(move.patch), mask)
+        child.buy_unchecked(p, state.circle.index(move.patch), mask)
     resolve_leather(child)
     return child, move
 

@@ -12,7 +12,7 @@ import random
 from typing import Protocol
 
 from patchwork_opt.ai.heuristic import ADVANCE_VALUE, COST, VALUE_PER_TIME, leather_cell, quick_placement
-from patchwork_opt.state import END, OFFER_SIZE, State
+from patchwork_opt.core.state import END, OFFER_SIZE, State, turn_order
 
 ROLLOUT_NOISE = 1.5  # spread of the noise added to each patch's value per time
 MARGIN_WEIGHT = 0.1  # share of a result's value that rewards the winning margin
@@ -25,12 +25,12 @@ def rollout(state: State, rng: random.Random, noise: float = ROLLOUT_NOISE) -> N
     while True:
         if state.pending >= 0:
             p = state.pending
-            state._leather(p, leather_cell(state.quilts[p], state.bonus < 0))
+            state.leather_unchecked(p, leather_cell(state.quilts[p], state.bonus < 0))
             continue
         a, b = pos
         if a == END and b == END:
             return
-        p = 0 if a < b else 1 if b < a else state.last_mover
+        p = turn_order(a, b, state.last_mover)
         circle = state.circle
         circle_len = len(circle)
         buttons = state.buttons[p]
@@ -55,11 +55,11 @@ def rollout(state: State, rng: random.Random, noise: float = ROLLOUT_NOISE) -> N
                 break
             mask = quick_placement(quilt, circle[k], rng, bonus_free=bonus_free)
             if mask:
-                state._buy(p, k, mask)
+                state.buy_unchecked(p, k, mask)
                 bought = True
                 break
         if not bought:
-            state._advance(p)
+            state.advance_unchecked(p)
 
 
 def result_value(state: State) -> float:

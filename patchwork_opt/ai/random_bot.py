@@ -7,7 +7,7 @@ import random
 from patchwork_opt.ai.base import Decision
 from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.seeding import decision_rng, require_running
-from patchwork_opt.state import State
+from patchwork_opt.core.state import State
 
 
 class RandomBot:

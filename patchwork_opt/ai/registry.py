@@ -7,7 +7,7 @@ it; ``iterations`` replaces the clock with a fixed budget, which makes searches 
 from __future__ import annotations
 
 from patchwork_opt.ai.base import Bot, PlacementAdvisor
-from patchwork_opt.errors import PatchworkError
+from patchwork_opt.core.errors import PatchworkError
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "solver")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from patchwork_opt.errors import IllegalMoveError
-from patchwork_opt.notation import to_notation
-from patchwork_opt.state import State
+from patchwork_opt.core.errors import IllegalMoveError
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import to_notation
 
 
 def require_running(state: State) -> None:

@@ -29,10 +29,10 @@ from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, best_placement, l
 from patchwork_opt.ai.mcts import Mcts, Node, SearchResult, decision_from, find_subtree
 from patchwork_opt.ai.policy import Evaluator, RolloutEvaluator
 from patchwork_opt.ai.seeding import decision_rng, require_running
-from patchwork_opt.bitboard import has_full_window
-from patchwork_opt.catalogue import fits_anywhere, legal_placements
-from patchwork_opt.move import ADVANCE, Move
-from patchwork_opt.state import OFFER_SIZE, State
+from patchwork_opt.core.bitboard import has_full_window
+from patchwork_opt.core.catalogue import fits_anywhere, legal_placements
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import OFFER_SIZE, State
 
 MIN_SEARCH_SHARE = 0.3  # the search keeps at least this share of the move's time
 ENDGAME_FROM = 32  # try the exact endgame search once both tokens are at least this far

@@ -24,7 +24,7 @@ if not Path(CHROMIUM).exists():
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-from patchwork_opt.catalogue import PATCHES  # noqa: E402
+from patchwork_opt.core.catalogue import PATCHES  # noqa: E402
 
 pytestmark = pytest.mark.slow
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

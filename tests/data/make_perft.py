@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.bitboard import FULL, WINDOW_MASKS
-from patchwork_opt.catalogue import PATCHES, PLACEMENTS
-from patchwork_opt.notation import from_notation, to_notation
-from patchwork_opt.state import State
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS
+from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import from_notation, to_notation
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "perft.json"

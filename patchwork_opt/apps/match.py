@@ -1,0 +1,355 @@
+"""Bot-versus-bot matches: paired games, parallel or on a Ray cluster, and their statistics.
+
+Games come in pairs on the same circle with the seats swapped, so the luck of a circle (and of
+moving first) cancels out within each pair. Statistics treat the pair as the sampling unit for
+the score difference; wins give an Elo difference through the logistic model.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from patchwork_opt.ai.base import Bot, PlacementAdvisor
+from patchwork_opt.ai.registry import BOT_NAMES, UnknownBotError, make_bot
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
+
+Z95 = 1.959963984540054
+MAX_PLIES = 2000  # far above any real game (each ply moves a token or fills a cell): a runaway guard
+
+
+class MatchError(PatchworkError):
+    """A match that cannot be run as asked (bad counts, missing backend...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """What to play. ``advisor_factory`` is ``"module:callable"`` building the solver bot's
+    PlacementAdvisor inside each worker (the engine never imports it itself)."""
+
+    p1: str
+    p2: str
+    games: int
+    seed: int = 0
+    level: int = 3
+    time_per_move: float | None = None
+    iterations: int | None = None
+    advisor_factory: str | None = None
+
+    def check(self) -> None:
+        for name in (self.p1, self.p2):
+            if name.strip().lower() not in BOT_NAMES:
+                raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")
+        if self.games < 1:
+            raise MatchError(f"--games must be at least 1, got {self.games}")
+        # Building the bots once checks the level, time and iterations with the registry's messages.
+        make_bot(self.p1, level=self.level, time_per_move=self.time_per_move, iterations=self.iterations)
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    index: int
+    pair: int
+    p1_seat: int  # 0: --p1 moves first in this game
+    spec: MatchSpec
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game, seen from the bots: ``scores[0]`` is --p1's score."""
+
+    index: int
+    pair: int
+    p1_seat: int
+    scores: tuple[int, int]
+    p1_won: bool
+    record: Record
+    seconds: float
+
+
+def circle_seed(seed: int, pair: int) -> int:
+    return random.Random(f"match|{seed}|pair|{pair}").getrandbits(48)
+
+
+def bot_seed(seed: int, index: int, seat: int) -> int:
+    return random.Random(f"match|{seed}|game|{index}|seat|{seat}").getrandbits(48)
+
+
+def game_tasks(spec: MatchSpec) -> list[GameTask]:
+    """Games 2i and 2i+1 share circle i; --p1 moves first in the even one."""
+    return [GameTask(i, i // 2, i % 2, spec) for i in range(spec.games)]
+
+
+_ADVISORS: dict[str, PlacementAdvisor] = {}
+
+
+def load_advisor(factory: str) -> PlacementAdvisor:
+    """Build (once per process) the advisor named ``module:callable``."""
+    if factory not in _ADVISORS:
+        module_name, _, attr = factory.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+            _ADVISORS[factory] = getattr(module, attr)()
+        except (ImportError, AttributeError) as exc:
+            raise MatchError(f"cannot load the placement advisor {factory!r}: {exc}") from None
+    return _ADVISORS[factory]
+
+
+def _bot(spec: MatchSpec, name: str, seed: int) -> Bot:
+    advisor = None
+    if name.strip().lower() == "solver" and spec.advisor_factory:
+        advisor = load_advisor(spec.advisor_factory)
+    return make_bot(
+        name,
+        level=spec.level,
+        seed=seed,
+        time_per_move=spec.time_per_move,
+        advisor=advisor,
+        iterations=spec.iterations,
+    )
+
+
+def play(state: State, bots: Sequence[Bot]) -> list[Move]:
+    """Play ``bots[0]`` (seat 0) against ``bots[1]`` from ``state`` to the end, in place.
+
+    Every move goes through ``State.apply``, so a bot's illegal move raises IllegalMoveError.
+    """
+    moves: list[Move] = []
+    while not state.is_terminal():
+        if len(moves) >= MAX_PLIES:
+            raise MatchError(f"game did not finish within {MAX_PLIES} plies")
+        move = bots[state.to_move()].decide(state).move
+        state.apply(move)
+        moves.append(move)
+    return moves
+
+
+def play_game(task: GameTask) -> GameResult:
+    """One game of a match (top-level so process pools and Ray can ship it)."""
+    spec = task.spec
+    started = time.perf_counter()
+    state = State.new(seed=circle_seed(spec.seed, task.pair))
+    record = Record.start(state)
+    names = (spec.p1, spec.p2) if task.p1_seat == 0 else (spec.p2, spec.p1)
+    bots = [_bot(spec, names[seat], bot_seed(spec.seed, task.index, seat)) for seat in (0, 1)]
+    record.moves = play(state, bots)
+    s1, s2 = state.score(task.p1_seat), state.score(1 - task.p1_seat)
+    return GameResult(
+        index=task.index,
+        pair=task.pair,
+        p1_seat=task.p1_seat,
+        scores=(s1, s2),
+        p1_won=state.winner() == task.p1_seat,
+        record=record,
+        seconds=time.perf_counter() - started,
+    )
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+def run_match(
+    spec: MatchSpec,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play every game of ``spec``; results come back sorted by game index."""
+    spec.check()
+    check_run(workers, backend)
+    tasks = game_tasks(spec)
+    results: list[GameResult] = []
+
+    def collect(result: GameResult) -> None:
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+
+    if backend == "local":
+        if workers == 1:
+            for task in tasks:
+                collect(play_game(task))
+        else:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+                futures = [pool.submit(play_game, task) for task in tasks]
+                for future in as_completed(futures):
+                    collect(future.result())
+    else:
+        _run_on_ray(tasks, workers, address, collect)
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+BACKENDS = ("local", "ray")
+
+
+def check_run(workers: int, backend: str) -> None:
+    """Refuse a bad worker count or backend before any game is played."""
+    if workers < 1:
+        raise MatchError(f"--workers must be at least 1, got {workers}")
+    if backend not in BACKENDS:
+        raise MatchError(f"unknown backend {backend!r} (expected {' or '.join(BACKENDS)})")
+
+
+def check_save_dir(directory: str | Path) -> None:
+    """Refuse a --save path that cannot hold records before any game is played."""
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise MatchError(f"--save {directory}: exists and is not a directory")
+
+
+def _run_on_ray(
+    tasks: list[GameTask], workers: int, address: str | None, collect: Callable[[GameResult], None]
+) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise MatchError(
+            "the ray backend needs Ray: pip install 'patchwork-opt[ray]' (or pip install ray)"
+        ) from None
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
+    remote_game = ray.remote(play_game)
+    pending = [remote_game.remote(task) for task in tasks]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        collect(ray.get(done[0]))
+
+
+def save_records(results: Sequence[GameResult], directory: str | Path, spec: MatchSpec) -> list[Path]:
+    """Write each game as ``game-0001.json`` (a record ``patchwork replay`` reads)."""
+    out = Path(directory)
+    paths = []
+    for r in results:
+        first, second = (spec.p1, spec.p2) if r.p1_seat == 0 else (spec.p2, spec.p1)
+        path = out / f"game-{r.index + 1:04d}-{first}-vs-{second}.json"
+        r.record.save(path)
+        paths.append(path)
+    return paths
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """Mean and normal-approximation 95% interval (the interval is the mean alone for n < 2)."""
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, (m, m)
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return m, (m - half, m + half)
+
+
+def elo_of(p: float) -> float:
+    return 400.0 * math.log10(p / (1.0 - p))
+
+
+def elo_ci(wins: int, games: int) -> tuple[float, tuple[float, float], bool]:
+    """Elo difference from a win share, with the Wilson 95% interval of the share mapped through.
+
+    A share of 0 or 1 has an infinite Elo; the share is then clamped to half a game from the
+    edge (``clamped`` says so), so the figures stay finite and honest about their direction.
+    """
+    p = wins / games
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    edge = 0.5 / games
+
+    def clip(x: float) -> float:
+        return min(max(x, edge), 1 - edge)
+
+    clamped = p <= 0 or p >= 1
+    return elo_of(clip(p)), (elo_of(clip(centre - half)), elo_of(clip(centre + half))), clamped
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    p1: str
+    p2: str
+    games: int
+    wins: tuple[int, int]
+    mean_score: tuple[float, float]
+    mean_score_ci95: tuple[tuple[float, float], tuple[float, float]]
+    score_diff: float
+    score_diff_ci95: tuple[float, float]
+    elo: float
+    elo_ci95: tuple[float, float]
+    elo_clamped: bool
+    seconds: float
+    pairs: int
+    first_seat_wins: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        def r(x: float) -> float:
+            return round(x, 3)
+
+        return {
+            "p1": self.p1,
+            "p2": self.p2,
+            "games": self.games,
+            "pairs": self.pairs,
+            "wins": list(self.wins),
+            "win_rate": r(self.wins[0] / self.games),
+            "mean_score": [r(x) for x in self.mean_score],
+            "mean_score_ci95": [[r(a), r(b)] for a, b in self.mean_score_ci95],
+            "score_diff": {"mean": r(self.score_diff), "ci95": [r(x) for x in self.score_diff_ci95]},
+            "elo": {"diff": r(self.elo), "ci95": [r(x) for x in self.elo_ci95], "clamped": self.elo_clamped},
+            "first_seat_wins": self.first_seat_wins,
+            "seconds": r(self.seconds),
+            **self.extra,
+        }
+
+
+def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0.0) -> MatchSummary:
+    """Wins by bot across both seats; the score difference (--p1 minus --p2) averaged per pair
+    (a pair's two games form one sample, an unpaired last game its own) for the interval."""
+    if not results:
+        raise MatchError("no games were played")
+    n = len(results)
+    w1 = sum(1 for r in results if r.p1_won)
+    by_pair: dict[int, list[float]] = {}
+    for r in results:
+        by_pair.setdefault(r.pair, []).append(float(r.scores[0] - r.scores[1]))
+    pair_means = [statistics.fmean(v) for v in by_pair.values()]
+    diff_mean = statistics.fmean(r.scores[0] - r.scores[1] for r in results)
+    _, diff_ci = mean_ci(pair_means)
+    half = (diff_ci[1] - diff_ci[0]) / 2
+    m1, ci1 = mean_ci([float(r.scores[0]) for r in results])
+    m2, ci2 = mean_ci([float(r.scores[1]) for r in results])
+    elo, elo_interval, clamped = elo_ci(w1, n)
+    first_seat = sum(1 for r in results if r.p1_won == (r.p1_seat == 0))
+    return MatchSummary(
+        p1=spec.p1,
+        p2=spec.p2,
+        games=n,
+        wins=(w1, n - w1),
+        mean_score=(m1, m2),
+        mean_score_ci95=(ci1, ci2),
+        score_diff=diff_mean,
+        score_diff_ci95=(diff_mean - half, diff_mean + half),
+        elo=elo,
+        elo_ci95=elo_interval,
+        elo_clamped=clamped,
+        seconds=seconds,
+        pairs=len(by_pair),
+        first_seat_wins=first_seat,
+    )

@@ -1,0 +1,173 @@
+"""The read-draw loop of ``patchwork play``, for a person at a terminal or a script on stdin.
+
+At a terminal: Rich colours, a prompt, a spinner while the AI thinks. From a script (stdin not
+a terminal): the same commands read line by line, only the game text on stdout (no prompts,
+no spinner), and the end of input quits cleanly. Either way the record is saved on the way out
+when a save path was given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from patchwork_opt.apps.play import draw
+from patchwork_opt.apps.play.commands import Buy, Hint, parse_command
+from patchwork_opt.apps.play.session import Session
+from patchwork_opt.core.errors import PatchworkError
+
+
+class Terminal:
+    """Where the loop reads lines and shows things; ``interactive`` adds the prompt and spinner."""
+
+    def __init__(self, console: Console, read_line: Callable[[str], str | None], *,
+                 interactive: bool, spinner_console: Console | None = None) -> None:
+        self.console = console
+        self.read_line = read_line
+        self.interactive = interactive
+        self.spinner_console = spinner_console or console
+
+    def show(self, renderable: RenderableType) -> None:
+        self.console.print(renderable)
+
+    def say(self, line: str, style: str = "") -> None:
+        self.console.print(Text(line, style=style), soft_wrap=True)  # the terminal wraps, not Rich
+
+    def busy(self, what: str) -> AbstractContextManager[object]:
+        if not self.interactive:
+            return contextlib.nullcontext()
+        return self.spinner_console.status(what, spinner="dots")
+
+    def read(self, prompt: str) -> str | None:
+        return self.read_line(prompt if self.interactive else "")
+
+
+def terminal_for(stdin: TextIO, stdout: TextIO, stderr: TextIO) -> Terminal:
+    """A Terminal on the real streams: interactive when stdin is a terminal."""
+    interactive = stdin.isatty()
+    if interactive:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history for input())
+        console = Console(file=stdout, highlight=False)
+
+        def read_tty(prompt: str) -> str | None:
+            try:
+                return console.input(Text(prompt, style="bold"))  # Text: no markup in the prompt
+            except EOFError:
+                console.print()
+                return None
+
+        return Terminal(console, read_tty, interactive=True, spinner_console=Console(file=stderr))
+
+    console = Console(file=stdout, highlight=False)
+
+    def read_script(_prompt: str) -> str | None:
+        line = stdin.readline()
+        return None if line == "" else line.rstrip("\r\n")
+
+    return Terminal(console, read_script, interactive=False)
+
+
+def _lines(term: Terminal, prompt: Callable[[], str]) -> Iterator[str]:
+    while True:
+        line = term.read(prompt())
+        if line is None:
+            return
+        yield line
+
+
+def run(session: Session, term: Terminal, save_path: str | Path | None = None) -> int:
+    """Play until the game ends, the person quits or input ends; the exit code (130 on Ctrl-C).
+
+    With ``save_path`` the record is written after every move and on the way out.
+    """
+    code = 0
+    try:
+        _play(session, term, save_path)
+    except KeyboardInterrupt:
+        term.say("interrupted")
+        code = 130
+    finally:
+        if save_path is not None:
+            session.save(save_path)
+            term.say(f"record saved to {save_path}")
+    return code
+
+
+def _ai_turns(session: Session, term: Terminal) -> bool:
+    """Let the AI play while it is its turn; True when it moved."""
+    moved = False
+    while session.ai_to_move:
+        with term.busy(f"AI ({session.bot.name}) is thinking…"):
+            report = session.ai_move()
+        term.say(report.text, style="bold red")
+        moved = True
+    return moved
+
+
+def _prompt(session: Session) -> str:
+    if session.placing_leather:
+        return "leather> "
+    if session.buying is not None:
+        return f"place #{session.buying}> "
+    return "you> "
+
+
+def _play(session: Session, term: Terminal, save_path: str | Path | None) -> None:
+    side = "first" if session.human == 0 else "second"
+    term.say(f"Patchwork: you play {side} against the AI ({session.bot.name}); type help for the commands",
+             style="bold")
+    if _ai_turns(session, term) and save_path is not None:
+        session.save(save_path)
+    _draw(session, term)
+    if session.over:
+        return
+    for line in _lines(term, lambda: _prompt(session)):
+        try:
+            command = parse_command(line)
+            if command is None:
+                continue
+            if isinstance(command, (Buy, Hint)):
+                with term.busy("finding hints…" if isinstance(command, Hint) else "ranking placements…"):
+                    reply = session.handle(command)
+            else:
+                reply = session.handle(command)
+        except PatchworkError as exc:
+            term.say(f"error: {exc}", style="bold red")
+            continue
+        if reply.quit:
+            term.say("bye")
+            return
+        for text in reply.lines:
+            term.say(text)
+        if reply.help:
+            term.show(draw.help_text())
+        if reply.hints is not None:
+            term.show(draw.hints(session, reply.hints))
+        if reply.moved:
+            _ai_turns(session, term)
+            if save_path is not None:
+                session.save(save_path)
+            _draw(session, term)
+            if session.over:
+                return
+        elif reply.show:
+            _draw(session, term)
+        elif reply.placing:
+            term.show(draw.placement_view(session))
+            term.show(draw.status(session))
+
+
+def _draw(session: Session, term: Terminal) -> None:
+    """The board, the placement choices when a placement is due, and what to do now."""
+    term.show(draw.board(session))
+    if session.placing:
+        term.show(draw.placement_view(session))
+    if not session.over:
+        term.show(draw.status(session))

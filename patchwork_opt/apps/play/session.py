@@ -1,0 +1,421 @@
+"""One game of a person against a bot: whose turn, what the person typed, the undo stack, saving.
+
+No drawing and no terminal here: the loop (``loop.py``) reads lines and prints, ``draw.py``
+draws. Slow calls (the bot, the advisor, the hint function) are made here; the loop wraps
+them in a spinner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from patchwork_opt.ai.base import Bot, PlacementAdvisor
+from patchwork_opt.ai.explain import describe
+from patchwork_opt.ai.heuristic import HeuristicAdvisor
+from patchwork_opt.apps.play.commands import (
+    Advance,
+    Buy,
+    Cancel,
+    Command,
+    CommandError,
+    Help,
+    Hint,
+    Place,
+    PlaceSpec,
+    PlayMove,
+    Quit,
+    Save,
+    Show,
+    Undo,
+)
+from patchwork_opt.apps.play.suggest import Suggestion, leather_suggestions, patch_suggestions
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import PATCHES, is_placement, placement
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.formats.record import Record
+
+DEFAULT_TOP_K = 5
+
+
+@dataclass(frozen=True, slots=True)
+class HintLine:
+    """One ranked move from the hint function, with why it is good."""
+
+    move: Move
+    reason: str
+    value: float | None = None
+
+
+#: The hint function the CLI plugs in (the solvers' hints): the position and how many moves.
+Hinter = Callable[[State, int], Sequence[HintLine]]
+
+
+@dataclass(frozen=True, slots=True)
+class AiReport:
+    """What the bot did (the move, a sentence saying what and why, what it expects)."""
+
+    move: Move
+    text: str
+    expected: float | None
+
+
+@dataclass(slots=True)
+class Reply:
+    """What to show after a command: lines of text, and what to draw again."""
+
+    lines: list[str] = field(default_factory=list)
+    moved: bool = False  # the position changed: draw the board
+    placing: bool = False  # a placement is to be chosen: draw the suggestions
+    show: bool = False  # draw the board (asked for)
+    help: bool = False
+    hints: list[HintLine] | None = None
+    quit: bool = False
+
+
+def you_text(move: Move) -> str:
+    """``you buy #12 for 3 buttons ...``: the move said to the person who made it."""
+    verb, _, rest = describe(move).partition(" ")
+    verb = {"buys": "buy", "advances": "advance", "places": "place"}.get(verb, verb)
+    return f"you {verb} {rest}".rstrip()
+
+
+def cells_text(mask: int) -> str:
+    """``34,35,45``: the cells in the move notation (row digit, column digit)."""
+    return ",".join(f"{r}{c}" for r, c in cells_of(mask))
+
+
+class Session:
+    """A game of ``human`` (player 0 or 1) against ``bot``, from ``record`` (a new or loaded game)."""
+
+    def __init__(
+        self,
+        record: Record,
+        human: int,
+        bot: Bot,
+        *,
+        advisor: PlacementAdvisor | None = None,
+        hinter: Hinter | None = None,
+        top_k: int = DEFAULT_TOP_K,
+    ) -> None:
+        if human not in (0, 1):
+            raise PatchworkError(f"the person plays as player 0 or 1, not {human!r}")
+        self.record = Record(record.circle[:], list(record.moves), record.leather)
+        self.state: State = self.record.replay()
+        self.human = human
+        self.bot = bot
+        self.advisor: PlacementAdvisor = advisor if advisor is not None else HeuristicAdvisor()
+        self.hinter = hinter
+        self.top_k = top_k
+        self.buying: int | None = None  # patch id bought and not yet placed
+        self.suggestions: list[Suggestion] = []
+        #: Ply index of each of the person's moves (leather placements excepted): undo goes back to one.
+        self.undo_marks: list[int] = self._marks_of(self.record)
+        if self.placing_leather:
+            self._suggest_leather()
+
+    # --- whose turn ------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def ai_to_move(self) -> bool:
+        return not self.over and self.state.to_move() != self.human
+
+    @property
+    def placing_leather(self) -> bool:
+        return not self.over and self.state.pending == self.human
+
+    @property
+    def placing(self) -> bool:
+        return self.buying is not None or self.placing_leather
+
+    @property
+    def ai(self) -> int:
+        return 1 - self.human
+
+    def _marks_of(self, record: Record) -> list[int]:
+        state = record.initial_state()
+        marks = []
+        for ply, move in enumerate(record.moves):
+            if state.to_move() == self.human and move.kind != "leather":
+                marks.append(ply)
+            state.apply(move)
+        return marks
+
+    # --- the bot ---------------------------------------------------------------------------
+    def ai_move(self) -> AiReport:
+        """Let the bot choose and play its move (it must be the bot's turn)."""
+        if not self.ai_to_move:
+            raise PatchworkError("it is not the AI's turn")
+        decision = self.bot.decide(self.state.clone())
+        move = decision.move
+        try:
+            self.state.check(move)
+        except PatchworkError as exc:
+            raise PatchworkError(f"the AI ({self.bot.name}) chose an illegal move {move}: {exc}") from None
+        what = describe(move)
+        reason = decision.reason.strip()
+        if not reason:
+            text = f"AI {what}"
+        elif reason.startswith(what):
+            text = f"AI {reason}"
+        else:
+            text = f"AI {what}: {reason}"
+        if decision.expected is not None:
+            text += f" (expects {decision.expected:+.2f})"
+        self._play(move)
+        return AiReport(move, text, decision.expected)
+
+    # --- the person's commands -------------------------------------------------------------
+    def handle(self, command: Command) -> Reply:
+        """Carry out one command; CommandError (one line) when it is refused, nothing changed."""
+        if isinstance(command, Help):
+            return Reply(help=True)
+        if isinstance(command, Show):
+            return Reply(show=True, placing=self.placing)
+        if isinstance(command, Quit):
+            return Reply(quit=True)
+        if isinstance(command, Save):
+            self.save(command.path)
+            return Reply([f"saved the record ({len(self.record.moves)} moves) to {command.path}"])
+        if isinstance(command, Undo):
+            return self._undo()
+        if isinstance(command, Hint):
+            return self._hint(command.count)
+        if self.over:
+            raise CommandError("the game is over: undo, save, show or quit")
+        if self.ai_to_move:
+            raise CommandError("it is the AI's turn")
+        if isinstance(command, Cancel):
+            if self.buying is None:
+                raise CommandError("nothing to cancel: no patch is waiting to be placed")
+            pid, self.buying = self.buying, None
+            self.suggestions = []
+            return Reply([f"put #{pid} back on offer"], show=True)
+        if isinstance(command, Advance):
+            self._not_placing("advance")
+            return self._human_move(ADVANCE)
+        if isinstance(command, Buy):
+            return self._buy(command)
+        if isinstance(command, Place):
+            return self._place(command.spec)
+        if isinstance(command, PlayMove):
+            return self._play_text_move(command.move)
+        raise CommandError(f"unknown command {command!r}")
+
+    def _not_placing(self, what: str) -> None:
+        if self.placing_leather:
+            raise CommandError(f"place your leather patch before you {what} (a suggestion number or a cell)")
+        if self.buying is not None:
+            raise CommandError(f"you are placing #{self.buying}: place it, or cancel, before you {what}")
+
+    def _buy(self, command: Buy) -> Reply:
+        self._not_placing("buy")
+        offers = self.state.offers()
+        if command.offer is not None:
+            if command.offer > len(offers):
+                raise CommandError(f"only {len(offers)} patches are on offer")
+            pid = offers[command.offer - 1]
+        else:
+            assert command.patch is not None
+            pid = command.patch
+            if pid not in offers:
+                listed = ", ".join(f"#{p}" for p in offers)
+                raise CommandError(f"#{pid} is not on offer (on offer: {listed})")
+        cost, buttons = PATCHES[pid].cost, self.state.buttons[self.human]
+        if cost > buttons:
+            raise CommandError(f"#{pid} costs {cost} buttons and you have {buttons}")
+        suggestions = patch_suggestions(
+            self.advisor, self.state.quilts[self.human], pid, self._upcoming(pid), self.top_k
+        )
+        if not suggestions:
+            raise CommandError(f"#{pid} fits nowhere on your quilt")
+        self.buying, self.suggestions = pid, suggestions
+        if command.place is not None:
+            try:
+                return self._place(command.place)
+            except CommandError:
+                self.buying, self.suggestions = None, []
+                raise
+        return Reply(placing=True)
+
+    def _upcoming(self, pid: int) -> list[int]:
+        """The circle as it will be after buying ``pid``: what can be bought next."""
+        circle = self.state.circle
+        k = circle.index(pid)
+        return circle[k + 1 :] + circle[:k]
+
+    def _place(self, spec: PlaceSpec) -> Reply:
+        if self.placing_leather:
+            return self._human_move(Move("leather", -1, self._leather_mask(spec)))
+        if self.buying is None:
+            raise CommandError("nothing to place: buy a patch first (buy 1-3 or buy #ID)")
+        return self._human_move(Move.buy(self.buying, self._patch_mask(self.buying, spec)))
+
+    def _suggested(self, number: int) -> int:
+        if not 1 <= number <= len(self.suggestions):
+            raise CommandError(f"there are {len(self.suggestions)} suggestions, numbered 1-{len(self.suggestions)}")
+        return self.suggestions[number - 1].mask
+
+    def _patch_mask(self, pid: int, spec: PlaceSpec) -> int:
+        if spec.suggestion is not None:
+            return self._suggested(spec.suggestion)
+        count = len(PATCHES[pid].orientations)
+        if spec.orientation is not None:
+            assert spec.cell is not None
+            if spec.orientation >= count:
+                raise CommandError(f"#{pid} has orientations o0-o{count - 1}, not o{spec.orientation}")
+            try:
+                mask = placement(pid, spec.orientation, *spec.cell)
+            except PatchworkError:
+                o = PATCHES[pid].orientations[spec.orientation]
+                raise CommandError(
+                    f"o{spec.orientation} of #{pid} is {o.height} rows by {o.width} columns: with its "
+                    f"top-left on {spec.cell[0]},{spec.cell[1]} it runs off the quilt"
+                ) from None
+        elif spec.cells:
+            mask = spec.cells
+            if not is_placement(pid, mask):
+                raise CommandError(
+                    f"cells {cells_text(mask)} are not the shape of #{pid} ({PATCHES[pid].area} cells)"
+                )
+        else:
+            raise CommandError(
+                f"a patch needs more than one cell: a suggestion, o0-o{count - 1} row,col, or all its cells"
+            )
+        covered = mask & self.state.quilts[self.human]
+        if covered:
+            raise CommandError(f"cells {cells_text(covered)} of your quilt are already covered")
+        return mask
+
+    def _leather_mask(self, spec: PlaceSpec) -> int:
+        if spec.suggestion is not None:
+            return self._suggested(spec.suggestion)
+        if spec.orientation is not None:
+            raise CommandError("a leather patch is one cell: give a suggestion number or a cell like 4,5")
+        if spec.cell is not None:
+            mask = 1 << (spec.cell[0] * 9 + spec.cell[1])
+        elif spec.cells.bit_count() == 1:
+            mask = spec.cells
+        else:
+            raise CommandError("a leather patch is one cell: give one cell like 4,5")
+        if mask & self.state.quilts[self.human]:
+            raise CommandError(f"cell {cells_text(mask)} of your quilt is already covered")
+        return mask
+
+    def _play_text_move(self, move: Move) -> Reply:
+        if self.buying is not None and not (move.kind == "buy" and move.patch == self.buying):
+            raise CommandError(f"you are placing #{self.buying}: place it, or cancel first")
+        if move.kind == "leather" and not self.placing_leather:
+            raise CommandError("you have no leather patch to place")
+        if move.kind != "leather" and self.placing_leather:
+            raise CommandError("place your leather patch first (a suggestion number or a cell)")
+        if move.kind == "buy":
+            offers = self.state.offers()
+            if move.patch not in offers:
+                listed = ", ".join(f"#{p}" for p in offers)
+                raise CommandError(f"#{move.patch} is not on offer (on offer: {listed})")
+            cost, buttons = PATCHES[move.patch].cost, self.state.buttons[self.human]
+            if cost > buttons:
+                raise CommandError(f"#{move.patch} costs {cost} buttons and you have {buttons}")
+            covered = move.mask & self.state.quilts[self.human]
+            if covered:
+                raise CommandError(f"cells {cells_text(covered)} of your quilt are already covered")
+        elif move.kind == "leather" and move.mask & self.state.quilts[self.human]:
+            raise CommandError(f"cell {cells_text(move.mask)} of your quilt is already covered")
+        return self._human_move(move)
+
+    def _human_move(self, move: Move) -> Reply:
+        try:
+            self.state.check(move)
+        except PatchworkError as exc:
+            raise CommandError(str(exc)) from None
+        if move.kind != "leather":
+            self.undo_marks.append(len(self.record.moves))
+        self._play(move)
+        self.buying, self.suggestions = None, []
+        lines = [you_text(move)]
+        if self.placing_leather:
+            self._suggest_leather()
+            lines.append("you took a leather patch: place it (a suggestion 1-"
+                         f"{len(self.suggestions)} or a cell like 4,5)")
+            return Reply(lines, moved=True, placing=True)
+        return Reply(lines, moved=True)
+
+    def _play(self, move: Move) -> None:
+        self.state.apply(move)
+        self.record.moves.append(move)
+
+    def _suggest_leather(self) -> None:
+        self.suggestions = leather_suggestions(
+            self.state.quilts[self.human], self.state.bonus < 0, self.top_k
+        )
+
+    def _undo(self) -> Reply:
+        if self.buying is not None:
+            pid, self.buying = self.buying, None
+            self.suggestions = []
+            return Reply([f"put #{pid} back on offer"], show=True)
+        if not self.undo_marks:
+            raise CommandError("nothing to undo: you have not moved yet")
+        mark = self.undo_marks.pop()
+        taken = self.record.moves[mark:]
+        state = self.record.replay(mark)
+        mover_moves = []
+        replies = 0
+        for move in taken:
+            if state.to_move() == self.human:
+                mover_moves.append(move)
+            else:
+                replies += 1
+            state.apply(move)
+        del self.record.moves[mark:]
+        self.state = self.record.replay()
+        self.suggestions = []
+        text = "took back: " + (you_text(mover_moves[0]) if mover_moves else "your move")
+        if replies:
+            text += f", and the AI's {replies} repl{'y' if replies == 1 else 'ies'}"
+        return Reply([text], moved=True)
+
+    def _hint(self, count: int) -> Reply:
+        if self.over:
+            raise CommandError("the game is over")
+        if self.ai_to_move:
+            raise CommandError("it is the AI's turn")
+        if self.hinter is None:
+            raise CommandError("no hint function is plugged in")
+        try:
+            hints = list(self.hinter(self.state.clone(), count))
+        except PatchworkError as exc:
+            raise CommandError(f"hint failed: {exc}") from None
+        return Reply(hints=hints[:count])
+
+    # --- output ----------------------------------------------------------------------------
+    def hint_text(self, hint: HintLine) -> str:
+        """The hinted move as the person would type it: ``buy 2 34,35,45  (#12)``, ``advance``."""
+        move = hint.move
+        if move.kind == "advance":
+            return "advance"
+        if move.kind == "leather":
+            (r, c), = cells_of(move.mask)
+            return f"{r},{c}  (the leather patch)"
+        offers = self.state.offers()[:OFFER_SIZE]
+        which = f"{offers.index(move.patch) + 1}" if move.patch in offers else f"#{move.patch}"
+        return f"buy {which} {cells_text(move.mask)}  (#{move.patch})"
+
+    def final_text(self) -> str:
+        """The final scores and the winner (with the tie-break when scores are equal)."""
+        you, ai = self.state.score(self.human), self.state.score(self.ai)
+        winner = self.state.winner()
+        who = "you win" if winner == self.human else f"the AI ({self.bot.name}) wins"
+        tie = " (equal scores: the first to reach the centre wins)" if you == ai else ""
+        return f"game over: you {you}, AI {ai}: {who}{tie}"
+
+    def save(self, path: str | Path) -> None:
+        """Write the game record (atomically); ``patchwork replay`` reads it back."""
+        self.record.save(path)

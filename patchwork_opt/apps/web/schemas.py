@@ -1,0 +1,301 @@
+"""The service's request and response bodies (pydantic): what the OpenAPI docs publish.
+
+Moves, records and positions reuse the project-wide models of ``patchwork_opt.formats.models``, so
+the service speaks exactly the formats of RULES.md and of the CLI's ``--json``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from patchwork_opt.apps.web.store import Game
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import PATCHES, orientation_of
+from patchwork_opt.core.quilt import Quilt
+from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
+from patchwork_opt.formats.inputs import LoadedInput
+from patchwork_opt.formats.models import CellModel, MoveModel, PositionModel, RecordModel, move_model
+from patchwork_opt.formats.notation import from_notation
+
+Seat = Literal[0, 1]
+Cell = tuple[int, int]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateGameRequest(_Strict):
+    """A new game against the AI; the seat is the human's (0 moves first)."""
+
+    seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = Field(
+        default=None, description="seed of the patch circle; random when omitted"
+    )
+    ai: str = Field(default="", max_length=40, description="AI name (see GET /api/ais); the default AI when empty")
+    level: int = Field(default=2, ge=1, le=5, description="AI strength, 1 (fast) .. 5 (slow)")
+    seat: Seat = Field(default=0, description="the human's seat: 0 moves first")
+    printing: Literal["revised", "classic"] = Field(default="revised", description="leather spaces")
+
+
+class PlayMoveRequest(_Strict):
+    """A move by the human, made for the position at ``ply`` (the number of moves so far)."""
+
+    ply: int = Field(ge=0, le=1000, description="the ply the move was chosen at (from GET); 409 if stale")
+    move: MoveModel
+
+
+class AiMoveRequest(_Strict):
+    ply: int = Field(ge=0, le=1000, description="the ply the AI should move at; 409 if stale")
+
+
+class UndoRequest(_Strict):
+    ply: int = Field(ge=0, le=1000, description="the ply the undo was asked at; 409 if stale")
+
+
+class PositionInput(_Strict):
+    """What the CLI's solver commands read from a file or a string, as a JSON object: exactly one of
+    a position (one-line notation), a game record (its final position) or a bare quilt (cells)."""
+
+    position: str | None = Field(default=None, max_length=400, description="one-line position notation")
+    record: RecordModel | None = Field(default=None, description="a game record; its last position is used")
+    quilt: list[CellModel] | None = Field(default=None, max_length=81, description="covered cells of a bare quilt")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> PositionInput:
+        given = [name for name in ("position", "record", "quilt") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of position, record or quilt (got {', '.join(given) or 'none'})")
+        return self
+
+    def load(self) -> LoadedInput:
+        """The quilt and, for a position or record, the state (the quilt of the player to move)."""
+        if self.quilt is not None:
+            return LoadedInput(quilt=Quilt.from_cells(self.quilt))
+        if self.position is not None:
+            state = from_notation(self.position)
+            return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state)
+        assert self.record is not None
+        record = self.record.to_record()
+        state = record.replay()
+        return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state, record=record)
+
+
+PatchIdField = Annotated[int, Field(ge=0, le=32)]
+
+
+class HintRequest(PositionInput):
+    """``patchwork hint WHAT [--patch ID] [--next IDS] [--pool IDS] [--top N] [--lookahead N] [--time-limit S]``."""
+
+    patch: PatchIdField | None = Field(default=None, description="patch to place (required for a bare quilt)")
+    next: list[PatchIdField] | None = Field(default=None, max_length=33, description="next patches (needs patch)")
+    pool: list[PatchIdField] | None = Field(
+        default=None, max_length=33, description="patches still to come, for a bare quilt (default: all but patch)"
+    )
+    top: int = Field(default=3, ge=1, le=20, description="suggestions per patch")
+    lookahead: int = Field(default=6, ge=0, le=33, description="upcoming patches of the circle to look ahead over")
+    time_limit: float = Field(
+        default=1.0, gt=0, le=3600, description="seconds for the solver part (capped by the server)"
+    )
+
+
+PatchList = Annotated[list[PatchIdField], Field(min_length=1, max_length=33, description="patch ids, each once")]
+Workers = Annotated[int, Field(ge=1, le=64, description="CP-SAT workers (the server uses at most 2)")]
+SERVER_WORKERS = 2
+
+
+class FillRequest(_Strict):
+    """``patchwork fill --patches IDS [--quilt Q] [--objective] [--marks] [--budget] [--require-bonus] ...``."""
+
+    patches: PatchList
+    quilt: list[CellModel] = Field(default_factory=list, max_length=81, description="covered cells; empty quilt")
+    objective: Literal["cells", "points"] = Field(default="cells", description="cells covered, or score change")
+    marks: int = Field(default=9, ge=0, le=9, description="income marks still ahead, for objective points")
+    budget: int | None = Field(default=None, ge=0, le=1000, description="total button cost at most this")
+    require_bonus: bool = Field(default=False, description="a 7x7 square must be complete")
+    time_limit: float = Field(default=10.0, gt=0, le=3600, description="seconds (capped by the server)")
+    workers: Workers = 2
+    seed: int = Field(default=0, ge=0, le=2**31 - 1, description="CP-SAT random seed")
+
+    def quilt_mask(self) -> int:
+        return Quilt.from_cells(self.quilt).mask
+
+
+class BonusRequest(_Strict):
+    """``patchwork bonus QUILT --patches IDS [--time-limit S]``: can a 7x7 square still be completed?"""
+
+    quilt: list[CellModel] = Field(max_length=81, description="covered cells of the quilt")
+    patches: PatchList
+    time_limit: float = Field(default=10.0, gt=0, le=3600, description="seconds (capped by the server)")
+    workers: Workers = 2
+
+    def quilt_mask(self) -> int:
+        return Quilt.from_cells(self.quilt).mask
+
+
+class PieceView(BaseModel):
+    """A placed patch: its id (-1 for leather), covered cells and button cells."""
+
+    patch: int
+    cells: list[Cell]
+    buttons: list[Cell]
+
+
+class PlayerBoard(BaseModel):
+    pieces: list[PieceView]
+    covered: int
+
+
+class OfferView(BaseModel):
+    patch: int
+    cost: int
+    time: int
+    income: int
+    buyable: bool = Field(description="the player to move can pay for it and it fits on their quilt")
+
+
+class MoveView(BaseModel):
+    ply: int
+    player: int
+    actor: Literal["human", "ai"]
+    move: MoveModel
+    text: str
+    reason: str
+
+
+class GameView(BaseModel):
+    """Everything the page draws: set-up, position, quilts, offers and the moves so far."""
+
+    id: str
+    ai: str
+    level: int
+    seat: Seat = Field(description="the human's seat")
+    seed: int | None
+    leather_spaces: list[int]
+    ply: int
+    state: PositionModel
+    boards: list[PlayerBoard]
+    offers: list[OfferView]
+    upcoming: list[int] = Field(description="the rest of the circle after the offers")
+    pending_leather: bool
+    human_to_move: bool
+    ai_to_move: bool
+    moves: list[MoveView]
+
+
+class PatchView(BaseModel):
+    id: int
+    cost: int
+    time: int
+    income: int
+    area: int
+    orientations: list[OrientationView]
+
+
+class OrientationView(BaseModel):
+    cells: list[Cell]
+    buttons: list[Cell]
+    height: int
+    width: int
+
+
+class Catalogue(BaseModel):
+    """The fixed facts the page needs: patches with their orientations, and the time track."""
+
+    patches: list[PatchView]
+    end: int
+    income_marks: list[int]
+
+
+PatchView.model_rebuild()
+
+
+class AiInfo(BaseModel):
+    name: str
+    default: bool
+
+
+class ErrorBody(BaseModel):
+    detail: str
+
+
+def piece_view(patch_id: int, mask: int) -> PieceView:
+    cells = cells_of(mask)
+    if patch_id == LEATHER_PATCH:
+        return PieceView(patch=patch_id, cells=cells, buttons=[])
+    orientation = PATCHES[patch_id].orientations[orientation_of(patch_id, mask)]
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    return PieceView(patch=patch_id, cells=cells, buttons=[(top + r, left + c) for r, c in orientation.buttons])
+
+
+def game_view(game: Game, state: State) -> GameView:
+    over = state.is_terminal()
+    to_move = None if over else state.to_move()
+    buyable = set(state.buyable())
+    offers = state.offers()
+    return GameView(
+        id=game.id,
+        ai=game.ai,
+        level=game.level,
+        seat=0 if game.seat == 0 else 1,
+        seed=game.seed,
+        leather_spaces=list(game.leather),
+        ply=len(game.moves),
+        state=PositionModel.of(state),
+        boards=[
+            PlayerBoard(
+                pieces=[piece_view(pid, mask) for pid, mask in state.placed[p]],
+                covered=state.quilts[p].bit_count(),
+            )
+            for p in (0, 1)
+        ],
+        offers=[
+            OfferView(
+                patch=pid,
+                cost=PATCHES[pid].cost,
+                time=PATCHES[pid].time,
+                income=PATCHES[pid].income,
+                buyable=pid in buyable,
+            )
+            for pid in offers
+        ],
+        upcoming=state.circle[len(offers) :],
+        pending_leather=state.pending >= 0,
+        human_to_move=to_move == game.seat,
+        ai_to_move=to_move == game.ai_seat,
+        moves=[
+            MoveView(
+                ply=row.ply,
+                player=row.player,
+                actor=row.actor,
+                move=move_model(row.move),
+                text=str(row.move),
+                reason=row.reason,
+            )
+            for row in game.moves
+        ],
+    )
+
+
+def catalogue() -> Catalogue:
+    return Catalogue(
+        patches=[
+            PatchView(
+                id=p.id,
+                cost=p.cost,
+                time=p.time,
+                income=p.income,
+                area=p.area,
+                orientations=[
+                    OrientationView(cells=list(o.cells), buttons=list(o.buttons), height=o.height, width=o.width)
+                    for o in p.orientations
+                ],
+            )
+            for p in PATCHES
+        ],
+        end=END,
+        income_marks=list(INCOME_MARKS),
+    )
+

@@ -1,0 +1,138 @@
+"""A bounded load test of a running service on loopback: N clients, D seconds, latency percentiles.
+
+Each client sends its request, waits for the answer, and sends the next until the time is up,
+so the load is closed-loop and stops by itself. Only loopback addresses are accepted as targets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from patchwork_opt.core.errors import PatchworkError
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """One kind of request the clients send."""
+
+    method: str
+    path: str
+    body: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class LoadResult:
+    label: str
+    clients: int
+    seconds: float
+    requests: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)
+
+    @property
+    def p50_ms(self) -> float:
+        return percentile(self.latencies_ms, 50)
+
+    @property
+    def p95_ms(self) -> float:
+        return percentile(self.latencies_ms, 95)
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        data = asdict(self)
+        del data["latencies_ms"]
+        data.update(
+            p50_ms=round(self.p50_ms, 2),
+            p95_ms=round(self.p95_ms, 2),
+            max_ms=round(max(self.latencies_ms, default=0.0), 2),
+            per_second=round(self.per_second, 2),
+        )
+        return data
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (inclusive method); 0 for no values."""
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def check_loopback(base_url: str) -> None:
+    """Refuse any target but this machine's loopback (127.0.0.0/8, ::1, localhost)."""
+    host = urlsplit(base_url).hostname or ""
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return
+    except ValueError:
+        pass
+    raise PatchworkError(f"load tests only target loopback addresses, not {host!r}")
+
+
+async def _client(
+    http: httpx.AsyncClient, probe: Probe, deadline: float, result: LoadResult, max_requests: int
+) -> None:
+    while time.perf_counter() < deadline and result.requests < max_requests:
+        started = time.perf_counter()
+        try:
+            response = await http.request(probe.method, probe.path, json=probe.body)
+            ok = response.status_code < 400
+            problem = f"HTTP {response.status_code}: {response.text[:200]}"
+        except httpx.HTTPError as exc:
+            ok = False
+            problem = f"{type(exc).__name__}: {exc}"
+        result.latencies_ms.append((time.perf_counter() - started) * 1000.0)
+        result.requests += 1
+        if not ok:
+            result.errors += 1
+            if len(result.error_samples) < 5:
+                result.error_samples.append(problem)
+
+
+async def run_load(
+    base_url: str,
+    probes: dict[str, tuple[Probe, int]],
+    seconds: float,
+    *,
+    timeout: float = 60.0,
+    max_requests: int = 100_000,
+    on_tick: Callable[[float], None] | None = None,
+) -> dict[str, LoadResult]:
+    """Run every probe's clients at once for ``seconds``; ``probes`` maps a label to (probe, clients)."""
+    check_loopback(base_url)
+    limits = httpx.Limits(max_connections=sum(n for _, n in probes.values()) + 4)
+    results = {label: LoadResult(label, clients, seconds) for label, (_, clients) in probes.items()}
+    async with httpx.AsyncClient(base_url=base_url, timeout=timeout, limits=limits) as http:
+        started = time.perf_counter()
+        deadline = started + seconds
+        tasks = [
+            asyncio.create_task(_client(http, probe, deadline, results[label], max_requests))
+            for label, (probe, clients) in probes.items()
+            for _ in range(clients)
+        ]
+        while not all(task.done() for task in tasks):
+            await asyncio.wait(tasks, timeout=0.5)
+            if on_tick is not None:
+                on_tick(min(time.perf_counter() - started, seconds))
+        for task in tasks:
+            task.result()
+        elapsed = time.perf_counter() - started
+    for result in results.values():
+        result.seconds = elapsed
+    return results

@@ -1,0 +1,141 @@
+"""``patchwork bench web``: the real server in a subprocess on loopback, under a bounded hint load.
+
+Figures: hint latency for one client alone (the baseline, same server, same run), then p50/p95
+with ``clients`` clients asking at once for ``seconds``, while one more client keeps reading the
+game (it must stay fast: solver work runs off the event loop). Every request must succeed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from patchwork_opt.bench.loadtest import Probe, run_load
+from patchwork_opt.core.errors import PatchworkError
+
+#: ``argv_for(port, db_path)``: the command line that serves the app on 127.0.0.1:port.
+ServerCommand = Callable[[int, str], Sequence[str]]
+
+
+class BenchError(PatchworkError):
+    exit_code = 1
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_ready(base_url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise BenchError(f"the server exited with code {proc.returncode}: {log.read_text()[-500:]}")
+        try:
+            response = httpx.get(f"{base_url}/api/health", timeout=2.0)
+            if response.status_code == 200:
+                health: dict[str, Any] = response.json()
+                return health
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise BenchError(f"the server did not answer within {timeout:g}s")
+
+
+def _hint_move(hint: dict[str, Any]) -> dict[str, Any]:
+    """The best hint as a move object of RULES.md."""
+    if hint["type"] == "advance":
+        return {"type": "advance"}
+    if hint["type"] == "leather":
+        return {"type": "leather", "cell": hint["cells"][0]}
+    return {"type": "buy", "patch": hint["patch"], "cells": hint["cells"]}
+
+
+def _play_into_midgame(base_url: str, game: dict[str, Any], plies: int) -> None:
+    """Play ``plies`` moves (the human side follows the hints, the AI answers) so hints are asked
+    on a half-covered quilt, as in a real game, not on the empty opening quilt."""
+    with httpx.Client(base_url=base_url, timeout=60.0) as http:
+        while game["ply"] < plies and not game["state"]["over"]:
+            gid, ply = game["id"], game["ply"]
+            if game["human_to_move"]:
+                best = http.get(f"/api/games/{gid}/hint").json()["hints"][0]
+                response = http.post(f"/api/games/{gid}/moves", json={"ply": ply, "move": _hint_move(best)})
+            else:
+                response = http.post(f"/api/games/{gid}/ai-move", json={"ply": ply})
+            if response.status_code != 200:
+                raise BenchError(f"setting up the game failed: HTTP {response.status_code} {response.text[:200]}")
+            game = response.json()
+
+
+def run_web_bench(
+    argv_for: ServerCommand,
+    *,
+    clients: int = 20,
+    seconds: float = 30.0,
+    baseline_seconds: float = 5.0,
+    seed: int = 0,
+    plies: int = 16,
+    on_phase: Callable[[str, float, float], None] | None = None,
+) -> dict[str, Any]:
+    """Start the server, measure, stop it; raises BenchError if it cannot serve hints."""
+    if not 1 <= clients <= 200:
+        raise PatchworkError(f"clients must be 1..200, got {clients}")
+    if not 0 < seconds <= 600 or not 0 < baseline_seconds <= 600:
+        raise PatchworkError("seconds must be in (0, 600]")
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="patchwork-bench-") as tmp:
+        log = Path(tmp) / "server.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(list(argv_for(port, str(Path(tmp) / "games.db"))), stdout=out, stderr=out)
+        try:
+            health = _wait_ready(base_url, proc, log)
+            if "hint" not in health.get("solvers", []):
+                raise BenchError("the server has no hint solver")
+            created = httpx.post(f"{base_url}/api/games", json={"seed": seed, "ai": "greedy"}, timeout=30.0)
+            if created.status_code != 201:
+                raise BenchError(f"cannot create a game: HTTP {created.status_code} {created.text[:200]}")
+            game_id = created.json()["id"]
+            _play_into_midgame(base_url, created.json(), plies)
+            hint = Probe("GET", f"/api/games/{game_id}/hint")
+            read = Probe("GET", f"/api/games/{game_id}")
+
+            def phase(name: str) -> Callable[[float], None] | None:
+                if on_phase is None:
+                    return None
+                total = baseline_seconds if name == "baseline" else seconds
+                return lambda done: on_phase(name, done, total)
+
+            httpx.get(f"{base_url}{hint.path}", timeout=60.0)  # warm-up: imports, first CP-SAT model
+            alone = asyncio.run(run_load(base_url, {"hint": (hint, 1)}, baseline_seconds, on_tick=phase("baseline")))
+            loaded = asyncio.run(
+                run_load(base_url, {"hint": (hint, clients), "read": (read, 1)}, seconds, on_tick=phase("load"))
+            )
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+    base, under, reads = alone["hint"], loaded["hint"], loaded["read"]
+    return {
+        "clients": clients,
+        "plies_before": plies,
+        "seconds": round(under.seconds, 1),
+        "baseline": base.summary(),
+        "hint": under.summary(),
+        "read_during_load": reads.summary(),
+        "errors": base.errors + under.errors + reads.errors,
+        "p50_ratio_vs_alone": round(under.p50_ms / base.p50_ms, 2) if base.p50_ms else None,
+        "throughput_ratio_vs_alone": round(under.per_second / base.per_second, 2) if base.per_second else None,
+    }

@@ -1,0 +1,132 @@
+"""Game records of RULES.md: ``{"circle": [...], "moves": [...], "leather": [...]}``."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from patchwork_opt.core.catalogue import LEATHER_PRINTINGS
+from patchwork_opt.core.errors import PatchworkError, RecordError, ReplayError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State, check_circle, check_leather
+
+DEFAULT_LEATHER = LEATHER_PRINTINGS["revised"]
+
+
+@dataclass(slots=True)
+class Record:
+    circle: list[int]
+    moves: list[Move] = field(default_factory=list)
+    leather: tuple[int, ...] = DEFAULT_LEATHER
+
+    @classmethod
+    def start(cls, state: State) -> Record:
+        """An empty record for a game set up as ``state`` (which must be a starting position)."""
+        return cls(circle=state.circle[:], moves=[], leather=state.printing)
+
+    def initial_state(self) -> State:
+        return State.new(self.circle, leather=self.leather)
+
+    def replay(self, upto: int | None = None) -> State:
+        """The position after the moves (or the first ``upto``); ReplayError names the ply at fault."""
+        state = self.initial_state()
+        for ply, move in enumerate(self.moves[:upto]):
+            try:
+                state.apply(move)
+            except PatchworkError as exc:
+                raise ReplayError(ply, str(exc)) from None
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"circle": self.circle, "moves": [m.to_json() for m in self.moves]}
+        if self.leather != DEFAULT_LEATHER:
+            data["leather"] = list(self.leather)
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: object) -> Record:
+        """Validate the structure; moves are checked as moves here and as rules by ``replay``."""
+        if not isinstance(data, dict):
+            raise RecordError(f"a game record is a JSON object, got {type(data).__name__}")
+        unknown = set(data) - {"circle", "moves", "leather"}
+        if unknown:
+            raise RecordError(f"unknown record field(s) {sorted(unknown)}")
+        if "circle" not in data:
+            raise RecordError("a game record needs a 'circle'")
+        if not isinstance(data["circle"], list):
+            raise RecordError("'circle' must be a list of patch ids")
+        try:
+            circle = check_circle(data["circle"])
+        except PatchworkError as exc:
+            raise RecordError(str(exc)) from None
+        raw_moves = data.get("moves", [])
+        if not isinstance(raw_moves, list):
+            raise RecordError("'moves' must be a list")
+        leather: tuple[int, ...] = DEFAULT_LEATHER
+        if "leather" in data:
+            raw_leather = data["leather"]
+            if isinstance(raw_leather, str) and raw_leather in LEATHER_PRINTINGS:
+                leather = LEATHER_PRINTINGS[raw_leather]
+            elif isinstance(raw_leather, list):
+                try:
+                    leather = check_leather(raw_leather)
+                except PatchworkError as exc:
+                    raise RecordError(f"'leather': {exc}") from None
+            else:
+                raise RecordError("'leather' must be a list of 5 spaces")
+        moves = []
+        for ply, raw in enumerate(raw_moves):
+            try:
+                moves.append(Move.from_json(raw))
+            except PatchworkError as exc:
+                raise ReplayError(ply, str(exc)) from None
+        return cls(circle=circle, moves=moves, leather=leather)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        return cls.loads(read_text(path))
+
+    def save(self, path: str | Path) -> None:
+        write_atomic(path, json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def read_text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path}: is a directory") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: {exc.strerror}") from None
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot write: {exc.strerror}") from None
+

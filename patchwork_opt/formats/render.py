@@ -1,0 +1,85 @@
+"""Text renderings of quilts and positions for people (the CLI prints these)."""
+
+from __future__ import annotations
+
+from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.quilt import label_grid, render_grid
+from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
+
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def piece_labels(placed: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """A letter per placed patch in the order placed; leather patches are ``L``... ``*``."""
+    out = []
+    letters = iter(LABELS.replace("L", ""))
+    for pid, mask in placed:
+        out.append(("*" if pid == LEATHER_PATCH else next(letters), mask))
+    return out
+
+
+def quilt_lines(quilt: int, placed: list[tuple[int, int]]) -> list[str]:
+    known = 0
+    for _, mask in placed:
+        known |= mask
+    return render_grid(label_grid(piece_labels(placed), quilt & ~known))
+
+
+def track_line(state: State) -> str:
+    """Spaces 0..53: ``$`` income marks, ``L`` leather still there, ``0``/``1`` the players' tokens."""
+    cells = []
+    leather = set(state.leather_left())
+    for space in range(END + 1):
+        here = [str(p) for p in (0, 1) if state.pos[p] == space]
+        if here:
+            cells.append("".join(here) if len(here) == 1 else "⚑")
+        elif space in leather:
+            cells.append("L")
+        elif space in INCOME_MARKS:
+            cells.append("$")
+        else:
+            cells.append("·")
+    return "".join(cells)
+
+
+def patch_summary(pid: int) -> str:
+    p = PATCHES[pid]
+    return f"#{pid} cost {p.cost} time {p.time} income {p.income} area {p.area}"
+
+
+def render_position(state: State) -> str:
+    left = quilt_lines(state.quilts[0], state.placed[0])
+    right = quilt_lines(state.quilts[1], state.placed[1])
+    width = len(left[0])
+    lines = []
+    for p, name in ((0, "Player 0"), (1, "Player 1")):
+        view = state.player(p)
+        lines.append(
+            f"{name}: space {view.position}, buttons {view.buttons}, income {view.income}, "
+            f"empty {view.empty}{', 7x7 bonus' if view.bonus else ''}, score now {view.score}"
+        )
+    lines.append("")
+    lines.append("Player 0".ljust(width + 3) + "Player 1")
+    for a, b in zip(left, right, strict=True):
+        lines.append(f"{a}   {b}")
+    lines.append("")
+    lines.append(f"track  {track_line(state)}")
+    lines.append("       ($ income mark, L leather, 0/1 players' tokens, ⚑ both)")
+    if state.is_terminal():
+        winner = state.winner()
+        lines.append(
+            f"game over: Player 0 {state.score(0)}, Player 1 {state.score(1)}; Player {winner} wins"
+        )
+    else:
+        mover = state.to_move()
+        what = "places a leather patch" if state.pending >= 0 else "to move"
+        lines.append(f"Player {mover} {what}")
+        offers = state.offers()
+        lines.append("on offer: " + "; ".join(patch_summary(pid) for pid in offers))
+        rest = state.circle[len(offers) : len(offers) + 6]
+        if rest:
+            more = " ..." if len(state.circle) > len(offers) + len(rest) else ""
+            lines.append("then:     " + ", ".join(f"#{pid}" for pid in rest) + more)
+    return "\n".join(lines)
+
+

@@ -1,0 +1,1 @@
+"""Solver benchmarks (``patchwork bench solvers`` and ``bench hint``)."""

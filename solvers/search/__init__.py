@@ -1,0 +1,1 @@
+"""The packing search: which placements of which patches cover the most."""
