@@ -23,26 +23,11 @@ from ortools.sat.python import cp_model, cp_model_helper
 from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.core.bitboard import CELLS, FULL, cells_of
-from patchwork_opt.core.catalogue import PLACEMENTS, patch
+from patchwork_opt.core.catalogue import PLACEMENTS, check_patch_ids
 from patchwork_opt.core.errors import PatchworkError
 
 #: (variable index, coefficient): one term of a linear expression.
 Term = tuple[int, int]
-
-
-class DuplicatePatchError(PatchworkError):
-    """A patch id given twice: each patch exists once."""
-
-
-def validate_patch_ids(patch_ids: Sequence[int]) -> list[int]:
-    """Known ids, each at most once; raises UnknownPatchError / DuplicatePatchError."""
-    seen: set[int] = set()
-    for pid in patch_ids:
-        patch(pid)
-        if pid in seen:
-            raise DuplicatePatchError(f"patch {pid} is listed twice (each patch can be used once)")
-        seen.add(pid)
-    return list(patch_ids)
 
 
 class Instance(BaseModel):
@@ -58,7 +43,7 @@ class Instance(BaseModel):
         """Validated with the project's one-line errors (not pydantic's report)."""
         if not isinstance(quilt, int) or not 0 <= quilt <= FULL:
             raise PatchworkError("quilt must be an 81-bit mask")
-        return cls(quilt=quilt, patch_ids=tuple(validate_patch_ids(patch_ids)))
+        return cls(quilt=quilt, patch_ids=tuple(check_patch_ids(patch_ids)))
 
 
 class SolverConfig(BaseModel):

@@ -1,4 +1,4 @@
-"""Text for people: a quilt with one letter per placed patch, and a legend."""
+"""Text for people: the quilts that fill and 7x7 completion found, one letter per placed patch."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.quilt import label_grid, render_grid
+from solvers.bonus import BonusResult
+from solvers.fill import FillResult
 from solvers.model import PlacedPatch
 
 #: Letters for placed patches, then digits-free lowercase when more are needed.
@@ -25,3 +27,32 @@ def placement_lines(quilt: int, placements: Sequence[PlacedPatch]) -> list[str]:
             f"income {info.income})"
         )
     return lines
+
+
+def render_fill(quilt: int, result: FillResult, objective: str) -> str:
+    """What ``patchwork fill`` prints: the filled quilt, its legend and the verdict."""
+    lines = placement_lines(quilt, result.placements)
+    proof = "optimal (proven)" if result.optimal else f"best found, bound {result.bound}"
+    if result.objective is None:
+        lines.append(f"no fill meets the requirements ({result.status.value})")
+    else:
+        lines.append(
+            f"{objective} {result.objective}: {proof}; covered {result.covered}, empty {result.empty}, "
+            f"cost {result.cost}, income {result.income}"
+            + (f", 7x7 square at {list(result.bonus_window)}" if result.bonus_window else "")
+        )
+    lines.append(f"({result.method}, {result.wall_time:.2f}s)")
+    return "\n".join(lines)
+
+
+def render_bonus(quilt: int, result: BonusResult) -> str:
+    """What ``patchwork bonus`` prints: the completed square (when feasible) and the verdict per window."""
+    lines = placement_lines(quilt, result.placements) if result.feasible else []
+    verdict = {True: "feasible", False: "infeasible (proven)", None: "unknown"}[result.feasible]
+    lines.append(
+        f"7x7 square: {verdict}" + (f" at {list(result.window)}" if result.window else "") + f" - {result.reason}"
+    )
+    if result.feasible is not True:
+        for v in result.windows:
+            lines.append(f"  square at {list(v.window)} ({v.missing} missing): {v.status.value}, {v.reason}")
+    return "\n".join(lines)

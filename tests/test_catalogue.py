@@ -159,3 +159,31 @@ def test_project_copy_matches_the_loaded_catalogue() -> None:
 @pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference catalogue not present")
 def test_project_copy_equals_the_shared_reference() -> None:
     assert json.loads(REFERENCE.read_text(encoding="utf-8")) == project_catalogue()
+
+
+def test_patch_id_lists_are_checked_in_one_place() -> None:
+    from patchwork_opt.core.catalogue import check_patch_ids, parse_patch_ids
+    from patchwork_opt.core.errors import DuplicatePatchError, UnknownPatchError
+
+    assert parse_patch_ids("1, 2,5", "--patches") == [1, 2, 5]
+    assert check_patch_ids([0, 32], "pool") == [0, 32]
+    with pytest.raises(UnknownPatchError, match=r"^--next: 'x' is not a patch id"):
+        parse_patch_ids("3,x", "--next")
+    with pytest.raises(UnknownPatchError, match=r"^pool: unknown patch id 33"):
+        check_patch_ids([1, 33], "pool")
+    with pytest.raises(DuplicatePatchError, match=r"^--patches: patch 4 is listed twice"):
+        parse_patch_ids("4 4", "--patches")
+    with pytest.raises(UnknownPatchError, match="no patch ids given"):
+        parse_patch_ids(" ", "--patches")
+
+
+def test_one_duplicate_error_class_for_every_caller() -> None:
+    """Catching the engine's DuplicatePatchError catches what any solver raises."""
+    from patchwork_opt.core.errors import DuplicatePatchError
+    from solvers.bestfit import best_fit
+    from solvers.model import Instance
+
+    with pytest.raises(DuplicatePatchError):
+        Instance.of(0, [3, 3])
+    with pytest.raises(DuplicatePatchError):
+        best_fit(0, 1, [2, 2])

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli import app
@@ -157,3 +159,11 @@ def test_bench_engine_reports_rates_and_ratios() -> None:
     assert data["games_per_s"] > 0 and data["naive_games_per_s"] > 0
     assert abs(data["games_ratio"] - data["games_per_s"] / data["naive_games_per_s"]) < 1e-9
     assert data["movegen_ratio"] > 0
+
+
+def test_a_command_whose_extra_is_missing_says_which_extra_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("uvicorn", "fastapi"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if the web extra were not installed
+    result = runner.invoke(app, ["serve", "--port", "8765"])
+    assert result.exit_code == 2
+    assert result.stderr == "error: this command needs the 'web' extra: pip install -e '.[web]'\n"

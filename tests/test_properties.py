@@ -1,22 +1,20 @@
-"""Random games to the end, checked after every move; and a naive second implementation of RULES.md.
+"""Random games to the end, checked after every move against the reference model.
 
-The reference model below is written from RULES.md alone (sets of cells, shapes turned by
-hand from the raw catalogue JSON), so the engine's bitboards, tables and shortcuts are
-checked against something that shares none of them.
+The reference model (patchwork_opt/bench/reference.py) is written from the rules alone (sets of
+cells, shapes turned by hand from the raw catalogue JSON), so the engine's bitboards, tables and
+shortcuts are checked against something that shares none of them.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import tempfile
-from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patchwork_opt.bench.reference import ALL_CELLS, PRINTINGS, Ref, as_ref
 from patchwork_opt.core.bitboard import FULL, cells_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement
 from patchwork_opt.core.move import Move
@@ -24,138 +22,7 @@ from patchwork_opt.core.state import END, State
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record
 
-Cell = tuple[int, int]
-RefMove = tuple[object, ...]
-
-# --- the reference model ----------------------------------------------------------------------
-
-_RAW = json.loads(resources.files("patchwork_opt").joinpath("data/patches.json").read_text(encoding="utf-8"))
-_MARKS = (5, 11, 17, 23, 29, 35, 41, 47, 53)
-_PRINTINGS = {"revised": [26, 32, 38, 44, 50], "classic": [20, 26, 32, 44, 50]}
-
-
-def _ref_placements(shape: list[str]) -> list[frozenset[Cell]]:
-    cells = [(r, c) for r, row in enumerate(shape) for c, ch in enumerate(row) if ch != "."]
-    shapes: set[frozenset[Cell]] = set()
-    for mirror in (1, -1):
-        turned = [(r, c * mirror) for r, c in cells]
-        for _ in range(4):
-            turned = [(c, -r) for r, c in turned]
-            top = min(r for r, _ in turned)
-            left = min(c for _, c in turned)
-            shapes.add(frozenset((r - top, c - left) for r, c in turned))
-    out = []
-    for s in shapes:
-        for dr in range(9):
-            for dc in range(9):
-                moved = frozenset((r + dr, c + dc) for r, c in s)
-                if all(r < 9 and c < 9 for r, c in moved):
-                    out.append(moved)
-    return out
-
-
-REF_PLACEMENTS = {int(p["id"]): _ref_placements(p["shape"]) for p in _RAW}
-REF_FACTS = {int(p["id"]): (int(p["cost"]), int(p["time"]), int(p["income"])) for p in _RAW}
-ALL_CELLS = frozenset((r, c) for r in range(9) for c in range(9))
-
-
-@dataclass
-class Ref:
-    """A position kept in the plainest way: sets of cells, lists of spaces, None for nobody."""
-
-    circle: list[int]
-    leather: list[int]
-    pos: list[int] = field(default_factory=lambda: [0, 0])
-    buttons: list[int] = field(default_factory=lambda: [5, 5])
-    income: list[int] = field(default_factory=lambda: [0, 0])
-    covered: list[set[Cell]] = field(default_factory=lambda: [set(), set()])
-    pending: int | None = None
-    top: int = 0
-    bonus: int | None = None
-    first53: int | None = None
-
-    def over(self) -> bool:
-        return self.pos == [53, 53] and self.pending is None
-
-    def mover(self) -> int:
-        if self.pending is not None:
-            return self.pending
-        if self.pos[0] != self.pos[1]:
-            return 0 if self.pos[0] < self.pos[1] else 1
-        return self.top
-
-    def legal(self) -> set[RefMove]:
-        if self.over():
-            return set()
-        p = self.mover()
-        if self.pending is not None:
-            return {("L", cell) for cell in ALL_CELLS - self.covered[p]}
-        moves: set[RefMove] = {("A",)}
-        for pid in self.circle[:3]:
-            if REF_FACTS[pid][0] <= self.buttons[p]:
-                moves |= {("B", pid, pl) for pl in REF_PLACEMENTS[pid] if not pl & self.covered[p]}
-        return moves
-
-    def play(self, move: RefMove) -> None:
-        assert move in self.legal(), move
-        p = self.mover()
-        if move[0] == "L":
-            self.covered[p].add(move[1])  # type: ignore[arg-type]
-            self.pending = None
-            self._check_bonus(p)
-        elif move[0] == "A":
-            new = min(self.pos[1 - p] + 1, 53)
-            self.buttons[p] += new - self.pos[p]
-            self._token(p, new)
-        else:
-            pid = move[1]
-            assert isinstance(pid, int)
-            cost, time, income = REF_FACTS[pid]
-            i = self.circle.index(pid)
-            self.circle = self.circle[i + 1 :] + self.circle[:i]
-            self.buttons[p] -= cost
-            self.income[p] += income
-            self.covered[p] |= move[2]  # type: ignore[arg-type]
-            self._check_bonus(p)
-            self._token(p, min(self.pos[p] + time, 53))
-
-    def _token(self, p: int, new: int) -> None:
-        old = self.pos[p]
-        self.buttons[p] += self.income[p] * sum(1 for m in _MARKS if old < m <= new)
-        crossed = [s for s in sorted(self.leather) if old < s <= new]
-        if crossed:
-            self.leather.remove(crossed[0])
-            if len(self.covered[p]) < 81:
-                self.pending = p
-        self.pos[p] = new
-        self.top = p
-        if new == 53 and self.first53 is None:
-            self.first53 = p
-
-    def _check_bonus(self, p: int) -> None:
-        if self.bonus is None and any(
-            all((t + r, left + c) in self.covered[p] for r in range(7) for c in range(7))
-            for t in range(3)
-            for left in range(3)
-        ):
-            self.bonus = p
-
-    def score(self, p: int) -> int:
-        return self.buttons[p] + (7 if self.bonus == p else 0) - 2 * (81 - len(self.covered[p]))
-
-    def winner(self) -> int | None:
-        if not self.over():
-            return None
-        s0, s1 = self.score(0), self.score(1)
-        return self.first53 if s0 == s1 else (0 if s0 > s1 else 1)
-
-
-def as_ref(move: Move) -> RefMove:
-    if move.kind == "advance":
-        return ("A",)
-    if move.kind == "leather":
-        return ("L", cells_of(move.mask)[0])
-    return ("B", move.patch, frozenset(cells_of(move.mask)))
+_PRINTINGS = PRINTINGS
 
 
 def assert_same(state: State, ref: Ref) -> None:

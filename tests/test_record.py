@@ -83,14 +83,17 @@ def test_leather_field_accepts_five_spaces() -> None:
     ("data", "words"),
     [
         ([1, 2], "a game record is a JSON object, got list"),
-        (record_json([], winner=0), "unknown record field\\(s\\) \\['winner'\\]"),
-        ({"moves": []}, "needs a 'circle'"),
-        ({"circle": "1,2,3", "moves": []}, "'circle' must be a list"),
-        ({"circle": [*range(1, 33), 1], "moves": []}, "missing \\[0\\]"),
-        ({"circle": [*range(1, 33), 40], "moves": []}, "circle\\[32\\]: unknown patch id 40"),
-        (record_json({"type": "advance"}), "'moves' must be a list"),
-        (record_json([], leather=[26, 32]), "'leather': leather needs 5 spaces, got 2"),
-        (record_json([], leather=7), "'leather' must be a list of 5 spaces"),
+        (record_json([], winner=0), "^winner: extra inputs are not permitted"),
+        ({"moves": []}, "^circle: field required"),
+        ({"circle": "1,2,3", "moves": []}, "^circle: input should be a valid list"),
+        ({"circle": [*range(1, 33), 1], "moves": []}, "^circle: .*missing \\[0\\]"),
+        ({"circle": [*range(1, 33), 40], "moves": []}, "^circle\\[32\\]: .* 32, got 40"),
+        ({"circle": [*range(1, 33), "0"], "moves": []}, "^circle\\[32\\]: input should be a valid integer, got '0'"),
+        (record_json({"type": "advance"}), "^moves: input should be a valid list"),
+        (record_json([], leather=[26, 32]), "^leather: list should have at least 5 items"),
+        (record_json([], leather=7), "^leather: input should be a valid list, got 7"),
+        (record_json([], leather="classic"), "^leather: input should be a valid list, got 'classic'"),
+        (record_json([], leather=[26, 26, 32, 44, 50]), "^leather: leather spaces repeat"),
     ],
 )
 def test_malformed_records_are_refused(data: object, words: str) -> None:
@@ -102,20 +105,22 @@ def test_malformed_records_are_refused(data: object, words: str) -> None:
 @pytest.mark.parametrize(
     ("move", "words"),
     [
-        ({"type": "jump"}, "unknown move type 'jump'"),
-        ("advance", "a move must be an object, got str"),
-        ({"type": "advance", "cells": []}, "advance takes no fields"),
-        ({"type": "leather"}, "leather move needs a 'cell'"),
-        ({"type": "leather", "cell": [9, 0]}, "leather cell: cell \\[9, 0\\] is off the 9x9 quilt"),
-        ({"type": "buy", "patch": "1", "cells": [[0, 0]]}, "integer 'patch'"),
-        ({"type": "buy", "patch": 1}, "non-empty list of 'cells'"),
-        ({"type": "buy", "patch": 1, "cells": [[0, 0], [0, 9], [0, 1]]}, "cells\\[1\\]: cell \\[0, 9\\] is off"),
+        ({"type": "jump"}, "unknown move type 'jump' \\(expected advance, buy or leather\\)"),
+        ({"patch": 1}, "a move needs a 'type'"),
+        ("advance", "valid dictionary or object .*, got 'advance'"),
+        ({"type": "advance", "cells": []}, "cells: extra inputs are not permitted"),
+        ({"type": "leather"}, "cell: field required"),
+        ({"type": "leather", "cell": [9, 0]}, "cell\\[0\\]: input should be less than or equal to 8, got 9"),
+        ({"type": "buy", "patch": "1", "cells": [[0, 0]]}, "patch: input should be a valid integer, got '1'"),
+        ({"type": "buy", "patch": True, "cells": [[0, 0]]}, "patch: input should be a valid integer, got True"),
+        ({"type": "buy", "patch": 1}, "cells: field required"),
+        ({"type": "buy", "patch": 1, "cells": [[0, 0], [0, 9], [0, 1]]}, "cells\\[1\\]\\[1\\]: .* 8, got 9"),
         ({"type": "buy", "patch": 1, "cells": [[0, 0], [0, 1], [0, 1]]}, "cells\\[2\\]: .* listed twice"),
         (
             {"type": "buy", "patch": 1, "cells": [[0, 0], [0, 1], [1, 1]]},
             "cells \\[\\[0, 0\\], \\[0, 1\\], \\[1, 1\\]\\] are not a placement of patch 1",
         ),
-        ({"type": "buy", "patch": 33, "cells": [[0, 0]]}, "unknown patch id 33"),
+        ({"type": "buy", "patch": 33, "cells": [[0, 0]]}, "patch: input should be less than or equal to 32, got 33"),
     ],
 )
 def test_malformed_moves_are_refused_naming_the_ply(move: object, words: str) -> None:
@@ -134,12 +139,12 @@ def test_malformed_moves_are_refused_naming_the_ply(move: object, words: str) ->
             1,
             "patch 4 is not on offer",
         ),
-        ([{"type": "buy", "patch": 3, "cells": [[0, i] for i in range(5)]}], 0, "costs 7 buttons, player 0 has 5"),
+        ([{"type": "buy", "patch": 3, "cells": [[0, i] for i in range(5)]}], 0, "costs 7 buttons, Player 1 has 5"),
         ([{"type": "leather", "cell": [0, 0]}], 0, "no leather patch is waiting"),
         (
             [BUY_1, {"type": "advance"}, {"type": "buy", "patch": 2, "cells": [[0, i] for i in range(4)]}],
             2,
-            "patch 2 overlaps covered cells [[0, 0], [0, 1], [0, 2]] on player 0's quilt",
+            "patch 2 overlaps covered cells [[0, 0], [0, 1], [0, 2]] on Player 1's quilt",
         ),
     ],
 )
@@ -199,7 +204,9 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples" / "records").glob("
 @pytest.mark.skipif(not EXAMPLES, reason="no example records")
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_example_records_replay_as_the_reference_model_does(path: Path) -> None:
-    from test_properties import Ref, as_ref, assert_same
+    from test_properties import assert_same
+
+    from patchwork_opt.bench.reference import Ref, as_ref
 
     record = Record.load(path)
     state = record.initial_state()
@@ -210,3 +217,16 @@ def test_example_records_replay_as_the_reference_model_does(path: Path) -> None:
         ref.play(as_ref(move))
         assert_same(state, ref)
     assert record.replay() == state
+
+
+def test_the_loader_refuses_what_the_published_schema_refuses() -> None:
+    """One validator: the schema's types and bounds are the loader's (no string printings, no string ids)."""
+    from patchwork_opt.formats.models import json_schema
+
+    schema = json_schema("record")
+    assert schema["properties"]["circle"]["items"]["maximum"] == 32
+    assert schema["additionalProperties"] is False
+    for bad in (record_json([], leather="classic"), record_json([], leather=[20, 26, 32, 44, 53])):
+        with pytest.raises(RecordError):
+            Record.from_json(bad)
+    assert Record.from_json(record_json([], leather=[50, 20, 26, 32, 44])).leather == (20, 26, 32, 44, 50)

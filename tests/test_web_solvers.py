@@ -21,23 +21,27 @@ from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
+from solvers.plugins import web_services
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)  # starlette suggests httpx2; httpx works the same here
     from fastapi.testclient import TestClient
+
+#: The allowed Host of the app (TestClient's default ``testserver`` is refused, as any foreign name).
+LOCAL = "http://127.0.0.1"
 
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def services() -> Services:
-    built: Services = cli._web_services(max_ai_seconds=0.05)
+    built: Services = web_services(max_ai_seconds=0.05)
     return built
 
 
 @pytest.fixture
 def client(tmp_path: Path, services: Services) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.db", services)) as c:
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "games.db", services)) as c:
         yield c
 
 
@@ -141,7 +145,8 @@ def test_the_server_caps_the_solver_time_a_request_asks_for(tmp_path: Path, serv
         return real.run(request, cap)
 
     capped = replace(services, solvers={"hint": SolverEndpoint(real.request, real.response, recording, "hint")})
-    with TestClient(create_app(tmp_path / "g.db", capped, Limits(max_solver_seconds=0.5))) as c:
+    app = create_app(tmp_path / "g.db", capped, Limits(max_solver_seconds=0.5))
+    with TestClient(base_url=LOCAL, app=app) as c:
         position = to_notation(State.new(seed=2))
         response = c.post("/api/hint", json={"position": position, "time_limit": 3000})
         assert response.status_code == 200
@@ -157,7 +162,8 @@ def test_openapi_publishes_the_solver_models(client: TestClient) -> None:
 
 
 def test_without_the_solvers_the_game_hint_is_503(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "g.db", replace(cli._web_services(0.05), game_hint=None))) as c:
+    app = create_app(tmp_path / "g.db", replace(web_services(0.05), game_hint=None))
+    with TestClient(base_url=LOCAL, app=app) as c:
         game = c.post("/api/games", json={"ai": "greedy"}).json()
         response = c.get(f"/api/games/{game['id']}/hint")
         assert response.status_code == 503 and "without the hint solver" in response.json()["detail"]

@@ -353,3 +353,22 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
         pairs=len(by_pair),
         first_seat_wins=first_seat,
     )
+
+
+def render_summary(summary: MatchSummary) -> str:
+    """The text of ``patchwork match``: wins, mean scores, score difference and Elo, with intervals."""
+    data = summary.to_json()
+    p1, p2 = data["p1"], data["p2"]
+    n = data["games"]
+    w1, w2 = data["wins"]
+    (m1, m2), (c1, c2) = data["mean_score"], data["mean_score_ci95"]
+    diff, elo = data["score_diff"], data["elo"]
+    clamped = " (all games won by one side: clamped at half a game)" if elo["clamped"] else ""
+    return "\n".join([
+        f"{p1} (p1) vs {p2} (p2): {n} games in {data['pairs']} pairs, seats swapped within a pair",
+        f"wins         {p1} {w1}   {p2} {w2}   ({w1 / n:.1%} for {p1})",
+        f"mean score   {p1} {m1:.1f} [{c1[0]:.1f}, {c1[1]:.1f}]   {p2} {m2:.1f} [{c2[0]:.1f}, {c2[1]:.1f}]",
+        f"score diff   {diff['mean']:+.1f}   95% CI [{diff['ci95'][0]:+.1f}, {diff['ci95'][1]:+.1f}]",
+        f"Elo diff     {elo['diff']:+.0f}   95% CI [{elo['ci95'][0]:+.0f}, {elo['ci95'][1]:+.0f}]{clamped}",
+        f"time         {data['seconds']:.1f}s",
+    ])

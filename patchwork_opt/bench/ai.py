@@ -126,3 +126,19 @@ def run_ai_bench(seconds: float = 2.0, repeats: int = 3, seed: int = 1) -> dict[
         figures["rollout_ratio"] = figures["rollouts"] / figures["generic_rollouts"]
         out[label] = figures
     return out
+
+
+def render_ai_bench(result: dict[str, Any]) -> str:
+    """The text of ``patchwork bench ai``."""
+    lines = []
+    for label in ("opening", "middle"):
+        f = result[label]
+        lines += [
+            f"{label}:",
+            f"  MCTS iterations/s      {f['mcts_iterations']:>9.0f}",
+            f"  rollouts/s (fast)      {f['rollouts']:>9.0f}   generic legal_moves/apply "
+            f"{f['generic_rollouts']:>7.1f}   ratio {f['rollout_ratio']:.1f}x",
+            f"  uniform random games/s {f['random_playouts']:>9.0f}",
+        ]
+    lines.append(f"(medians of {result['repeats']} runs of {result['seconds']:g}s on one core)")
+    return "\n".join(lines)

@@ -1,7 +1,8 @@
 """``patchwork bench engine``: random games and move generation against a naive baseline.
 
-The baseline is a straightforward engine on a list-of-lists board (no bitboards, no
-precomputed placements), run in the same process so the ratio survives a noisy machine.
+The baseline is the reference model (``bench/reference.py``: the rules written the plain way,
+sets of cells and no precomputed tables), run in the same process so the ratio survives a noisy
+machine.
 """
 
 from __future__ import annotations
@@ -15,117 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
-from patchwork_opt.core.bitboard import SIZE, bit
-from patchwork_opt.core.catalogue import PATCHES
-from patchwork_opt.core.state import END, INCOME_MARKS, OFFER_SIZE, State
-
-Board = list[list[bool]]
-
-
-class NaiveGame:
-    """The rules of RULES.md written the obvious way: a 9x9 list of lists per player."""
-
-    def __init__(self, circle: list[int], leather: tuple[int, ...]) -> None:
-        self.circle = list(circle)
-        self.pos = [0, 0]
-        self.buttons = [5, 5]
-        self.income = [0, 0]
-        self.boards: list[Board] = [[[False] * SIZE for _ in range(SIZE)] for _ in range(2)]
-        self.leather = list(leather)
-        self.last = 0
-        self.bonus = -1
-
-    @classmethod
-    def from_state(cls, state: State) -> NaiveGame:
-        game = cls(state.circle, tuple(state.leather_left()))
-        game.pos, game.buttons, game.income = state.pos[:], state.buttons[:], state.income[:]
-        game.last, game.bonus = state.last_mover, state.bonus
-        for p in (0, 1):
-            game.boards[p] = [[bool(state.quilts[p] & bit(r, c)) for c in range(SIZE)] for r in range(SIZE)]
-        return game
-
-    def to_move(self) -> int:
-        if self.pos[0] != self.pos[1]:
-            return 0 if self.pos[0] < self.pos[1] else 1
-        return self.last
-
-    def over(self) -> bool:
-        return self.pos[0] == END and self.pos[1] == END
-
-    def placements(self, p: int, pid: int) -> list[list[tuple[int, int]]]:
-        board = self.boards[p]
-        out = []
-        for orientation in PATCHES[pid].orientations:
-            for top in range(SIZE - orientation.height + 1):
-                for left in range(SIZE - orientation.width + 1):
-                    cells = [(top + r, left + c) for r, c in orientation.cells]
-                    if all(not board[r][c] for r, c in cells):
-                        out.append(cells)
-        return out
-
-    def legal_moves(self) -> list[tuple[int, list[tuple[int, int]]]]:
-        """(offer index, cells) for every buy, and (-1, []) for advance."""
-        p = self.to_move()
-        moves: list[tuple[int, list[tuple[int, int]]]] = []
-        for k, pid in enumerate(self.circle[:OFFER_SIZE]):
-            if PATCHES[pid].cost <= self.buttons[p]:
-                moves.extend((k, cells) for cells in self.placements(p, pid))
-        moves.append((-1, []))
-        return moves
-
-    def _place(self, p: int, cells: list[tuple[int, int]]) -> None:
-        for r, c in cells:
-            self.boards[p][r][c] = True
-        if self.bonus < 0:
-            for top in range(3):
-                for left in range(3):
-                    if all(self.boards[p][top + r][left + c] for r in range(7) for c in range(7)):
-                        self.bonus = p
-
-    def _move_token(self, p: int, new: int, rng: random.Random) -> None:
-        old = self.pos[p]
-        for mark in INCOME_MARKS:
-            if old < mark <= new:
-                self.buttons[p] += self.income[p]
-        for space in self.leather:
-            if old < space <= new:
-                self.leather.remove(space)
-                empty = [(r, c) for r in range(SIZE) for c in range(SIZE) if not self.boards[p][r][c]]
-                if empty:
-                    self._place(p, [rng.choice(empty)])
-                break
-        self.pos[p] = new
-        self.last = p
-
-    def play(self, move: tuple[int, list[tuple[int, int]]], rng: random.Random) -> None:
-        p = self.to_move()
-        k, cells = move
-        if k < 0:
-            new = min(self.pos[1 - p] + 1, END)
-            self.buttons[p] += new - self.pos[p]
-            self._move_token(p, new, rng)
-            return
-        pid = self.circle[k]
-        patch = PATCHES[pid]
-        self.buttons[p] -= patch.cost
-        self.income[p] += patch.income
-        self._place(p, cells)
-        self.circle = self.circle[k + 1 :] + self.circle[:k]
-        self._move_token(p, min(self.pos[p] + patch.time, END), rng)
-
-    def random_game(self, rng: random.Random) -> int:
-        """Uniform move kind, then a uniform placement, as ``State.random_move``."""
-        plies = 0
-        while not self.over():
-            moves = self.legal_moves()
-            by_offer: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
-            for move in moves:
-                by_offer.setdefault(move[0], []).append(move)
-            kinds = sorted(by_offer)
-            choice = by_offer[kinds[int(rng.random() * len(kinds))]]
-            self.play(choice[int(rng.random() * len(choice))], rng)
-            plies += 1
-        return plies
+from patchwork_opt.bench.reference import Ref, ref_of
+from patchwork_opt.core.state import State
 
 
 def _rate(run_once: Callable[[], int], seconds: float) -> tuple[float, float]:
@@ -158,7 +50,7 @@ def _sample_positions(count: int, seed: int) -> list[State]:
 def run_engine_bench(seconds: float = 3.0, repeats: int = 3, progress: bool = True, seed: int = 1) -> dict[str, Any]:
     """Medians over ``repeats`` runs of each figure; the naive baseline gets the same time."""
     positions = _sample_positions(64, seed)
-    naive_positions = [NaiveGame.from_state(s) for s in positions]
+    naive_positions = [ref_of(s) for s in positions]
     rng = random.Random(seed)
 
     def fast_game() -> int:
@@ -168,13 +60,13 @@ def run_engine_bench(seconds: float = 3.0, repeats: int = 3, progress: bool = Tr
 
     def naive_game() -> int:
         start = State.new(seed=rng.randrange(1 << 30))
-        return NaiveGame(start.circle, start.printing).random_game(rng)
+        return Ref(circle=start.circle, leather=list(start.printing)).random_game(rng)
 
     def fast_movegen() -> int:
         return sum(s.count_moves() for s in positions)
 
     def naive_movegen() -> int:
-        return sum(len(g.legal_moves()) for g in naive_positions)
+        return sum(len(g.legal()) for g in naive_positions)
 
     figures: dict[str, list[float]] = {k: [] for k in ("games", "naive_games", "movegen", "naive_movegen")}
     placed_per_game: list[float] = []
@@ -221,3 +113,15 @@ def _mean_moves_per_game(seed: int, games: int = 50) -> float:
             state.apply(state.random_move(rng))
             total += 1
     return total / games
+
+
+def render_engine_bench(result: dict[str, Any]) -> str:
+    """The text of ``patchwork bench engine``."""
+    return "\n".join([
+        f"random games/s      {result['games_per_s']:>10.0f}   naive {result['naive_games_per_s']:>8.1f}"
+        f"   ratio {result['games_ratio']:.1f}x",
+        f"legal-move gen /s   {result['movegen_per_s']:>10.0f}   naive {result['naive_movegen_per_s']:>8.1f}"
+        f"   ratio {result['movegen_ratio']:.1f}x",
+        f"moves per game      {result['moves_per_game']:>10.1f}",
+        f"(medians of {result['repeats']} runs of {result['seconds']:g}s on one core)",
+    ])

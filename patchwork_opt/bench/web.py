@@ -139,3 +139,17 @@ def run_web_bench(
         "p50_ratio_vs_alone": round(under.p50_ms / base.p50_ms, 2) if base.p50_ms else None,
         "throughput_ratio_vs_alone": round(under.per_second / base.per_second, 2) if base.per_second else None,
     }
+
+
+def render_web_bench(result: dict[str, Any], clients: int) -> str:
+    """The text of ``patchwork bench web`` (error samples go to stderr separately)."""
+    base, hint, read = result["baseline"], result["hint"], result["read_during_load"]
+    rows = [("hint, 1 client alone", base), (f"hint, {clients} clients", hint), ("game reads meanwhile", read)]
+    lines = [
+        f"{label:<22} p50 {row['p50_ms']:8.1f} ms   p95 {row['p95_ms']:8.1f} ms   "
+        f"{row['per_second']:6.1f}/s   {row['requests']} requests, {row['errors']} errors"
+        for label, row in rows
+    ]
+    lines.append(f"ratios vs alone: p50 {result['p50_ratio_vs_alone']}x, throughput "
+                 f"{result['throughput_ratio_vs_alone']}x   ({result['seconds']:g}s on loopback)")
+    return "\n".join(lines)

@@ -6,11 +6,12 @@ A placement is an 81-bit mask; a placement is legal on a quilt ``q`` when ``mask
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 
 from patchwork_opt.core.bitboard import FULL, SIZE, bit
-from patchwork_opt.core.errors import UnknownPatchError
+from patchwork_opt.core.errors import DuplicatePatchError, UnknownPatchError
 
 Cell = tuple[int, int]
 
@@ -158,6 +159,35 @@ def patch(patch_id: int) -> Patch:
     if not isinstance(patch_id, int) or isinstance(patch_id, bool) or not 0 <= patch_id < PATCH_COUNT:
         raise UnknownPatchError(f"unknown patch id {patch_id!r} (ids are 0..{PATCH_COUNT - 1})")
     return PATCHES[patch_id]
+
+
+def check_patch_ids(ids: Iterable[object], where: str = "patches") -> list[int]:
+    """Known patch ids, each at most once: the one validator of patch-id lists from outside."""
+    seen: set[int] = set()
+    out: list[int] = []
+    for pid in ids:
+        try:
+            patch(pid)  # type: ignore[arg-type]
+        except UnknownPatchError as exc:
+            raise UnknownPatchError(f"{where}: {exc}") from None
+        assert isinstance(pid, int)
+        if pid in seen:
+            raise DuplicatePatchError(f"{where}: patch {pid} is listed twice (each patch exists once)")
+        seen.add(pid)
+        out.append(pid)
+    return out
+
+
+def parse_patch_ids(text: str, where: str = "--patches") -> list[int]:
+    """Patch ids from ``1,2,5`` (commas and/or spaces), checked as ``check_patch_ids`` does."""
+    out = []
+    for token in text.replace(",", " ").split():
+        if not token.isdigit():
+            raise UnknownPatchError(f"{where}: {token!r} is not a patch id (ids are 0..{PATCH_COUNT - 1})")
+        out.append(int(token))
+    if not out:
+        raise UnknownPatchError(f"{where}: no patch ids given (write them like 1,2,5)")
+    return check_patch_ids(out, where)
 
 
 def is_placement(patch_id: int, mask: int) -> bool:

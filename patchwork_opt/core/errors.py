@@ -15,6 +15,10 @@ class UnknownPatchError(PatchworkError):
     pass
 
 
+class DuplicatePatchError(PatchworkError):
+    """A patch id given twice where each patch exists once."""
+
+
 class QuiltFormatError(PatchworkError):
     pass
 

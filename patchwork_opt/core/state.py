@@ -22,6 +22,7 @@ from patchwork_opt.core.catalogue import (
 )
 from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.words import player_name, plural
 
 END = 53
 INCOME_MARKS: tuple[int, ...] = (5, 11, 17, 23, 29, 35, 41, 47, 53)
@@ -279,11 +280,11 @@ class State:
         p = self.to_move()
         if self.pending >= 0:
             if move.kind != "leather":
-                raise IllegalMoveError(f"player {p} must first place the leather patch they took")
+                raise IllegalMoveError(f"{player_name(p)} must first place the leather patch they took")
             if move.mask.bit_count() != 1 or move.mask > FULL:
                 raise IllegalMoveError("a leather patch covers exactly one cell")
             if move.mask & self.quilts[p]:
-                raise IllegalMoveError(f"leather cell {move.cells[0]} is already covered on player {p}'s quilt")
+                raise IllegalMoveError(f"leather cell {move.cells[0]} is already covered on {player_name(p)}'s quilt")
             return
         if move.kind == "leather":
             raise IllegalMoveError("no leather patch is waiting to be placed")
@@ -297,12 +298,12 @@ class State:
         cost = PATCHES[move.patch].cost
         if cost > self.buttons[p]:
             raise IllegalMoveError(
-                f"patch {move.patch} costs {cost} buttons, player {p} has {self.buttons[p]}"
+                f"patch {move.patch} costs {plural(cost, 'button')}, {player_name(p)} has {self.buttons[p]}"
             )
         overlap = move.mask & self.quilts[p]
         if overlap:
             cells = [list(c) for c in Move("leather", -1, overlap).cells]
-            raise IllegalMoveError(f"patch {move.patch} overlaps covered cells {cells} on player {p}'s quilt")
+            raise IllegalMoveError(f"patch {move.patch} overlaps covered cells {cells} on {player_name(p)}'s quilt")
 
     def apply(self, move: Move) -> None:
         """Play a legal move (validated); raises IllegalMoveError and leaves the state untouched."""

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
-from patchwork_opt.formats.notation import from_notation
+from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record, read_text
+from patchwork_opt.formats.views import position_summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,12 @@ class LoadedInput:
     quilt: Quilt
     state: State | None = None
     record: Record | None = None
+
+    def summary(self) -> dict[str, Any]:
+        """What ``show --json`` prints: a quilt's cells and counts, or a position's summary and notation."""
+        if self.state is None:
+            return {"cells": self.quilt.to_json(), "covered": self.quilt.covered, "empty": self.quilt.empty}
+        return {**position_summary(self.state), "position": to_notation(self.state)}
 
 
 def _looks_like_path(arg: str) -> bool:

@@ -1,24 +1,27 @@
 """Pydantic models of the project's formats (moves, records, positions) and their JSON schema.
 
-These validate data at the edges (files, the service); the engine itself works on ints.
+They are the one validator of these formats at the edges (record files, the service): what the
+published schema refuses, the loaders refuse too. Numbers are strict (``"2"`` is no patch id);
+the engine itself works on ints.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from patchwork_opt.core.catalogue import PATCH_COUNT
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
-from patchwork_opt.core.state import State
+from patchwork_opt.core.state import END, State
 from patchwork_opt.formats.notation import from_notation, to_notation
-from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.views import position_summary
 
-Coord = Annotated[int, Field(ge=0, le=8)]
+Coord = Annotated[int, Field(ge=0, le=8, strict=True)]
 CellModel = Annotated[tuple[Coord, Coord], Field(description="[row, col], row 0 at the top")]
-PatchId = Annotated[int, Field(ge=0, le=32)]
+PatchId = Annotated[int, Field(ge=0, le=PATCH_COUNT - 1, strict=True)]
+LeatherSpace = Annotated[int, Field(ge=1, le=END - 1, strict=True)]
 
 
 class AdvanceMove(BaseModel):
@@ -51,12 +54,24 @@ class RecordModel(BaseModel):
         min_length=33, max_length=33, description="patch ids clockwise from the neutral token"
     )
     moves: list[MoveModel] = Field(default_factory=list)
-    leather: list[Annotated[int, Field(ge=1, le=52)]] | None = Field(
+    leather: list[LeatherSpace] | None = Field(
         default=None, min_length=5, max_length=5, description="leather spaces; revised printing when omitted"
     )
 
-    def to_record(self) -> Record:
-        return Record.from_json(self.model_dump(exclude_none=True))
+    @field_validator("circle")
+    @classmethod
+    def _every_patch_once(cls, circle: list[int]) -> list[int]:
+        missing = sorted(set(range(PATCH_COUNT)) - set(circle))
+        if missing:
+            raise ValueError(f"must hold each of the {PATCH_COUNT} patch ids once; missing {missing}")
+        return circle
+
+    @field_validator("leather")
+    @classmethod
+    def _distinct_spaces(cls, spaces: list[int] | None) -> list[int] | None:
+        if spaces is not None and len(set(spaces)) != len(spaces):
+            raise ValueError(f"leather spaces repeat: {spaces}")
+        return spaces
 
 
 class PlayerModel(BaseModel):
@@ -92,7 +107,33 @@ def move_model(move: Move) -> AdvanceMove | BuyMove | LeatherMove:
 
 
 def move_from_model(model: AdvanceMove | BuyMove | LeatherMove) -> Move:
+    """The engine's move for a validated model (IllegalMoveError when the cells are no placement)."""
     return Move.from_json(model.model_dump())
+
+
+def one_line(exc: ValidationError, what: str) -> tuple[tuple[int | str, ...], str]:
+    """The first problem of a validation error as (location, ``path: message``) for a one-line error.
+
+    The location drops the tag of a move's type (``moves[2].cells[1]``, not ``moves[2].buy.cells[1]``)."""
+    error = exc.errors()[0]
+    loc = tuple(error["loc"])
+    loc = tuple(p for i, p in enumerate(loc) if not (i > 0 and isinstance(loc[i - 1], int) and p in _MOVE_TAGS))
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+    message = error["msg"].removeprefix("Value error, ")
+    message = message[:1].lower() + message[1:]
+    value = error.get("input")
+    if error["type"] == "model_type":
+        message = f"{what} is a JSON object, got {type(value).__name__}"
+    elif error["type"] == "union_tag_invalid":
+        message = f"unknown move type {error['ctx']['tag']!r} (expected advance, buy or leather)"
+    elif error["type"] == "union_tag_not_found":
+        message = "a move needs a 'type' (advance, buy or leather)"
+    elif error["type"] not in ("missing", "extra_forbidden", "value_error") and not isinstance(value, dict | list):
+        message += f", got {value!r}"
+    return loc, f"{path}: {message}" if path else message
+
+
+_MOVE_TAGS = ("advance", "buy", "leather")
 
 
 _SCHEMAS: dict[str, Any] = {

@@ -1,10 +1,11 @@
 """A one-line text form of a whole position that round-trips, as FEN does for chess.
 
-``<circle> <player 0> <player 1> <on top> <pending leather> <bonus> <leather left> <first at 53> <printing>``
+``<circle> <first player> <second player> <on top> <pending leather> <bonus> <leather left> <first at 53> <printing>``
 
 - circle: patch ids from the neutral token, comma-separated (``-`` when empty);
 - player: ``position/buttons/income/quilt`` with the quilt as 21 hex digits of its 81-bit mask;
-- on top: the player who moved last (0 or 1); pending leather, bonus, first at 53: 0, 1 or ``-``;
+- on top: the player who moved last (0 for the first, 1 for the second, as in JSON; text says
+  Player 1 and Player 2); pending leather, bonus, first at 53: 0, 1 or ``-``;
 - leather left: the spaces still holding a leather patch, comma-separated or ``-``;
 - printing: the five leather spaces the game started with, comma-separated.
 """
@@ -17,6 +18,7 @@ from patchwork_opt.core.bitboard import FULL
 from patchwork_opt.core.catalogue import PATCH_COUNT
 from patchwork_opt.core.errors import NotationError
 from patchwork_opt.core.state import END, State, check_leather
+from patchwork_opt.core.words import player_name
 
 _FIELDS = 9
 _QUILT_HEX = re.compile(r"[0-9a-f]{21}")
@@ -87,15 +89,15 @@ def from_notation(text: str) -> State:
     for p in (0, 1):
         parts = fields[1 + p].split("/")
         if len(parts) != 4:
-            raise NotationError(f"player {p}: expected position/buttons/income/quilt, got {fields[1 + p]!r}")
-        state.pos[p] = _parse_int(parts[0], f"player {p} position", 0, END)
-        state.buttons[p] = _parse_int(parts[1], f"player {p} buttons", 0, 10**6)
-        state.income[p] = _parse_int(parts[2], f"player {p} income", 0, 10**3)
+            raise NotationError(f"{player_name(p)}: expected position/buttons/income/quilt, got {fields[1 + p]!r}")
+        state.pos[p] = _parse_int(parts[0], f"{player_name(p)} position", 0, END)
+        state.buttons[p] = _parse_int(parts[1], f"{player_name(p)} buttons", 0, 10**6)
+        state.income[p] = _parse_int(parts[2], f"{player_name(p)} income", 0, 10**3)
         if not _QUILT_HEX.fullmatch(parts[3]):
-            raise NotationError(f"player {p} quilt: expected 21 hex digits, got {parts[3]!r}")
+            raise NotationError(f"{player_name(p)} quilt: expected 21 hex digits, got {parts[3]!r}")
         quilt = int(parts[3], 16)
         if quilt > FULL:
-            raise NotationError(f"player {p} quilt: {parts[3]!r} sets bits beyond the 81 cells")
+            raise NotationError(f"{player_name(p)} quilt: {parts[3]!r} sets bits beyond the 81 cells")
         state.quilts[p] = quilt
     state.last_mover = _parse_player_opt(fields[3], "on top")
     if state.last_mover < 0:
@@ -108,7 +110,7 @@ def from_notation(text: str) -> State:
     state.leather = sum(1 << s for s in left)
     state.first_end = _parse_player_opt(fields[7], "first at 53")
     if state.first_end >= 0 and state.pos[state.first_end] != END:
-        raise NotationError(f"first at 53: player {state.first_end} is not on space {END}")
+        raise NotationError(f"first at 53: {player_name(state.first_end)} is not on space {END}")
     if state.pending >= 0 and state.quilts[state.pending] == FULL:
-        raise NotationError(f"pending leather: player {state.pending}'s quilt is full")
+        raise NotationError(f"pending leather: {player_name(state.pending)}'s quilt is full")
     return state

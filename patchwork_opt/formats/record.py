@@ -9,10 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from patchwork_opt.core.catalogue import LEATHER_PRINTINGS
 from patchwork_opt.core.errors import PatchworkError, RecordError, ReplayError
 from patchwork_opt.core.move import Move
-from patchwork_opt.core.state import State, check_circle, check_leather
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.models import RecordModel, move_from_model, one_line
 
 DEFAULT_LEATHER = LEATHER_PRINTINGS["revised"]
 
@@ -52,42 +55,23 @@ class Record:
 
     @classmethod
     def from_json(cls, data: object) -> Record:
-        """Validate the structure; moves are checked as moves here and as rules by ``replay``."""
-        if not isinstance(data, dict):
-            raise RecordError(f"a game record is a JSON object, got {type(data).__name__}")
-        unknown = set(data) - {"circle", "moves", "leather"}
-        if unknown:
-            raise RecordError(f"unknown record field(s) {sorted(unknown)}")
-        if "circle" not in data:
-            raise RecordError("a game record needs a 'circle'")
-        if not isinstance(data["circle"], list):
-            raise RecordError("'circle' must be a list of patch ids")
+        """A record checked against the published schema (``RecordModel``); a malformed move is a
+        ReplayError naming its ply, anything else a RecordError naming the field."""
         try:
-            circle = check_circle(data["circle"])
-        except PatchworkError as exc:
-            raise RecordError(str(exc)) from None
-        raw_moves = data.get("moves", [])
-        if not isinstance(raw_moves, list):
-            raise RecordError("'moves' must be a list")
-        leather: tuple[int, ...] = DEFAULT_LEATHER
-        if "leather" in data:
-            raw_leather = data["leather"]
-            if isinstance(raw_leather, str) and raw_leather in LEATHER_PRINTINGS:
-                leather = LEATHER_PRINTINGS[raw_leather]
-            elif isinstance(raw_leather, list):
-                try:
-                    leather = check_leather(raw_leather)
-                except PatchworkError as exc:
-                    raise RecordError(f"'leather': {exc}") from None
-            else:
-                raise RecordError("'leather' must be a list of 5 spaces")
+            model = RecordModel.model_validate(data)
+        except ValidationError as exc:
+            loc, message = one_line(exc, "a game record")
+            if len(loc) > 1 and loc[0] == "moves" and isinstance(loc[1], int):
+                raise ReplayError(loc[1], message.removeprefix(f"moves[{loc[1]}]").lstrip(".: ") or message) from None
+            raise RecordError(message) from None
         moves = []
-        for ply, raw in enumerate(raw_moves):
+        for ply, move in enumerate(model.moves):
             try:
-                moves.append(Move.from_json(raw))
+                moves.append(move_from_model(move))
             except PatchworkError as exc:
                 raise ReplayError(ply, str(exc)) from None
-        return cls(circle=circle, moves=moves, leather=leather)
+        leather = tuple(sorted(model.leather)) if model.leather is not None else DEFAULT_LEATHER
+        return cls(circle=list(model.circle), moves=moves, leather=leather)
 
     @classmethod
     def loads(cls, text: str) -> Record:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from patchwork_opt.core.catalogue import PATCHES
-from patchwork_opt.core.quilt import label_grid, render_grid
+from patchwork_opt.core.quilt import label_grid, render_grid, render_quilt
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
+from patchwork_opt.core.words import player_name
+from patchwork_opt.formats.inputs import LoadedInput
+from patchwork_opt.formats.notation import to_notation
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -26,11 +29,11 @@ def quilt_lines(quilt: int, placed: list[tuple[int, int]]) -> list[str]:
 
 
 def track_line(state: State) -> str:
-    """Spaces 0..53: ``$`` income marks, ``L`` leather still there, ``0``/``1`` the players' tokens."""
+    """Spaces 0..53: ``$`` income marks, ``L`` leather still there, ``1``/``2`` the players' tokens."""
     cells = []
     leather = set(state.leather_left())
     for space in range(END + 1):
-        here = [str(p) for p in (0, 1) if state.pos[p] == space]
+        here = [str(p + 1) for p in (0, 1) if state.pos[p] == space]
         if here:
             cells.append("".join(here) if len(here) == 1 else "⚑")
         elif space in leather:
@@ -52,28 +55,30 @@ def render_position(state: State) -> str:
     right = quilt_lines(state.quilts[1], state.placed[1])
     width = len(left[0])
     lines = []
-    for p, name in ((0, "Player 0"), (1, "Player 1")):
+    for p in (0, 1):
         view = state.player(p)
         lines.append(
-            f"{name}: space {view.position}, buttons {view.buttons}, income {view.income}, "
+            f"{player_name(p)}: space {view.position}, buttons {view.buttons}, income {view.income}, "
             f"empty {view.empty}{', 7x7 bonus' if view.bonus else ''}, score now {view.score}"
         )
     lines.append("")
-    lines.append("Player 0".ljust(width + 3) + "Player 1")
+    lines.append(player_name(0).ljust(width + 3) + player_name(1))
     for a, b in zip(left, right, strict=True):
         lines.append(f"{a}   {b}")
     lines.append("")
     lines.append(f"track  {track_line(state)}")
-    lines.append("       ($ income mark, L leather, 0/1 players' tokens, ⚑ both)")
+    lines.append("       ($ income mark, L leather, 1/2 players' tokens, ⚑ both)")
     if state.is_terminal():
         winner = state.winner()
+        assert winner is not None
         lines.append(
-            f"game over: Player 0 {state.score(0)}, Player 1 {state.score(1)}; Player {winner} wins"
+            f"game over: {player_name(0)} {state.score(0)}, {player_name(1)} {state.score(1)}; "
+            f"{player_name(winner)} wins"
         )
     else:
         mover = state.to_move()
         what = "places a leather patch" if state.pending >= 0 else "to move"
-        lines.append(f"Player {mover} {what}")
+        lines.append(f"{player_name(mover)} {what}")
         offers = state.offers()
         lines.append("on offer: " + "; ".join(patch_summary(pid) for pid in offers))
         rest = state.circle[len(offers) : len(offers) + 6]
@@ -83,3 +88,11 @@ def render_position(state: State) -> str:
     return "\n".join(lines)
 
 
+
+
+def render_loaded(loaded: LoadedInput) -> str:
+    """What ``show`` prints: a quilt with its counts, or a position with its notation."""
+    if loaded.state is None:
+        quilt = loaded.quilt
+        return f"{render_quilt(quilt)}\ncovered {quilt.covered}, empty {quilt.empty}"
+    return f"{render_position(loaded.state)}\nposition: {to_notation(loaded.state)}"

@@ -30,3 +30,4 @@ def position_summary(state: State) -> dict[str, Any]:
         "offers": state.offers(),
         "leather_left": state.leather_left(),
     }
+

@@ -146,3 +146,24 @@ def run_hint_bench(
 
 
 # --- text for people -----------------------------------------------------------------------------
+
+
+def render_hint_bench(result: dict[str, Any]) -> str:
+    """The text of ``patchwork bench hint``."""
+    lines = [
+        f"hint, {result['quilts']} mid-game quilts, lookahead {result['lookahead'][0]}-{result['lookahead'][1]}: "
+        f"p50 {result['p50_ms']:.1f} ms   p95 {result['p95_ms']:.1f} ms   max {result['max_ms']:.1f} ms   "
+        f"({result['exact']} of {result['quilts']} proven)"
+    ]
+    if result["positions"]:
+        lines.append(
+            f"hint POSITION, {result['positions']} random positions (every offer, lookahead 6): "
+            f"p50 {result['position_p50_ms']:.1f} ms   p95 {result['position_p95_ms']:.1f} ms"
+        )
+    if result["baseline_quilts"]:
+        lines.append(
+            f"plain CP-SAT baseline on the first {result['baseline_quilts']}: median "
+            f"{result['baseline_p50_ms']:.0f} ms vs ours {result['ours_p50_ms_on_baseline_quilts']:.1f} ms"
+            f"   ratio {result['ratio']}x   same best score {result['baseline_agree']}/{result['baseline_quilts']}"
+        )
+    return "\n".join(lines)

@@ -6,7 +6,7 @@
 
 from patchwork_opt.apps.play.commands import CommandError, parse_command
 from patchwork_opt.apps.play.loop import Terminal, run, terminal_for
-from patchwork_opt.apps.play.session import AiReport, Hinter, HintLine, Reply, Session
+from patchwork_opt.apps.play.session import AiReport, Hinter, HintLine, Reply, Session, start_record
 
 __all__ = [
     "AiReport",
@@ -18,5 +18,6 @@ __all__ = [
     "Terminal",
     "parse_command",
     "run",
+    "start_record",
     "terminal_for",
 ]

@@ -18,6 +18,7 @@ from patchwork_opt.apps.play.session import HintLine, Session, cells_text
 from patchwork_opt.core.bitboard import SIZE, cells_of
 from patchwork_opt.core.catalogue import PATCHES, Orientation, fits_anywhere
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
+from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.render import piece_labels
 
 #: Background colours for patches, chosen by patch id (neighbours in the list differ strongly).
@@ -40,7 +41,7 @@ def patch_style(pid: int) -> str:
 
 
 def names(session: Session) -> tuple[str, str]:
-    """Display names of player 0 and player 1."""
+    """Display names of the two seats: "You" and the AI's."""
     ai = f"AI ({session.bot.name})"
     return ("You", ai) if session.human == 0 else (ai, "You")
 
@@ -72,7 +73,7 @@ def player_panel(session: Session, player: int) -> Panel:
     view = state.player(player)
     name = names(session)[player]
     mover = not state.is_terminal() and state.to_move() == player
-    title = Text(f" {name} · player {player + 1} ", style=YOU_STYLE if player == session.human else AI_STYLE)
+    title = Text(f" {name} · {player_name(player)} ", style=YOU_STYLE if player == session.human else AI_STYLE)
     if mover:
         title.append(" ◀ to move", style="bold")
     stats = Text()

@@ -21,6 +21,7 @@ from patchwork_opt.apps.play import draw
 from patchwork_opt.apps.play.commands import Buy, Hint, parse_command
 from patchwork_opt.apps.play.session import Session
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.words import player_name
 
 
 class Terminal:
@@ -120,8 +121,8 @@ def _prompt(session: Session) -> str:
 
 
 def _play(session: Session, term: Terminal, save_path: str | Path | None) -> None:
-    side = "first" if session.human == 0 else "second"
-    term.say(f"Patchwork: you play {side} against the AI ({session.bot.name}); type help for the commands",
+    side = f"{player_name(session.human)}, {'first' if session.human == 0 else 'second'} to move"
+    term.say(f"Patchwork: you are {side}, against the AI ({session.bot.name}); type help for the commands",
              style="bold")
     if _ai_turns(session, term) and save_path is not None:
         session.save(save_path)

@@ -35,7 +35,7 @@ from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, placement
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
-from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.core.state import OFFER_SIZE, State, leather_spaces
 from patchwork_opt.formats.record import Record
 
 DEFAULT_TOP_K = 5
@@ -102,7 +102,7 @@ class Session:
         top_k: int = DEFAULT_TOP_K,
     ) -> None:
         if human not in (0, 1):
-            raise PatchworkError(f"the person plays as player 0 or 1, not {human!r}")
+            raise PatchworkError(f"the person sits at seat 0 (Player 1) or 1 (Player 2), not {human!r}")
         self.record = Record(record.circle[:], list(record.moves), record.leather)
         self.state: State = self.record.replay()
         self.human = human
@@ -419,3 +419,15 @@ class Session:
     def save(self, path: str | Path) -> None:
         """Write the game record (atomically); ``patchwork replay`` reads it back."""
         self.record.save(path)
+
+
+def start_record(load: str | None, seed: int | None, leather: str | None) -> Record:
+    """The game to play: the record in file ``load`` (refused before the game starts when it does not
+    replay, or when ``leather`` contradicts it), or a new game from ``seed`` and ``leather``."""
+    if load is None:
+        return Record.start(State.new(seed=seed, leather=leather or "revised"))
+    record = Record.load(load)
+    record.replay()
+    if leather is not None and leather_spaces(leather) != record.leather:
+        raise PatchworkError(f"--leather {leather} conflicts with the record's leather {list(record.leather)}")
+    return record

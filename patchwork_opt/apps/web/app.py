@@ -1,31 +1,38 @@
-"""The FastAPI app: games against the AI in SQLite, solver endpoints, and the page that plays.
+"""The FastAPI app: games against the AI (SQLite or PostgreSQL), solver endpoints, and the page.
 
-``create_app(db_path, services)`` takes the solver-backed functions from its caller (``cli.py``
-builds them from ``solvers/``), so this package never imports the solvers. Blocking work (SQLite,
-solvers, the AI) runs in worker threads; solver and AI jobs share a small capacity limiter, so the
-event loop keeps answering while the AI thinks.
+``create_app(db, services)`` takes the solver-backed functions from its caller (``cli.py`` builds
+them from ``solvers/``), so this package never imports the solvers. Blocking work (the database,
+solvers, the AI) runs in worker threads; solver and AI jobs go through a bounded queue
+(``jobs.py``) that drops a job whose client went away, so the event loop keeps answering while the
+AI thinks and an abandoned request does not delay the next one.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import importlib
 import inspect
-from collections.abc import Awaitable, Callable
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi import FastAPI, HTTPException, Request, Response
+from fastapi import Depends, FastAPI, HTTPException, Request, Response
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from patchwork_opt.apps.web.guards import CreationLimit, HostAllowList, SecurityHeaders
+from patchwork_opt.apps.web.jobs import BusyError, ClientGoneError, JobQueue, retry_headers
 from patchwork_opt.apps.web.schemas import (
     AiInfo,
     AiMoveRequest,
@@ -39,7 +46,7 @@ from patchwork_opt.apps.web.schemas import (
     game_view,
 )
 from patchwork_opt.apps.web.services import Limits, Services, SolverEndpoint
-from patchwork_opt.apps.web.store import Game, GameNotFoundError, GameStore, StaleGameError
+from patchwork_opt.apps.web.store import Game, GameNotFoundError, StaleGameError, open_store
 from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.models import RecordModel, move_from_model
@@ -47,16 +54,8 @@ from patchwork_opt.formats.models import RecordModel, move_from_model
 STATIC_DIR = Path(__file__).with_name("static")
 GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{16,64}$", description="the game's id")]
 T = TypeVar("T")
-#: The page loads only its own script and style, and may be framed by nobody.
-PAGE_HEADERS = {
-    "Cache-Control": "no-cache",
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+#: How often, at most, creating a game also deletes the idle ones.
+PURGE_EVERY_SECONDS = 600.0
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "bad input"},
@@ -64,7 +63,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody, "description": "out of turn, or the game changed since it was read"},
     413: {"model": ErrorBody, "description": "request body too large"},
     422: {"model": ErrorBody, "description": "invalid request, or a move the rules refuse"},
-    503: {"model": ErrorBody, "description": "this server runs without that solver or AI"},
+    429: {"model": ErrorBody, "description": "this client has too many jobs or new games; see Retry-After"},
+    503: {"model": ErrorBody, "description": "no such solver or AI here, or the solvers are busy (Retry-After)"},
 }
 
 
@@ -109,6 +109,25 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def _strict_body(model: type[BaseModel]) -> Callable[[Request], Awaitable[None]]:
+    """A dependency that re-reads the body as strict JSON: ``"level": "2"`` or ``"seat": true`` is
+    refused (422) instead of coerced; JSON arrays still stand for tuples."""
+
+    async def check(request: Request) -> None:
+        try:
+            model.model_validate_json(await request.body(), strict=True)
+        except ValidationError as exc:
+            errors = [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
+            raise RequestValidationError(errors) from None
+
+    return check
+
+
+def _client(request: Request) -> str:
+    """Who asks: the peer address (behind a proxy, run uvicorn with --forwarded-allow-ips)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 def _bot_seed(game: Game, ply: int) -> int:
     """Same game and ply, same seed: the AI's choice is repeatable across restarts."""
     digest = hashlib.sha256(f"{game.id}:{game.seed}:{ply}".encode()).digest()
@@ -116,14 +135,36 @@ def _bot_seed(game: Game, ply: int) -> int:
 
 
 def create_app(
-    db_path: str | Path,
+    db: str | Path,
     services: Services | None = None,
     limits: Limits | None = None,
 ) -> FastAPI:
-    """The app over the games in ``db_path``, with solvers and AI from ``services``."""
+    """The app over the games in ``db`` (a SQLite path or a ``postgresql://`` URL), with solvers
+    and AI from ``services``."""
     services = services or Services()
     limits = limits or Limits()
-    store = GameStore(db_path)
+    store = open_store(db)
+    queue = JobQueue(
+        limits.solver_workers, limits.max_queued, limits.per_client_running, limits.client_jobs,
+        retry_after=max(limits.max_solver_seconds, limits.max_ai_seconds),
+    )
+    creations = CreationLimit(limits.client_games, limits.game_window_seconds)
+    purged = {"at": float("-inf")}
+
+    def purge_idle() -> None:
+        if limits.game_idle_seconds > 0 and time.monotonic() - purged["at"] >= PURGE_EVERY_SECONDS:
+            purged["at"] = time.monotonic()
+            store.purge_idle(limits.game_idle_seconds)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await anyio.to_thread.run_sync(purge_idle)
+        try:
+            yield
+        finally:
+            queue.close()
+            store.close()
+
     app = FastAPI(
         title="patchwork-opt",
         summary="Play Patchwork against the AI and ask the solvers for hints.",
@@ -131,23 +172,24 @@ def create_app(
         responses=_ERRORS,
         docs_url=None,
         redoc_url=None,
+        lifespan=lifespan,
     )
     _add_docs(app)
     app.state.store = store
     app.state.services = services
     app.state.limits = limits
+    app.state.jobs = queue
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
-    jobs: dict[str, anyio.CapacityLimiter] = {}
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first
 
     async def in_thread(fn: Callable[[], T]) -> T:
-        """Blocking I/O (SQLite) off the event loop."""
+        """Blocking I/O (the database) off the event loop."""
         return await anyio.to_thread.run_sync(fn)
 
-    async def solver_job(fn: Callable[[], T]) -> T:
-        """Solver or AI work off the event loop, at most ``solver_workers`` at once."""
-        if "limiter" not in jobs:
-            jobs["limiter"] = anyio.CapacityLimiter(limits.solver_workers)
-        return await anyio.to_thread.run_sync(fn, limiter=jobs["limiter"])
+    async def solver_job(request: Request, fn: Callable[[], T]) -> T:
+        """Solver or AI work through the bounded queue; dropped if the client goes away."""
+        return await queue.run(_client(request), fn, request.receive)
 
     # --- errors ---------------------------------------------------------------------------------
     @app.exception_handler(RequestValidationError)
@@ -156,7 +198,11 @@ def create_app(
 
     @app.exception_handler(PatchworkError)
     async def _domain(request: Request, exc: PatchworkError) -> JSONResponse:
-        if isinstance(exc, GameNotFoundError):
+        if isinstance(exc, BusyError):
+            return JSONResponse({"detail": str(exc)}, status_code=exc.status, headers=retry_headers(exc))
+        if isinstance(exc, ClientGoneError):
+            status = 503  # nobody reads it
+        elif isinstance(exc, GameNotFoundError):
             status = 404
         elif isinstance(exc, StaleGameError):
             status = 409
@@ -167,7 +213,7 @@ def create_app(
     # --- page -----------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
-        return FileResponse(STATIC_DIR / "index.html", headers=PAGE_HEADERS)
+        return FileResponse(STATIC_DIR / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -188,26 +234,34 @@ def create_app(
     def view(game: Game) -> GameView:
         return game_view(game, game.state())
 
-    @app.post("/api/games", status_code=201, tags=["games"])
-    async def create_game(body: CreateGameRequest) -> GameView:
-        """Set up a new game (random circle from ``seed``) against the named AI."""
+    @app.post("/api/games", status_code=201, tags=["games"],
+              dependencies=[Depends(_strict_body(CreateGameRequest))])
+    async def create_game(body: CreateGameRequest, request: Request) -> GameView:
+        """Set up a new game (random circle from ``seed``) against the named AI; a client may
+        create ``client_games`` games per ``game_window_seconds`` (else 429 with Retry-After)."""
+        wait = creations.take(_client(request))
+        if wait:
+            detail = f"too many new games from you; retry in {wait}s"
+            raise HTTPException(429, detail, headers={"Retry-After": str(wait)})
         ai = body.ai or services.default_ai
         if services.make_bot is None:
             raise HTTPException(503, "this server runs without an AI")
         if ai not in services.ai_names:
             raise HTTPException(422, f"unknown AI {ai!r} (expected one of {', '.join(services.ai_names)})")
         state = State.new(seed=body.seed, leather=body.printing)
-        game = await in_thread(
-            lambda: store.create(state, seed=body.seed, ai=ai, level=body.level, seat=body.seat)
-        )
-        return view(game)
+
+        def create() -> Game:
+            purge_idle()
+            return store.create(state, seed=body.seed, ai=ai, level=body.level, seat=body.seat)
+
+        return view(await in_thread(create))
 
     @app.get("/api/games/{game_id}", tags=["games"])
     async def read_game(game_id: GameId) -> GameView:
         game = await in_thread(lambda: store.get(game_id))
         return view(game)
 
-    @app.post("/api/games/{game_id}/moves", tags=["games"])
+    @app.post("/api/games/{game_id}/moves", tags=["games"], dependencies=[Depends(_strict_body(PlayMoveRequest))])
     async def play_move(game_id: GameId, body: PlayMoveRequest) -> GameView:
         """The human's move; 422 names why the rules refuse it, 409 when it is not their turn."""
         move = move_from_model(body.move)
@@ -221,8 +275,8 @@ def create_app(
 
         return view(await in_thread(play))
 
-    @app.post("/api/games/{game_id}/ai-move", tags=["games"])
-    async def ai_move(game_id: GameId, body: AiMoveRequest) -> GameView:
+    @app.post("/api/games/{game_id}/ai-move", tags=["games"], dependencies=[Depends(_strict_body(AiMoveRequest))])
+    async def ai_move(game_id: GameId, body: AiMoveRequest, request: Request) -> GameView:
         """Let the AI choose and play its move (in a worker thread, time capped by the server)."""
         make_bot = services.make_bot
         if make_bot is None:
@@ -241,7 +295,7 @@ def create_app(
             bot = make_bot(game.ai, game.level, seed, limits.max_ai_seconds)
             return bot.decide(state.clone())
 
-        decision = await solver_job(decide)
+        decision = await solver_job(request, decide)
         try:
             state.check(decision.move)
         except PatchworkError as exc:
@@ -251,7 +305,7 @@ def create_app(
         )
         return view(game)
 
-    @app.post("/api/games/{game_id}/undo", tags=["games"])
+    @app.post("/api/games/{game_id}/undo", tags=["games"], dependencies=[Depends(_strict_body(UndoRequest))])
     async def undo(game_id: GameId, body: UndoRequest) -> GameView:
         """Take back the human's last move and the AI moves after it."""
 
@@ -274,7 +328,7 @@ def create_app(
         return game.record.to_json()
 
     # --- solvers --------------------------------------------------------------------------------
-    async def hint_for_game(game_id: GameId) -> Any:
+    async def hint_for_game(game_id: GameId, request: Request) -> Any:
         """The ranked moves of the player to move, as ``patchwork hint POSITION --json`` prints them."""
         game_hint = services.game_hint
         if game_hint is None:
@@ -283,7 +337,7 @@ def create_app(
         state = game.state()
         if state.is_terminal():
             raise IllegalMoveError("the game is over")
-        return await solver_job(lambda: game_hint(state, limits.max_solver_seconds))
+        return await solver_job(request, lambda: game_hint(state, limits.max_solver_seconds))
 
     hint_endpoint = services.solvers.get("hint")
     app.add_api_route(
@@ -304,6 +358,7 @@ def create_app(
             tags=["solvers"],
             summary=endpoint.summary,
             name=name,
+            dependencies=[Depends(_strict_body(endpoint.request))],
         )
     return app
 
@@ -323,28 +378,47 @@ def _add_docs(app: FastAPI) -> None:
     async def docs() -> HTMLResponse:
         openapi_url, title = app.openapi_url or "/openapi.json", "patchwork-opt API"
         if not local:
-            return get_swagger_ui_html(openapi_url=openapi_url, title=title)
-        return get_swagger_ui_html(
-            openapi_url=openapi_url,
-            title=title,
-            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
-            swagger_css_url="/docs-assets/swagger-ui.css",
-            swagger_favicon_url="/docs-assets/favicon-32x32.png",
-        )
+            page = get_swagger_ui_html(openapi_url=openapi_url, title=title)
+        else:
+            page = get_swagger_ui_html(
+                openapi_url=openapi_url,
+                title=title,
+                swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                swagger_css_url="/docs-assets/swagger-ui.css",
+                swagger_favicon_url="/docs-assets/favicon-32x32.png",
+            )
+        page.headers["Content-Security-Policy"] = _docs_policy(bytes(page.body), local)
+        return page
+
+
+def _docs_policy(html: bytes, local: bool) -> str:
+    """The docs page's policy: its own assets (or the CDN's) and exactly its inline scripts, by hash."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+        for script in re.findall(rb"<script>(.*?)</script>", html, flags=re.DOTALL)
+    )
+    source = "'self'" if local else "'self' https://cdn.jsdelivr.net"
+    return (
+        f"default-src 'self'; script-src {source} {hashes}; style-src {source} 'unsafe-inline'; "
+        f"img-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+    )
 
 
 def _solver_route(
     endpoint: SolverEndpoint,
-    solver_job: Callable[[Callable[[], BaseModel]], Awaitable[BaseModel]],
+    solver_job: Callable[[Request, Callable[[], BaseModel]], Awaitable[BaseModel]],
     time_cap: float,
 ) -> Callable[..., Awaitable[BaseModel]]:
     """An endpoint whose body is ``endpoint.request`` (set on its signature, so OpenAPI shows it)."""
 
-    async def route(body: BaseModel) -> BaseModel:
-        return await solver_job(lambda: endpoint.run(body, time_cap))
+    async def route(body: BaseModel, request: Request) -> BaseModel:
+        return await solver_job(request, lambda: endpoint.run(body, time_cap))
 
     route.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY, annotation=endpoint.request)],
+        [
+            inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY, annotation=endpoint.request),
+            inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request),
+        ],
         return_annotation=endpoint.response,
     )
     return route

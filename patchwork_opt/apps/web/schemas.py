@@ -18,6 +18,7 @@ from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.models import CellModel, MoveModel, PositionModel, RecordModel, move_model
 from patchwork_opt.formats.notation import from_notation
+from patchwork_opt.formats.record import Record
 
 Seat = Literal[0, 1]
 Cell = tuple[int, int]
@@ -77,7 +78,7 @@ class PositionInput(_Strict):
             state = from_notation(self.position)
             return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state)
         assert self.record is not None
-        record = self.record.to_record()
+        record = Record.from_json(self.record.model_dump(exclude_none=True))
         state = record.replay()
         return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state, record=record)
 

@@ -1,7 +1,7 @@
 """What the caller plugs into the app: solver-backed functions and the AI, plus the server's limits.
 
-``patchwork_opt`` never imports the solvers; ``cli.py`` (``patchwork serve``) builds these from
-``solvers/`` and the AI registry, and tests plug in their own.
+``patchwork_opt`` never imports the solvers; ``solvers/plugins.py`` builds these for ``patchwork serve``
+from the solvers and the AI registry, and tests plug in their own.
 """
 
 from __future__ import annotations
@@ -44,6 +44,25 @@ class Limits:
     max_ai_seconds: float = 5.0
     #: solver and AI jobs running at once (more wait their turn; the event loop never blocks)
     solver_workers: int = 2
+    #: jobs waiting for a slot; past this the answer is 503 with ``Retry-After``
+    max_queued: int = 8
+    #: jobs one client (address) may have running at once: ``solver_workers - 1``, at least 1
+    client_running: int | None = None
+    #: jobs one client may have queued or running; past this the answer is 429 with ``Retry-After``
+    client_jobs: int = 4
+    #: games one client may create per ``game_window_seconds``
+    client_games: int = 30
+    game_window_seconds: float = 3600.0
+    #: a game with no move (nor undo) for this long is deleted; 0 keeps games for ever
+    game_idle_seconds: float = 30 * 86400.0
+    #: names the ``Host`` header may carry (any port); ``"*"`` accepts any (behind a proxy that checks)
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+
+    @property
+    def per_client_running(self) -> int:
+        if self.client_running is not None:
+            return max(1, self.client_running)
+        return max(1, self.solver_workers - 1)
 
 
 @dataclass(frozen=True, slots=True)

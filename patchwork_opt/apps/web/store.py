@@ -1,22 +1,27 @@
-"""Games in SQLite: one row per game, one row per move, every change in one transaction.
+"""Games in a database: one row per game, one row per move, every change in one transaction.
 
-A move is appended only after the rules accepted it, inside ``BEGIN IMMEDIATE`` with the ply it
-was computed for as part of the key, so a crash mid-request loses nothing that was answered and
-two requests racing for the same ply cannot both land (the second gets ``StaleGameError``).
-WAL journal with ``synchronous=FULL``: a committed move survives a restart or a power cut.
+A move is appended only after the rules accepted it, inside a transaction that holds the game
+(SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: the game's row ``FOR UPDATE``) with the ply it was
+computed for as part of the key, so a crash mid-request loses nothing that was answered and two
+requests racing for the same ply cannot both land (the second gets ``StaleGameError``), even
+from two ``serve`` processes sharing one PostgreSQL database. ``GameStore`` holds the logic; a
+backend only says how to connect and lock. SQLite: WAL journal with ``synchronous=FULL``, so a
+committed move survives a restart or a power cut.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
@@ -29,6 +34,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL,
+    touched REAL,
     seed INTEGER,
     circle TEXT NOT NULL,
     leather TEXT NOT NULL,
@@ -47,10 +53,11 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 """
+_GAME_COLUMNS = "id, created, seed, circle, leather, ai, level, seat"
 
 
 class StoreError(PatchworkError):
-    """The database file cannot be opened or is not a games database."""
+    """The database cannot be opened or is not a games database."""
 
 
 class GameNotFoundError(PatchworkError):
@@ -104,41 +111,35 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-class GameStore:
-    """Thread-safe access to one SQLite file; each call opens its own short-lived connection."""
+class Cursor(Protocol):
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    @property
+    def rowcount(self) -> int: ...
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        try:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as conn:
-                conn.executescript(_SCHEMA)
-                conn.execute("SELECT id, created, seed, circle, leather, ai, level, seat FROM games LIMIT 1")
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"{self.path}: cannot use it as the games database ({exc})") from None
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            yield conn
-        finally:
-            conn.close()
+class Connection(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls the whole change back."""
-        with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+
+class GameStore(ABC):
+    """The games, whatever the database; thread-safe (each call takes its own connection)."""
+
+    #: where the games are, for messages (never a password)
+    where: str
+
+    @abstractmethod
+    def _connect(self) -> AbstractContextManager[Connection]:
+        """A connection for reads (one consistent statement each)."""
+
+    @abstractmethod
+    def _transaction(self, game_id: str | None = None) -> AbstractContextManager[Connection]:
+        """One transaction that holds ``game_id`` against other writers until it ends; any
+        exception rolls the whole change back. SQL uses ``?`` placeholders in every backend."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Let go of pooled connections (the store is not used afterwards)."""
 
     # --- games ------------------------------------------------------------------------------
     def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int) -> Game:
@@ -154,7 +155,7 @@ class GameStore:
         )
         with self._transaction() as conn:
             conn.execute(
-                "INSERT INTO games (id, created, seed, circle, leather, ai, level, seat) VALUES (?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}, touched) VALUES (?,?,?,?,?,?,?,?,?)",
                 (
                     game.id,
                     game.created,
@@ -164,6 +165,7 @@ class GameStore:
                     ai,
                     level,
                     seat,
+                    game.created,
                 ),
             )
         return game
@@ -177,11 +179,18 @@ class GameStore:
             (n,) = conn.execute("SELECT COUNT(*) FROM games").fetchone()
         return int(n)
 
+    def purge_idle(self, idle_seconds: float, now: float | None = None) -> int:
+        """Delete the games with no move nor undo for ``idle_seconds`` (their moves go with them)."""
+        cutoff = (time.time() if now is None else now) - idle_seconds
+        with self._transaction() as conn:
+            conn.execute(
+                "DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE touched < ?)", (cutoff,)
+            )
+            return int(conn.execute("DELETE FROM games WHERE touched < ?", (cutoff,)).rowcount)
+
     @staticmethod
-    def _read(conn: sqlite3.Connection, game_id: str) -> Game:
-        row = conn.execute(
-            "SELECT id, created, seed, circle, leather, ai, level, seat FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
+    def _read(conn: Connection, game_id: str) -> Game:
+        row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise GameNotFoundError(f"no game with id {game_id!r}")
         game = Game(
@@ -196,7 +205,7 @@ class GameStore:
         )
         for ply, player, actor, move, reason in conn.execute(
             "SELECT ply, player, actor, move, reason FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        ):
+        ).fetchall():
             game.moves.append(MoveRow(ply, player, actor, Move.from_json(json.loads(move)), reason))
         return game
 
@@ -207,7 +216,7 @@ class GameStore:
         The move is checked against the rules on the stored game inside the transaction; it is
         stored only if legal and only if no other move landed at that ply meanwhile.
         """
-        with self._transaction() as conn:
+        with self._transaction(game_id) as conn:
             game = self._read(conn, game_id)
             if len(game.moves) != ply:
                 raise StaleGameError(
@@ -216,21 +225,90 @@ class GameStore:
             state = game.state()
             player = state.to_move()
             state.apply(move)  # IllegalMoveError rolls back
+            now = time.time()
             conn.execute(
                 "INSERT INTO moves (game_id, ply, player, actor, move, reason, created) VALUES (?,?,?,?,?,?,?)",
-                (game_id, ply, player, actor, json.dumps(move.to_json()), reason, time.time()),
+                (game_id, ply, player, actor, json.dumps(move.to_json()), reason, now),
             )
+            conn.execute("UPDATE games SET touched = ? WHERE id = ?", (now, game_id))
             game.moves.append(MoveRow(ply, player, actor, move, reason))
         return game
 
     def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
         """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``."""
-        with self._transaction() as conn:
+        with self._transaction(game_id) as conn:
             game = self._read(conn, game_id)
             if len(game.moves) != expected_ply:
                 raise StaleGameError(
                     f"game {game_id} is at ply {len(game.moves)}, the undo was asked at ply {expected_ply}; reload it"
                 )
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, keep))
+            conn.execute("UPDATE games SET touched = ? WHERE id = ?", (time.time(), game_id))
             del game.moves[keep:]
         return game
+
+
+class SqliteGameStore(GameStore):
+    """One SQLite file; each call opens its own short-lived connection."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.where = self.path
+        try:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as conn:
+                conn.executescript(_SCHEMA)
+                columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+                if "touched" not in columns:  # a database from before games expired
+                    conn.execute("ALTER TABLE games ADD COLUMN touched REAL")
+                conn.execute("UPDATE games SET touched = created WHERE touched IS NULL")
+                conn.execute("CREATE INDEX IF NOT EXISTS games_touched ON games (touched)")
+                conn.execute(f"SELECT {_GAME_COLUMNS}, touched FROM games LIMIT 1")
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{self.path}: cannot use it as the games database ({exc})") from None
+
+    def close(self) -> None:
+        """Nothing held: every call opened and closed its own connection."""
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _transaction(self, game_id: str | None = None) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` (the whole file is held) ... ``COMMIT``."""
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+
+def is_postgres_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def redacted_url(url: str) -> str:
+    """A database URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+def open_store(db: str | Path) -> GameStore:
+    """``postgresql://USER@HOST:PORT/DB`` (shared by several servers), else a SQLite file path."""
+    if isinstance(db, str) and is_postgres_url(db):
+        try:
+            from patchwork_opt.apps.web.store_postgres import PostgresGameStore
+        except ImportError as exc:
+            raise StoreError(f"PostgreSQL needs the psycopg driver: pip install 'patchwork-opt[web]' ({exc})") from None
+        return PostgresGameStore(db)
+    return SqliteGameStore(db)

@@ -49,6 +49,8 @@ function showError(err) {
 
 const key = (r, c) => r * SIZE + c;
 const humanSeat = () => S.game.seat;
+// Seats are 0 and 1 in JSON; text says Player 1 and Player 2, as the CLI does.
+const playerName = (seat) => `Player ${seat + 1}`;
 const aiSeat = () => 1 - S.game.seat;
 
 function coveredSet(board) {
@@ -366,8 +368,8 @@ function render() {
   $("game").hidden = false;
   drawQuilt($("quilt-human"), g.boards[humanSeat()], humanSeat());
   drawQuilt($("quilt-ai"), g.boards[aiSeat()], aiSeat());
-  $("human-title").textContent = `Your quilt (${humanSeat() === 0 ? "first" : "second"} player)`;
-  $("ai-title").textContent = `AI's quilt (${g.ai}, level ${g.level})`;
+  $("human-title").textContent = `Your quilt (${playerName(humanSeat())}, moves ${humanSeat() === 0 ? "first" : "second"})`;
+  $("ai-title").textContent = `AI's quilt (${playerName(aiSeat())}: ${g.ai}, level ${g.level})`;
   drawStats($("stats-human"), g.state.players[humanSeat()]);
   drawStats($("stats-ai"), g.state.players[aiSeat()]);
   drawTrack();

@@ -1,0 +1,59 @@
+"""Progress on stderr for long commands (Rich), so that ``--json`` output on stdout stays clean."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+
+
+@contextmanager
+def phase_progress(disable: bool = False) -> Iterator[Callable[[str, float, float], None]]:
+    """One bar per named phase; yields ``report(name, done, total)``."""
+    with Progress(console=Console(stderr=True), transient=True, disable=disable) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def report(name: str, done: float, total: float) -> None:
+            if name not in tasks:
+                tasks[name] = bar.add_task(name, total=total)
+            bar.update(tasks[name], completed=done)
+
+        yield report
+
+
+@contextmanager
+def solve_status(label: str) -> Iterator[Callable[[float | None, float, str], None]]:
+    """A spinner with the best value and bound so far; yields ``report(best, bound, phase)``."""
+    with Console(stderr=True).status(f"{label}: searching", spinner="dots") as status:
+
+        def report(best: float | None, bound: float, phase: str) -> None:
+            status.update(f"{label} ({phase}): best {best if best is not None else '-'}   bound {bound:g}")
+
+        yield report
+
+
+@contextmanager
+def match_progress(p1: str, p2: str, games: int) -> Iterator[Callable[[Any], None]]:
+    """A bar with the running score; yields ``on_result(game_result)``. Without a terminal (a log
+    file) each game gets one plain line instead."""
+    console = Console(stderr=True)
+    wins = [0, 0]
+    columns = (
+        TextColumn("[bold]match"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[score]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("games", total=games, score="")
+
+        def on_result(result: Any) -> None:
+            wins[0 if result.p1_won else 1] += 1
+            score = f"{p1} {wins[0]} - {wins[1]} {p2}"
+            progress.update(task, advance=1, score=score)
+            if not console.is_terminal:
+                print(f"game {sum(wins)}/{games}: {score} ({result.scores[0]}:{result.scores[1]})", file=sys.stderr)
+
+        yield on_result
