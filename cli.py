@@ -1,18 +1,19 @@
 """The ``patchwork`` command line. Commands parse, call the library and render; nothing more.
 
-Domain errors are mapped to one-line messages and exit codes in one place, ``_ErrorMappingGroup``.
+Errors become one-line messages and exit codes in one place, ``patchwork_opt.apps.typer_app``; the
+``bench`` commands are in ``solvers/bench/commands.py``.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from typer.core import TyperGroup
 
 from patchwork_opt.apps.progress import match_progress, phase_progress, solve_status
+from patchwork_opt.apps.typer_app import JsonFlag, VersionFlag, new_typer
+from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.core.catalogue import parse_patch_ids
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
@@ -21,46 +22,15 @@ from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.render import render_loaded, render_position
 from patchwork_opt.formats.views import position_summary
+from solvers.bench.commands import bench_app
 
-#: Libraries of the optional extras (pyproject.toml), for a one-line hint when one is missing.
-_EXTRAS = {"fastapi": "web", "uvicorn": "web", "starlette": "web", "httpx": "web", "ray": "ray"}
-
-
-class _ErrorMappingGroup(TyperGroup):
-    """Turns domain errors into ``error: <one line>`` on stderr and the error's exit code."""
-
-    def invoke(self, ctx: Any) -> Any:
-        try:
-            return super().invoke(ctx)
-        except PatchworkError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(exc.exit_code) from None
-        except ModuleNotFoundError as exc:
-            extra = _EXTRAS.get((exc.name or "").split(".")[0])
-            if extra is None:
-                raise
-            typer.echo(f"error: this command needs the {extra!r} extra: pip install -e '.[{extra}]'", err=True)
-            raise typer.Exit(2) from None
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(130) from None
-
-
-app = typer.Typer(
-    cls=_ErrorMappingGroup,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-    help="Patchwork rules engine, CP-SAT quilt optimizer and AI.",
-)
-bench_app = typer.Typer(cls=_ErrorMappingGroup, no_args_is_help=True, help="Benchmarks (figures and ratios).")
+app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
 app.add_typer(bench_app, name="bench")
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 
-
-def _print_json(data: object) -> None:
-    typer.echo(json.dumps(data, indent=2))
+@app.callback()
+def _root(version: VersionFlag = False) -> None:
+    """Patchwork rules engine, CP-SAT quilt optimizer and AI."""
 
 
 # ==== engine commands ==========================================================================
@@ -68,7 +38,7 @@ def _print_json(data: object) -> None:
 
 @app.command()
 def replay(
-    record: Annotated[str, typer.Argument(help="A game record (JSON file).")],
+    record: Annotated[str, typer.Argument(metavar="RECORD", help="A game record (JSON file).")],
     as_json: JsonFlag = False,
 ) -> None:
     """Replay a game record and print the position reached."""
@@ -83,13 +53,16 @@ def replay(
 def new(
     seed: Annotated[int | None, typer.Option(help="Seed for the circle (random when omitted).")] = None,
     leather: Annotated[str, typer.Option(help="Leather printing: revised or classic.")] = "revised",
+    save: Annotated[str | None, typer.Option(metavar="FILE", help="Also write the record to FILE.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Set up a new game: print its record and its position."""
+    """Set up a new game: print its record (which replay, show, hint and play --load read) and position."""
     state = State.new(seed=seed, leather=leather)
     record = Record.start(state)
+    if save is not None:
+        record.save(save)
     if as_json:
-        _print_json({"record": record.to_json(), "position": to_notation(state)})
+        _print_json(record.to_json())  # the record itself, so that it loads back as printed
         return
     typer.echo(f"record:   {record.dumps()}")
     typer.echo(f"position: {to_notation(state)}")
@@ -99,17 +72,24 @@ def new(
 
 @app.command()
 def show(
-    what: Annotated[str, typer.Argument(help="A quilt file, a record file, a position file or a position string.")],
+    what: Annotated[str, typer.Argument(
+        metavar="QUILT|POSITION|RECORD", help="A quilt (file or 9 lines), a position (file or string) or a record file."
+    )],
+    svg: Annotated[str | None, typer.Option(metavar="FILE", help="Also draw it as an SVG picture in FILE.")] = None,
+    png: Annotated[str | None, typer.Option(metavar="FILE", help="Also draw it as a PNG picture in FILE.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Render a quilt, a record (its final position) or a position."""
+    """Render a quilt, a record (its final position) or a position; --svg/--png draw it as the web page does."""
+    from patchwork_opt.formats.picture import save_pictures
+
     loaded = load_position_input(what)
+    save_pictures(loaded, svg=svg, png=png)
     _print_json(loaded.summary()) if as_json else typer.echo(render_loaded(loaded))
 
 
 @app.command()
 def schema(
-    name: Annotated[str, typer.Argument(help="record, position, move, or all.")] = "all",
+    name: Annotated[str, typer.Argument(metavar="FORMAT", help="record, position, move, or all.")] = "all",
 ) -> None:
     """Print the published JSON schema of the project's formats."""
     from patchwork_opt.formats.models import json_schema
@@ -117,25 +97,14 @@ def schema(
     _print_json(json_schema(name))
 
 
-@bench_app.command("engine")
-def bench_engine(
-    seconds: Annotated[float, typer.Option(help="Time per measurement, in seconds.")] = 3.0,
-    repeats: Annotated[int, typer.Option(help="Measurements per figure; the median is quoted.")] = 3,
-    as_json: JsonFlag = False,
-) -> None:
-    """Random games per second and legal-move generation, against a naive list-of-lists engine."""
-    from patchwork_opt.bench.engine import render_engine_bench, run_engine_bench
-
-    result = run_engine_bench(seconds=seconds, repeats=repeats, progress=not as_json)
-    _print_json(result) if as_json else typer.echo(render_engine_bench(result))
-
-
 # ==== solver commands (hint, fill, bonus) ======================================================
 
 
 @app.command()
 def hint(
-    what: Annotated[str, typer.Argument(help="A quilt (file or 9 lines), a position, or a record file.")],
+    what: Annotated[str, typer.Argument(
+        metavar="QUILT|POSITION|RECORD", help="A quilt (file or 9 lines), a position (file or string) or a record file."
+    )],
     patch_text: Annotated[
         str | None, typer.Option("--patch", help="Patch id to place (required for a bare quilt).")
     ] = None,
@@ -147,13 +116,13 @@ def hint(
         str | None,
         typer.Option("--pool", help="Patches still to come, e.g. 0,4,9 (default: all but --patch)."),
     ] = None,
-    top: Annotated[int, typer.Option("--top", help="Suggestions per patch.")] = 3,
+    top: Annotated[int | None, typer.Option("--top", help="Placements shown (3), or moves of a position (8).")] = None,
     lookahead: Annotated[int, typer.Option(help="Upcoming patches of the circle to look ahead over.")] = 6,
     time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the solver part.")] = 1.0,
     as_json: JsonFlag = False,
 ) -> None:
     """Best placements of a patch on a quilt, or the ranked moves of the player to move."""
-    from solvers.hints import PositionHints, hint_for, render_best_fit, render_position_hints
+    from solvers.hints import AdvisedHints, hint_for, render_advised_hints, render_best_fit
 
     patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
     if len(patch_ids) > 1:
@@ -170,31 +139,11 @@ def hint(
     )
     if as_json:
         _print_json(result.model_dump(mode="json"))
-    elif isinstance(result, PositionHints):
+    elif isinstance(result, AdvisedHints):
         assert loaded.state is not None
-        typer.echo(render_position_hints(result, loaded.state))
+        typer.echo(render_advised_hints(result, loaded.state))
     else:
         typer.echo(render_best_fit(result, loaded.quilt.mask))
-
-
-@bench_app.command("hint")
-def bench_hint(
-    quilts: Annotated[int, typer.Option(help="Random mid-game hint requests to time.")] = 200,
-    baseline: Annotated[int, typer.Option(help="Requests also solved by the plain CP-SAT baseline.")] = 6,
-    positions: Annotated[int, typer.Option(help="Random mid-game positions for whole-position hints.")] = 50,
-    seed: Annotated[int, typer.Option(help="Seed of the random quilts.")] = 0,
-    as_json: JsonFlag = False,
-) -> None:
-    """Best-fit latency (p50/p95) on mid-game quilts with 3-6 lookahead patches, vs plain CP-SAT."""
-    from solvers.bench.hint import render_hint_bench, run_hint_bench
-
-    if quilts < 1 or baseline < 0 or positions < 0:
-        raise PatchworkError("--quilts must be at least 1, --baseline and --positions at least 0")
-    with phase_progress(disable=as_json) as report:
-        result = run_hint_bench(
-            quilts=quilts, baseline_quilts=baseline, positions=positions, seed=seed, progress=report
-        )
-    _print_json(result) if as_json else typer.echo(render_hint_bench(result))
 
 
 @app.command()
@@ -255,27 +204,6 @@ def bonus(
     _print_json(result.to_json()) if as_json else typer.echo(render_bonus(quilt, result))
 
 
-@bench_app.command("solvers")
-def bench_solvers(
-    sets: Annotated[int, typer.Option("--sets", help="Random instances (about 3 s each on average).")] = 40,
-    max_patches: Annotated[int, typer.Option("--max-patches", help="Largest patch set (from 4).")] = 18,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds per solve, each side.")] = 10.0,
-    seed: Annotated[int, typer.Option(help="Seed of the random instances.")] = 1,
-    as_json: JsonFlag = False,
-) -> None:
-    """Optimal fill vs a naive CP-SAT model on random 4-18 patch sets, 0-40% filled quilts."""
-    from solvers.bench.fill import render_solver_bench, run_solver_bench
-
-    if sets < 1 or not 4 <= max_patches <= 33 or time_limit <= 0:
-        raise PatchworkError("--sets must be at least 1, --max-patches 4..33, --time-limit positive")
-    with phase_progress() as report:
-        result = run_solver_bench(
-            sets=sets, max_patches=max_patches, time_limit=time_limit, seed=seed,
-            on_step=lambda i, row: report("fill vs naive", i + 1, sets),
-        )
-    _print_json(result) if as_json else typer.echo(render_solver_bench(result, time_limit, seed))
-
-
 # ==== AI commands (match) ======================================================================
 
 @app.command()
@@ -298,41 +226,15 @@ def match(
     as_json: JsonFlag = False,
 ) -> None:
     """Play bots against each other and report wins, scores and an Elo difference."""
-    from patchwork_opt.apps.match import (
-        MatchSpec,
-        check_run,
-        check_save_dir,
-        render_summary,
-        run_match,
-        save_records,
-        summarize,
-    )
+    from patchwork_opt.apps.match import checked_spec, render_summary, run_match, save_records, summarize
+    from solvers.plugins import solver_advisor_path
 
-    uses_solver = "solver" in (p1.strip().lower(), p2.strip().lower())
-    spec = MatchSpec(
-        p1=p1.strip().lower(),
-        p2=p2.strip().lower(),
-        games=games,
-        seed=seed,
-        level=level,
-        time_per_move=time_per_move,
-        iterations=iterations,
-        advisor_factory=None,
-    )
-    spec.check()
-    check_run(workers, backend)
-    if save:
-        check_save_dir(save)
-    if uses_solver:
-        from dataclasses import replace
-
-        from solvers.plugins import solver_advisor_path
-
-        advisor = solver_advisor_path()
-        if advisor is None:
-            typer.echo("warning: solvers.advisor is not available; the solver bot uses the heuristic advisor",
-                       err=True)
-        spec = replace(spec, advisor_factory=advisor)
+    solver = "solver" in (p1.strip().lower(), p2.strip().lower())
+    advisor = solver_advisor_path() if solver else None
+    spec = checked_spec(p1, p2, games=games, seed=seed, level=level, time_per_move=time_per_move,
+                        iterations=iterations, workers=workers, backend=backend, save=save, advisor_factory=advisor)
+    if solver and advisor is None:
+        typer.echo("warning: solvers.advisor is not available; the solver bot uses the heuristic advisor", err=True)
     started = time.perf_counter()
     with match_progress(spec.p1, spec.p2, games) as on_result:
         results = run_match(spec, workers=workers, backend=backend, address=address, on_result=on_result)
@@ -345,19 +247,6 @@ def match(
         typer.echo(render_summary(summary))
         if save:
             typer.echo(f"records      {len(results)} games written to {save}/")
-
-
-@bench_app.command("ai")
-def bench_ai(
-    seconds: Annotated[float, typer.Option(help="Time per measurement, in seconds.")] = 2.0,
-    repeats: Annotated[int, typer.Option(help="Measurements per figure; the median is quoted.")] = 3,
-    as_json: JsonFlag = False,
-) -> None:
-    """MCTS iterations/s and rollouts/s on one core, against rollouts through legal_moves/apply."""
-    from patchwork_opt.bench.ai import render_ai_bench, run_ai_bench
-
-    result = run_ai_bench(seconds=seconds, repeats=repeats)
-    _print_json(result) if as_json else typer.echo(render_ai_bench(result))
 
 
 # ==== play =====================================================================================
@@ -379,7 +268,7 @@ def play(
     import sys
 
     from patchwork_opt.apps.play import Session, run, start_record, terminal_for
-    from solvers.plugins import play_bot, play_hinter
+    from solvers.plugins import play_bot, play_hinter, play_reviewer
 
     if you not in PLAY_SIDES:
         raise PatchworkError(f"--you must be first or second, not {you!r}")
@@ -388,7 +277,7 @@ def play(
     session = Session(record, PLAY_SIDES[you], bot, advisor=advisor, hinter=play_hinter)
     if save is not None:
         session.save(save)  # a path that cannot be written is refused before the game starts
-    raise typer.Exit(run(session, terminal_for(sys.stdin, sys.stdout, sys.stderr), save))
+    raise typer.Exit(run(session, terminal_for(sys.stdin, sys.stdout, sys.stderr), save, play_reviewer))
 
 
 # ==== serve ====================================================================================
@@ -432,34 +321,56 @@ def serve(
                say=lambda line: typer.echo(line, err=True))
 
 
-@bench_app.command("web")
-def bench_web(
-    clients: Annotated[int, typer.Option(min=1, max=200, help="Clients asking for hints at once.")] = 20,
-    seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of the loaded run.")] = 30.0,
-    baseline_seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of the one-client run.")] = 5.0,
+# ==== move (the AI's move for a position, for scripts) ==========================================
+
+
+@app.command("move")
+def move_command(
+    what: Annotated[str, typer.Argument(
+        metavar="RECORD|POSITION", help="A game record (file) or a position (file or string).")],
+    ai: Annotated[str, typer.Option("--ai", help="The AI: random, greedy, mcts or solver.")] = "solver",
+    level: Annotated[int, typer.Option(min=1, max=5, help="AI strength 1-5.")] = 3,
+    time_per_move: Annotated[
+        float | None, typer.Option("--time-per-move", help="Seconds to think (overrides the level's).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the AI (repeatable choices).")] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Hint latency (p50/p95) of `patchwork serve` on loopback under N clients, vs one client alone."""
-    import sys
+    """The AI's move for the player to move, with its reason, win chance and expected margin."""
+    from patchwork_opt.ai.answer import move_answer, render_answer
+    from patchwork_opt.core.move import Move
 
-    from patchwork_opt.bench.web import render_web_bench, run_web_bench
+    state = load_position_input(what).state
+    advisor = None
+    if ai.strip().lower() == "solver":
+        from solvers.advisor import SolverAdvisor
 
-    def argv_for(port: int, db: str) -> list[str]:
-        return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
-
-    with phase_progress() as on_phase:
-        result = run_web_bench(
-            argv_for, clients=clients, seconds=seconds, baseline_seconds=baseline_seconds, on_phase=on_phase
-        )
+        advisor = SolverAdvisor()
+    answer = move_answer(state, ai=ai, level=level, time_per_move=time_per_move, seed=seed, advisor=advisor)
     if as_json:
-        _print_json(result)
+        _print_json(answer)
     else:
-        typer.echo(render_web_bench(result, clients))
-        for sample in result["hint"]["error_samples"] + result["read_during_load"]["error_samples"]:
-            typer.echo(f"  error: {sample}", err=True)
-    if result["errors"]:
-        raise typer.Exit(1)
+        typer.echo(render_answer(answer, str(Move.from_json(answer["move"]))))
 
+
+@app.command()
+def analyze(
+    record: Annotated[str, typer.Argument(metavar="RECORD", help="A game record (JSON file).")],
+    time_per_move: Annotated[float, typer.Option("--time-per-move", help="Seconds of analysis per position.")] = 0.5,
+    chart: Annotated[str | None, typer.Option(help="Write the win-chance chart to this .svg or .png file.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
+    from patchwork_opt.apps.review import render_review, write_chart
+    from solvers.hints import review_record
+
+    game = Record.load(record)
+    with phase_progress() as report:
+        review = review_record(game, seconds=time_per_move, progress=report)
+    written = write_chart(review, chart) if chart else None
+    _print_json(review.to_json()) if as_json else typer.echo(render_review(review))
+    if written:
+        typer.echo(f"chart written to {written}", err=True)
 
 def main() -> None:
     app()

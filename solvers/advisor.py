@@ -3,8 +3,8 @@
 ``rank_placements`` is best fit (``solvers.bestfit``) with the first ``lookahead`` upcoming
 patches as the solver part and all upcoming patches as the pool still to come.
 ``bonus_feasible`` answers whether some 7x7 square can still be completed with the given
-patches: cheap necessary conditions first (``FillOutlook.window_open``), then an exact
-bitboard search per window, and CP-SAT only for windows the search could not settle.
+patches: it is ``solvers.bonus.bonus_completion`` (the same answer as ``patchwork bonus`` and
+the web service) with the bot's small time and node budgets.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from patchwork_opt.ai.base import RankedPlacement
-from patchwork_opt.core.bitboard import CELLS, FULL, WINDOW_MASKS, has_full_window, iter_bits
-from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, fits_anywhere
+from patchwork_opt.core.catalogue import fits_anywhere
 from solvers.bestfit import CoverSolver, ScoreWeights, best_fit
-from solvers.bounds import Pool, outlook
-from solvers.model import PlacementModel, SolverConfig, SolveStatus
+from solvers.bonus import bonus_completion
+from solvers.model import SolverConfig
+
+#: Search nodes per 7x7 window before CP-SAT takes over, for the bots (the CLI allows more).
+BONUS_NODES = 20_000
 
 
 def _distinct(ids: Sequence[int], drop: int | None = None) -> list[int]:
@@ -35,7 +37,7 @@ class SolverAdvisor:
 
     ``budget`` (seconds) bounds one ``rank_placements`` call's solver part (past it the
     remaining candidates are scored with the fast bound); lookahead CP-SAT calls get at
-    most half of it. ``bonus_feasible`` uses ``config`` as given.
+    most half of it. ``bonus_feasible`` uses ``config`` as given (and ``BONUS_NODES``).
     """
 
     def __init__(
@@ -92,114 +94,4 @@ class SolverAdvisor:
 
     def bonus_feasible(self, quilt: int, patches: Sequence[int]) -> bool | None:
         """Can some 7x7 square still be completed with these patches (each once)? None when unknown."""
-        return bonus_feasible(quilt, _distinct(patches), self.config)
-
-
-#: Placements of each patch containing each cell: the branching table of the window search.
-_THROUGH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(m for m in PLACEMENTS[pid] if m >> cell & 1) for cell in range(CELLS))
-    for pid in range(len(PATCHES))
-)
-
-
-class _Found(Exception):
-    pass
-
-
-class _OutOfNodes(Exception):
-    pass
-
-
-def cover_window_search(quilt: int, need: int, patches: Sequence[int], node_limit: int = 20_000) -> bool | None:
-    """Can ``patches`` (each once) cover every cell of ``need``? Exact when it returns a bool.
-
-    The lowest uncovered needed cell must be covered by some placement through it, so
-    branching on those placements (larger patches first) is complete; the search stops at a
-    cover (True), when exhausted (False), or after ``node_limit`` nodes (None).
-    """
-    ids = sorted(set(patches), key=lambda i: (-PATCHES[i].area, i))
-    areas = [PATCHES[i].area for i in ids]
-    nodes = 0
-
-    def search(q: int, rest: int, unused: int, room: int) -> None:
-        nonlocal nodes
-        if not rest:
-            raise _Found
-        if room < rest.bit_count():
-            return
-        nodes += 1
-        if nodes > node_limit:
-            raise _OutOfNodes
-        cell = (rest & -rest).bit_length() - 1
-        for slot, pid in enumerate(ids):
-            if not unused >> slot & 1:
-                continue
-            for mask in _THROUGH[pid][cell]:
-                if not mask & q:
-                    search(q | mask, rest & ~mask, unused & ~(1 << slot), room - areas[slot])
-
-    try:
-        search(quilt, need & ~quilt, (1 << len(ids)) - 1, sum(areas))
-    except _Found:
-        return True
-    except _OutOfNodes:
-        return None
-    return False
-
-
-def bonus_feasible(
-    quilt: int, patches: Sequence[int], config: SolverConfig, node_limit: int = 20_000
-) -> bool | None:
-    """True (a completion exists), False (proven impossible), None (time limit reached).
-
-    Cheap necessary conditions first; then an exact search per open window (fewest empty
-    cells first, with growing node budgets), which settles almost every case at once; CP-SAT
-    only for the windows the search left open: a Boolean per such window, at least one true,
-    its empty cells covered.
-    """
-    if has_full_window(quilt):
-        return True
-    patches = list(dict.fromkeys(patches))
-    view = outlook(quilt, Pool.of(patches))
-    if not view.window_open():
-        return False
-    total = view.pool.total_area
-    dead = view.dead_mask
-    open_windows = []
-    for number, window in enumerate(WINDOW_MASKS):
-        need = window & ~quilt & FULL
-        if need.bit_count() <= total and not need & dead:
-            open_windows.append((need.bit_count(), number, need))
-    # growing node budgets over all windows: one easy window settles it, hard ones wait
-    undecided = [(number, need) for _, number, need in sorted(open_windows)]
-    for budget in sorted({min(300, node_limit), min(3000, node_limit), node_limit}):
-        still = []
-        for number, need in undecided:
-            found = cover_window_search(quilt, need, patches, budget)
-            if found:
-                return True
-            if found is None:
-                still.append((number, need))
-        undecided = still
-        if not undecided:
-            break
-    if not undecided:
-        return False
-    model = PlacementModel(quilt, patches)
-    chosen = []
-    for _, need in undecided:
-        if any(not model.by_cell[index] for index in iter_bits(need)):
-            continue
-        use = model.new_bools(1)
-        for index in iter_bits(need):
-            model.add_bool_or(model.by_cell[index], enforce=[use])
-        chosen.append(use)
-    if not chosen:
-        return False
-    model.add_bool_or(chosen)
-    solution = model.solve(config)
-    if solution.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
-        return True
-    if solution.status is SolveStatus.INFEASIBLE:
-        return False
-    return None  # UNKNOWN at the time limit; MODEL_INVALID would be a bug, reported as unknown
+        return bonus_completion(quilt, _distinct(patches), self.config, node_limit=BONUS_NODES).feasible

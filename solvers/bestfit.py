@@ -10,7 +10,7 @@ they add up):
   see ``solvers.bounds``), after minus before.
 - ``lookahead_lost``: cells of the next patches (of the circle, or a given list) that can no
   longer be placed because of this placement: the best cover of those patches on the quilt
-  before, minus the best cover after. This is the solver part: an exact bitboard search,
+  before, minus the best cover after. This is the solver part: the packing search (``solvers.search``),
   CP-SAT when the search runs long, and free answers whenever a known optimal cover of the
   quilt before avoids the placement's cells.
 - ``bonus_lost``: 1 when some 7x7 square could still be completed before and cannot after.
@@ -35,19 +35,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.core.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, cells_of, has_full_window
-from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, fits_anywhere, legal_placements, patch
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, check_patch_ids, fits_anywhere, legal_placements, patch
+from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError
 from solvers.bounds import FillOutlook, Pool, best_sum_at_most, outlook, subset_sums
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
+from solvers.search import PackingProblem, PackResult, pack
 
 _TOP_ROW = (1 << SIZE) - 1
 _BOTTOM_ROW = _TOP_ROW << (SIZE * (SIZE - 1))
 _COL0 = FULL & ~NOT_COL0
 _COL8 = FULL & ~NOT_COL8
-
-
-class DuplicatePatchError(PatchworkError):
-    """The same patch id given twice where each patch exists once."""
 
 
 class ScoreWeights(BaseModel):
@@ -125,17 +122,13 @@ class Cover:
         return out
 
 
-class _Stop(Exception):
-    pass
-
-
 @dataclass
 class CoverSolver:
     """Best cover of a fixed list of patches on many quilts, cached per quilt.
 
-    Bitboard depth-first search over the patches (largest first, each placed or skipped)
-    with a fit-and-subset-sum bound; when it exceeds ``node_limit`` nodes, CP-SAT takes over
-    with the search's best as a hint and ``config.time_limit``.
+    The packing search (``solvers.search``) with the cover to beat as its incumbent; when it
+    exceeds ``node_limit`` nodes, CP-SAT takes over with the search's best as a hint and
+    ``config.time_limit``.
     """
 
     ids: tuple[int, ...]
@@ -193,56 +186,16 @@ class CoverSolver:
 
     def _dfs(self, quilt: int, upper: int, floor: int) -> Cover:
         self.dfs_runs += 1
-        ids, areas = self.ids, self.areas
-        n = len(ids)
-        rest = [sum(areas[j:]) for j in range(n + 1)]
-        best = max(floor, 0)
-        best_list: list[tuple[int, int]] = []
-        chosen: list[tuple[int, int]] = []
-        nodes = 0
-        limit = self.node_limit
-
-        def search(i: int, q: int, covered: int, alive: int) -> None:
-            # alive: bit j set while patch j (j >= i) may still fit; q only grows, so a patch
-            # that stops fitting never fits again below this node
-            nonlocal best, best_list, nodes
-            nodes += 1
-            if covered > best:
-                best = covered
-                best_list = chosen[:]
-                if best >= upper:
-                    raise _Stop
-            if i == n or covered + rest[i] <= best:
-                return
-            if nodes > limit:
-                raise _Stop
-            fit_bits = 1
-            still = 0
-            for j in range(i, n):
-                if alive >> j & 1 and fits_anywhere(ids[j], q):
-                    still |= 1 << j
-                    fit_bits |= fit_bits << areas[j]
-            if covered + best_sum_at_most(fit_bits, (FULL & ~q).bit_count()) <= best:
-                return
-            if still >> i & 1:
-                pid, area = ids[i], areas[i]
-                for mask in legal_placements(pid, q):
-                    chosen.append((pid, mask))
-                    search(i + 1, q | mask, covered + area, still)
-                    chosen.pop()
-            search(i + 1, q, covered, still)
-
-        try:
-            search(0, quilt, 0, (1 << n) - 1)
-            exhausted = True
-        except _Stop:
-            exhausted = best >= upper
-        improved = bool(best_list) or (floor < 0 and best == 0)
-        if exhausted:
+        # only covers above the floor matter: it stands as the incumbent to beat
+        problem = PackingProblem(FULL & ~quilt, self.ids)
+        found = pack(problem, upper=upper, incumbent=PackResult(value=max(floor, 0)), node_limit=self.node_limit)
+        placements = tuple((self.ids[slot], mask) for slot, mask in found.placements)
+        improved = bool(placements) or (floor < 0 and found.value == 0)
+        if found.exhausted:
             if improved:
-                return Cover(best, best, tuple(best_list), "dfs")
+                return Cover(found.value, found.value, placements, "dfs")
             return Cover(0, max(floor, 0), (), "dfs")  # nothing above the floor: proven <= floor
-        return Cover(best if improved else 0, upper, tuple(best_list), "dfs")
+        return Cover(found.value if improved else 0, upper, placements, "dfs")
 
     def _cpsat(self, quilt: int, upper: int, floor: int, start: Cover) -> Cover:
         self.cpsat_runs += 1
@@ -308,19 +261,6 @@ class Candidate:
     completes: int
     regions: int
     cheap: float
-
-
-def check_ids(ids: Sequence[int], what: str) -> list[int]:
-    """Known, distinct patch ids (UnknownPatchError / DuplicatePatchError otherwise)."""
-    seen: set[int] = set()
-    out = []
-    for pid in ids:
-        patch(pid)
-        if pid in seen:
-            raise DuplicatePatchError(f"{what}: patch {pid} is given twice (each patch exists once)")
-        seen.add(pid)
-        out.append(pid)
-    return out
 
 
 @dataclass
@@ -487,10 +427,10 @@ def best_fit(
     if not 0 <= quilt <= FULL:
         raise PatchworkError("quilt must be an 81-bit mask")
     patch(patch_id)
-    upcoming = check_ids(next_ids, "next patches")
+    upcoming = check_patch_ids(next_ids, "next patches")
     if patch_id in upcoming:
         raise DuplicatePatchError(f"next patches: patch {patch_id} is the patch being placed")
-    pool_ids = check_ids(pool, "pool") if pool is not None else list(range(PATCH_COUNT))
+    pool_ids = check_patch_ids(pool, "pool") if pool is not None else list(range(PATCH_COUNT))
     pool_ids = sorted({*pool_ids, *upcoming} - {patch_id})
     if top_k < 1:
         raise PatchworkError(f"top must be at least 1, got {top_k}")

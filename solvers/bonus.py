@@ -9,14 +9,18 @@ when one of them does:
   a subset sum of the areas of the patches that fit in it (and those regions together must
   be a subset sum of disjoint patches' areas).
 
-Windows that survive go to an exact-cover search (every missing cell covered, placements may
-spill onto empty cells outside the window), then to CP-SAT when the search hits its node
-limit. The answer is proven infeasible only when every window is refuted.
+Windows that survive go to the packing search (``solvers.search``) with the window's missing
+cells to cover (placements may spill onto empty cells outside the window): all of them at
+once with growing node budgets, so that one easy window settles the question before a hard
+one has used its budget; then to CP-SAT for the windows the search left open. The answer is
+proven infeasible only when every window is refuted.
+
+This is the one 7x7 completion: ``patchwork bonus``, the web service's ``/api/bonus`` and the
+solver bot's advisor (with its own small budgets) all call ``bonus_completion``.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Sequence
 
@@ -25,12 +29,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, cells_of, iter_bits, regions
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.stop import StopSignal
 from solvers.bounds import subset_sums
-from solvers.model import Instance, PlacedPatch, PlacementModel, SolverConfig, SolveStatus
-from solvers.symmetry import interchangeable_groups
+from solvers.model import Instance, PlacedPatch, PlacementModel, SolveHandle, SolverConfig, SolveStatus
+from solvers.search import Packer, PackingProblem
 
-#: Exact-cover search nodes per window before CP-SAT takes over.
-_NODE_LIMIT = 50_000
+#: Search nodes per window before CP-SAT takes over.
+NODE_LIMIT = 50_000
+#: The growing node budgets every open window gets in turn (each capped by the node limit).
+_BUDGETS = (300, 3_000)
 
 
 class WindowVerdict(BaseModel):
@@ -69,23 +76,15 @@ def _cell_name(mask: int) -> str:
 
 
 def _refute(
-    quilt: int, missing: int, ids: Sequence[int], placements: Sequence[Sequence[int]]
+    quilt: int, missing: int, ids: Sequence[int], placements: Sequence[Sequence[int]], reach: int
 ) -> str | None:
-    """The first cheap necessary condition the window fails, or None when all hold."""
-    reach = 0
-    best_cover = []
-    for masks in placements:
-        top = 0
-        for mask in masks:
-            inside = (mask & missing).bit_count()
-            if inside:
-                reach |= mask
-                top = max(top, inside)
-        best_cover.append(top)
+    """The first cheap necessary condition the window fails, or None when all hold
+    (``reach``: the cells some placement covers)."""
     unreachable = missing & ~reach
     if unreachable:
         return f"cell {_cell_name(unreachable)} cannot be covered by any of the patches"
     need = missing.bit_count()
+    best_cover = [max((mask & missing).bit_count() for mask in masks) if masks else 0 for masks in placements]
     if sum(best_cover) < need:
         return f"the patches can cover at most {sum(best_cover)} of the {need} missing cells"
     enclosed_total = 0
@@ -109,67 +108,9 @@ def _refute(
     return None
 
 
-def _exact_cover(
-    missing: int,
-    quilt: int,
-    placements: Sequence[Sequence[int]],
-    twins: Sequence[Sequence[int]],
-    node_limit: int,
-    deadline: float,
-) -> tuple[bool | None, list[tuple[int, int]]]:
-    """Cover every missing cell with disjoint placements: (found / None at the limit, placements)."""
-    n = len(placements)
-    by_first: list[dict[int, list[int]]] = [{} for _ in range(n)]
-    for slot, masks in enumerate(placements):
-        for mask in masks:
-            inside = mask & missing
-            if inside:
-                by_first[slot].setdefault((inside & -inside).bit_length() - 1, []).append(mask)
-    needs: dict[int, int] = {}
-    for group in twins:
-        for before, after in itertools.pairwise(group):
-            needs[after] = before
-    max_cover = [max(((m & missing).bit_count() for m in masks), default=0) for masks in placements]
-    chosen: list[tuple[int, int]] = []
-    nodes = 0
-
-    class Stop(Exception):
-        pass
-
-    def search(open_cells: int, occupied: int, unused: int, capacity: int) -> bool:
-        nonlocal nodes
-        nodes += 1
-        if nodes % 512 == 0 and (nodes >= node_limit or time.perf_counter() > deadline):
-            raise Stop
-        if not open_cells:
-            return True
-        if capacity < open_cells.bit_count():
-            return False
-        cell = (open_cells & -open_cells).bit_length() - 1
-        for s in range(n):
-            if not unused >> s & 1:
-                continue
-            twin = needs.get(s)
-            if twin is not None and unused >> twin & 1:
-                continue
-            for mask in by_first[s].get(cell, ()):
-                if mask & occupied:
-                    continue
-                chosen.append((s, mask))
-                if search(open_cells & ~mask, occupied | mask, unused & ~(1 << s), capacity - max_cover[s]):
-                    return True
-                chosen.pop()
-        return False
-
-    try:
-        found = search(missing, quilt, (1 << n) - 1, sum(max_cover))
-    except Stop:
-        return None, []
-    return found, list(chosen)
-
-
 def _cp_sat_cover(
-    quilt: int, ids: Sequence[int], missing: int, placements: Sequence[Sequence[int]], config: SolverConfig
+    quilt: int, ids: Sequence[int], missing: int, placements: Sequence[Sequence[int]], config: SolverConfig,
+    stop: StopSignal,
 ) -> tuple[SolveStatus, list[tuple[int, int]]]:
     """CP-SAT on the placement model: every missing cell covered, patches at most once, no overlap."""
     model = PlacementModel(quilt, ids, placements=[[m for m in masks if m & missing] for masks in placements])
@@ -178,7 +119,9 @@ def _cp_sat_cover(
         return SolveStatus.INFEASIBLE, []
     for index in cells:
         model.add_bool_or(model.by_cell[index])  # at least one; the model has at most one
-    solution = model.solve(config)
+    handle = SolveHandle()
+    stop.attach(handle.stop)
+    solution = model.solve(config, handle=handle)
     if solution.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
         slot_of = {pid: s for s, pid in enumerate(ids)}
         return SolveStatus.FEASIBLE, [(slot_of[p.patch], p.mask) for p in solution.placements]
@@ -190,10 +133,20 @@ def _cp_sat_cover(
 
 
 def bonus_completion(
-    quilt: int, patch_ids: Sequence[int], config: SolverConfig | None = None
+    quilt: int,
+    patch_ids: Sequence[int],
+    config: SolverConfig | None = None,
+    node_limit: int = NODE_LIMIT,
+    stop: StopSignal | None = None,
 ) -> BonusResult:
-    """Can a 7x7 square be completed with ``patch_ids`` (each at most once)?"""
+    """Can a 7x7 square be completed with ``patch_ids`` (each at most once)?
+
+    ``config.time_limit`` bounds the whole answer; ``node_limit`` the search on each window
+    before CP-SAT takes over; ``stop``, set from another thread, ends it early as the time
+    limit would (undecided windows stay undecided).
+    """
     config = config or SolverConfig()
+    stop = stop or StopSignal()
     started = time.perf_counter()
     deadline = started + config.time_limit
     ids = list(Instance.of(quilt, patch_ids).patch_ids)  # validated
@@ -207,12 +160,15 @@ def bonus_completion(
                 wall_time=time.perf_counter() - started,
             )
     placements = [legal_placements(pid, quilt) for pid in ids]
-    twins = interchangeable_groups(ids)
+    reach = 0
+    for masks in placements:
+        for mask in masks:
+            reach |= mask
     verdicts: list[WindowVerdict] = []
     open_windows: list[tuple[tuple[int, int], int]] = []
     for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
         missing = wmask & ~quilt
-        reason = _refute(quilt, missing, ids, placements)
+        reason = _refute(quilt, missing, ids, placements, reach)
         if reason is not None:
             verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
                                           status=SolveStatus.INFEASIBLE, reason=reason))
@@ -234,31 +190,51 @@ def bonus_completion(
             wall_time=time.perf_counter() - started,
         )
 
-    unsettled: list[tuple[tuple[int, int], int]] = []
-    refuted_masks: set[int] = set()  # windows missing the same cells share the verdict
-    for origin, missing in open_windows:
-        if missing in refuted_masks:
-            verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
-                                          status=SolveStatus.INFEASIBLE, reason="no exact cover (search exhausted)"))
-            continue
-        found, placed = _exact_cover(missing, quilt, placements, twins, _NODE_LIMIT, deadline)
-        if found:
-            verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
-                                          status=SolveStatus.FEASIBLE, reason="covered"))
-            return done(True, SolveStatus.FEASIBLE, origin, placed, f"square at {list(origin)} can be completed")
-        if found is False:
-            refuted_masks.add(missing)
-            verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
-                                          status=SolveStatus.INFEASIBLE, reason="no exact cover (search exhausted)"))
-        else:
-            unsettled.append((origin, missing))
+    # one search per distinct set of missing cells (windows missing the same cells share
+    # the verdict), all resumed with growing node budgets: an easy window settles it at once
+    searches: dict[int, Packer] = {}
+    for _, missing in open_windows:
+        if missing not in searches:
+            searches[missing] = Packer(PackingProblem(FULL & ~quilt, tuple(ids), cover=missing))
+            stop.attach(searches[missing].request_stop)
+    pending = list(searches)
+    spent = dict.fromkeys(searches, 0)
+    refuted: set[int] = set()
+
+    def record_refuted() -> None:
+        for origin, missing in open_windows:
+            if missing in refuted:
+                verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(), status=SolveStatus.INFEASIBLE,
+                                              reason="no exact cover (search exhausted)"))
+
+    for budget in sorted({min(b, node_limit) for b in (*_BUDGETS, node_limit)}):
+        still = []
+        for missing in pending:
+            found = searches[missing].run(node_limit=budget - spent[missing], deadline=deadline)
+            spent[missing] = found.nodes
+            if found.covered:
+                record_refuted()
+                origin = next(o for o, m in open_windows if m == missing)
+                verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
+                                              status=SolveStatus.FEASIBLE, reason="covered"))
+                return done(True, SolveStatus.FEASIBLE, origin, found.placements,
+                            f"square at {list(origin)} can be completed")
+            if found.covered is None:
+                still.append(missing)
+            else:
+                refuted.add(missing)
+        pending = still
+        if not pending or time.perf_counter() >= deadline or stop.is_set():
+            break
+    record_refuted()
+    unsettled = [(origin, missing) for origin, missing in open_windows if missing not in refuted]
     for i, (origin, missing) in enumerate(unsettled):
         remaining = deadline - time.perf_counter()
-        if remaining <= 0.01:
+        if remaining <= 0.01 or stop.is_set():
             break
         share = remaining / (len(unsettled) - i)
         status, placed = _cp_sat_cover(
-            quilt, ids, missing, placements, config.model_copy(update={"time_limit": share})
+            quilt, ids, missing, placements, config.model_copy(update={"time_limit": share}), stop
         )
         if status == SolveStatus.FEASIBLE:
             verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),

@@ -55,6 +55,32 @@ def sums_list(bits: int, cap: int | None = None) -> list[int]:
     return out
 
 
+def knapsack_bound(
+    weights: Sequence[int], values: Sequence[int], capacity: int, costs: Sequence[int], budget: int | None
+) -> int:
+    """Best total value with total weight <= capacity (and cost <= budget): exact DP, the
+    bound of the ``points`` objective and of a button budget."""
+    if budget is None:
+        best = [0] * (capacity + 1)
+        for w, v in zip(weights, values, strict=False):
+            if v <= 0 or w > capacity:
+                continue
+            for cap in range(capacity, w - 1, -1):
+                if best[cap - w] + v > best[cap]:
+                    best[cap] = best[cap - w] + v
+        return best[capacity]
+    table = [[0] * (budget + 1) for _ in range(capacity + 1)]
+    for w, v, c in zip(weights, values, costs, strict=False):
+        if v <= 0 or w > capacity or c > budget:
+            continue
+        for cap in range(capacity, w - 1, -1):
+            row, prev = table[cap], table[cap - w]
+            for b in range(budget, c - 1, -1):
+                if prev[b - c] + v > row[b]:
+                    row[b] = prev[b - c] + v
+    return table[capacity][budget]
+
+
 @dataclass(frozen=True, slots=True)
 class RegionInfo:
     """One connected part of the cells some placement can reach, and what can go in it."""

@@ -4,10 +4,10 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
-2. the bitboard branch-and-bound search: for ``cells``, compiled (``solvers.search.fastpack``,
-   about 1.5 million nodes a second) and given 5 ms alone, which settles most instances
-   outright, dense ones included; for ``points``, a few milliseconds of the Python search
-   (``solvers.search.dfs``). Either leaves a good incumbent;
+2. the compiled packing search (``solvers.search``, about 1.5 million nodes a second) on the
+   fill's ``PackingProblem`` (values are areas for ``cells``, points for ``points``), given
+   5 ms alone, which settles most instances outright, dense ones included, and otherwise
+   leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
    bound, which the incumbent may already reach;
 4. for ``cells``, the race of ``_race``: the compiled search goes on in a thread while the
@@ -19,8 +19,8 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 5. CP-SAT on the shared placement model (``solvers.model.PlacementModel``) with one ordering
    for patches sharing a shape, the quilt's symmetries broken on a few patches, the bound
    and the incumbent's value as the objective's domain, the per-region caps as constraints
-   and the incumbent as a hint. For ``points`` the Python search runs beside CP-SAT on loose
-   quilts only; on denser ones a Python thread beside it slows it.
+   and the incumbent as a hint. For ``points`` the compiled search goes on beside CP-SAT (each
+   on a core); the first to prove optimality stops the other.
 
 Objective ``cells`` counts the cells the placed patches cover. Objective ``points`` counts,
 for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
@@ -41,7 +41,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from patchwork_opt.core.bitboard import CELLS, WINDOW_MASKS, WINDOW_ORIGINS
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError
-from solvers.bounds import FillBounds, fill_bounds
+from patchwork_opt.core.stop import StopSignal
+from solvers.bounds import FillBounds, fill_bounds, knapsack_bound
 from solvers.model import (
     Instance,
     PlacedPatch,
@@ -49,10 +50,8 @@ from solvers.model import (
     SolveHandle,
     SolverConfig,
     SolveStatus,
-    validate_patch_ids,
 )
-from solvers.search.dfs import DfsResult, Item, pack
-from solvers.search.fastpack import FastPacker
+from solvers.search import Packer, PackingProblem, PackResult
 from solvers.symmetry import canonical_placements, interchangeable_groups, quilt_symmetries, transform
 
 Objective = Literal["cells", "points"]
@@ -83,17 +82,12 @@ _TURNED_SLICE = 10_000
 #: many instances settled in a millisecond) and once it outlives its time alone.
 _FIRST_TABLE_BITS = 12
 _TABLE_BITS = 18
-#: Objective ``points``: quilts with at most this many covered cells get the Python search
-#: beside CP-SAT; denser ones CP-SAT alone.
-_LOOSE_FILLED = 15
 #: Seconds and search nodes (per region) for the per-region bounds of ``region_caps``.
 _REGION_BOUND_TIME = 0.02
 _REGION_NODES = 100_000
 #: Extra CP-SAT parameters for our model (none: linearization level 0 or 2 and quick restarts
 #: were each measured; each loses on some instances).
 _CP_PARAMS: dict[str, int | bool | float] = {}
-#: Objective ``points``: seconds the Python search gets alone before CP-SAT is built.
-_QUICK_SEARCH = 0.003
 
 
 class FillResult(BaseModel):
@@ -122,48 +116,11 @@ class FillResult(BaseModel):
         return data
 
 
-def parse_patch_ids(text: str, option: str = "--patches") -> list[int]:
-    """Ids from ``1,2,5`` (commas and/or spaces); anything else is a one-line error."""
-    out = []
-    for token in text.replace(",", " ").split():
-        if not token.isdigit():
-            raise PatchworkError(f"{option}: {token!r} is not a patch id (ids are 0..32)")
-        out.append(int(token))
-    if not out:
-        raise PatchworkError(f"{option}: no patch ids given (write them like 1,2,5)")
-    return validate_patch_ids(out)
-
-
 def patch_value(patch_id: int, objective: Objective, marks: int) -> int:
     p = PATCHES[patch_id]
     if objective == "cells":
         return p.area
     return 2 * p.area + p.income * marks - p.cost
-
-
-def _knapsack_bound(
-    weights: Sequence[int], values: Sequence[int], capacity: int, costs: Sequence[int], budget: int | None
-) -> int:
-    """Best total value with total weight <= capacity (and cost <= budget): exact DP."""
-    if budget is None:
-        best = [0] * (capacity + 1)
-        for w, v in zip(weights, values, strict=False):
-            if v <= 0 or w > capacity:
-                continue
-            for cap in range(capacity, w - 1, -1):
-                if best[cap - w] + v > best[cap]:
-                    best[cap] = best[cap - w] + v
-        return best[capacity]
-    table = [[0] * (budget + 1) for _ in range(capacity + 1)]
-    for w, v, c in zip(weights, values, costs, strict=False):
-        if v <= 0 or w > capacity or c > budget:
-            continue
-        for cap in range(capacity, w - 1, -1):
-            row, prev = table[cap], table[cap - w]
-            for b in range(budget, c - 1, -1):
-                if prev[b - c] + v > row[b]:
-                    row[b] = prev[b - c] + v
-    return table[capacity][budget]
 
 
 def _upper_bound(
@@ -176,10 +133,10 @@ def _upper_bound(
     if all(values[s] == PATCHES[patch_ids[s]].area for s in usable):
         upper = bounds.upper
         if budget is not None:
-            upper = min(upper, _knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget))
+            upper = min(upper, knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget))
         return upper
     # points: per region a knapsack would double count patches; the global one is safe
-    return _knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget)
+    return knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget)
 
 
 def optimal_fill(
@@ -191,9 +148,12 @@ def optimal_fill(
     require_bonus: bool = False,
     config: SolverConfig | None = None,
     progress: ProgressFn | None = None,
+    stop: StopSignal | None = None,
 ) -> FillResult:
-    """Choose patches (each at most once) and placements maximising the objective."""
+    """Choose patches (each at most once) and placements maximising the objective. ``stop``, when
+    set from another thread, ends the solve early with the best fill found (as at the time limit)."""
     config = config or SolverConfig()
+    stop = stop or StopSignal()
     started = time.perf_counter()
     deadline = started + config.time_limit
     if objective not in ("cells", "points"):
@@ -240,30 +200,14 @@ def optimal_fill(
         )
 
     twins = interchangeable_groups(ids, _same_for(objective, budget, marks))
-    items = [
-        Item(area=PATCHES[pid].area, value=values[s], cost=PATCHES[pid].cost)
-        for s, pid in enumerate(ids)
-    ]
+    problem = PackingProblem(
+        bounds.reachable, tuple(ids), None if objective == "cells" else tuple(values), budget
+    )
 
-    incumbent = DfsResult(value=0)
-    packer: FastPacker | None = None
+    incumbent = PackResult(value=0)
+    packer: Packer | None = None
     caps: list[int] = []
     part_masks = [region.mask for region in bounds.regions]
-
-    def search(node_limit: int, until: float, stop: Callable[[], bool] | None = None) -> DfsResult:
-        return pack(
-            bounds.reachable,
-            items,
-            bounds.placements,
-            upper=upper,
-            regions=part_masks,
-            incumbent=incumbent,
-            twins=twins,
-            budget=budget,
-            node_limit=node_limit,
-            deadline=until,
-            stop=stop,
-        )
 
     if require_bonus:
         if all(quilt & w != w for w in WINDOW_MASKS) and not _bonus_possible(quilt, bounds):
@@ -272,21 +216,15 @@ def optimal_fill(
         if upper <= 0:
             return finish(SolveStatus.OPTIMAL, 0, 0, [], "bounds")
         # most instances are settled here, before CP-SAT is even built
-        if objective == "cells":
-            packer = FastPacker(
-                bounds.reachable, ids, upper=upper, regions=part_masks, twins=twins, budget=budget,
-                table_bits=_FIRST_TABLE_BITS,
-            )
-            incumbent = packer.run(deadline=started + min(_FAST_ALONE, config.time_limit * 0.5))
-        else:
-            incumbent = search(200_000, started + min(_QUICK_SEARCH, config.time_limit * 0.1))
+        packer = Packer(problem, upper=upper, regions=part_masks, table_bits=_FIRST_TABLE_BITS)
+        stop.attach(packer.request_stop)
+        incumbent = packer.run(deadline=started + min(_FAST_ALONE, config.time_limit * 0.5))
         if progress is not None:
             progress(incumbent.value, upper, "dfs")
         if incumbent.exhausted:
             return finish(SolveStatus.OPTIMAL, incumbent.value, incumbent.value, incumbent.placements, "dfs")
-        if packer is not None:
-            packer.use_table(_TABLE_BITS)  # not trivial after all: remember searched states
-        if packer is not None and len(bounds.regions) > 1:
+        packer.use_table(_TABLE_BITS)  # not trivial after all: remember searched states
+        if objective == "cells" and len(bounds.regions) > 1:
             # each empty region on its own, with every patch available: a tighter bound
             caps = region_caps(bounds, ids, time.perf_counter() + min(_REGION_BOUND_TIME, config.time_limit * 0.1))
             upper = min(upper, sum(caps))
@@ -295,10 +233,10 @@ def optimal_fill(
                 return finish(SolveStatus.OPTIMAL, incumbent.value, upper, incumbent.placements, "bounds")
 
     remaining = deadline - time.perf_counter()
-    if remaining <= 0.01:
+    if remaining <= 0.01 or stop.is_set():
         return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
 
-    def build(best: DfsResult) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
+    def build(best: PackResult) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
         return _prepare_cp_sat(
             quilt,
             ids,
@@ -315,24 +253,28 @@ def optimal_fill(
         )
 
     workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
-    if packer is not None:
+    if packer is not None and objective == "cells":
         # the same search on the quilt turned half a turn: it scans from the opposite corner
-        turned = FastPacker(
-            transform(bounds.reachable, _TURN), ids, upper=upper, regions=[transform(m, _TURN) for m in part_masks],
-            twins=twins, budget=budget, table_bits=_TABLE_BITS,
+        turned = Packer(
+            PackingProblem(transform(bounds.reachable, _TURN), problem.patch_ids, problem.values, budget),
+            upper=upper, regions=[transform(m, _TURN) for m in part_masks], table_bits=_TABLE_BITS,
         )
+        stop.attach(turned.request_stop)
         switch_at = started + max(_TURNED_ALONE, _TURNED_SHARE * config.time_limit)
         return _race(packer, turned, build, incumbent, upper, deadline, switch_at,
-                     config.model_copy(update={"workers": workers}), progress, finish)
+                     config.model_copy(update={"workers": workers}), progress, finish, stop)
     solve = build(incumbent)
-    if require_bonus or quilt.bit_count() > _LOOSE_FILLED:
-        # CP-SAT alone to the end: a Python search beside it on 2 cores slows it down
+    if packer is None:
+        # CP-SAT alone to the end
         alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter()),
                                           "workers": workers})
-        return _finish_cp_sat(solve(None, alone), incumbent, require_bonus, upper, finish)
-    # loose quilts, points objective: CP-SAT (one worker, another seed) in a thread, as CP-SAT
-    # releases the GIL, and the Python search in this one; the first to prove optimality stops the other
+        handle = SolveHandle()
+        stop.attach(handle.stop)
+        return _finish_cp_sat(solve(handle, alone), incumbent, require_bonus, upper, finish)
+    # points objective: CP-SAT (one worker, another seed) in a thread and the compiled search
+    # in this one (both release the GIL); the first to prove optimality stops the other
     handle = SolveHandle()
+    stop.attach(handle.stop)
     outcome: list[CpOutcome] = []
     errors: list[BaseException] = []
     again = config.model_copy(
@@ -347,7 +289,7 @@ def optimal_fill(
 
     thread = threading.Thread(target=run_cp_sat, name="cp-sat", daemon=True)
     thread.start()
-    found = search(10**12, deadline, stop=lambda: not thread.is_alive())
+    found = packer.run(deadline=deadline, stop=lambda: not thread.is_alive(), slice_nodes=_TURNED_SLICE)
     if found.exhausted:
         handle.stop()
         thread.join()
@@ -363,16 +305,17 @@ FinishFn = Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], st
 
 
 def _race(
-    packer: FastPacker,
-    turned: FastPacker,
-    build: Callable[[DfsResult], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
-    incumbent: DfsResult,
+    packer: Packer,
+    turned: Packer,
+    build: Callable[[PackResult], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
+    incumbent: PackResult,
     upper: int,
     deadline: float,
     switch_at: float,
     config: SolverConfig,
     progress: ProgressFn | None,
     finish: FinishFn,
+    stop: StopSignal,
 ) -> FillResult:
     """Two compiled searches, one a core: the quilt as it is in a thread, the quilt turned
     half a turn in this one (both kernels release the GIL). The first to settle the fill
@@ -383,7 +326,8 @@ def _race(
     both scans find hard, its LP bound may still prove the fill, and its bound improves.
     """
     handle = SolveHandle()
-    found: list[DfsResult] = []
+    stop.attach(handle.stop)
+    found: list[PackResult] = []
     errors: list[BaseException] = []
 
     def run_search() -> None:
@@ -399,7 +343,7 @@ def _race(
             turned.request_stop()
             handle.stop()
 
-    def settled(result: DfsResult) -> FillResult:
+    def settled(result: PackResult) -> FillResult:
         if progress is not None:
             progress(result.value, result.value, "dfs")
         return finish(SolveStatus.OPTIMAL, result.value, result.value, result.placements, "dfs")
@@ -411,7 +355,7 @@ def _race(
     # slices of a few milliseconds: this thread keeps the clock (the other one keeps going
     # until told to stop)
     other = turned.run(deadline=min(deadline, switch_at), slice_nodes=_TURNED_SLICE)
-    other = DfsResult(
+    other = PackResult(
         value=other.value,
         placements=[(slot, transform(mask, _TURN)) for slot, mask in other.placements],
         exhausted=other.exhausted,
@@ -457,7 +401,9 @@ def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -
         region = bounds.regions[k]
         if time.perf_counter() >= deadline:
             break
-        found = FastPacker(region.mask, patch_ids, upper=region.best).run(node_limit=_REGION_NODES, deadline=deadline)
+        found = Packer(PackingProblem(region.mask, tuple(patch_ids)), upper=region.best).run(
+            node_limit=_REGION_NODES, deadline=deadline
+        )
         if found.exhausted:
             caps[k] = found.value
     return caps
@@ -465,7 +411,7 @@ def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -
 
 def _finish_cp_sat(
     outcome: CpOutcome,
-    incumbent: DfsResult,
+    incumbent: PackResult,
     require_bonus: bool,
     upper: int,
     finish: FinishFn,

@@ -13,15 +13,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from patchwork_opt.core.bitboard import FULL, iter_bits
+from patchwork_opt.ai.analysis import PositionAnalysis, advice, analyse_position
+from patchwork_opt.apps.review import GameReview, Progress, review_game
+from patchwork_opt.core.bitboard import FULL, cells_of, iter_bits
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import label_grid, render_grid
 from patchwork_opt.core.state import END, State, marks_ahead
+from patchwork_opt.core.words import player_name, plural
 from patchwork_opt.formats.inputs import LoadedInput
+from patchwork_opt.formats.record import Record
+from solvers.advisor import SolverAdvisor
 from solvers.bestfit import BestFitResult, Hint, Ranker, ScoreWeights, best_fit
 from solvers.bounds import Pool
 from solvers.model import SolverConfig
@@ -56,7 +62,7 @@ def _advance_hint(state: State, player: int, time_value: float) -> Hint:
         "leather": LEATHER_POINTS if state.leather_between(pos, new) else 0.0,
     }
     score = sum(parts.values())
-    reason = f"advance {spaces} space{'s' if spaces != 1 else ''}: +{spaces} buttons for {spaces} time"
+    reason = f"advance {plural(spaces, 'space')} (+{plural(spaces, 'button')})"
     if parts["leather"]:
         reason += ", takes a leather patch"
     return Hint(type="advance", patch=None, cells=[], score=round(score, 4), parts=parts, reason=reason)
@@ -161,6 +167,64 @@ def position_hints(
     )
 
 
+class AdvisedHint(BaseModel):
+    """One move of the player to move, valued by the AI's search (``patchwork_opt.ai.analysis``)."""
+
+    type: Literal["advance", "buy", "leather"]
+    patch: int | None
+    cells: list[tuple[int, int]] = Field(description="cells the move covers ([] for advance)")
+    score: float = Field(description="the ranking value in [-1, 1]: mostly the win chance, a little the margin")
+    win: float = Field(description="chance the player to move wins after this move, 0-1")
+    margin: float = Field(description="expected final margin for the player to move (points)")
+    exact: bool = Field(description="the rest of the game was searched exhaustively")
+    reason: str
+    line: list[dict[str, Any]] = Field(description="the move and the expected continuation (RULES.md moves)")
+
+
+class AdvisedHints(BaseModel):
+    """The ranked moves of ``player`` (0 or 1; -1 when the game is over), best first."""
+
+    player: int
+    hints: list[AdvisedHint]
+    seconds: float
+
+
+PLACEMENTS_SHOWN = 3  # placements of a patch shown by default
+MOVES_SHOWN = 8  # moves of a position shown by default
+
+#: Share of the time limit one advisor call (one offer's placements) may take.
+ADVISOR_SHARE = 0.08
+
+
+def advised_hints(state: State, *, time_limit: float = 1.0, top: int = 8, seed: int = 0) -> AdvisedHints:
+    """The analysis of the position with the CP-SAT advisor placing the offers, as hints."""
+    if state.is_terminal():
+        return AdvisedHints(player=-1, hints=[], seconds=0.0)
+    advisor = SolverAdvisor(budget=ADVISOR_SHARE * time_limit)
+    analysis = analyse_position(state, seconds=time_limit, seed=seed, advisor=advisor)
+    return hints_of(state, analysis, top)
+
+
+def hints_of(state: State, analysis: PositionAnalysis, top: int) -> AdvisedHints:
+    hints = [
+        AdvisedHint(
+            type=m.move.kind, patch=m.move.patch if m.move.kind == "buy" else None, cells=cells_of(m.move.mask),
+            score=round(m.score, 4), win=round(m.win, 4), margin=round(m.margin, 2), exact=m.exact,
+            reason=advice(state, m), line=[move.to_json() for move in m.line],
+        )
+        for m in analysis.shown()[:top]
+    ]
+    return AdvisedHints(player=analysis.player, hints=hints, seconds=round(analysis.seconds, 3))
+
+
+def review_record(record: Record, *, seconds: float, progress: Progress | None = None) -> GameReview:
+    """``patchwork analyze``: the game review with the CP-SAT advisor placing the offers."""
+    if seconds <= 0:
+        raise PatchworkError(f"time per move must be positive, got {seconds:g}")
+    advisor = SolverAdvisor(budget=ADVISOR_SHARE * seconds)
+    return review_game(record, seconds=seconds, advisor=advisor, progress=progress)
+
+
 class NoPlacementError(PatchworkError):
     """The patch fits nowhere on the quilt: a well-formed request the rules refuse."""
 
@@ -173,18 +237,21 @@ def hint_for(
     next_ids: Sequence[int] | None = None,
     pool: Sequence[int] | None = None,
     *,
-    top_k: int = 3,
+    top_k: int | None = None,
     lookahead: int = 6,
     time_limit: float = 1.0,
-) -> PositionHints | BestFitResult:
+) -> AdvisedHints | BestFitResult:
     """What ``patchwork hint`` answers for a loaded quilt, position or record.
 
-    A position without ``patch_id``: its ranked moves. A quilt (or a position's mover's quilt)
-    with ``patch_id``: the best fit of that patch; for a position the next patches and the pool
-    come from its circle unless ``next_ids`` is given. ``time_limit`` bounds the solver part.
+    A position without ``patch_id``: its ranked moves, valued by the AI (``top`` of them). A quilt
+    (or a position's mover's quilt) with ``patch_id``: the best fit of that patch; for a position
+    the next patches and the pool come from its circle unless ``next_ids`` is given.
+    ``time_limit`` bounds the solver part.
     """
     if time_limit <= 0:
         raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
+    if top_k is None:
+        top_k = PLACEMENTS_SHOWN if patch_id is not None or loaded.state is None else MOVES_SHOWN
     if top_k < 1:
         raise PatchworkError(f"top must be at least 1, got {top_k}")
     if lookahead < 0:
@@ -196,7 +263,7 @@ def hint_for(
     if state is not None and patch_id is None:
         if next_ids is not None:
             raise PatchworkError("next patches need a patch (a position's next patches are its circle)")
-        return position_hints(state, top_k=top_k, lookahead=lookahead, config=config, budget=time_limit)
+        return advised_hints(state, time_limit=time_limit, top=top_k)
     if patch_id is None:
         raise PatchworkError("a bare quilt needs a patch to place (--patch ID)")
     upcoming = list(next_ids or [])
@@ -288,11 +355,33 @@ def render_position_hints(result: PositionHints, state: State) -> str:
     if result.player < 0:
         return "the game is over: no moves to suggest"
     quilt = state.quilts[result.player]
-    lines = [f"Player {result.player + 1} to move ({len(result.hints)} suggestions, best first)", ""]
+    lines = [f"{player_name(result.player)} to move ({len(result.hints)} suggestions, best first)", ""]
     drawn = [h for h in result.hints if h.type != "advance"][:6]
     lines += _grids_side_by_side(quilt, drawn)
     labels = {id(h): f"#{i + 1}" for i, h in enumerate(drawn)}
     for hint in result.hints:
         tag = labels.get(id(hint), "  ")
         lines.append(f"{tag:>3} {hint.score:+7.2f}  {hint.reason}")
+    return "\n".join(lines)
+
+
+def render_advised_hints(result: AdvisedHints, state: State) -> str:
+    """The mover's quilt with the suggested placements drawn, then each move in plain words."""
+    if result.player < 0:
+        return "the game is over: no moves to suggest"
+    quilt = state.quilts[result.player]
+    lines = [f"Player {result.player + 1} to move: {len(result.hints)} suggestions, best first", ""]
+    drawn = [(i, h) for i, h in enumerate(result.hints) if h.type != "advance"][:6]
+    for start in range(0, len(drawn), 3):
+        chunk = drawn[start : start + 3]
+        grids = [
+            render_grid(label_grid([(LABELS[i], sum(1 << (r * 9 + c) for r, c in h.cells))], quilt))
+            for i, h in chunk
+        ]
+        width = len(grids[0][0])
+        lines.append("   ".join(f"#{i + 1}".ljust(width) for i, _ in chunk).rstrip())
+        lines += ["   ".join(row) for row in zip(*grids, strict=True)]
+        lines.append("")
+    for i, hint in enumerate(result.hints):
+        lines.append(f"#{i + 1} {hint.reason}")
     return "\n".join(lines)

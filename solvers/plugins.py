@@ -10,18 +10,24 @@ from typing import Any
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.registry import BOT_NAMES, level_time, make_bot
 from patchwork_opt.apps.play import HintLine
+from patchwork_opt.apps.review import GameReview, render_review
 from patchwork_opt.apps.web.schemas import SERVER_WORKERS, BonusRequest, FillRequest, HintRequest
 from patchwork_opt.apps.web.services import Services, SolverEndpoint
 from patchwork_opt.core.catalogue import check_patch_ids
-from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.formats.record import Record
 from solvers.advisor import SolverAdvisor
 from solvers.bestfit import BestFitResult
 from solvers.bonus import BonusResult, bonus_completion
 from solvers.fill import FillResult, optimal_fill
-from solvers.hints import PositionHints, hint_for, position_hints
+from solvers.hints import AdvisedHints, advised_hints, hint_for, review_record
 from solvers.model import SolverConfig
+
+PLAY_HINT_SECONDS = 1.0  # the AI's time for a hint in terminal play
+PLAY_REVIEW_SECONDS = 0.2  # the AI's time per position for the review offered after a game
 
 #: The CP-SAT advisor, by import path: match workers (processes, Ray tasks) import it themselves.
 SOLVER_ADVISOR = "solvers.advisor:SolverAdvisor"
@@ -37,18 +43,14 @@ def solver_advisor_path() -> str | None:
 
 
 def play_hinter(state: State, count: int) -> list[HintLine]:
-    """The solvers' ranked moves of the position, as terminal play shows them."""
-    lines = []
-    for hint in position_hints(state, top_k=3).hints[:count]:
-        if hint.type == "advance":
-            move = ADVANCE
-        elif hint.type == "leather":
-            move = Move("leather", -1, hint.mask)
-        else:
-            assert hint.patch is not None
-            move = Move.buy(hint.patch, hint.mask)
-        lines.append(HintLine(move, hint.reason, hint.score))
-    return lines
+    """The AI's ranked moves of the position with their win chances, as terminal play shows them."""
+    result = advised_hints(state, time_limit=PLAY_HINT_SECONDS, top=count)
+    return [HintLine(Move.from_json(h.line[0]), h.reason) for h in result.hints]
+
+
+def play_reviewer(record: Record) -> str:
+    """The review of a finished game, as terminal play offers it."""
+    return render_review(review_record(record, seconds=PLAY_REVIEW_SECONDS))
 
 
 def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]:
@@ -57,15 +59,19 @@ def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]
     return make_bot(ai, level=level, seed=seed, advisor=advisor), advisor
 
 
-def web_hint(request: Any, time_cap: float) -> PositionHints | BestFitResult:
-    """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs."""
+def web_hint(request: Any, time_cap: float, stop: StopSignal | None = None) -> AdvisedHints | BestFitResult:
+    """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs.
+
+    The hint's search is short and runs to its time cap (``stop`` is not read: abandoned, its slot
+    is handed on at once and the thread finishes within the cap)."""
     return hint_for(
         request.load(), request.patch, request.next, request.pool,
-        top_k=request.top, lookahead=request.lookahead, time_limit=min(request.time_limit, time_cap),
+        top_k=request.top if "top" in request.model_fields_set else None,  # the CLI's default when not given
+        lookahead=request.lookahead, time_limit=min(request.time_limit, time_cap),
     )
 
 
-def web_fill(request: Any, time_cap: float) -> FillResult:
+def web_fill(request: Any, time_cap: float, stop: StopSignal | None = None) -> FillResult:
     """``POST /api/fill`` (a ``FillRequest``): what ``patchwork fill ... --json`` prints for the same options."""
     ids = check_patch_ids(request.patches)
     config = SolverConfig(
@@ -73,22 +79,27 @@ def web_fill(request: Any, time_cap: float) -> FillResult:
     )
     return optimal_fill(
         request.quilt_mask(), ids, objective=request.objective, marks=request.marks, budget=request.budget,
-        require_bonus=request.require_bonus, config=config,
+        require_bonus=request.require_bonus, config=config, stop=stop,
     )
 
 
-def web_bonus(request: Any, time_cap: float) -> BonusResult:
+def web_bonus(request: Any, time_cap: float, stop: StopSignal | None = None) -> BonusResult:
     """``POST /api/bonus`` (a ``BonusRequest``): what ``patchwork bonus QUILT --patches ... --json`` prints."""
     ids = check_patch_ids(request.patches)
     config = SolverConfig(time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS))
-    return bonus_completion(request.quilt_mask(), ids, config)
+    return bonus_completion(request.quilt_mask(), ids, config, stop=stop)
+
+
+def web_review(record: Record, seconds_per_move: float) -> GameReview:
+    """``GET /api/games/{id}/review``: what ``patchwork analyze RECORD --time-per-move T`` reviews."""
+    return review_record(record, seconds=seconds_per_move)
 
 
 def web_services(max_ai_seconds: float) -> Services:
     """The solver-backed endpoints and the AI, for ``create_app``."""
     solvers: dict[str, SolverEndpoint] = {
         "hint": SolverEndpoint(
-            HintRequest, PositionHints | BestFitResult, web_hint,
+            HintRequest, AdvisedHints | BestFitResult, web_hint,
             "Ranked moves of a position, or best placements of a patch (as patchwork hint --json)",
         ),
         "fill": SolverEndpoint(
@@ -108,5 +119,6 @@ def web_services(max_ai_seconds: float) -> Services:
         return make_bot(name, level=level, seed=seed, time_per_move=seconds, advisor=advisor)
 
     return Services(
-        solvers=solvers, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES, default_ai="solver"
+        solvers=solvers, game_hint=game_hint, review_game=web_review, make_bot=bot_factory, ai_names=BOT_NAMES,
+        default_ai="solver",
     )

@@ -29,6 +29,10 @@ def placement_lines(quilt: int, placements: Sequence[PlacedPatch]) -> list[str]:
     return lines
 
 
+#: What settled a fill (``FillResult.method``), in words.
+FILL_METHODS = {"bounds": "the area bounds alone", "dfs": "the packing search", "cp-sat": "CP-SAT"}
+
+
 def render_fill(quilt: int, result: FillResult, objective: str) -> str:
     """What ``patchwork fill`` prints: the filled quilt, its legend and the verdict."""
     lines = placement_lines(quilt, result.placements)
@@ -41,7 +45,8 @@ def render_fill(quilt: int, result: FillResult, objective: str) -> str:
             f"cost {result.cost}, income {result.income}"
             + (f", 7x7 square at {list(result.bonus_window)}" if result.bonus_window else "")
         )
-    lines.append(f"({result.method}, {result.wall_time:.2f}s)")
+    settled_by = FILL_METHODS.get(result.method, result.method)
+    lines.append(f"{'settled' if result.optimal else 'found'} by {settled_by} in {result.wall_time:.2f} s")
     return "\n".join(lines)
 
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 import random
 
 from patchwork_opt.ai.base import PlacementAdvisor, RankedPlacement
-from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
+from patchwork_opt.apps.web.schemas import BonusRequest
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, cells_of, mask_of
 from patchwork_opt.core.catalogue import PLACEMENTS, is_placement, legal_placements
-from solvers.advisor import SolverAdvisor, cover_window_search
+from solvers.advisor import SolverAdvisor
+from solvers.bench.bonus import near_complete_quilt
 from solvers.bench.hint import random_midgame
+from solvers.bonus import bonus_completion
 from solvers.model import SolverConfig
+from solvers.plugins import web_bonus
+from solvers.search import PackingProblem, pack
 
 CONFIG = SolverConfig(time_limit=5.0, workers=1, seed=0)
 
@@ -77,7 +82,29 @@ def test_window_search_matches_exhaustive_search() -> None:
         quilt = FULL & ~hole & ~open_around
         ids = rng.sample(small, 3)
         need = window & ~quilt
-        found = cover_window_search(quilt, need, ids)
-        assert found is _brute_can_cover(quilt, need, ids), seed
-        outcomes.add(found)
+        found = pack(PackingProblem(FULL & ~quilt, tuple(ids), cover=need))
+        assert found.exhausted and found.covered is _brute_can_cover(quilt, need, ids), seed
+        if found.covered:
+            taken = quilt
+            for slot, mask in found.placements:
+                assert is_placement(ids[slot], mask) and not mask & taken
+                taken |= mask
+            assert taken & need == need
+        outcomes.add(found.covered)
     assert outcomes == {True, False}
+
+
+def test_the_bot_the_cli_and_the_web_service_agree_on_7x7_completion() -> None:
+    """One completion behind all three: with time to settle, the same answer on every quilt."""
+    advisor = SolverAdvisor(CONFIG)
+    answers = []
+    for seed in range(40):
+        rng = random.Random(seed)
+        quilt, ids = near_complete_quilt(rng)
+        cli = bonus_completion(quilt, ids, CONFIG).feasible
+        request = BonusRequest(quilt=cells_of(quilt), patches=ids, time_limit=5.0, workers=1)
+        web = web_bonus(request, time_cap=5.0).feasible
+        bot = advisor.bonus_feasible(quilt, ids)
+        assert cli is not None and cli == web == bot, seed
+        answers.append(cli)
+    assert set(answers) == {True, False}

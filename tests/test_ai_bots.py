@@ -271,12 +271,11 @@ class LastPlacementAdvisor:
         return None
 
 
-def test_solver_advising_last_places_its_chosen_patch_where_the_advisor_says() -> None:
+def test_solver_places_its_buys_where_the_plugged_advisor_ranks_first() -> None:
     bottom = FULL & ~((1 << (9 * 7)) - 1)  # rows 7 and 8 covered: 18 cells
     state = make_state([16, 1, 2, 4, 5, 6, 7, 8], buttons=(5, 5), quilts=(bottom, 0))
     advisor = LastPlacementAdvisor()
-    decision = SolverBot(advisor, seed=3, iterations=120, advise_final=True).decide(state)
+    decision = SolverBot(advisor, seed=3, iterations=300).decide(state)
     assert decision.move.kind == "buy"
-    assert advisor.asked == [decision.move.patch]
+    assert decision.move.patch in advisor.asked
     assert decision.move.mask == legal_placements(decision.move.patch, bottom)[-1]
-    assert "advisor" in decision.reason

@@ -1,4 +1,4 @@
-"""The searches: exact endgame agrees with plain minimax; MCTS budgets and root statistics."""
+"""The searches: the exact search agrees with plain minimax; MCTS budgets and root statistics."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ import random
 import pytest
 from conftest import make_state
 
-from patchwork_opt.ai.endgame import WIN, EndgameSearch
+from patchwork_opt.ai.exact import ExactSearch, canonical, final_value
 from patchwork_opt.ai.heuristic import greedy_plan, leather_cell
 from patchwork_opt.ai.mcts import Mcts, child_state, find_subtree, macro_moves
 from patchwork_opt.ai.policy import RolloutEvaluator, result_value, rollout
 from patchwork_opt.ai.solver_bot import SolverBot
-from patchwork_opt.core.move import ADVANCE
+from patchwork_opt.core.bitboard import bit
+from patchwork_opt.core.catalogue import placement
+from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import END, State
 
 
@@ -36,47 +38,69 @@ def _late_positions(seed: int, from_space: int) -> list[State]:
     return found
 
 
-def _minimax(state: State, root: int) -> float:
-    """Plain minimax over the same moves (no pruning): the reference for alpha-beta."""
+def _minimax(state: State, root: int) -> int:
+    """Plain minimax over every legal move (no pruning, no reductions): the reference."""
     if state.is_terminal():
-        margin = state.score(root) - state.score(1 - root)
-        return (WIN if state.winner() == root else -WIN) + margin
-    values = [_minimax(child_state(state, m)[0], root) for m in macro_moves(state)]
+        return final_value(state, root)
+    values = []
+    for move in state.legal_moves():
+        child = state.clone()
+        child.apply(move)
+        values.append(_minimax(child, root))
     return max(values) if state.to_move() == root else min(values)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_endgame_alpha_beta_agrees_with_minimax(seed: int) -> None:
-    for state in _late_positions(seed, 44)[:4]:
-        solved = EndgameSearch(node_limit=10**6).solve(state)
+@pytest.mark.parametrize("seed", range(8))
+def test_exact_search_agrees_with_plain_minimax_over_every_move(seed: int) -> None:
+    for state in _late_positions(seed, 49)[:2]:
+        solved = ExactSearch().solve(state, every_move=True)
         assert solved is not None
-        assert solved.value == _minimax(state, state.to_move())
-        after = child_state(state, solved.move)[0]
-        assert _minimax(after, state.to_move()) == solved.value
+        root = state.to_move()
+        assert solved.best.value == _minimax(state, root)
+        for m in solved.moves:
+            after = state.clone()
+            after.apply(m.move)
+            assert _minimax(after, root) == m.value
 
 
-def test_endgame_gives_up_past_its_budget() -> None:
-    assert EndgameSearch(node_limit=5).solve(State.new(seed=1)) is None
+def test_exact_search_gives_up_past_its_budget() -> None:
+    assert ExactSearch(node_limit=5).solve(State.new(seed=1)) is None
 
 
-def test_endgame_buys_when_advancing_only_ties() -> None:
+def test_exact_search_buys_when_advancing_only_ties() -> None:
     # Player 0 on 52 trails by 1 point; advancing to 53 pays 1 button: a tie, broken for
     # player 1 (first on 53). Buying the 1x2 patch (2 buttons, 2 cells) gains 4 - 2 = 2 points.
     # The other offers cost 10 buttons: out of reach.
     state = make_state([0, 6, 19], pos=(52, 53), buttons=(5, 6), track_leather=False)
     state.first_end = 1
-    solved = EndgameSearch().solve(state)
-    assert solved is not None and solved.move.kind == "buy" and solved.move.patch == 0
-    assert solved.wins and solved.margin == 1
+    solved = ExactSearch().solve(state)
+    assert solved is not None and solved.best.move.kind == "buy" and solved.best.move.patch == 0
+    assert solved.best.wins and solved.best.margin == 1
     state.buttons = [5, 7]  # now the buy only ties (lost on the tie-break), advancing loses by 1
-    solved = EndgameSearch().solve(state)
-    assert solved is not None and solved.move.patch == 0
-    assert not solved.wins and solved.margin == 0
+    solved = ExactSearch().solve(state)
+    assert solved is not None and solved.best.move.patch == 0
+    assert not solved.best.wins and solved.best.margin == 0 and solved.best.value == -1
+
+
+def _cells(mask: int) -> list[tuple[int, int]]:
+    return Move("leather", -1, mask).cells
+
+
+def test_canonical_quilt_is_the_same_for_every_rotation_and_reflection() -> None:
+    quilt = placement(9, 0, 0, 0) | placement(1, 1, 3, 5)
+    images = {quilt}
+    for _ in range(3):  # a quarter turn: (r, c) -> (c, 8 - r)
+        quilt = sum(bit(c, 8 - r) for r, c in _cells(quilt))
+        images.add(quilt)
+    mirrored = {sum(bit(r, 8 - c) for r, c in _cells(q)) for q in images}
+    assert len(images | mirrored) == 8
+    assert len({canonical(q) for q in images | mirrored}) == 1
+    assert canonical(quilt) != canonical(quilt | bit(4, 4) | bit(0, 8))  # different shapes differ
 
 
 def test_solver_uses_the_exact_endgame_and_explains_it() -> None:
-    state = next(s for s in _late_positions(3, 40) if len(macro_moves(s)) > 1)
-    decision = SolverBot(None, seed=1, iterations=50).decide(state)
+    state = next(s for s in _late_positions(3, 46) if len(macro_moves(s)) > 1)
+    decision = SolverBot(None, seed=1, iterations=20000).decide(state)
     assert "exactly" in decision.reason
     assert decision.move == ADVANCE or decision.move in set(state.legal_moves())
 

@@ -8,11 +8,10 @@ import pytest
 
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements
-from patchwork_opt.core.errors import PatchworkError, UnknownPatchError
+from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError, UnknownPatchError
 from solvers.bench.hint import random_midgame
 from solvers.bestfit import (
     CoverSolver,
-    DuplicatePatchError,
     ScoreWeights,
     best_fit,
 )

@@ -9,9 +9,9 @@ import pytest
 
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, bit
 from patchwork_opt.core.catalogue import is_placement, legal_placements
-from patchwork_opt.core.errors import UnknownPatchError
+from patchwork_opt.core.errors import DuplicatePatchError, UnknownPatchError
 from solvers.bonus import BonusResult, bonus_completion
-from solvers.model import DuplicatePatchError, SolverConfig, SolveStatus
+from solvers.model import SolverConfig, SolveStatus
 
 CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
 
@@ -128,3 +128,13 @@ def test_already_complete_and_validation() -> None:
 def test_empty_quilt_with_few_patches_is_refuted_cheaply() -> None:
     result = bonus_completion(0, [0, 1, 2, 3], CONFIG)  # 14 cells for 49
     assert result.feasible is False
+
+
+def test_a_stop_signal_set_before_the_answer_leaves_the_open_squares_undecided() -> None:
+    from patchwork_opt.core.stop import StopSignal
+
+    stop = StopSignal()
+    stop.set()
+    result = bonus_completion(0, list(range(33)), SolverConfig(time_limit=30.0, workers=1, seed=0), stop=stop)
+    assert result.feasible is None and result.status == SolveStatus.UNKNOWN
+    assert result.wall_time < 5.0

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 
 from cli import app
 from patchwork_opt.core.state import State
-from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.formats.record import Record
 
 runner = CliRunner()
@@ -105,18 +104,24 @@ def test_replay_rejects_non_records(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "no such file" in missing.stderr
 
 
-def test_new_is_seeded_and_replayable(tmp_path: Path) -> None:
+def test_new_is_seeded_and_what_it_prints_loads_back(tmp_path: Path) -> None:
     first = runner.invoke(app, ["new", "--seed", "12", "--json"])
     second = runner.invoke(app, ["new", "--seed", "12", "--json", "--leather", "classic"])
     assert first.exit_code == 0 and second.exit_code == 0
     a, b = json.loads(first.stdout), json.loads(second.stdout)
-    assert a["record"]["circle"] == b["record"]["circle"]
-    assert a["record"]["circle"][-1] == 0
-    assert b["record"]["leather"] == [20, 26, 32, 44, 50]
-    assert from_notation(a["position"]) == State.new(seed=12)
+    assert a["circle"] == b["circle"] and a["circle"][-1] == 0 and a["moves"] == []
+    assert b["leather"] == [20, 26, 32, 44, 50]
+    assert Record.from_json(a).replay() == State.new(seed=12)
     path = tmp_path / "new.json"
-    path.write_text(json.dumps(b["record"]))
-    assert runner.invoke(app, ["replay", str(path), "--json"]).exit_code == 0
+    path.write_text(second.stdout)  # exactly what was printed
+    replayed = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert replayed["leather_left"] == [20, 26, 32, 44, 50]
+    assert runner.invoke(app, ["show", str(path)]).exit_code == 0
+    saved = tmp_path / "saved.json"
+    text = runner.invoke(app, ["new", "--seed", "12", "--save", str(saved)])
+    assert text.exit_code == 0 and Record.load(saved).circle == a["circle"]
+    played = runner.invoke(app, ["play", "--ai", "random", "--load", str(saved)], input="advance\nquit\n")
+    assert played.exit_code == 0, played.output
     bad = runner.invoke(app, ["new", "--leather", "deluxe"])
     assert bad.exit_code == 2 and "leather printing" in bad.stderr
 

@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, neighbours
-from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements
-from patchwork_opt.core.errors import PatchworkError, UnknownPatchError
-from solvers.fill import FillResult, optimal_fill, parse_patch_ids
-from solvers.model import DuplicatePatchError, SolverConfig, SolveStatus
+from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements, parse_patch_ids
+from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError, UnknownPatchError
+from solvers.fill import FillResult, optimal_fill
+from solvers.model import SolverConfig, SolveStatus
 
 CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
 
@@ -268,23 +268,23 @@ def test_region_caps_are_exact_for_the_smaller_regions_and_bound_the_fill(quilt:
 
 
 class _Stalled:
-    """Patches ``solvers.fill.FastPacker`` so that chosen searches never get anywhere (they
+    """Patches ``solvers.fill.Packer`` so that chosen searches never get anywhere (they
     are stopped from the start): what is left must settle the fill on its own."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, stall: Callable[[int], bool]) -> None:
         import solvers.fill as fill
-        from solvers.search.fastpack import FastPacker
+        from solvers.search import Packer
 
-        made: list[FastPacker] = []
+        made: list[Packer] = []
 
-        class Stalled(FastPacker):
+        class Stalled(Packer):
             def __init__(self, *args: object, **kwargs: object) -> None:
                 super().__init__(*args, **kwargs)  # type: ignore[arg-type]
                 made.append(self)
                 if stall(len(made)):
                     self.request_stop()
 
-        monkeypatch.setattr(fill, "FastPacker", Stalled)
+        monkeypatch.setattr(fill, "Packer", Stalled)
         self.made = made
 
 
@@ -311,3 +311,55 @@ def test_cp_sat_takes_over_when_neither_search_settles_the_fill(monkeypatch: pyt
         check_valid(result, quilt, ids)
         methods.append(result.method)
     assert set(methods) <= {"cp-sat", "bounds"} and methods.count("cp-sat") >= 3
+
+
+def _points(marks: int) -> Callable[[int], int]:
+    def points(pid: int) -> int:
+        p = PATCHES[pid]
+        return 2 * p.area + p.income * marks - p.cost
+
+    return points
+
+
+def test_points_under_a_budget_are_settled_by_the_compiled_search() -> None:
+    methods = []
+    for quilt, ids in small_instances(8, seed=29):
+        result = optimal_fill(quilt, ids, objective="points", marks=3, budget=6, config=CONFIG)
+        assert result.optimal and result.cost <= 6
+        assert result.objective == exhaustive(quilt, ids, _points(3), budget=6)
+        check_valid(result, quilt, ids)
+        methods.append(result.method)
+    assert set(methods) <= {"dfs", "bounds", "cp-sat"} and methods.count("dfs") >= 4
+
+
+def test_points_fall_back_on_cp_sat_when_the_search_settles_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    _Stalled(monkeypatch, lambda made: True)
+    for quilt, ids in small_instances(4, seed=31):
+        result = optimal_fill(quilt, ids, objective="points", marks=6, config=CONFIG)
+        assert result.optimal and result.method in ("cp-sat", "bounds")
+        assert result.objective == exhaustive(quilt, ids, _points(6))
+        check_valid(result, quilt, ids)
+
+
+@pytest.mark.parametrize(("objective", "require_bonus"), [("cells", False), ("points", False), ("cells", True)])
+def test_a_stop_signal_ends_the_solve_early_with_a_valid_answer(objective: str, require_bonus: bool) -> None:
+    """What the web service does when the client has gone: every search and CP-SAT run stops."""
+    import threading
+
+    from patchwork_opt.core.stop import StopSignal
+    from solvers.search.fastpack import warm_up
+
+    warm_up()
+    quilt, ids = 2116247590008279011541056, [0, 2, 4, 5, 6, 12, 13, 15, 23, 26, 29, 30, 32]
+    stop = StopSignal()
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    result = optimal_fill(
+        quilt, ids, objective=objective, require_bonus=require_bonus,  # type: ignore[arg-type]
+        config=SolverConfig(time_limit=60.0, workers=1, seed=0), stop=stop,
+    )
+    timer.cancel()
+    assert result.wall_time < 2.0  # unstopped, each of these takes over 3 s (cells 3.5 s, points 8 s, bonus 60 s)
+    if result.objective is not None:
+        assert result.objective <= result.bound
+        check_valid(result, quilt, ids)

@@ -13,9 +13,11 @@ from typer.testing import CliRunner
 
 from cli import app
 from patchwork_opt.apps.match import (
+    MIN_PAIRS_FOR_INTERVALS,
     MatchError,
     MatchSpec,
     elo_ci,
+    render_summary,
     run_match,
     save_records,
     summarize,
@@ -43,27 +45,42 @@ def test_scores_and_winners_agree_with_replaying_the_records() -> None:
         assert r.p1_won == (final.winner() == r.p1_seat)
 
 
-def test_summary_arithmetic_on_a_tiny_seeded_match() -> None:
-    results = run_match(TINY)
-    summary = summarize(TINY, results)
+def test_summary_arithmetic_on_a_seeded_match() -> None:
+    spec = MatchSpec(p1="greedy", p2="random", games=MIN_PAIRS_FOR_INTERVALS * 2, seed=5)
+    results = run_match(spec)
+    n = len(results)
+    summary = summarize(spec, results)
     p1_scores = [r.scores[0] for r in results]
     p2_scores = [r.scores[1] for r in results]
     wins = sum(r.p1_won for r in results)
-    assert summary.games == 6 and summary.pairs == 3
-    assert summary.wins == (wins, 6 - wins)
-    assert summary.mean_score[0] == pytest.approx(sum(p1_scores) / 6)
-    assert summary.mean_score[1] == pytest.approx(sum(p2_scores) / 6)
+    assert summary.games == n and summary.pairs == n // 2
+    assert summary.wins == (wins, n - wins)
+    assert summary.mean_score[0] == pytest.approx(sum(p1_scores) / n)
+    assert summary.mean_score[1] == pytest.approx(sum(p2_scores) / n)
     diffs = [a - b for a, b in zip(p1_scores, p2_scores, strict=True)]
-    assert summary.score_diff == pytest.approx(sum(diffs) / 6)
-    # the interval is over the three pair means: mean +- 1.96 * sd / sqrt(3)
-    pair_means = [(diffs[0] + diffs[1]) / 2, (diffs[2] + diffs[3]) / 2, (diffs[4] + diffs[5]) / 2]
-    half = 1.959964 * statistics.stdev(pair_means) / math.sqrt(3)
+    assert summary.score_diff == pytest.approx(sum(diffs) / n)
+    # the interval is over the pair means: mean +- 1.96 * sd / sqrt(pairs)
+    pair_means = [(diffs[i] + diffs[i + 1]) / 2 for i in range(0, n, 2)]
+    half = 1.959964 * statistics.stdev(pair_means) / math.sqrt(n // 2)
+    assert summary.score_diff_ci95 is not None
     lo, hi = summary.score_diff_ci95
-    assert (lo, hi) == (pytest.approx(sum(diffs) / 6 - half, abs=1e-4), pytest.approx(sum(diffs) / 6 + half, abs=1e-4))
+    assert (lo, hi) == (pytest.approx(sum(diffs) / n - half, abs=1e-4), pytest.approx(sum(diffs) / n + half, abs=1e-4))
     data = summary.to_json()
-    assert data["wins"] == [wins, 6 - wins]
+    assert data["wins"] == [wins, n - wins]
     assert set(data) >= {"games", "wins", "mean_score", "score_diff", "elo"}
     assert set(data["score_diff"]) == {"mean", "ci95"} and set(data["elo"]) >= {"diff", "ci95"}
+
+
+def test_too_few_pairs_give_no_interval_and_say_so() -> None:
+    summary = summarize(TINY, run_match(TINY))  # 3 pairs
+    data = summary.to_json()
+    assert data["score_diff"]["ci95"] is None and data["elo"]["ci95"] is None
+    assert data["mean_score_ci95"] == [None, None]
+    text = render_summary(summary)
+    assert "6 games in 3 pairs" in text and "95% CI" not in text
+    assert "too few games for 95% intervals: 3 pairs played, intervals from 10 pairs (20 games) on" in text
+    one = MatchSpec(p1="greedy", p2="random", games=2, seed=5)
+    assert "2 games in 1 pair," in render_summary(summarize(one, run_match(one)))
 
 
 def test_same_seed_same_match() -> None:
@@ -75,12 +92,14 @@ def test_same_seed_same_match() -> None:
 def test_elo_from_a_win_share() -> None:
     diff, (lo, hi), clamped = elo_ci(15, 20)  # p = 3/4: 400 log10(3)
     assert diff == pytest.approx(400 * math.log10(3))
-    assert lo < diff < hi and not clamped
+    assert lo is not None and hi is not None and lo < diff < hi and not clamped
     even, (elo_lo, elo_hi), _ = elo_ci(10, 20)
-    assert even == pytest.approx(0.0) and elo_lo == pytest.approx(-elo_hi)
+    assert elo_hi is not None and even == pytest.approx(0.0) and elo_lo == pytest.approx(-elo_hi)
     sweep, (s_lo, s_hi), clamped = elo_ci(20, 20)
     assert clamped and sweep == pytest.approx(400 * math.log10(39))  # p clamped to 39/40
-    assert 0 < s_lo < sweep and s_hi == pytest.approx(sweep)
+    assert s_lo is not None and 0 < s_lo < sweep and s_hi is None  # no upper bound after a sweep
+    swept, (z_lo, z_hi), clamped = elo_ci(0, 20)
+    assert clamped and z_lo is None and z_hi is not None and swept < z_hi < 0
 
 
 def test_saved_records_replay(tmp_path: Path) -> None:

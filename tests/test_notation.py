@@ -90,22 +90,22 @@ def player_replaced(part: int, value: str, player: int = 0) -> str:
         (field_replaced(0, "1,2,x"), "circle\\[2\\]: expected a number, got 'x'"),
         (field_replaced(0, "1,2,33"), "circle\\[2\\]: 33 is outside 0..32"),
         (field_replaced(0, "1,2,1"), "circle: a patch id appears twice"),
-        (field_replaced(1, "0/5/0"), "player 0: expected position/buttons/income/quilt"),
-        (player_replaced(0, "54"), "player 0 position: 54 is outside 0..53"),
-        (player_replaced(1, "-3", player=1), "player 1 buttons: expected a number, got '-3'"),
-        (player_replaced(2, "two"), "player 0 income: expected a number"),
-        (player_replaced(3, "xyz"), "player 0 quilt: expected 21 hex digits, got 'xyz'"),
-        (player_replaced(3, "0x" + "0" * 19), "player 0 quilt: expected 21 hex digits"),
-        (player_replaced(3, "1_" + "0" * 19), "player 0 quilt: expected 21 hex digits"),
-        (player_replaced(3, "4" + "0" * 20), "player 0 quilt: '4" + "0" * 20 + "' sets bits beyond the 81 cells"),
-        (player_replaced(3, "-1"), "player 0 quilt"),
+        (field_replaced(1, "0/5/0"), "Player 1: expected position/buttons/income/quilt"),
+        (player_replaced(0, "54"), "Player 1 position: 54 is outside 0..53"),
+        (player_replaced(1, "-3", player=1), "Player 2 buttons: expected a number, got '-3'"),
+        (player_replaced(2, "two"), "Player 1 income: expected a number"),
+        (player_replaced(3, "xyz"), "Player 1 quilt: expected 21 hex digits, got 'xyz'"),
+        (player_replaced(3, "0x" + "0" * 19), "Player 1 quilt: expected 21 hex digits"),
+        (player_replaced(3, "1_" + "0" * 19), "Player 1 quilt: expected 21 hex digits"),
+        (player_replaced(3, "4" + "0" * 20), "Player 1 quilt: '4" + "0" * 20 + "' sets bits beyond the 81 cells"),
+        (player_replaced(3, "-1"), "Player 1 quilt"),
         (field_replaced(3, "-"), "on top: expected 0 or 1"),
         (field_replaced(3, "2"), "on top: expected 0, 1 or -, got '2'"),
         (field_replaced(4, "x"), "pending leather: expected 0, 1 or -"),
         (field_replaced(5, "3"), "bonus: expected 0, 1 or -"),
         (field_replaced(6, "26,33"), "leather left: \\[26, 33\\] are not all among"),
         (field_replaced(6, "0"), "leather left\\[0\\]: 0 is outside 1..52"),
-        (field_replaced(7, "1"), "first at 53: player 1 is not on space 53"),
+        (field_replaced(7, "1"), "first at 53: Player 2 is not on space 53"),
         (field_replaced(8, "26,32,38,44"), "printing: leather needs 5 spaces, got 4"),
         (field_replaced(8, "26,32,38,44,53"), "printing\\[4\\]: 53 is outside 1..52"),
     ],
@@ -119,5 +119,5 @@ def test_malformed_fields_are_refused_naming_the_field(text: str, words: str) ->
 def test_a_pending_leather_on_a_full_quilt_is_refused() -> None:
     state = make_state(quilts=(FULL, 0))
     state.pending = 0
-    with pytest.raises(NotationError, match="pending leather: player 0's quilt is full"):
+    with pytest.raises(NotationError, match="pending leather: Player 1's quilt is full"):
         from_notation(to_notation(state))

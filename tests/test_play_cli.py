@@ -125,3 +125,13 @@ def test_bad_options_are_refused_in_one_line(tmp_path: Path) -> None:
         assert "Traceback" not in result.output
     result = play(["--level", "9"], "quit\n")
     assert result.exit_code == 2
+
+
+def test_piped_output_keeps_each_line_whole() -> None:
+    """A script's reader gets lines as written: no wrap at 80 columns in the middle of a reason."""
+    result = play(["--ai", "greedy", "--seed", "3"], "hint\nbuy 1\nquit\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    reasons = [line for line in lines if line.startswith("   ") and "(" in line]
+    assert reasons and all(line.count("(") == line.count(")") for line in reasons)
+    assert any(len(line) > 80 for line in lines)  # long lines stay long

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from conftest import ORDERED_CIRCLE
 from rich.console import Console
@@ -49,7 +50,7 @@ def test_board_shows_each_players_patches_by_letter_and_the_scores() -> None:
     assert all(set(row.split()) == {"·"} for row in rows[1:])
     assert all(set(row.split()) == {"·"} for row in quilt_rows(screen, 1))
     assert f"score now {s.state.score(0)}" in screen and f"score now {s.state.score(1)}" in screen
-    assert "You · player 1" in screen and "AI (greedy) · player 2" in screen
+    assert "You · Player 1" in screen and "AI (greedy) · Player 2" in screen
 
 
 def test_track_shows_tokens_income_marks_and_leather_left() -> None:
@@ -86,3 +87,23 @@ def test_placement_view_numbers_the_suggestions_on_the_quilt_and_lists_orientati
     for k, suggestion in enumerate(s.suggestions, start=1):
         assert drawn[k] == set(cells_of(suggestion.mask))
     assert "o0" in screen and "o1" in screen
+
+
+def test_at_80x24_the_suggestions_come_last_one_line_each_and_fit_above_the_prompt() -> None:
+    s = session_after([])
+    s.handle(Buy(offer=1))
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(draw.placement_view(s))
+    lines = console.export_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if "pick a suggestion" in line)
+    notes = [line for line in lines[start:] if re.match(r"[1-5]  \d\d,", line)]
+    assert len(notes) == len(s.suggestions) and lines[-1] == notes[-1]  # the notes end the view
+    assert len(lines) - start + 2 <= 24  # with the status line and the prompt: one 80x24 screen
+    assert all(len(line) <= 80 for line in notes)
+
+
+def test_offers_explain_the_button_glyph_and_the_score_says_the_bonus_is_in_it() -> None:
+    assert "() a button on the patch" in text_of(draw.offers(session_after([])))
+    s = session_after([])
+    s.state.bonus = 0
+    assert "score now -150 (7x7 bonus +7 included)" in text_of(draw.player_panel(s, 0))

@@ -229,3 +229,29 @@ def test_final_text_names_scores_and_winner() -> None:
     assert s.final_text() == f"game over: you {s.state.score(0)}, AI {s.state.score(1)}: you win"
     with pytest.raises(CommandError, match="the game is over"):
         do(s, "advance")
+
+
+class ScriptedBot:
+    """Plays the moves it is given, in order."""
+
+    name = "scripted"
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        self.moves = iter(moves)
+
+    def decide(self, state: State) -> Decision:
+        return Decision(next(self.moves), "as scripted")
+
+
+def test_landing_on_the_other_token_says_who_moves_again() -> None:
+    circle = [25, 31, *(pid for pid in ORDERED_CIRCLE if pid not in (25, 31))]  # time 1 each
+    record = Record.start(State.new(circle))
+    s = Session(record, 0, ScriptedBot([ADVANCE, Move.buy(31, placement(31, 0, 0, 0))]))
+    s.handle(Advance())  # you 0 -> 1
+    s.ai_move()  # AI 0 -> 2
+    reply = s.handle(parse_command("buy 1 1") or Advance())  # you 1 -> 2: on top of the AI
+    assert reply.lines[-1] == "you landed on the AI's space, on top of its token: you move again"
+    assert not s.ai_to_move
+    s.handle(Advance())  # you 2 -> 3
+    report = s.ai_move()  # AI buys #31: 2 -> 3, on top of you
+    assert report.text.endswith("; it landed on your space, on top of your token: the AI moves again")

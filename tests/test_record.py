@@ -230,3 +230,16 @@ def test_the_loader_refuses_what_the_published_schema_refuses() -> None:
         with pytest.raises(RecordError):
             Record.from_json(bad)
     assert Record.from_json(record_json([], leather=[50, 20, 26, 32, 44])).leather == (20, 26, 32, 44, 50)
+
+
+def test_write_atomic_gives_the_usual_permissions_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    umask = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "game.json", "{}\n")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "game.json").stat().st_mode) == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]

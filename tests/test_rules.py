@@ -431,7 +431,7 @@ def test_only_affordable_patches_can_be_bought() -> None:
     state = make_state(buttons=(2, 5))  # offers cost 2, 3, 7
     assert state.buyable() == [1]
     assert {m.patch for m in state.legal_moves() if m.kind == "buy"} == {1}
-    assert_refused(state, Move.buy(2, hbar(0, 0, 4)), "costs 3 buttons, player 0 has 2")
+    assert_refused(state, Move.buy(2, hbar(0, 0, 4)), "costs 3 buttons, Player 1 has 2")
 
 
 def test_spending_every_button_is_allowed_and_buttons_never_go_negative() -> None:

@@ -8,7 +8,7 @@ from patchwork_opt.core.bitboard import FULL, bit
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 from solvers.bounds import best_sum_at_most, fill_bounds, subset_sums, sums_list
 from solvers.model import PlacementModel, SolveHandle, SolverConfig, SolveStatus
-from solvers.search.dfs import Item, pack
+from solvers.search import PackingProblem, pack
 from solvers.symmetry import SHAPE_TWINS, canonical_placements, quilt_symmetries, transform
 
 
@@ -62,8 +62,7 @@ def test_region_bound_is_tighter_than_area() -> None:
 def test_search_stops_at_the_node_limit_with_a_consistent_incumbent() -> None:
     ids = [3, 7, 9, 14, 22, 23, 24, 8, 10, 11, 12, 13, 15, 16, 19, 20, 21]
     bounds = fill_bounds(0, ids)
-    items = [Item(area=PATCHES[p].area, value=PATCHES[p].area) for p in ids]
-    result = pack(bounds.reachable, items, bounds.placements, upper=81, node_limit=600)
+    result = pack(PackingProblem(bounds.reachable, tuple(ids)), upper=81, node_limit=600)
     taken = 0
     for _slot, mask in result.placements:
         assert mask & taken == 0
@@ -103,8 +102,8 @@ def test_the_placement_model_has_one_variable_per_legal_placement_and_no_overlap
 def test_the_placement_model_refuses_bad_instances_with_typed_errors() -> None:
     import pytest
 
-    from patchwork_opt.core.errors import UnknownPatchError
-    from solvers.model import DuplicatePatchError, Instance
+    from patchwork_opt.core.errors import DuplicatePatchError, UnknownPatchError
+    from solvers.model import Instance
 
     with pytest.raises(DuplicatePatchError, match="patch 3 is listed twice"):
         PlacementModel(0, [3, 3])

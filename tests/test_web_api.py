@@ -26,6 +26,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)  # starlette suggests httpx2; httpx works the same here
     from fastapi.testclient import TestClient
 
+#: The allowed Host of the app (TestClient's default ``testserver`` is refused, as any foreign name).
+LOCAL = "http://127.0.0.1"
+
 
 def engine_services(**overrides: Any) -> Services:
     """The AI from the registry (engine bots: no solver needed), capped to be quick."""
@@ -40,7 +43,7 @@ def engine_services(**overrides: Any) -> Services:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.db", engine_services())) as c:
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "games.db", engine_services())) as c:
         yield c
 
 
@@ -168,7 +171,7 @@ def test_malformed_requests_get_a_clear_4xx_naming_the_field(client: TestClient)
 
 def test_request_bodies_over_the_cap_are_refused(tmp_path: Path) -> None:
     app = create_app(tmp_path / "g.db", engine_services(), Limits(max_body_bytes=1000))
-    with TestClient(app) as c:
+    with TestClient(base_url=LOCAL, app=app) as c:
         big = {"seed": 1, "ai": "x" * 2000}
         response = c.post("/api/games", json=big)
         assert response.status_code == 413 and "1000 bytes" in response.json()["detail"]
@@ -214,7 +217,7 @@ def test_export_gives_the_record_replay_reads(client: TestClient, tmp_path: Path
 
 def test_games_survive_a_restart_and_failed_requests_store_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    with TestClient(create_app(db, engine_services())) as first:
+    with TestClient(base_url=LOCAL, app=create_app(db, engine_services())) as first:
         game = new_game(first, seed=9)
         game = play(first, game, Move("advance")).json()
         position = game["state"]["position"]
@@ -226,13 +229,13 @@ def test_games_survive_a_restart_and_failed_requests_store_nothing(tmp_path: Pat
             raise RuntimeError("the AI process died mid-move")
 
     broken = engine_services(make_bot=lambda *args: BrokenBot())
-    with TestClient(create_app(db, broken), raise_server_exceptions=False) as second:
+    with TestClient(base_url=LOCAL, app=create_app(db, broken), raise_server_exceptions=False) as second:
         again = second.get(f"/api/games/{game['id']}").json()
         assert again["state"]["position"] == position and again["ply"] == game["ply"]
         assert again["ai_to_move"]
         crashed = second.post(f"/api/games/{game['id']}/ai-move", json={"ply": again["ply"]})
         assert crashed.status_code == 500
-    with TestClient(create_app(db, engine_services())) as third:
+    with TestClient(base_url=LOCAL, app=create_app(db, engine_services())) as third:
         after = third.get(f"/api/games/{game['id']}").json()
         assert after["ply"] == game["ply"] and after["state"]["position"] == position
         assert third.post(f"/api/games/{game['id']}/ai-move", json={"ply": after["ply"]}).status_code == 200
@@ -251,7 +254,7 @@ def test_the_server_answers_while_the_ai_thinks(tmp_path: Path) -> None:
             return Decision(Move("advance"), "waited")
 
     services = engine_services(make_bot=lambda *args: SlowBot(), ai_names=("slow",), default_ai="slow")
-    with TestClient(create_app(tmp_path / "g.db", services)) as c:
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", services)) as c:
         game = new_game(c, seat=1)
         results: dict[str, int] = {}
         worker = threading.Thread(
@@ -303,6 +306,6 @@ def test_page_and_docs_are_served(client: TestClient) -> None:
 
 
 def test_without_an_ai_games_cannot_be_created(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "g.db", Services())) as c:
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", Services())) as c:
         response = c.post("/api/games", json={})
         assert response.status_code == 503 and "without an AI" in response.json()["detail"]

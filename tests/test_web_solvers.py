@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
@@ -19,6 +21,7 @@ from patchwork_opt.core.catalogue import is_placement, legal_placements
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from solvers.plugins import web_services
@@ -46,7 +49,11 @@ def client(tmp_path: Path, services: Services) -> Iterator[TestClient]:
 
 
 def without_times(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k != "wall_time"}
+    out = {k: v for k, v in data.items() if k not in ("wall_time", "seconds")}
+    if any("win" in h for h in out.get("hints", [])):
+        # a position's hints come from the AI's timed search: compare their form, not the figures
+        out["hints"] = [sorted(h) for h in out["hints"]]
+    return out
 
 
 def cli_json(*args: str) -> dict[str, Any]:
@@ -140,9 +147,9 @@ def test_the_server_caps_the_solver_time_a_request_asks_for(tmp_path: Path, serv
     seen: list[float] = []
     real = services.solvers["hint"]
 
-    def recording(request: Any, cap: float) -> Any:
+    def recording(request: Any, cap: float, stop: StopSignal) -> Any:
         seen.append(cap)
-        return real.run(request, cap)
+        return real.run(request, cap, stop)
 
     capped = replace(services, solvers={"hint": SolverEndpoint(real.request, real.response, recording, "hint")})
     app = create_app(tmp_path / "g.db", capped, Limits(max_solver_seconds=0.5))
@@ -157,7 +164,7 @@ def test_openapi_publishes_the_solver_models(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert {"/api/hint", "/api/fill", "/api/bonus", "/api/games/{game_id}/hint"} <= set(schema["paths"])
     names = set(schema["components"]["schemas"])
-    assert {"HintRequest", "PositionHints", "BestFitResult", "FillRequest", "FillResult", "BonusRequest",
+    assert {"HintRequest", "AdvisedHints", "BestFitResult", "FillRequest", "FillResult", "BonusRequest",
             "BonusResult"} <= names
 
 
@@ -224,3 +231,115 @@ def test_bonus_is_what_the_cli_prints(client: TestClient, tmp_path: Path) -> Non
     assert refuted["feasible"] is False and refuted["status"] == "infeasible"
     bad = client.post("/api/bonus", json={"patches": [0]})
     assert bad.status_code == 422 and "body.quilt" in bad.json()["detail"]
+
+
+def _played_out(c: TestClient, seed: int, stop_at: int | None = None) -> dict[str, Any]:
+    """A game against the greedy AI, the human only advancing (leather on the first empty cell),
+    played to the end or until ``stop_at`` moves."""
+    game: dict[str, Any] = c.post("/api/games", json={"seed": seed, "ai": "greedy", "level": 1}).json()
+    url = f"/api/games/{game['id']}"
+    while not game["state"]["over"] and (stop_at is None or game["ply"] < stop_at):
+        if game["ai_to_move"]:
+            game = c.post(f"{url}/ai-move", json={"ply": game["ply"]}).json()
+            continue
+        move: dict[str, Any] = {"type": "advance"}
+        if game["pending_leather"]:
+            covered = {tuple(x) for piece in game["boards"][game["seat"]]["pieces"] for x in piece["cells"]}
+            empty = next([r, k] for r in range(9) for k in range(9) if (r, k) not in covered)
+            move = {"type": "leather", "cell": empty}
+        game = c.post(f"{url}/moves", json={"ply": game["ply"], "move": move}).json()
+    return game
+
+
+def test_review_of_a_stored_game_has_the_shape_analyze_prints(tmp_path: Path, services: Services) -> None:
+    app = create_app(tmp_path / "g.db", services, Limits(max_review_seconds=2.0))
+    with TestClient(base_url=LOCAL, app=app) as c:
+        game = _played_out(c, seed=3)
+        response = c.get(f"/api/games/{game['id']}/review", params={"time_per_move": 0.02})
+        assert response.status_code == 200, response.text
+        data = response.json()
+        record = Record.from_json(c.get(f"/api/games/{game['id']}/record").json())
+    path = tmp_path / "game.json"
+    record.save(path)
+    printed = cli_json("analyze", str(path), "--time-per-move", "0.01")
+    # the CLI's keys, each ply's and each player's, plus the page's extras
+    assert set(printed) <= set(data) and {"seat", "chart_svg", "seconds_per_move"} <= set(data)
+    assert set(printed["plies"][0]) <= set(data["plies"][0]) and set(printed["players"][0]) == set(data["players"][0])
+    assert [p["played"] for p in data["plies"]] == [m.to_json() for m in record.moves]
+    assert [p["ply"] for p in data["plies"]] == list(range(len(record.moves)))
+    assert all(p["label"] in ("best", "good", "inaccuracy", "mistake", "blunder") for p in data["plies"])
+    assert all(p["played_text"] and p["best_text"] for p in data["plies"])
+    assert len(data["first_wins"]) == len(record.moves) + 1
+    assert data["final_scores"] == [game["state"]["players"][s]["score"] for s in (0, 1)]
+    assert data["seat"] == game["seat"] and data["players"][game["seat"]]["name"].endswith("(you)")
+    # the chart marks exactly the flagged plies, each one clickable by its ply
+    flagged = [p["ply"] for p in data["plies"] if p["label"] in ("inaccuracy", "mistake", "blunder")]
+    svg = data["chart_svg"]
+    assert svg.startswith("<svg") and "polyline" in svg
+    assert [int(x) for x in re.findall(r'class="mark" data-ply="(\d+)"', svg)] == flagged
+
+
+def test_review_is_bounded_like_the_other_solver_work(tmp_path: Path, services: Services) -> None:
+    assert services.review_game is not None
+    real = services.review_game
+    seen: list[tuple[float, str]] = []
+
+    def recording(record: Record, seconds: float) -> Any:
+        seen.append((seconds, threading.current_thread().name))
+        return real(record, seconds)
+
+    limits = Limits(max_review_seconds=0.6)
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, review_game=recording),
+                                                   limits)) as c:
+        game = _played_out(c, seed=5, stop_at=5)  # a game still running is reviewed up to its last move
+        assert not game["state"]["over"]
+        response = c.get(f"/api/games/{game['id']}/review", params={"time_per_move": 60})
+        assert response.status_code == 200, response.text
+        data = response.json()
+        positions = game["ply"] + 1  # every move's position and the one now
+        assert seen == [(pytest.approx(0.6 / positions), seen[0][1])]
+        assert seen[0][1].startswith("patchwork-job")  # a worker of the bounded job queue
+        assert data["seconds_per_move"] == pytest.approx(round(0.6 / positions, 4))
+        assert len(data["plies"]) == game["ply"] and data["final_scores"] is None
+        for asked, words in ((0, "time_per_move"), (61, "time_per_move"), ("soon", "time_per_move")):
+            bad = c.get(f"/api/games/{game['id']}/review", params={"time_per_move": asked})
+            assert bad.status_code == 422 and words in bad.json()["detail"], bad.text
+        assert len(seen) == 1  # nothing reached the reviewer
+
+
+def test_review_of_an_unknown_or_empty_game_is_a_clear_4xx(client: TestClient) -> None:
+    missing = client.get("/api/games/" + "A" * 22 + "/review")
+    assert missing.status_code == 404 and "no game with id" in missing.json()["detail"]
+    malformed = client.get("/api/games/no!/review")
+    assert malformed.status_code in (404, 422)
+    fresh = client.post("/api/games", json={"seed": 1, "ai": "greedy"}).json()
+    empty = client.get(f"/api/games/{fresh['id']}/review")
+    assert empty.status_code == 400 and "no moves to review" in empty.json()["detail"]
+    schema = client.get("/openapi.json").json()
+    assert {"/api/games/{game_id}/review", "/api/games/{game_id}/plies/{ply}"} <= set(schema["paths"])
+    assert "GameReviewView" in schema["components"]["schemas"]
+    parameters = schema["paths"]["/api/games/{game_id}/review"]["get"]["parameters"]
+    asked = next(p for p in parameters if p["name"] == "time_per_move")
+    assert "max_review_seconds" in asked["description"]  # the docs say how the server cuts it
+
+
+def test_without_the_reviewer_the_review_is_503(tmp_path: Path, services: Services) -> None:
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, review_game=None))) as c:
+        game = _played_out(c, seed=2, stop_at=2)
+        response = c.get(f"/api/games/{game['id']}/review")
+        assert response.status_code == 503 and "without the game review" in response.json()["detail"]
+
+
+def test_a_past_position_of_a_game_is_the_game_as_it_was(client: TestClient) -> None:
+    game = _played_out(client, seed=4, stop_at=6)
+    state = State.new(seed=4)
+    for ply in range(game["ply"] + 1):
+        then = client.get(f"/api/games/{game['id']}/plies/{ply}")
+        assert then.status_code == 200, then.text
+        view = then.json()
+        assert view["ply"] == ply and view["moves"] == game["moves"][:ply]
+        assert view["state"]["position"] == to_notation(state)
+        if ply < game["ply"]:
+            state.apply(Move.from_json(game["moves"][ply]["move"]))
+    past = client.get(f"/api/games/{game['id']}/plies/{game['ply'] + 1}")
+    assert past.status_code == 404 and f"has {game['ply']} moves" in past.json()["detail"]

@@ -7,24 +7,32 @@ import threading
 from pathlib import Path
 
 import pytest
+from web_databases import db_fixture, pg_url_fixture  # noqa: F401  (fixtures db, pg_url)
 
-from patchwork_opt.apps.web.store import GameNotFoundError, GameStore, StaleGameError, StoreError
+from patchwork_opt.apps.web.databases import open_store
+from patchwork_opt.apps.web.store import (
+    GameNotFoundError,
+    GameStore,
+    SqliteGameStore,
+    StaleGameError,
+    StoreError,
+)
 from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.errors import IllegalMoveError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 
 
-def test_games_and_moves_survive_reopening(tmp_path: Path) -> None:
-    db = tmp_path / "sub" / "games.db"
-    store = GameStore(db)
+def test_games_and_moves_survive_reopening(db: str) -> None:
+    store = open_store(db)
     state = State.new(seed=3, leather="classic")
     game = store.create(state, seed=3, ai="greedy", level=2, seat=1)
     pid = state.offers()[0]
     buy = Move.buy(pid, legal_placements(pid, 0)[0])
     store.append(game.id, 0, buy, actor="ai", reason="because")
     store.append(game.id, 1, ADVANCE, actor="human")
-    again = GameStore(db).get(game.id)
+    store.close()
+    again = open_store(db).get(game.id)
     assert again.circle == state.circle and again.leather == (20, 26, 32, 44, 50)
     assert (again.ai, again.level, again.seat, again.seed) == ("greedy", 2, 1, 3)
     assert [(m.ply, m.player, m.actor, m.move, m.reason) for m in again.moves] == [
@@ -34,8 +42,8 @@ def test_games_and_moves_survive_reopening(tmp_path: Path) -> None:
     assert again.state() == again.record.replay()
 
 
-def test_an_illegal_move_or_a_stale_ply_stores_nothing(tmp_path: Path) -> None:
-    store = GameStore(tmp_path / "g.db")
+def test_an_illegal_move_or_a_stale_ply_stores_nothing(db: str) -> None:
+    store = open_store(db)
     state = State.new(seed=1)
     game = store.create(state, seed=1, ai="greedy", level=1, seat=0)
     with pytest.raises(IllegalMoveError):
@@ -47,8 +55,8 @@ def test_an_illegal_move_or_a_stale_ply_stores_nothing(tmp_path: Path) -> None:
         store.get("no-such-game-id-here")
 
 
-def test_racing_writers_for_one_ply_land_exactly_one_move(tmp_path: Path) -> None:
-    store = GameStore(tmp_path / "g.db")
+def test_racing_writers_for_one_ply_land_exactly_one_move(db: str) -> None:
+    store = open_store(db)
     game = store.create(State.new(seed=2), seed=2, ai="greedy", level=1, seat=0)
     outcomes: list[str] = []
     lock = threading.Lock()
@@ -73,8 +81,8 @@ def test_racing_writers_for_one_ply_land_exactly_one_move(tmp_path: Path) -> Non
     assert len(store.get(game.id).moves) == 1
 
 
-def test_truncate_undoes_from_a_ply_when_the_game_is_where_expected(tmp_path: Path) -> None:
-    store = GameStore(tmp_path / "g.db")
+def test_truncate_undoes_from_a_ply_when_the_game_is_where_expected(db: str) -> None:
+    store = open_store(db)
     game = store.create(State.new(seed=4), seed=4, ai="greedy", level=1, seat=0)
     for ply in range(3):
         store.append(game.id, ply, ADVANCE, actor="human" if ply % 2 == 0 else "ai")
@@ -85,7 +93,7 @@ def test_truncate_undoes_from_a_ply_when_the_game_is_where_expected(tmp_path: Pa
 
 
 def test_ids_are_random_and_the_journal_is_durable(tmp_path: Path) -> None:
-    store = GameStore(tmp_path / "g.db")
+    store = SqliteGameStore(tmp_path / "g.db")
     ids = {store.create(State.new(seed=0), seed=0, ai="greedy", level=1, seat=0).id for _ in range(50)}
     assert len(ids) == 50 and all(len(i) >= 22 and i.replace("-", "").replace("_", "").isalnum() for i in ids)
     assert store.count() == 50
@@ -97,6 +105,56 @@ def test_a_file_that_is_not_a_games_database_is_a_one_line_error(tmp_path: Path)
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database at all")
     with pytest.raises(StoreError, match=r"junk\.sqlite: cannot use it as the games database"):
-        GameStore(junk)
+        SqliteGameStore(junk)
     with pytest.raises(StoreError, match="cannot use it"):
-        GameStore(tmp_path)  # a directory
+        SqliteGameStore(tmp_path)  # a directory
+
+
+def test_a_sqlite_file_from_before_expiry_gets_its_touched_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, seed INTEGER, circle TEXT NOT NULL,"
+            " leather TEXT NOT NULL, ai TEXT NOT NULL, level INTEGER NOT NULL, seat INTEGER NOT NULL);"
+            "INSERT INTO games VALUES ('abcdefghijklmnopqrstuv', 100.0, 1, '[0]', '[]', 'greedy', 1, 0);"
+        )
+    store = SqliteGameStore(path)
+    assert store.count() == 1 and store.purge_idle(10, now=105.0) == 0 and store.purge_idle(10, now=111.0) == 1
+
+
+def test_an_unreachable_postgres_server_is_a_one_line_error() -> None:
+    pytest.importorskip("psycopg")
+    with pytest.raises(StoreError, match=r"postgresql://who:\*\*\*@127\.0\.0\.1:1/nothing\S*: cannot connect"):
+        open_store("postgresql://who:secret@127.0.0.1:1/nothing?connect_timeout=2")
+
+
+def test_two_servers_on_one_postgres_database_share_games_and_refuse_stale_moves(pg_url: str) -> None:
+    """What two ``serve`` processes behind a load balancer see: one store each, one database."""
+    first, second = open_store(pg_url), open_store(pg_url)
+    try:
+        game = first.create(State.new(seed=6), seed=6, ai="greedy", level=1, seat=0)
+        second.append(game.id, 0, ADVANCE, actor="human")
+        with pytest.raises(StaleGameError, match="ply 1"):
+            first.append(game.id, 0, ADVANCE, actor="human")
+        assert len(first.get(game.id).moves) == 1
+        outcomes: list[str] = []
+        start = threading.Barrier(4)
+
+        def writer(store: GameStore) -> None:
+            start.wait()
+            try:
+                store.append(game.id, 1, ADVANCE, actor="ai")
+                outcomes.append("stored")
+            except StaleGameError:
+                outcomes.append("stale")
+
+        threads = [threading.Thread(target=writer, args=(s,)) for s in (first, second, first, second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sorted(outcomes) == ["stale"] * 3 + ["stored"]
+        assert [m.ply for m in second.get(game.id).moves] == [0, 1]
+    finally:
+        first.close()
+        second.close()

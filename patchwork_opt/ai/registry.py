@@ -1,7 +1,11 @@
 """Bots by name: the one place that maps a user's ``--p1 mcts --level 4`` to a configured Bot.
 
 Levels 1-5 set the thinking time per move of the searching bots (``time_per_move`` overrides
-it; ``iterations`` replaces the clock with a fixed budget, which makes searches repeatable).
+it; ``iterations`` replaces the clock with a fixed budget, which makes searches repeatable). For
+the solver bot a level also caps its iterations per move, sets how often it deliberately plays a
+random legal move and whether it searches the endgame exactly: level 1 loses most games to greedy,
+level 5 is the strongest setting (the Elo ladder is in the README). ``time_per_move`` replaces a
+level's time and its iteration cap.
 """
 
 from __future__ import annotations
@@ -13,6 +17,12 @@ BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "solver")
 
 #: Seconds per move for each level (searching bots).
 LEVEL_TIME: dict[int, float] = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.0, 5: 3.0}
+#: Chance per move that the solver bot plays a random candidate instead of its best, per level.
+LEVEL_BLUNDER: dict[int, float] = {1: 0.5, 2: 0.15, 3: 0.0, 4: 0.0, 5: 0.0}
+#: Whether the solver bot searches the endgame exactly, per level.
+LEVEL_EXACT: dict[int, bool] = {1: False, 2: False, 3: False, 4: True, 5: True}
+#: The solver bot's iterations per move at most, per level (None: as many as the time allows).
+LEVEL_ITERATIONS: dict[int, int | None] = {1: 200, 2: 1000, 3: 3000, 4: 15000, 5: None}
 
 
 class UnknownBotError(PatchworkError):
@@ -37,7 +47,9 @@ def make_bot(
     """A bot by name. ``advisor`` is used by ``solver`` only (the caller plugs in the CP-SAT one;
     without one the solver bot uses the pure-Python HeuristicAdvisor and says so in its name)."""
     key = name.strip().lower()
-    seconds = level_time(level) if time_per_move is None else time_per_move
+    seconds = level_time(level)  # checks the level even when the time is given
+    if time_per_move is not None:
+        seconds = time_per_move
     if seconds <= 0:
         raise UnknownBotError(f"time per move must be positive, got {seconds}")
     if iterations is not None and iterations < 1:
@@ -57,5 +69,7 @@ def make_bot(
     if key == "solver":
         from patchwork_opt.ai.solver_bot import SolverBot
 
-        return SolverBot(advisor, seed=seed, time_per_move=seconds, iterations=iterations)
+        return SolverBot(advisor, seed=seed, time_per_move=seconds, iterations=iterations,
+                         exact=LEVEL_EXACT[level], blunder=LEVEL_BLUNDER[level],
+                         max_iterations=LEVEL_ITERATIONS[level] if time_per_move is None else None)
     raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")

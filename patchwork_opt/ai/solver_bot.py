@@ -11,8 +11,9 @@ complete their 7x7 with an offered patch and buys it away when that wins more ga
 exact attempt that ran out of time it waits two spaces before trying again. ``bonus_feasible``
 is asked when a window is nearly covered, and the reason reports it.
 
-``blunder`` (the easy levels) plays, with that chance, a random one of the root moves instead
-of the best. Without an advisor the bot uses ``HeuristicAdvisor`` and says so in its name:
+``max_iterations`` stops a timed search early and ``blunder`` (the easy levels) plays, with that
+chance, a random legal move (a random move kind, then a random placement: ``State.random_move``)
+instead of the best. Without an advisor the bot uses ``HeuristicAdvisor`` and says so in its name:
 ``solver(heuristic)``.
 """
 
@@ -24,6 +25,7 @@ import time
 from patchwork_opt.ai.base import Decision, PlacementAdvisor
 from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.explain import describe, where
+from patchwork_opt.ai.fastcore import warm_up
 from patchwork_opt.ai.heuristic import COST, window_progress
 from patchwork_opt.ai.search import EXACT_FROM, Analysis, MoveStats, completing_placement, run_analysis
 from patchwork_opt.ai.seeding import decision_rng, require_running
@@ -33,7 +35,7 @@ from patchwork_opt.core.state import OFFER_SIZE, State
 BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this many cells covered
 BONUS_POOL = 12  # patches of the circle offered to bonus_feasible
 EXACT_RETRY = 2  # after a failed exact attempt, wait until both tokens are this many spaces further
-TABLE_LIMIT = 2_000_000  # exact-search table entries kept between moves of a game
+TABLE_LIMIT = 500_000  # exact-search table entries kept between moves of a game (~150 MB)
 
 
 def bonus_notes(state: State, advisor: PlacementAdvisor | None) -> list[str]:
@@ -99,6 +101,7 @@ class SolverBot:
         top_k: int = 1,
         exact: bool = True,
         blunder: float = 0.0,
+        max_iterations: int | None = None,
     ) -> None:
         self.advisor = advisor
         self.name = "solver" if advisor is not None else "solver(heuristic)"
@@ -108,8 +111,10 @@ class SolverBot:
         self.top_k = top_k
         self.exact = exact
         self.blunder = blunder
+        self.max_iterations = max_iterations  # caps a timed search (the easier levels)
         self._exact_from = EXACT_FROM  # raised after an exact search that ran out of time
         self._table = ExactSearch()
+        warm_up()
 
     def analyse(self, state: State) -> Analysis:
         behind = min(state.pos)
@@ -129,6 +134,7 @@ class SolverBot:
             exact=self.exact and behind >= self._exact_from,
             every_move=False,
             exact_solver=self._table,
+            max_iterations=self.max_iterations,
         )
         if self.exact and behind >= self._exact_from and not analysis.exact:
             self._exact_from = behind + EXACT_RETRY
@@ -140,11 +146,13 @@ class SolverBot:
         analysis = self.analyse(state)
         chosen = analysis.best
         reason = explain(analysis, chosen)
-        if self.blunder > 0 and len(analysis.moves) > 1:
+        if self.blunder > 0:
             rng = random.Random(decision_rng(self.seed, state).random())
             if rng.random() < self.blunder:
-                chosen = analysis.moves[int(rng.random() * len(analysis.moves))]
-                reason = f"{describe(chosen.move)} (an easy level's deliberate guess)"
+                guess = state.random_move(rng)
+                chosen = next((m for m in analysis.moves if m.move == guess),
+                              MoveStats(guess, None, None, 0, False, (guess,)))
+                reason = f"{describe(guess)} (an easy level's deliberate guess)"
         notes = bonus_notes(state, self.advisor) if state.pending < 0 else []
         if notes:
             reason += "; " + "; ".join(notes)

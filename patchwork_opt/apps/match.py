@@ -24,9 +24,13 @@ from patchwork_opt.ai.registry import BOT_NAMES, UnknownBotError, make_bot
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.words import plural
 from patchwork_opt.formats.record import Record
 
 Z95 = 1.959963984540054
+#: Pairs a match needs before it quotes 95% intervals: the normal approximation behind them is
+#: not to be trusted on a handful of samples (with one pair, it is no interval at all).
+MIN_PAIRS_FOR_INTERVALS = 10
 MAX_PLIES = 2000  # far above any real game (each ply moves a token or fills a cell): a runaway guard
 
 
@@ -145,6 +149,7 @@ def play_game(task: GameTask) -> GameResult:
     names = (spec.p1, spec.p2) if task.p1_seat == 0 else (spec.p2, spec.p1)
     bots = [_bot(spec, names[seat], bot_seed(spec.seed, task.index, seat)) for seat in (0, 1)]
     record.moves = play(state, bots)
+    record.players = [bots[0].name, bots[1].name]  # what `analyze` shows
     s1, s2 = state.score(task.p1_seat), state.score(1 - task.p1_seat)
     return GameResult(
         index=task.index,
@@ -212,6 +217,20 @@ def check_save_dir(directory: str | Path) -> None:
         raise MatchError(f"--save {directory}: exists and is not a directory")
 
 
+def checked_spec(
+    p1: str, p2: str, *, games: int, seed: int, level: int, time_per_move: float | None, iterations: int | None,
+    workers: int, backend: str, save: str | None, advisor_factory: str | None = None,
+) -> MatchSpec:
+    """The match ``patchwork match`` asks for, every option checked before any game is played."""
+    spec = MatchSpec(p1=p1.strip().lower(), p2=p2.strip().lower(), games=games, seed=seed, level=level,
+                     time_per_move=time_per_move, iterations=iterations, advisor_factory=advisor_factory)
+    spec.check()
+    check_run(workers, backend)
+    if save:
+        check_save_dir(save)
+    return spec
+
+
 def _run_on_ray(
     tasks: list[GameTask], workers: int, address: str | None, collect: Callable[[GameResult], None]
 ) -> None:
@@ -261,11 +280,12 @@ def elo_of(p: float) -> float:
     return 400.0 * math.log10(p / (1.0 - p))
 
 
-def elo_ci(wins: int, games: int) -> tuple[float, tuple[float, float], bool]:
+def elo_ci(wins: int, games: int) -> tuple[float, tuple[float | None, float | None], bool]:
     """Elo difference from a win share, with the Wilson 95% interval of the share mapped through.
 
     A share of 0 or 1 has an infinite Elo; the share is then clamped to half a game from the
-    edge (``clamped`` says so), so the figures stay finite and honest about their direction.
+    edge (``clamped`` says so), so the figure stays finite and honest about its direction, and
+    the interval is open on that side (None): only the other bound is known.
     """
     p = wins / games
     z2 = Z95 * Z95
@@ -276,8 +296,8 @@ def elo_ci(wins: int, games: int) -> tuple[float, tuple[float, float], bool]:
     def clip(x: float) -> float:
         return min(max(x, edge), 1 - edge)
 
-    clamped = p <= 0 or p >= 1
-    return elo_of(clip(p)), (elo_of(clip(centre - half)), elo_of(clip(centre + half))), clamped
+    low, high = elo_of(clip(centre - half)), elo_of(clip(centre + half))
+    return elo_of(clip(p)), (None if p <= 0 else low, None if p >= 1 else high), p <= 0 or p >= 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,11 +307,11 @@ class MatchSummary:
     games: int
     wins: tuple[int, int]
     mean_score: tuple[float, float]
-    mean_score_ci95: tuple[tuple[float, float], tuple[float, float]]
+    mean_score_ci95: tuple[tuple[float, float], tuple[float, float]] | None  # None: too few pairs
     score_diff: float
-    score_diff_ci95: tuple[float, float]
+    score_diff_ci95: tuple[float, float] | None
     elo: float
-    elo_ci95: tuple[float, float]
+    elo_ci95: tuple[float | None, float | None] | None  # a bound is None after a sweep
     elo_clamped: bool
     seconds: float
     pairs: int
@@ -299,9 +319,13 @@ class MatchSummary:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        def r(x: float) -> float:
-            return round(x, 3)
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 3)
 
+        def interval(ci: tuple[float | None, float | None] | None) -> list[float | None] | None:
+            return None if ci is None else [r(x) for x in ci]
+
+        scores_ci = self.mean_score_ci95 or (None, None)
         return {
             "p1": self.p1,
             "p2": self.p2,
@@ -310,9 +334,9 @@ class MatchSummary:
             "wins": list(self.wins),
             "win_rate": r(self.wins[0] / self.games),
             "mean_score": [r(x) for x in self.mean_score],
-            "mean_score_ci95": [[r(a), r(b)] for a, b in self.mean_score_ci95],
-            "score_diff": {"mean": r(self.score_diff), "ci95": [r(x) for x in self.score_diff_ci95]},
-            "elo": {"diff": r(self.elo), "ci95": [r(x) for x in self.elo_ci95], "clamped": self.elo_clamped},
+            "mean_score_ci95": [interval(ci) for ci in scores_ci],
+            "score_diff": {"mean": r(self.score_diff), "ci95": interval(self.score_diff_ci95)},
+            "elo": {"diff": r(self.elo), "ci95": interval(self.elo_ci95), "clamped": self.elo_clamped},
             "first_seat_wins": self.first_seat_wins,
             "seconds": r(self.seconds),
             **self.extra,
@@ -337,17 +361,18 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
     m2, ci2 = mean_ci([float(r.scores[1]) for r in results])
     elo, elo_interval, clamped = elo_ci(w1, n)
     first_seat = sum(1 for r in results if r.p1_won == (r.p1_seat == 0))
+    intervals = len(by_pair) >= MIN_PAIRS_FOR_INTERVALS
     return MatchSummary(
         p1=spec.p1,
         p2=spec.p2,
         games=n,
         wins=(w1, n - w1),
         mean_score=(m1, m2),
-        mean_score_ci95=(ci1, ci2),
+        mean_score_ci95=(ci1, ci2) if intervals else None,
         score_diff=diff_mean,
-        score_diff_ci95=(diff_mean - half, diff_mean + half),
+        score_diff_ci95=(diff_mean - half, diff_mean + half) if intervals else None,
         elo=elo,
-        elo_ci95=elo_interval,
+        elo_ci95=elo_interval if intervals else None,
         elo_clamped=clamped,
         seconds=seconds,
         pairs=len(by_pair),
@@ -355,20 +380,42 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
     )
 
 
+def _bracket(ci: tuple[float | None, float | None] | None, fmt: str) -> str:
+    """`` [low, high]``; nothing without an interval (too few pairs)."""
+    if ci is None or ci[0] is None or ci[1] is None:
+        return ""
+    return f" [{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+
+
+def _elo_text(summary: MatchSummary) -> str:
+    if not summary.elo_clamped:
+        interval = _bracket(summary.elo_ci95, "+.0f")
+        return f"{summary.elo:+.0f}" + (f"   95% CI{interval}" if interval else "")
+    won = summary.wins[0] > 0
+    text = f"sweep: every game won by {summary.p1 if won else summary.p2}"
+    if summary.elo_ci95 is None:
+        return text
+    bound = summary.elo_ci95[0 if won else 1]
+    return text + f" (95% CI {'>' if won else '<'} {bound:+.0f}; the other bound is open)"
+
+
 def render_summary(summary: MatchSummary) -> str:
-    """The text of ``patchwork match``: wins, mean scores, score difference and Elo, with intervals."""
-    data = summary.to_json()
-    p1, p2 = data["p1"], data["p2"]
-    n = data["games"]
-    w1, w2 = data["wins"]
-    (m1, m2), (c1, c2) = data["mean_score"], data["mean_score_ci95"]
-    diff, elo = data["score_diff"], data["elo"]
-    clamped = " (all games won by one side: clamped at half a game)" if elo["clamped"] else ""
-    return "\n".join([
-        f"{p1} (p1) vs {p2} (p2): {n} games in {data['pairs']} pairs, seats swapped within a pair",
+    """The text of ``patchwork match``: wins, mean scores, score difference and Elo, with 95%
+    intervals when there are pairs enough for them, and a line saying so when there are not."""
+    p1, p2, n, pairs = summary.p1, summary.p2, summary.games, summary.pairs
+    w1, w2 = summary.wins
+    m1, m2 = summary.mean_score
+    c1, c2 = summary.mean_score_ci95 or (None, None)
+    diff_ci = _bracket(summary.score_diff_ci95, "+.1f")
+    lines = [
+        f"{p1} (p1) vs {p2} (p2): {plural(n, 'game')} in {plural(pairs, 'pair')}, seats swapped within a pair",
         f"wins         {p1} {w1}   {p2} {w2}   ({w1 / n:.1%} for {p1})",
-        f"mean score   {p1} {m1:.1f} [{c1[0]:.1f}, {c1[1]:.1f}]   {p2} {m2:.1f} [{c2[0]:.1f}, {c2[1]:.1f}]",
-        f"score diff   {diff['mean']:+.1f}   95% CI [{diff['ci95'][0]:+.1f}, {diff['ci95'][1]:+.1f}]",
-        f"Elo diff     {elo['diff']:+.0f}   95% CI [{elo['ci95'][0]:+.0f}, {elo['ci95'][1]:+.0f}]{clamped}",
-        f"time         {data['seconds']:.1f}s",
-    ])
+        f"mean score   {p1} {m1:.1f}{_bracket(c1, '.1f')}   {p2} {m2:.1f}{_bracket(c2, '.1f')}",
+        f"score diff   {summary.score_diff:+.1f}" + (f"   95% CI{diff_ci}" if diff_ci else ""),
+        f"Elo diff     {_elo_text(summary)}",
+    ]
+    if summary.score_diff_ci95 is None:
+        lines.append(f"intervals    too few games for 95% intervals: {plural(pairs, 'pair')} played, "
+                     f"intervals from {MIN_PAIRS_FOR_INTERVALS} pairs ({2 * MIN_PAIRS_FOR_INTERVALS} games) on")
+    lines.append(f"time         {summary.seconds:.1f}s")
+    return "\n".join(lines)

@@ -1,5 +1,9 @@
 """``patchwork bench ai``: MCTS iterations/s and rollouts/s on one core, against a baseline.
 
+``solver_iterations`` is the solver bot's compiled search (``fastcore``) from the same positions,
+with the root moves it would search (heuristic placements, no advisor), against ``mcts_iterations``
+of the ``mcts`` bot's Python search in the same run.
+
 The baseline plays the same noisy-greedy policy through the generic path a search written only
 against the public API would use (``legal_moves`` listing every placement, then ``apply``), so
 the ratio is what the unchecked transitions and sampled placements buy.
@@ -13,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from patchwork_opt.ai.fastcore import CompiledSearch, warm_up
 from patchwork_opt.ai.heuristic import (
     ADVANCE_VALUE,
     contact_planes,
@@ -24,6 +29,7 @@ from patchwork_opt.ai.heuristic import (
 )
 from patchwork_opt.ai.mcts import Mcts
 from patchwork_opt.ai.policy import ROLLOUT_NOISE, RolloutEvaluator, rollout
+from patchwork_opt.ai.search import NODES_PER_SECOND, SLICE, root_moves
 from patchwork_opt.core.bitboard import FULL
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
@@ -114,6 +120,15 @@ def run_ai_bench(seconds: float = 2.0, repeats: int = 3, seed: int = 1) -> dict[
             result = Mcts(RolloutEvaluator(), rng).search(state, seconds=min(1.0, seconds))
             return result.iterations
 
+        def compiled(state: State = state) -> int:
+            warm_up()
+            search = CompiledSearch(state, root_moves(state, None), seed=rng.randrange(1 << 30),
+                                    capacity=int(min(1.0, seconds) * NODES_PER_SECOND) + 1000)
+            deadline = time.perf_counter() + min(1.0, seconds)
+            while time.perf_counter() < deadline:
+                search.run(SLICE)
+            return search.iterations
+
         def uniform(state: State = state) -> int:
             game = state.clone()
             game.playout(rng)
@@ -121,9 +136,10 @@ def run_ai_bench(seconds: float = 2.0, repeats: int = 3, seed: int = 1) -> dict[
 
         figures = {}
         for name, fn in (("rollouts", fast), ("generic_rollouts", generic), ("mcts_iterations", mcts),
-                         ("random_playouts", uniform)):
+                         ("solver_iterations", compiled), ("random_playouts", uniform)):
             figures[name] = statistics.median(_rate(fn, seconds) for _ in range(repeats))
         figures["rollout_ratio"] = figures["rollouts"] / figures["generic_rollouts"]
+        figures["solver_ratio"] = figures["solver_iterations"] / figures["mcts_iterations"]
         out[label] = figures
     return out
 
@@ -136,6 +152,7 @@ def render_ai_bench(result: dict[str, Any]) -> str:
         lines += [
             f"{label}:",
             f"  MCTS iterations/s      {f['mcts_iterations']:>9.0f}",
+            f"  solver (compiled) it/s {f['solver_iterations']:>9.0f}   {f['solver_ratio']:.1f}x the MCTS bot's",
             f"  rollouts/s (fast)      {f['rollouts']:>9.0f}   generic legal_moves/apply "
             f"{f['generic_rollouts']:>7.1f}   ratio {f['rollout_ratio']:.1f}x",
             f"  uniform random games/s {f['random_playouts']:>9.0f}",

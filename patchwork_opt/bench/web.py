@@ -8,6 +8,7 @@ game (it must stay fast: solver work runs off the event loop). Every request mus
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import subprocess
 import tempfile
@@ -153,3 +154,72 @@ def render_web_bench(result: dict[str, Any], clients: int) -> str:
     lines.append(f"ratios vs alone: p50 {result['p50_ratio_vs_alone']}x, throughput "
                  f"{result['throughput_ratio_vs_alone']}x   ({result['seconds']:g}s on loopback)")
     return "\n".join(lines)
+
+
+#: a fill that runs to the server's time cap (points over every patch on an empty quilt)
+SLOW_FILL = {"patches": list(range(33)), "objective": "points", "time_limit": 60.0}
+
+
+def run_fault_bench(argv_for: ServerCommand, *, half_open: int = 200, quitters: int = 10) -> dict[str, Any]:
+    """Two faults of issue #14 against a fresh server: a health read while ``half_open``
+    connections hold half a header, and a hint right after ``quitters`` slow fills whose clients
+    gave up after 0.5 s. Loopback only, every loop bounded."""
+    import threading
+
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    result: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="patchwork-bench-") as tmp:
+        log = Path(tmp) / "server.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(list(argv_for(port, str(Path(tmp) / "games.db"))), stdout=out, stderr=out)
+        try:
+            _wait_ready(base_url, proc, log)
+            game = httpx.post(f"{base_url}/api/games", json={"seed": 0, "ai": "greedy"}, timeout=30.0).json()
+            hint_url = f"{base_url}/api/games/{game['id']}/hint"
+            httpx.get(hint_url, timeout=60.0)  # warm-up
+            started = time.perf_counter()
+            httpx.get(hint_url, timeout=60.0)
+            result["hint_idle_ms"] = round((time.perf_counter() - started) * 1000, 1)
+            held = []
+            try:
+                for _ in range(half_open):
+                    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ")
+                    held.append(s)
+                started = time.perf_counter()
+                status: int | str
+                try:
+                    status = httpx.get(f"{base_url}/api/health", timeout=10.0).status_code
+                except httpx.HTTPError as exc:
+                    status = type(exc).__name__
+                result["health_with_half_open"] = {
+                    "status": status, "ms": round((time.perf_counter() - started) * 1000, 1)
+                }
+            finally:
+                for s in held:
+                    s.close()
+
+            def give_up() -> None:
+                with contextlib.suppress(httpx.HTTPError):
+                    httpx.post(f"{base_url}/api/fill", json=SLOW_FILL, timeout=0.5)
+
+            threads = [threading.Thread(target=give_up) for _ in range(quitters)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            time.sleep(0.3)
+            started = time.perf_counter()
+            response = httpx.get(hint_url, timeout=120.0)
+            result["hint_after_abandoned_fills"] = {
+                "status": response.status_code, "ms": round((time.perf_counter() - started) * 1000, 1)
+            }
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+    return result

@@ -251,3 +251,11 @@ def placement(patch_id: int, orientation_index: int, row: int, col: int) -> int:
             f"patch {patch_id} orientation {orientation_index} does not fit on the quilt at [{row}, {col}]"
         )
     return o.mask << (row * SIZE + col)
+
+
+def button_cells(patch_id: int, mask: int) -> list[Cell]:
+    """The cells that show a button when the patch lies on ``mask`` (a placement of it)."""
+    orientation = PATCHES[patch_id].orientations[orientation_of(patch_id, mask)]
+    top = min(i // SIZE for i in range(SIZE * SIZE) if mask >> i & 1)
+    left = min(i % SIZE for i in range(SIZE * SIZE) if mask >> i & 1)
+    return [(top + r, left + c) for r, c in orientation.buttons]

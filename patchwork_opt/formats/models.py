@@ -57,6 +57,9 @@ class RecordModel(BaseModel):
     leather: list[LeatherSpace] | None = Field(
         default=None, min_length=5, max_length=5, description="leather spaces; revised printing when omitted"
     )
+    players: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(
+        default=None, min_length=2, max_length=2, description="names of the first and the second player (optional)"
+    )
 
     @field_validator("circle")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -25,6 +26,7 @@ class Record:
     circle: list[int]
     moves: list[Move] = field(default_factory=list)
     leather: tuple[int, ...] = DEFAULT_LEATHER
+    players: list[str] | None = None  # names of the first and the second player, when known
 
     @classmethod
     def start(cls, state: State) -> Record:
@@ -48,6 +50,8 @@ class Record:
         data: dict[str, Any] = {"circle": self.circle, "moves": [m.to_json() for m in self.moves]}
         if self.leather != DEFAULT_LEATHER:
             data["leather"] = list(self.leather)
+        if self.players is not None:
+            data["players"] = list(self.players)
         return data
 
     def dumps(self) -> str:
@@ -71,7 +75,8 @@ class Record:
             except PatchworkError as exc:
                 raise ReplayError(ply, str(exc)) from None
         leather = tuple(sorted(model.leather)) if model.leather is not None else DEFAULT_LEATHER
-        return cls(circle=list(model.circle), moves=moves, leather=leather)
+        players = list(model.players) if model.players is not None else None
+        return cls(circle=list(model.circle), moves=moves, leather=leather, players=players)
 
     @classmethod
     def loads(cls, text: str) -> Record:
@@ -103,14 +108,24 @@ def read_text(path: str | Path) -> str:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    """Write via a temporary file and rename, so a crash never leaves half a file; the file gets the
+    usual permissions (0666 less the umask), not the temporary file's private 0600."""
     target = Path(path)
+    tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
+        tmp = None
     except OSError as exc:
         raise RecordError(f"{path}: cannot write: {exc.strerror}") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 

@@ -144,3 +144,23 @@ def run_solver_bench(
         "disagreements": sum(not r["agree"] for r in rows),
         "rows": rows,
     }
+
+
+def render_solver_bench(result: dict[str, Any], time_limit: float, seed: int) -> str:
+    """The text of ``patchwork bench solvers``: one row per instance, then the medians."""
+    lines = [f"{'k':>3} {'fill':>4} {'naive s':>9} {'ours s':>9} {'ratio':>8}  value  how"]
+    for row in result["rows"]:
+        naive = f"{row['naive_s']:.3f}" + ("" if row["naive_proven"] else "*")
+        ours = f"{row['ours_s']:.3f}" + ("" if row["ours_proven"] else "*")
+        ratio = (">=" if row["ratio_is_lower_bound"] else "") + f"{row['ratio']:.1f}x"
+        lines.append(f"{row['patches']:>3} {row['filled']:>4} {naive:>9} {ours:>9} {ratio:>8}  "
+                     f"{row['ours_value']:>5}  {row['method']}")
+    sets = len(result["rows"])
+    lines += [
+        f"median ratio {result['median_ratio']:.1f}x (min {result['min_ratio']:.2f}x, max {result['max_ratio']:.0f}x); "
+        f"median time naive {result['median_naive_s']:.3f}s, ours {result['median_ours_s']:.4f}s",
+        f"proven optimal: ours {result['ours_proven']}/{sets}, naive {result['naive_proven']}/{sets}; "
+        f"slower than naive on {result['slower']}; value disagreements {result['disagreements']}",
+        f"(* = not proven within {time_limit:g}s, charged the full limit; seed {seed}; naive 2 CP-SAT workers, ours 1)",
+    ]
+    return "\n".join(lines)

@@ -1,25 +1,31 @@
-"""The packing search of ``solvers.search.dfs``, compiled with Numba: the same proof, 50-100x the nodes.
+"""The one packing search, compiled with Numba: it answers every ``PackingProblem``.
 
-Most fill proofs that CP-SAT finds hard are settled by this search in milliseconds once it
-runs at machine speed. It is the search of ``solvers.search.dfs.pack`` for the ``cells`` objective
-(value = area), with an optional button budget: cells are settled one at a time, the first
-open cell is covered by a placement whose first cell it is, or left empty; a node is cut when
-the cells it covers plus the best subset sum of the unused patches' areas (over all open
-cells, and part by part) cannot beat the best found; after a placement, open cells no unused
-patch can still cover are left empty, the patches that fit nowhere drop out, and the open
-cells are split into their connected parts, each bounded by the patches fitting inside it (a
-pocket a little larger than what fits it wastes cells: seen there, not when the search
-reaches it); patches sharing a shape are used in slot order only. The smallest part is
-settled first (then the quilt's empty regions, smallest first): a tight pocket takes the
-patches that fit it before open space does, which finds perfect packings and proofs alike in
-far fewer nodes (about half the time over the bench's 200 instances). That per-part bound and
-order, and an optional transposition table (``use_table``), are what ``solvers.search.dfs`` lacks:
-the same search, fewer nodes.
+Cells are settled one at a time: the first open cell is covered by a placement whose first
+cell it is, or left empty, so every packing is reached exactly once and an exhausted search
+proves its best optimal. A node is cut when what it has plus what the unused patches could
+still add cannot beat the best found: with values equal to areas, the best subset sum of
+their areas within the open cells (over all open cells, and part by part); with other values
+(the ``points`` objective), a fractional knapsack by value density within those cells. After
+a placement, open cells no unused patch can cover are left empty, the patches that fit
+nowhere drop out, and the open cells are split into their connected parts, each bounded by
+the patches fitting inside it (a pocket a little larger than what fits it wastes cells: seen
+there, not when the search reaches it); patches sharing a shape (and value) are used in slot
+order only. The smallest part is settled first (then the given regions, smallest first): a
+tight pocket takes the patches that fit it before open space does, which finds perfect
+packings and proofs alike in far fewer nodes. An optional transposition table
+(``use_table``) cuts states reached again by other placements.
+
+A problem with cells to cover (7x7 completion) is the same search branching on those cells
+only: the first uncovered one is covered by a placement whose first such cell it is (the
+placement may spill onto other free cells), never left empty, and a branch ends as soon as
+one of them can no longer be covered; reaching all of them covered ends the search.
 
 The quilt (81 cells) is two ``uint64`` words. The search keeps its stack in arrays, so it
 runs in slices of a node budget: the caller checks its clock and its stop flag between
 slices, and as the kernel releases the GIL (``nogil``), a slice runs beside another search or a
-CP-SAT solve on the other core. Compiled once, cached on disk (``cache=True``).
+CP-SAT solve on the other core. Compiled once, cached on disk (``cache=True``). Setting up a
+search costs some 50 microseconds, its nodes well under one each: best fit's many small
+lookahead covers and the bonus windows go through it too.
 """
 
 from __future__ import annotations
@@ -27,13 +33,16 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
 
 from patchwork_opt.core.bitboard import CELLS, NOT_COL0, NOT_COL8
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
-from solvers.search.dfs import DfsResult
+from solvers.search.problem import PackingProblem, PackResult
+from solvers.symmetry import interchangeable_groups
 
 _STRIDE = CELLS + 1  # offsets per slot: one per first cell, plus the end
 _DEPTH = CELLS + 2  # each level settles at least one open cell
@@ -101,6 +110,26 @@ def _sums(unused: np.uint64, area: np.ndarray, n: int) -> tuple[np.uint64, np.ui
 
 
 @njit(cache=True, nogil=True)
+def _by_density(  # pragma: no cover - compiled
+    unused: np.uint64, room: int | np.int64, dens: np.ndarray, area: np.ndarray, val: np.ndarray
+) -> int:
+    """Fractional knapsack of the slots in ``unused`` by value density within ``room`` cells:
+    a bound on what they add when values are not areas (floored: the objective is whole)."""
+    total = 0
+    for i in range(dens.shape[0]):
+        s = dens[i]
+        if (unused >> np.uint64(s)) & np.uint64(1):
+            a = area[s]
+            if a <= room:
+                total += val[s]
+                room -= a
+            else:
+                total += val[s] * room // a
+                break
+    return total
+
+
+@njit(cache=True, nogil=True)
 def _components(lo: np.uint64, hi: np.uint64, comp_lo: np.ndarray, comp_hi: np.ndarray) -> int:  # pragma: no cover
     """Split the cells (lo, hi) into 4-connected parts; their count."""
     not_col0_lo = _NC0_LO
@@ -145,6 +174,12 @@ def _run(  # pragma: no cover - compiled
     budget_nodes: int,
     upper: int,
     area: np.ndarray,
+    val: np.ndarray,
+    by_value: int,
+    dens: np.ndarray,
+    key_lo: np.uint64,
+    key_hi: np.uint64,
+    must: int,
     cost: np.ndarray,
     button_budget: int,
     need: np.ndarray,
@@ -152,6 +187,7 @@ def _run(  # pragma: no cover - compiled
     off: np.ndarray,
     pl_lo: np.ndarray,
     pl_hi: np.ndarray,
+    pl_gain: np.ndarray,
     reg_lo: np.ndarray,
     reg_hi: np.ndarray,
     reg_fits: np.ndarray,
@@ -222,8 +258,14 @@ def _run(  # pragma: no cover - compiled
                 d -= 1
                 continue
             room = _popcount(lo) + _popcount(hi)
-            s_lo, s_hi = _sums(unused, area, n)
-            if value + _best_sum(s_lo, s_hi, room) <= best:
+            if by_value:
+                ahead = _by_density(unused, room, dens, area, val)
+            else:
+                s_lo, s_hi = _sums(unused, area, n)
+                ahead = _best_sum(s_lo, s_hi, room)
+            if must:
+                ahead = min(ahead, int(_popcount(lo & key_lo) + _popcount(hi & key_hi)))
+            if value + ahead <= best:
                 d -= 1
                 continue
             fitting = np.uint64(0)
@@ -319,37 +361,57 @@ def _run(  # pragma: no cover - compiled
                 if tt_unused[h] == unused and tt_lo[h] == lo and tt_hi[h] == hi and value + tt_gain[h] <= best:
                     d -= 1
                     continue
-            s_lo, s_hi = _sums(unused, area, n)
-            bound = _best_sum(s_lo, s_hi, room)
-            if n_comp > 1:
-                # part by part: a pocket smaller than what fits it wastes cells
-                by_part = 0
-                for c in range(n_comp):
-                    r_lo, r_hi = _sums(comp_fits[c], area, n)
-                    by_part += _best_sum(r_lo, r_hi, _popcount(comp_lo[c]) + _popcount(comp_hi[c]))
-                # the cells coverable all told, and a sum of the unused patches' areas within them
-                if by_part < bound:
-                    bound = _best_sum(s_lo, s_hi, by_part)
-            elif n_reg > 1:
-                by_region = 0
-                for r in range(n_reg):
-                    cells = _popcount(lo & reg_lo[r]) + _popcount(hi & reg_hi[r])
-                    if cells:
-                        r_lo, r_hi = _sums(unused & reg_fits[r], area, n)
-                        by_region += _best_sum(r_lo, r_hi, cells)
-                if by_region < bound:
-                    bound = _best_sum(s_lo, s_hi, by_region)
+            if by_value:
+                bound = _by_density(unused, room, dens, area, val)
+                if n_comp > 1:
+                    # part by part (a patch may count in several parts: still a bound)
+                    by_part = 0
+                    for c in range(n_comp):
+                        size = _popcount(comp_lo[c]) + _popcount(comp_hi[c])
+                        by_part += _by_density(comp_fits[c], size, dens, area, val)
+                    bound = min(bound, by_part)
+                elif n_reg > 1:
+                    by_region = 0
+                    for r in range(n_reg):
+                        cells = _popcount(lo & reg_lo[r]) + _popcount(hi & reg_hi[r])
+                        if cells:
+                            by_region += _by_density(unused & reg_fits[r], cells, dens, area, val)
+                    bound = min(bound, by_region)
+            else:
+                s_lo, s_hi = _sums(unused, area, n)
+                bound = _best_sum(s_lo, s_hi, room)
+                if n_comp > 1:
+                    # part by part: a pocket smaller than what fits it wastes cells
+                    by_part = 0
+                    for c in range(n_comp):
+                        r_lo, r_hi = _sums(comp_fits[c], area, n)
+                        by_part += _best_sum(r_lo, r_hi, _popcount(comp_lo[c]) + _popcount(comp_hi[c]))
+                    # the cells coverable all told, and a sum of the unused patches' areas within them
+                    if by_part < bound:
+                        bound = _best_sum(s_lo, s_hi, by_part)
+                elif n_reg > 1:
+                    by_region = 0
+                    for r in range(n_reg):
+                        cells = _popcount(lo & reg_lo[r]) + _popcount(hi & reg_hi[r])
+                        if cells:
+                            r_lo, r_hi = _sums(unused & reg_fits[r], area, n)
+                            by_region += _best_sum(r_lo, r_hi, cells)
+                    if by_region < bound:
+                        bound = _best_sum(s_lo, s_hi, by_region)
+            if must:
+                # a cell to cover that nothing can cover any more ends the branch
+                bound = min(bound, int(_popcount(lo & key_lo) + _popcount(hi & key_hi)))
             if value + bound <= best:
                 d -= 1
                 continue
             # the lowest open cell of the part in focus, else of the first region (smallest
             # first) with open cells
-            m_lo = st_focus_lo[d] & lo
-            m_hi = st_focus_hi[d] & hi
+            m_lo = st_focus_lo[d] & lo & key_lo
+            m_hi = st_focus_hi[d] & hi & key_hi
             if not (m_lo or m_hi):
                 for r in range(n_reg):
-                    m_lo = lo & reg_lo[r]
-                    m_hi = hi & reg_hi[r]
+                    m_lo = lo & reg_lo[r] & key_lo
+                    m_hi = hi & reg_hi[r] & key_hi
                     if m_lo or m_hi:
                         break
             cell = _popcount((m_lo & (~m_lo + one)) - one) if m_lo else 64 + _popcount((m_hi & (~m_hi + one)) - one)
@@ -382,7 +444,7 @@ def _run(  # pragma: no cover - compiled
                             st_lo[d + 1] = lo & ~pl_lo[p]
                             st_hi[d + 1] = hi & ~pl_hi[p]
                             st_unused[d + 1] = unused & ~(one << np.uint64(s))
-                            st_value[d + 1] = st_value[d] + area[s]
+                            st_value[d + 1] = st_value[d] + pl_gain[p]
                             st_spent[d + 1] = spent + cost[s]
                             st_placed[d + 1] = 1
                             st_phase[d + 1] = 0
@@ -396,18 +458,22 @@ def _run(  # pragma: no cover - compiled
             if pushed:
                 d += 1
                 continue
-            # leave the cell empty
             st_phase[d] = 2
             chosen[d] = -1
+        if phase == 1 and not must:
+            # leave the cell empty (a cell to cover never is)
+            lo = st_lo[d]
+            hi = st_hi[d]
+            cell = st_cell[d]
             if cell < 64:
                 st_lo[d + 1] = lo & ~(one << np.uint64(cell))
                 st_hi[d + 1] = hi
             else:
                 st_lo[d + 1] = lo
                 st_hi[d + 1] = hi & ~(one << np.uint64(cell - 64))
-            st_unused[d + 1] = unused
+            st_unused[d + 1] = st_unused[d]
             st_value[d + 1] = st_value[d]
-            st_spent[d + 1] = spent
+            st_spent[d + 1] = st_spent[d]
             st_placed[d + 1] = 0
             st_phase[d + 1] = 0
             d += 1
@@ -432,126 +498,201 @@ def _split(mask: int) -> tuple[int, int]:
     return mask & 0xFFFFFFFFFFFFFFFF, mask >> 64
 
 
-def _tables() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Per patch, its placements on an empty quilt sorted by first cell: (first, lo, hi)."""
-    out = []
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every patch's placements on an empty quilt, patch by patch, each sorted by first cell:
+    (start of each patch's run, first cell, low word, high word)."""
+    starts = [0]
+    firsts: list[int] = []
+    los: list[int] = []
+    his: list[int] = []
     for masks in PLACEMENTS:
-        ordered = sorted(masks, key=lambda m: (m & -m))
-        out.append((
-            np.array([(m & -m).bit_length() - 1 for m in ordered], dtype=np.int64),
-            np.array([_split(m)[0] for m in ordered], dtype=np.uint64),
-            np.array([_split(m)[1] for m in ordered], dtype=np.uint64),
-        ))
-    return out
+        for m in sorted(masks, key=lambda m: (m & -m)):
+            firsts.append((m & -m).bit_length() - 1)
+            lo, hi = _split(m)
+            los.append(lo)
+            his.append(hi)
+        starts.append(len(firsts))
+    return (
+        np.array(starts, dtype=np.int64),
+        np.array(firsts, dtype=np.int64),
+        np.array(los, dtype=np.uint64),
+        np.array(his, dtype=np.uint64),
+    )
 
 
-_TABLES = _tables()
+_T_START, _T_FIRST, _T_LO, _T_HI = _tables()
 
 
-class FastPacker:
-    """Best packing of ``patch_ids`` (each at most once, value = area) into ``free`` cells.
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_NONE = np.zeros(0, dtype=np.int64)
+_BITWISE_COUNT: Callable[[np.ndarray], np.ndarray] | None = getattr(np, "bitwise_count", None)
 
-    Same contract as ``solvers.search.dfs.pack`` for the cells objective: ``upper`` is a proven
-    bound (the search stops when it is reached), ``regions`` (disjoint masks, for instance
-    the connected parts of ``free``) set the cell order and the per-region bound, ``twins``
-    are groups of slots sharing a shape, ``budget`` caps the button cost. ``run`` may be
-    called again after it returns unexhausted, and goes on where it stopped.
+
+@dataclass(frozen=True)
+class _Shape:
+    """What the search needs of a list of patches and their values, whatever the cells: the
+    placements on an empty quilt slot by slot, and per slot its area, value, cost, the twin
+    to place first, and the branching and density orders (slots worth placing only)."""
+
+    slot_of: np.ndarray
+    first: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    area: np.ndarray
+    val: np.ndarray
+    cost: np.ndarray
+    need: np.ndarray
+    order: np.ndarray
+    dens: np.ndarray
+    by_value: int
+    worth: int  # bit per slot worth placing
+
+
+@lru_cache(maxsize=256)
+def _shape(ids: tuple[int, ...], values: tuple[int, ...] | None, by_cost: bool, cover: bool) -> _Shape:
+    n = len(ids)
+    problem = PackingProblem(1, ids, values, 0 if by_cost else None, 1 if cover else 0)
+    rows = np.concatenate([np.arange(_T_START[pid], _T_START[pid + 1]) for pid in ids]) if n else _NONE
+    slot_of = np.repeat(np.arange(n, dtype=np.int64), [_T_START[pid + 1] - _T_START[pid] for pid in ids])
+    areas = [PATCHES[pid].area for pid in ids]
+    worth = [problem.value(s) for s in range(n)]
+    need = [-1] * n
+    for group in interchangeable_groups(ids):
+        while group:
+            same = [s for s in group if problem.interchangeable(group[0], s)]
+            for before, after in itertools.pairwise(same):
+                need[after] = before
+            group = [s for s in group if s not in same]
+    usable = [s for s in range(n) if cover or worth[s] > 0]
+    bits = 0
+    for s in usable:
+        bits |= 1 << s
+    return _Shape(
+        slot_of=slot_of,
+        first=_T_FIRST[rows],
+        lo=_T_LO[rows],
+        hi=_T_HI[rows],
+        area=np.array(areas, dtype=np.int64),
+        val=np.array(worth, dtype=np.int64),
+        cost=np.array([PATCHES[pid].cost for pid in ids], dtype=np.int64),
+        need=np.array(need, dtype=np.int64),
+        order=np.array(sorted(usable, key=lambda s: (-areas[s], -worth[s], s)), dtype=np.int64),
+        dens=np.array(sorted(usable, key=lambda s: (-worth[s] / areas[s], s)), dtype=np.int64),
+        by_value=0 if cover or problem.by_area else 1,
+        worth=bits,
+    )
+
+
+class Packer:
+    """The packing search on one ``PackingProblem``: best packing, or a cover of its cells.
+
+    ``upper`` is a proven bound on the value (the search stops as soon as it is reached;
+    by default the values of all the patches); ``regions`` (disjoint masks, for instance the
+    connected parts of the free cells) set the cell order and the per-region bound;
+    ``incumbent`` is a packing to beat. A problem with cells to cover branches on those
+    cells only (each covered by a placement whose first such cell it is, never left empty)
+    and asks whether all can be covered: ``upper`` and ``incumbent`` do not apply.
+    ``run`` may be called again after it returns unexhausted, and goes on where it stopped.
     """
 
     def __init__(
         self,
-        free: int,
-        patch_ids: Sequence[int],
+        problem: PackingProblem,
         *,
-        upper: int,
+        upper: int | None = None,
         regions: Sequence[int] = (),
-        incumbent: DfsResult | None = None,
-        twins: Sequence[Sequence[int]] = (),
-        budget: int | None = None,
+        incumbent: PackResult | None = None,
         table_bits: int = 0,
     ) -> None:
-        n = len(patch_ids)
-        if n > 64:
-            raise ValueError("at most 64 patches")
-        parts = sorted((r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r))
+        self.problem = problem
+        free = problem.free
+        ids = problem.patch_ids
+        n = len(ids)
+        cover = problem.cover
+        key = cover if cover else free
+        parts = [] if cover else sorted(
+            (r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r)
+        )
         rest = free
         for r in parts:
             rest &= ~r
         if rest or not parts:
             parts.append(rest)
         free_lo, free_hi = (np.uint64(x) for x in _split(free))
-        firsts, los, his = [], [], []
+        key_lo, key_hi = (np.uint64(x) for x in _split(key))
+        shape = _shape(problem.patch_ids, problem.values, problem.budget is not None, bool(cover))
+        # every placement of every slot inside the free cells, slot by slot, by first cell
+        # to settle (its first cell, or without cells to cover its first cell to cover)
+        lo, hi = shape.lo, shape.hi
+        inside = ((lo & ~free_lo) == 0) & ((hi & ~free_hi) == 0)
+        if cover:
+            inside &= ((lo & key_lo) | (hi & key_hi)) != 0
+        lo, hi, slot_of = lo[inside], hi[inside], shape.slot_of[inside]
+        if cover:
+            k_lo, k_hi = lo & key_lo, hi & key_hi
+            first = np.where(k_lo != 0, _low_index(k_lo), 64 + _low_index(k_hi))
+            ordering = np.lexsort((first, slot_of))
+            first, lo, hi, slot_of = first[ordering], lo[ordering], hi[ordering], slot_of[ordering]
+            # worth the cells to cover it covers: all covered is the value to reach
+            self._pl_gain = _popcount_array(lo & key_lo) + _popcount_array(hi & key_hi)
+        else:
+            first = shape.first[inside]
+            self._pl_gain = shape.val[slot_of]
+        counts = np.bincount(slot_of * _STRIDE + first, minlength=n * _STRIDE)
         off = np.zeros(n * _STRIDE + 1, dtype=np.int64)
-        total = 0
-        for slot, pid in enumerate(patch_ids):
-            first, lo, hi = _TABLES[pid]
-            inside = ((lo & ~free_lo) == 0) & ((hi & ~free_hi) == 0)
-            first, lo, hi = first[inside], lo[inside], hi[inside]
-            counts = np.bincount(first, minlength=_STRIDE)
-            off[slot * _STRIDE + 1 : (slot + 1) * _STRIDE + 1] = total + np.cumsum(counts)
-            total += len(first)
-            firsts.append(first)
-            los.append(lo)
-            his.append(hi)
+        np.cumsum(counts, out=off[1:])
         self._off = off
-        self._pl_lo = np.concatenate(los) if los else np.zeros(0, dtype=np.uint64)
-        self._pl_hi = np.concatenate(his) if his else np.zeros(0, dtype=np.uint64)
-        self._slot_of = np.repeat(np.arange(n, dtype=np.int64), [len(f) for f in firsts])
+        self._pl_lo = lo
+        self._pl_hi = hi
+        self._slot_of = slot_of
         reg_fits = []
-        for r in parts:
+        for r in parts if len(parts) > 1 else ():  # one region: its fits are never read
             r_lo, r_hi = (np.uint64(x) for x in _split(r))
-            inside = ((self._pl_lo & ~r_lo) == 0) & ((self._pl_hi & ~r_hi) == 0)
+            inside = ((lo & ~r_lo) == 0) & ((hi & ~r_hi) == 0)
             fits = 0
-            for slot in np.unique(self._slot_of[inside]):
+            for slot in np.unique(slot_of[inside]):
                 fits |= 1 << int(slot)
             reg_fits.append(fits)
         self._reg_lo = np.array([_split(r)[0] for r in parts], dtype=np.uint64)
         self._reg_hi = np.array([_split(r)[1] for r in parts], dtype=np.uint64)
-        self._reg_fits = np.array(reg_fits, dtype=np.uint64)
-        areas = [PATCHES[pid].area for pid in patch_ids]
-        self._area = np.array(areas, dtype=np.int64)
-        self._cost = np.array([PATCHES[pid].cost for pid in patch_ids], dtype=np.int64)
-        self._budget = -1 if budget is None else budget
-        need = [-1] * n
-        for group in twins:
-            for before, after in itertools.pairwise(group):
-                need[after] = before
-        self._need = np.array(need, dtype=np.int64)
-        usable = [s for s in range(n) if off[(s + 1) * _STRIDE] > off[s * _STRIDE]]
-        self._order = np.array(sorted(usable, key=lambda s: (-areas[s], s)), dtype=np.int64)
+        self._reg_fits = np.array(reg_fits or [0], dtype=np.uint64)
+        self._area, self._val, self._cost, self._need = shape.area, shape.val, shape.cost, shape.need
+        self._order, self._dens, self._by_value = shape.order, shape.dens, shape.by_value
+        self._key_lo, self._key_hi = (key_lo, key_hi) if cover else (_ALL, _ALL)
+        self._must = 1 if cover else 0
+        self._budget = -1 if problem.budget is None else problem.budget
+        # slots worth placing (in ``order``) with a placement inside the free cells
+        placed = np.flatnonzero(np.add.reduceat(counts, np.arange(0, n * _STRIDE, _STRIDE))) if n else _NONE
+        unused = 0
+        for slot in placed.tolist():
+            if shape.worth >> slot & 1:
+                unused |= 1 << slot
+        if cover:
+            upper = cover.bit_count()
+            incumbent = PackResult(value=upper - 1)  # only a full cover beats it
+        elif upper is None:
+            upper = sum(int(shape.val[s]) for s in range(n) if unused >> s & 1)
         self._upper = upper
         self._witness = np.full(n, -1, dtype=np.int64)
-        self._st_lo = np.zeros(_DEPTH, dtype=np.uint64)
-        self._st_hi = np.zeros(_DEPTH, dtype=np.uint64)
-        self._st_unused = np.zeros(_DEPTH, dtype=np.uint64)
-        self._st_value = np.zeros(_DEPTH, dtype=np.int64)
-        self._st_spent = np.zeros(_DEPTH, dtype=np.int64)
-        self._st_cell = np.zeros(_DEPTH, dtype=np.int64)
-        self._st_k = np.zeros(_DEPTH, dtype=np.int64)
-        self._st_j = np.zeros(_DEPTH, dtype=np.int64)
-        self._st_phase = np.zeros(_DEPTH, dtype=np.int64)
-        self._st_placed = np.zeros(_DEPTH, dtype=np.int64)
-        self._st_focus_lo = np.zeros(_DEPTH, dtype=np.uint64)
-        self._st_focus_hi = np.zeros(_DEPTH, dtype=np.uint64)
-        self._chosen = np.full(_DEPTH, -1, dtype=np.int64)
-        self._best_chosen = np.full(_DEPTH, -1, dtype=np.int64)
-        self._meta = np.zeros(4, dtype=np.int64)
+        # the search's stack and scratch: two blocks (one allocation each), one row a field
+        words = np.zeros((8, _DEPTH), dtype=np.uint64)
+        (self._st_lo, self._st_hi, self._st_unused, self._st_focus_lo, self._st_focus_hi,
+         self._comp_lo, self._comp_hi, self._comp_fits) = words  # _DEPTH >= CELLS parts
+        ints = np.zeros((12, _DEPTH), dtype=np.int64)
+        (self._st_value, self._st_spent, self._st_cell, self._st_k, self._st_j, self._st_phase,
+         self._st_placed, self._chosen, self._best_chosen, self._fit_count, self._list_src, meta) = ints
+        self._chosen[:] = -1
+        self._best_chosen[:] = -1
+        self._list_src[:] = -1
+        self._meta = meta[:4]
         # per depth, the placements that fitted there (a child scans its ancestor's list only)
         self._fit_buf = np.empty(max(1, _DEPTH * len(self._pl_lo)), dtype=np.int64)
-        self._fit_count = np.zeros(_DEPTH, dtype=np.int64)
-        self._list_src = np.full(_DEPTH, -1, dtype=np.int64)
-        self._comp_lo = np.zeros(CELLS, dtype=np.uint64)
-        self._comp_hi = np.zeros(CELLS, dtype=np.uint64)
-        self._comp_fits = np.zeros(CELLS, dtype=np.uint64)
         self._tt_bits = 0
         self._tt_lo = self._tt_hi = self._tt_unused = np.zeros(1, dtype=np.uint64)
         self._tt_gain = np.zeros(1, dtype=np.int64)
         self.use_table(table_bits)
         self._stop = np.zeros(1, dtype=np.int64)  # set from another thread: the kernel pauses
-        self._incumbent = incumbent if incumbent is not None else DfsResult(value=0)
-        unused = 0
-        for s in usable:
-            unused |= 1 << s
+        self._incumbent = incumbent if incumbent is not None else PackResult(value=0)
         self._st_lo[0] = free_lo
         self._st_hi[0] = free_hi
         self._st_unused[0] = np.uint64(unused)
@@ -613,7 +754,7 @@ class FastPacker:
         deadline: float | None = None,
         stop: Callable[[], bool] | None = None,
         slice_nodes: int = 5_000,
-    ) -> DfsResult:
+    ) -> PackResult:
         """Search on until exhausted, ``upper`` reached, ``node_limit`` more nodes, the
         deadline or ``stop()``; the best packing so far (proven optimal when exhausted)."""
         left = node_limit
@@ -625,8 +766,10 @@ class FastPacker:
             chunk = min(slice_nodes, left)
             before = int(self._meta[_M_NODES])
             self._status = _run(
-                chunk, self._upper, self._area, self._cost, self._budget, self._need, self._order, self._off,
-                self._pl_lo, self._pl_hi, self._reg_lo, self._reg_hi, self._reg_fits, self._witness,
+                chunk, self._upper, self._area, self._val, self._by_value, self._dens,
+                self._key_lo, self._key_hi, self._must, self._cost, self._budget, self._need, self._order,
+                self._off, self._pl_lo, self._pl_hi, self._pl_gain, self._reg_lo, self._reg_hi, self._reg_fits,
+                self._witness,
                 self._st_lo, self._st_hi, self._st_unused, self._st_value, self._st_spent, self._st_cell,
                 self._st_k, self._st_j, self._st_phase, self._st_placed, self._st_focus_lo, self._st_focus_hi,
                 self._chosen, self._best_chosen,
@@ -637,7 +780,7 @@ class FastPacker:
             left -= int(self._meta[_M_NODES]) - before
         return self.result()
 
-    def result(self) -> DfsResult:
+    def result(self) -> PackResult:
         value = int(self._meta[_M_BEST])
         length = int(self._meta[_M_BEST_LEN])
         if length < 0:
@@ -647,14 +790,55 @@ class FastPacker:
                 (int(self._slot_of[p]), int(self._pl_lo[p]) | int(self._pl_hi[p]) << 64)
                 for p in (int(x) for x in self._best_chosen[:length])
             ]
-        return DfsResult(
+        exhausted = self._status != PAUSED
+        covered = None
+        if self._must:
+            covered = self._status == REACHED if exhausted else None
+            if not covered:
+                value, placements = 0, []
+            else:
+                value = sum(mask.bit_count() for _, mask in placements)
+        return PackResult(
             value=value,
             placements=placements,
-            exhausted=self._status != PAUSED,
+            exhausted=exhausted,
             nodes=int(self._meta[_M_NODES]),
+            covered=covered,
         )
+
+
+def _low_index(words: np.ndarray) -> np.ndarray:
+    """Index of the lowest set bit of each non-zero word (anything for zero)."""
+    low = words & (~words + np.uint64(1))
+    return _popcount_array(low - np.uint64(1))
+
+
+def _popcount_array(words: np.ndarray) -> np.ndarray:
+    if _BITWISE_COUNT is not None:  # numpy 2
+        return np.asarray(_BITWISE_COUNT(words), dtype=np.int64)
+    x = words.astype(np.uint64)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+
+
+def pack(
+    problem: PackingProblem,
+    *,
+    upper: int | None = None,
+    regions: Sequence[int] = (),
+    incumbent: PackResult | None = None,
+    node_limit: int = 10**12,
+    deadline: float | None = None,
+    table_bits: int = 0,
+) -> PackResult:
+    """One call of the search (see ``Packer``): the best packing, or whether the cells to
+    cover can be covered (``covered``: True, False, or None when the limits came first)."""
+    packer = Packer(problem, upper=upper, regions=regions, incumbent=incumbent, table_bits=table_bits)
+    return packer.run(node_limit=node_limit, deadline=deadline)
 
 
 def warm_up() -> None:
     """Compile (or load the cached compilation) before anything is timed."""
-    FastPacker(0b111, [0], upper=2).run()
+    pack(PackingProblem(0b111, (0,)), upper=2)

@@ -1,7 +1,8 @@
 """The web page in a real browser: `patchwork serve` in a subprocess, Debian's Chromium driven by Playwright.
 
 A person's game: start it, pick a patch, rotate and flip it, watch the preview, place it with a
-click, let the AI answer, ask for a hint, undo, then advance to the end and read the scores.
+click, let the AI answer, ask for a hint, undo, then advance to the end and read the scores; and
+the review of a finished game: its chart, its mistakes, and the position of one of them.
 """
 
 from __future__ import annotations
@@ -41,6 +42,30 @@ def _free_port() -> int:
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as response:
         return json.loads(response.read())
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def _finished_game(server: str, seed: int) -> dict[str, Any]:
+    """A game against the greedy AI played out through the API, the human only advancing (and
+    putting leather patches on the first empty cell): a poor game, with mistakes to review."""
+    game: dict[str, Any] = _post(f"{server}/api/games", {"seed": seed, "ai": "greedy", "level": 1})
+    moves = f"{server}/api/games/{game['id']}"
+    while not game["state"]["over"]:
+        if game["ai_to_move"]:
+            game = _post(f"{moves}/ai-move", {"ply": game["ply"]})
+            continue
+        move: dict[str, Any] = {"type": "advance"}
+        if game["pending_leather"]:
+            covered = {tuple(c) for piece in game["boards"][game["seat"]]["pieces"] for c in piece["cells"]}
+            empty = next([r, c] for r in range(9) for c in range(9) if (r, c) not in covered)
+            move = {"type": "leather", "cell": empty}
+        game = _post(f"{moves}/moves", {"ply": game["ply"], "move": move})
+    return game
 
 
 @pytest.fixture(scope="module")
@@ -124,6 +149,26 @@ def pieces_shown(page: Page) -> int:
     return int(page.locator("#quilt-human .pieces rect").count())
 
 
+def test_before_a_game_the_page_welcomes_and_shows_the_settings(page: Page, server: str) -> None:
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    welcome = page.locator("[data-testid=welcome]")
+    assert welcome.is_visible()
+    text = welcome.inner_text()
+    assert "New game" in text and all(word in text for word in ("AI", "Level", "You play", "Leather", "Seed"))
+    # no empty board: no status bar, no time track, no quilts, no move buttons
+    for hidden in ("#game", "#status-bar", "#track", "#quilt-human", "#advance", "#hint", "#undo", "#rotate"):
+        assert page.locator(hidden).is_hidden(), hidden
+    shot(page, "0-welcome")
+    page.select_option("#ai", "greedy")
+    page.select_option("#level", "1")
+    page.click("#welcome-start")
+    settle(page)
+    assert welcome.is_hidden() and page.locator("#quilt-human").is_visible()
+    assert page.inner_text("#human-title").startswith("Your quilt (Player 1")
+    assert "Player 2" in page.inner_text("#ai-title")
+
+
 def test_play_moves_through_the_page(page: Page, server: str) -> None:
     game = start(page, server, seed=7)
     assert game["human_to_move"]
@@ -197,7 +242,13 @@ def test_play_moves_through_the_page(page: Page, server: str) -> None:
     assert "hint" in health["solvers"]
     page.click("#hint")
     page.wait_for_selector("#hint-text:has-text('Hint:')", timeout=60_000)
-    best = _get(f"{server}/api/games/{game['id']}/hint")["hints"][0]
+    hints = _get(f"{server}/api/games/{game['id']}/hint")["hints"]
+    best = hints[0]
+    hint_text = page.inner_text("#hint-text")
+    # the win chance in plain words: "... you win about 64% of games from here, +3.1 points expected"
+    assert "you win about" in hint_text or "with best play" in hint_text, hint_text
+    if any(h["type"] == "buy" for h in hints[:3]):
+        assert " at row" in page.inner_text("#hint-text")  # a buy says where, not only which patch
     overlay = page.locator("[data-testid=hint-overlay] rect").evaluate_all(
         "rs => rs.map(r => [Number(r.getAttribute('y')), Number(r.getAttribute('x'))])"
     )
@@ -267,3 +318,49 @@ def test_a_whole_game_to_the_final_scores(page: Page, server: str) -> None:
     shot(page, "4-final")
     record = page.request.get(server + (page.locator("#export").get_attribute("href") or ""))
     assert record.ok and len(record.json()["moves"]) == final["ply"]
+
+
+def test_the_review_of_a_finished_game_shows_the_chart_and_the_position_of_a_mistake(
+    page: Page, server: str
+) -> None:
+    game = _finished_game(server, seed=3)
+    page.goto(f"{server}/#{game['id']}")
+    page.wait_for_selector("body[data-ready=true]")
+    settle(page)
+    assert page.get_attribute("body", "data-turn") == "over"
+    assert page.locator("[data-testid=review]").is_hidden()
+    page.select_option("#review-depth", "0.1")
+    page.click("#review-start")
+    page.wait_for_selector("[data-testid=review-chart] svg polyline", timeout=120_000)
+    settle(page)
+    assert "accuracy" in page.inner_text("#review-summary")
+    # every flagged move is listed and marked on the chart, at the same plies
+    plies_of = "nodes => nodes.map(n => n.dataset.ply)"
+    listed = [int(x) for x in page.locator("#review-marks li[data-ply]").evaluate_all(plies_of)]
+    marked = [int(x) for x in page.locator("#review-chart .mark").evaluate_all(plies_of)]
+    assert listed, "an only-advancing player made no mistake the review could find"
+    assert listed == marked
+    shot(page, "5-review")
+
+    # a mistake in the list: the position before it, the move played and the best move drawn
+    ply = listed[0]
+    page.click(f"#review-marks li[data-ply='{ply}'] button")
+    page.wait_for_selector(f"body[data-review-ply='{ply}']")
+    assert page.locator("[data-testid=review-position]").is_visible()
+    then = _get(f"{server}/api/games/{game['id']}/plies/{ply}")
+    assert then["ply"] == ply and len(then["moves"]) == ply
+    for seat, svg in ((game["seat"], "#review-quilt-human"), (1 - game["seat"], "#review-quilt-ai")):
+        cells = sum(len(piece["cells"]) for piece in then["boards"][seat]["pieces"])
+        assert page.locator(f"{svg} .pieces rect").count() == cells
+    text = page.inner_text("#review-move")
+    assert f"Ply {ply}" in text and "Played: " in text and "best move" in text
+    played = game["moves"][ply]["move"]
+    assert played["type"] == "advance" or page.locator("[data-testid=review-played] rect").count() >= 1
+    assert page.locator(f"#review-chart .mark.chosen[data-ply='{ply}']").count() == 1
+    shot(page, "6-review-position")
+
+    # the marks on the chart are clickable too
+    last = marked[-1]
+    page.locator(f"#review-chart .mark[data-ply='{last}']").dispatch_event("click")
+    page.wait_for_selector(f"body[data-review-ply='{last}']")
+    assert f"Ply {last}" in page.inner_text("#review-move")

@@ -80,7 +80,7 @@ def player_panel(session: Session, player: int) -> Panel:
     stats.append(f"buttons {view.buttons}  income {view.income}  empty {view.empty}\n")
     stats.append(f"score now {view.score}", style="bold")
     if view.bonus:
-        stats.append("  + 7x7 bonus", style="bold green")
+        stats.append(" (7x7 bonus +7 included)", style="bold green")
     return Panel(Group(quilt_text(state, player), Text(""), stats), title=title, expand=False)
 
 
@@ -168,7 +168,8 @@ def offers(session: Session) -> RenderableType:
     more = len(state.circle) - 3 - len(after)
     tail = Text("then: " + " ".join(f"#{pid}" for pid in after) + (f" … (+{more})" if more > 0 else ""),
                 style="dim")
-    return Group(Text("on offer (buy 1-3):", style="bold"), Columns(cards), tail)
+    legend = Text("  () a button on the patch: its income, paid at each $ on the track", style="dim")
+    return Group(Text("on offer (buy 1-3):", style="bold") + legend, Columns(cards), tail)
 
 
 # --- placing --------------------------------------------------------------------------------
@@ -191,7 +192,7 @@ def mini_quilt(state: State, player: int, mask: int, digit: str) -> Text:
     return text
 
 
-def placement_view(session: Session) -> RenderableType:
+def placement_view(session: Session, *, crop_notes: bool = True) -> RenderableType:
     """The numbered suggestions (and the orientations, for a patch) the person picks from."""
     state = session.state
     if session.placing_leather:
@@ -211,17 +212,21 @@ def placement_view(session: Session) -> RenderableType:
               title=f"{i + 1}", subtitle=f"{s.score:.1f}", expand=False)
         for i, s in enumerate(session.suggestions)
     ]
-    notes = Text("\n".join(f"{i + 1}  {cells_text(s.mask)}  {s.note}" for i, s in enumerate(session.suggestions)),
-                 style="dim")
+    # one line a note, cut at the terminal's edge (a script gets it whole), so that the
+    # suggestions, drawn last, stay on an 80x24 screen above the prompt
+    lines = [Text(f"{i + 1}  {cells_text(s.mask)}  {s.note}", style="dim", no_wrap=crop_notes,
+                  overflow="ellipsis" if crop_notes else None)
+             for i, s in enumerate(session.suggestions)]
     shapes = [Panel(shape_text(pid, o), title=f"o{o.index}", expand=False) for o in patch.orientations]
     return Group(
+        Text(f"#{pid} turned and flipped: give an orientation and the top-left cell of its box, like o1 4,5,",
+             style="bold"),
+        Columns(shapes),
+        Text("or its cells, like 34,35,45;  cancel puts it back", style="dim"),
         Text(f"place #{pid} (cost {patch.cost}, time {patch.time}, income {patch.income}): "
              "pick a suggestion", style="bold"),
         Columns(cards),
-        notes,
-        Text("or give an orientation and the top-left cell of its box, like o1 4,5:", style="bold"),
-        Columns(shapes),
-        Text("or its cells, like 34,35,45;  cancel puts it back", style="dim"),
+        *lines,
     )
 
 

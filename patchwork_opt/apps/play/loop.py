@@ -22,6 +22,7 @@ from patchwork_opt.apps.play.commands import Buy, Hint, parse_command
 from patchwork_opt.apps.play.session import Session
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.words import player_name
+from patchwork_opt.formats.record import Record
 
 
 class Terminal:
@@ -66,7 +67,8 @@ def terminal_for(stdin: TextIO, stdout: TextIO, stderr: TextIO) -> Terminal:
 
         return Terminal(console, read_tty, interactive=True, spinner_console=Console(file=stderr))
 
-    console = Console(file=stdout, highlight=False)
+    # A script's reader wraps lines itself (or not at all): Rich wraps no text, only lays out panels.
+    console = Console(file=stdout, highlight=False, soft_wrap=True)
 
     def read_script(_prompt: str) -> str | None:
         line = stdin.readline()
@@ -83,14 +85,18 @@ def _lines(term: Terminal, prompt: Callable[[], str]) -> Iterator[str]:
         yield line
 
 
-def run(session: Session, term: Terminal, save_path: str | Path | None = None) -> int:
+def run(session: Session, term: Terminal, save_path: str | Path | None = None,
+        reviewer: Callable[[Record], str] | None = None) -> int:
     """Play until the game ends, the person quits or input ends; the exit code (130 on Ctrl-C).
 
-    With ``save_path`` the record is written after every move and on the way out.
+    With ``save_path`` the record is written after every move and on the way out. At the end of
+    a game the ``reviewer`` (plugged in by the caller: the AI's game review) is offered.
     """
     code = 0
     try:
         _play(session, term, save_path)
+        if session.over and reviewer is not None:
+            _offer_review(session, term, reviewer)
     except KeyboardInterrupt:
         term.say("interrupted")
         code = 130
@@ -99,6 +105,15 @@ def run(session: Session, term: Terminal, save_path: str | Path | None = None) -
             session.save(save_path)
             term.say(f"record saved to {save_path}")
     return code
+
+
+def _offer_review(session: Session, term: Terminal, reviewer: Callable[[Record], str]) -> None:
+    answer = term.read("review the game (where each move won or lost chances)? [y/N] ")
+    if answer is None or answer.strip().lower() not in ("y", "yes"):
+        return
+    with term.busy("reviewing the game…"):
+        text = reviewer(session.record)
+    term.say(text)
 
 
 def _ai_turns(session: Session, term: Terminal) -> bool:
@@ -161,7 +176,7 @@ def _play(session: Session, term: Terminal, save_path: str | Path | None) -> Non
         elif reply.show:
             _draw(session, term)
         elif reply.placing:
-            term.show(draw.placement_view(session))
+            term.show(draw.placement_view(session, crop_notes=term.interactive))
             term.show(draw.status(session))
 
 
@@ -169,6 +184,6 @@ def _draw(session: Session, term: Terminal) -> None:
     """The board, the placement choices when a placement is due, and what to do now."""
     term.show(draw.board(session))
     if session.placing:
-        term.show(draw.placement_view(session))
+        term.show(draw.placement_view(session, crop_notes=term.interactive))
     if not session.over:
         term.show(draw.status(session))

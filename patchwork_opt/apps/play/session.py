@@ -36,6 +36,7 @@ from patchwork_opt.core.catalogue import PATCHES, is_placement, placement
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State, leather_spaces
+from patchwork_opt.core.words import plural
 from patchwork_opt.formats.record import Record
 
 DEFAULT_TOP_K = 5
@@ -169,7 +170,22 @@ class Session:
         if decision.expected is not None:
             text += f" (expects {decision.expected:+.2f})"
         self._play(move)
-        return AiReport(move, text, decision.expected)
+        again = self.again_text(self.ai)
+        return AiReport(move, f"{text}; {again}" if again else text, decision.expected)
+
+    def again_text(self, mover: int) -> str | None:
+        """Why ``mover`` moves again after their move, if they do: on top of the other token, or
+        still behind it (the rules give the turn to the player behind, on a tie to the one on top)."""
+        state = self.state
+        if state.is_terminal() or state.pending >= 0 or state.to_move() != mover:
+            return None
+        if mover == self.human:
+            if state.pos[0] == state.pos[1]:
+                return "you landed on the AI's space, on top of its token: you move again"
+            return "you are still behind the AI on the time track: you move again"
+        if state.pos[0] == state.pos[1]:
+            return "it landed on your space, on top of your token: the AI moves again"
+        return "it is still behind you on the time track: the AI moves again"
 
     # --- the person's commands -------------------------------------------------------------
     def handle(self, command: Command) -> Reply:
@@ -229,7 +245,7 @@ class Session:
                 raise CommandError(f"#{pid} is not on offer (on offer: {listed})")
         cost, buttons = PATCHES[pid].cost, self.state.buttons[self.human]
         if cost > buttons:
-            raise CommandError(f"#{pid} costs {cost} buttons and you have {buttons}")
+            raise CommandError(f"#{pid} costs {plural(cost, 'button')} and you have {buttons}")
         suggestions = patch_suggestions(
             self.advisor, self.state.quilts[self.human], pid, self._upcoming(pid), self.top_k
         )
@@ -322,7 +338,7 @@ class Session:
                 raise CommandError(f"#{move.patch} is not on offer (on offer: {listed})")
             cost, buttons = PATCHES[move.patch].cost, self.state.buttons[self.human]
             if cost > buttons:
-                raise CommandError(f"#{move.patch} costs {cost} buttons and you have {buttons}")
+                raise CommandError(f"#{move.patch} costs {plural(cost, 'button')} and you have {buttons}")
             covered = move.mask & self.state.quilts[self.human]
             if covered:
                 raise CommandError(f"cells {cells_text(covered)} of your quilt are already covered")
@@ -345,7 +361,8 @@ class Session:
             lines.append("you took a leather patch: place it (a suggestion 1-"
                          f"{len(self.suggestions)} or a cell like 4,5)")
             return Reply(lines, moved=True, placing=True)
-        return Reply(lines, moved=True)
+        again = self.again_text(self.human)
+        return Reply([*lines, again] if again else lines, moved=True)
 
     def _play(self, move: Move) -> None:
         self.state.apply(move)

@@ -17,12 +17,13 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi import Depends, FastAPI, HTTPException, Request, Response
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -31,6 +32,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from patchwork_opt.apps.review import ReviewError
+from patchwork_opt.apps.web.databases import open_store
 from patchwork_opt.apps.web.guards import CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobs import BusyError, ClientGoneError, JobQueue, retry_headers
 from patchwork_opt.apps.web.schemas import (
@@ -39,20 +42,26 @@ from patchwork_opt.apps.web.schemas import (
     Catalogue,
     CreateGameRequest,
     ErrorBody,
+    GameReviewView,
     GameView,
     PlayMoveRequest,
     UndoRequest,
     catalogue,
     game_view,
+    review_view,
 )
 from patchwork_opt.apps.web.services import Limits, Services, SolverEndpoint
-from patchwork_opt.apps.web.store import Game, GameNotFoundError, StaleGameError, open_store
+from patchwork_opt.apps.web.store import Game, GameNotFoundError, StaleGameError
 from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import RecordModel, move_from_model
 
 STATIC_DIR = Path(__file__).with_name("static")
 GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{16,64}$", description="the game's id")]
+Ply = Annotated[int, PathParam(ge=0, le=1000, description="the number of moves played before the position")]
+#: Analysis time per position a review asks for by default (the server may cut it, see ``Limits``).
+REVIEW_SECONDS = 0.5
 T = TypeVar("T")
 #: How often, at most, creating a game also deletes the idle ones.
 PURGE_EVERY_SECONDS = 600.0
@@ -187,9 +196,10 @@ def create_app(
         """Blocking I/O (the database) off the event loop."""
         return await anyio.to_thread.run_sync(fn)
 
-    async def solver_job(request: Request, fn: Callable[[], T]) -> T:
-        """Solver or AI work through the bounded queue; dropped if the client goes away."""
-        return await queue.run(_client(request), fn, request.receive)
+    async def solver_job(request: Request, fn: Callable[[StopSignal], T]) -> T:
+        """Solver or AI work through the bounded queue; dropped, or told to stop, if the client goes away."""
+        stop = StopSignal()
+        return await queue.run(_client(request), lambda: fn(stop), request.receive, stop)
 
     # --- errors ---------------------------------------------------------------------------------
     @app.exception_handler(RequestValidationError)
@@ -295,7 +305,7 @@ def create_app(
             bot = make_bot(game.ai, game.level, seed, limits.max_ai_seconds)
             return bot.decide(state.clone())
 
-        decision = await solver_job(request, decide)
+        decision = await solver_job(request, lambda _stop: decide())
         try:
             state.check(decision.move)
         except PatchworkError as exc:
@@ -327,7 +337,44 @@ def create_app(
             response.headers["Content-Disposition"] = f'attachment; filename="patchwork-{game_id[:8]}.json"'
         return game.record.to_json()
 
+    @app.get("/api/games/{game_id}/plies/{ply}", tags=["games"])
+    async def read_game_at(game_id: GameId, ply: Ply) -> GameView:
+        """The game as it was before move ``ply`` (0: the start; the game's ply: now), for a review
+        to show a position of the past: its ``moves`` are the moves before it."""
+        game = await in_thread(lambda: store.get(game_id))
+        if ply > len(game.moves):
+            raise HTTPException(404, f"game {game_id} has {len(game.moves)} moves: no ply {ply}")
+        past = replace(game, moves=game.moves[:ply])
+        return view(past)
+
     # --- solvers --------------------------------------------------------------------------------
+    @app.get("/api/games/{game_id}/review", tags=["games", "solvers"],
+             summary="Review of a stored game (as patchwork analyze --json)")
+    async def review_stored_game(
+        game_id: GameId,
+        request: Request,
+        time_per_move: Annotated[float, Query(gt=0, le=60, description=(
+            "seconds of analysis per position; the server cuts it so that the whole review takes at "
+            "most its max_review_seconds (time_per_move <= max_review_seconds / positions)"))] = REVIEW_SECONDS,
+    ) -> GameReviewView:
+        """Every move of the game against the AI's best: win chances before and after, labels
+        (best, good, inaccuracy, mistake, blunder), each player's accuracy and the win-chance chart.
+        A game still running is reviewed up to its last move (``final_scores`` is then null); a game
+        without moves is refused (400). The work runs in the bounded solver queue."""
+        review_game = services.review_game
+        if review_game is None:
+            raise HTTPException(503, "this server runs without the game review")
+        game = await in_thread(lambda: store.get(game_id))
+        if not game.moves:
+            raise ReviewError(f"game {game_id} has no moves to review yet")
+        record = game.record
+        names = {game.seat: "you", game.ai_seat: f"AI {game.ai}"}
+        record.players = [f"Player {seat + 1} ({names[seat]})" for seat in (0, 1)]
+        positions = len(record.moves) + (0 if game.state().is_terminal() else 1)
+        seconds = min(time_per_move, limits.max_review_seconds / positions)
+        review = await solver_job(request, lambda _stop: review_game(record, seconds))
+        return review_view(review, game.seat, seconds)
+
     async def hint_for_game(game_id: GameId, request: Request) -> Any:
         """The ranked moves of the player to move, as ``patchwork hint POSITION --json`` prints them."""
         game_hint = services.game_hint
@@ -337,7 +384,7 @@ def create_app(
         state = game.state()
         if state.is_terminal():
             raise IllegalMoveError("the game is over")
-        return await solver_job(request, lambda: game_hint(state, limits.max_solver_seconds))
+        return await solver_job(request, lambda _stop: game_hint(state, limits.max_solver_seconds))
 
     hint_endpoint = services.solvers.get("hint")
     app.add_api_route(
@@ -406,13 +453,13 @@ def _docs_policy(html: bytes, local: bool) -> str:
 
 def _solver_route(
     endpoint: SolverEndpoint,
-    solver_job: Callable[[Request, Callable[[], BaseModel]], Awaitable[BaseModel]],
+    solver_job: Callable[[Request, Callable[[StopSignal], BaseModel]], Awaitable[BaseModel]],
     time_cap: float,
 ) -> Callable[..., Awaitable[BaseModel]]:
     """An endpoint whose body is ``endpoint.request`` (set on its signature, so OpenAPI shows it)."""
 
     async def route(body: BaseModel, request: Request) -> BaseModel:
-        return await solver_job(request, lambda: endpoint.run(body, time_cap))
+        return await solver_job(request, lambda stop: endpoint.run(body, time_cap, stop))
 
     route.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [

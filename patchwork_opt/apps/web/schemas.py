@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
+from patchwork_opt.apps.chart import win_chart_svg
+from patchwork_opt.apps.review import GameReview
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES, orientation_of
@@ -36,7 +38,8 @@ class CreateGameRequest(_Strict):
     )
     ai: str = Field(default="", max_length=40, description="AI name (see GET /api/ais); the default AI when empty")
     level: int = Field(default=2, ge=1, le=5, description="AI strength, 1 (fast) .. 5 (slow)")
-    seat: Seat = Field(default=0, description="the human's seat: 0 moves first")
+    #: an int, not ``Literal[0, 1]``, which would take ``true`` for 1
+    seat: Annotated[int, Strict()] = Field(default=0, ge=0, le=1, description="the human's seat: 0 moves first")
     printing: Literal["revised", "classic"] = Field(default="revised", description="leather spaces")
 
 
@@ -219,6 +222,56 @@ class AiInfo(BaseModel):
 
 class ErrorBody(BaseModel):
     detail: str
+
+
+class ReviewedPly(BaseModel):
+    """One ply of the review, as ``patchwork analyze --json`` prints it, plus the moves in words."""
+
+    ply: int
+    player: int
+    played: MoveModel
+    best: MoveModel = Field(description="the AI's best move of the position (the move played when best)")
+    win_before: float = Field(description="the mover's win chance with the best move, 0-1")
+    win_after: float = Field(description="the mover's win chance after the move played, 0-1")
+    loss: float = Field(description="win_before - win_after (at least 0)")
+    label: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+    exact: bool = Field(description="both figures come from an exhaustive search of the rest of the game")
+    played_text: str = Field(description="the move played, in words")
+    best_text: str = Field(description="the best move, in words")
+
+
+class ReviewedPlayer(BaseModel):
+    name: str
+    accuracy: float = Field(description="0-100: 100 when every move was the best")
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+class GameReviewView(BaseModel):
+    """``patchwork analyze --json`` for a stored game, plus the human's seat and the chart."""
+
+    plies: list[ReviewedPly]
+    players: list[ReviewedPlayer] = Field(description="by seat: Player 1 first")
+    first_wins: list[float] = Field(description="Player 1's win chance before each ply, then after the last")
+    final_scores: list[int] | None = Field(description="the scores when the game is over, else null")
+    seat: Seat = Field(description="the human's seat")
+    seconds_per_move: float = Field(description="analysis time per position (the request's, capped by the server)")
+    chart_svg: str = Field(description="the win-chance chart (patchwork analyze --chart), marks carry data-ply")
+
+
+def review_view(review: GameReview, seat: int, seconds_per_move: float) -> GameReviewView:
+    plies = [
+        ReviewedPly.model_validate({**p.to_json(), "played_text": p.played_words, "best_text": p.best_words})
+        for p in review.plies
+    ]
+    data = review.to_json()
+    chart = win_chart_svg(review.first_wins, review.marks(), [p.name for p in review.players])
+    return GameReviewView(
+        plies=plies, players=[ReviewedPlayer.model_validate(p) for p in data["players"]],
+        first_wins=data["first_wins"], final_scores=data["final_scores"], seat=0 if seat == 0 else 1,
+        seconds_per_move=round(seconds_per_move, 4), chart_svg=chart,
+    )
 
 
 def piece_view(patch_id: int, mask: int) -> PieceView:

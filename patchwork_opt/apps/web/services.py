@@ -13,15 +13,21 @@ from typing import Any
 from pydantic import BaseModel
 
 from patchwork_opt.ai.base import Bot
+from patchwork_opt.apps.review import GameReview
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.formats.record import Record
 
-#: ``run(request, time_cap)``: the solver's result for a validated request, never running longer
-#: than ``time_cap`` seconds (the server's cap, already applied to whatever the request asked).
-SolverRun = Callable[[BaseModel, float], BaseModel]
+#: ``run(request, time_cap, stop)``: the solver's result for a validated request, never running longer
+#: than ``time_cap`` seconds (the server's cap, already applied to whatever the request asked), and
+#: ending early when ``stop`` is set (the client went away: nobody reads the answer).
+SolverRun = Callable[[BaseModel, float, StopSignal], BaseModel]
 #: ``make_bot(name, level, seed, time_cap)``: a fresh bot for one decision.
 BotFactory = Callable[[str, int, int, float], Bot]
 #: ``game_hint(state, time_cap)``: the hint for the player to move, as ``patchwork hint --json``.
 GameHint = Callable[[State, float], BaseModel]
+#: ``review_game(record, seconds_per_move)``: the review of every ply, as ``patchwork analyze``.
+GameReviewer = Callable[[Record, float], GameReview]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +48,8 @@ class Limits:
     max_body_bytes: int = 64 * 1024
     max_solver_seconds: float = 5.0
     max_ai_seconds: float = 5.0
+    #: a whole game review: its time per position is cut to fit (``time_per_move <= this / positions``)
+    max_review_seconds: float = 30.0
     #: solver and AI jobs running at once (more wait their turn; the event loop never blocks)
     solver_workers: int = 2
     #: jobs waiting for a slot; past this the answer is 503 with ``Retry-After``
@@ -69,6 +77,7 @@ class Limits:
 class Services:
     solvers: Mapping[str, SolverEndpoint] = field(default_factory=dict)
     game_hint: GameHint | None = None
+    review_game: GameReviewer | None = None
     make_bot: BotFactory | None = None
     ai_names: Sequence[str] = ()
     default_ai: str = ""

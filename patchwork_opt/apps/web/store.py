@@ -301,14 +301,3 @@ def is_postgres_url(db: str) -> bool:
 def redacted_url(url: str) -> str:
     """A database URL without its password, for messages."""
     return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
-
-
-def open_store(db: str | Path) -> GameStore:
-    """``postgresql://USER@HOST:PORT/DB`` (shared by several servers), else a SQLite file path."""
-    if isinstance(db, str) and is_postgres_url(db):
-        try:
-            from patchwork_opt.apps.web.store_postgres import PostgresGameStore
-        except ImportError as exc:
-            raise StoreError(f"PostgreSQL needs the psycopg driver: pip install 'patchwork-opt[web]' ({exc})") from None
-        return PostgresGameStore(db)
-    return SqliteGameStore(db)

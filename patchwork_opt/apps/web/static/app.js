@@ -14,6 +14,7 @@ const S = {
   hover: null,            // [row, col] under the pointer on the human's quilt
   hint: null,             // {cells, text} drawn on the human's quilt
   busy: false,            // a request is running (buttons disabled, clicks ignored)
+  review: null,           // GET /api/games/{id}/review of the finished game on screen
 };
 
 // --- small helpers ------------------------------------------------------------------------------
@@ -121,7 +122,8 @@ function drawPiece(group, piece) {
   outline(g, piece.cells, "piece-edge");
 }
 
-function drawQuilt(svg, board, seat) {
+// A quilt with its patches and, when complete, its 7x7 square: the board alone, no overlays.
+function drawBoard(svg, board) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", `-2 -2 ${SIZE * CELL + 4} ${SIZE * CELL + 4}`);
   svg.setAttribute("width", SIZE * CELL + 4);
@@ -139,6 +141,10 @@ function drawQuilt(svg, board, seat) {
     el("rect", { x: square[1] * CELL + 2, y: square[0] * CELL + 2, width: 7 * CELL - 4, height: 7 * CELL - 4,
       class: "bonus-square", "data-testid": "bonus-square" }, svg);
   }
+}
+
+function drawQuilt(svg, board, seat) {
+  drawBoard(svg, board);
   if (seat !== humanSeat()) {
     // what the AI just placed, so the human sees what changed
     const latest = aiPlacementsSinceHuman();
@@ -249,15 +255,14 @@ function trackXY(space) {
   return [col * 40 + 2, row * 44 + 2];
 }
 
-function drawTrack() {
-  const svg = $("track");
+function drawTrack(svg = $("track"), game = S.game) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", "0 0 724 136");
   svg.setAttribute("width", 724);
   svg.setAttribute("height", 136);
   const end = S.catalogue.end;
   const marks = new Set(S.catalogue.income_marks);
-  const leather = new Set(S.game.state.leather_left);
+  const leather = new Set(game.state.leather_left);
   for (let s = 0; s <= end; s++) {
     const [x, y] = trackXY(s);
     const g = el("g", { class: "space", "data-space": s }, svg);
@@ -266,8 +271,8 @@ function drawTrack() {
     if (marks.has(s)) el("circle", { cx: x + 30, cy: y + 9, r: 5, class: "button-icon" }, g);
     if (leather.has(s)) el("rect", { x: x + 24, y: y + 24, width: 11, height: 11, class: "leather-token" }, g);
   }
-  const pos = S.game.state.players.map((p) => p.position);
-  const top = S.game.moves.length ? S.game.moves[S.game.moves.length - 1].player : 0;
+  const pos = game.state.players.map((p) => p.position);
+  const top = game.moves.length ? game.moves[game.moves.length - 1].player : 0;
   [aiSeat(), humanSeat()].forEach((seat) => {
     const [x, y] = trackXY(pos[seat]);
     const stacked = pos[0] === pos[1];
@@ -315,7 +320,18 @@ function statusText() {
   if (g.ai_to_move) return g.pending_leather ? "The AI places its leather patch…" : "The AI is thinking…";
   if (g.pending_leather) return "Place your leather patch: click an empty cell of your quilt.";
   if (S.selected) return `Place patch #${S.selected.patch}: move over your quilt, R rotates, F flips, click to place.`;
-  return "Your move: choose a patch on offer, or advance.";
+  return `${againText()}Your move: choose a patch on offer, or advance.`;
+}
+
+// Why the human moves again right after their own move (the player behind moves; on a tie, the
+// one on top, who arrived last), so a second turn in a row is never a surprise.
+function againText() {
+  const moves = S.game.moves;
+  const last = moves[moves.length - 1];
+  if (!last || last.actor !== "human") return "";
+  const me = S.game.state.players[humanSeat()].position, ai = S.game.state.players[aiSeat()].position;
+  if (me === ai) return "You landed on the AI's space, on top of its token, so you move again. ";
+  return "You are still behind the AI on the time track, so you move again. ";
 }
 
 function drawResult() {
@@ -342,14 +358,25 @@ function drawResult() {
 function drawLog() {
   const log = $("log");
   log.replaceChildren();
-  for (const m of S.game.moves) {
+  S.game.moves.forEach((m, i) => {
     const li = document.createElement("li");
     const who = m.actor === "human" ? "You" : "AI";
     li.className = m.actor;
-    li.textContent = `${who}: ${describe(m.move)}${m.reason ? ` — ${m.reason}` : ""}`;
+    const next = S.game.moves[i + 1];
+    const again = next && next.actor === m.actor && next.move.type !== "leather" ? " (and moves again)" : "";
+    li.textContent = `${who}: ${describe(m.move)}${m.reason ? ` — ${m.reason}` : ""}${again}`;
     log.appendChild(li);
-  }
+  });
   log.scrollTop = log.scrollHeight;
+}
+
+// Where cells lie, as the CLI says it (rows and columns from 0 at the top left): "rows 3-4, cols 0-2".
+function where(cells) {
+  const span = (xs, one, many) => {
+    const lo = Math.min(...xs), hi = Math.max(...xs);
+    return lo === hi ? `${one} ${lo}` : `${many} ${lo}-${hi}`;
+  };
+  return `${span(cells.map((x) => x[0]), "row", "rows")}, ${span(cells.map((x) => x[1]), "col", "cols")}`;
 }
 
 function describe(move) {
@@ -364,6 +391,7 @@ function canAct() {
 
 function render() {
   const g = S.game;
+  $("welcome").hidden = !!g;
   if (!g) return;
   $("game").hidden = false;
   drawQuilt($("quilt-human"), g.boards[humanSeat()], humanSeat());
@@ -389,6 +417,9 @@ function render() {
   $("flip").disabled = !placing || g.pending_leather;
   $("cancel").disabled = !placing || g.pending_leather;
   $("export").href = `/api/games/${g.id}/record?download=true`;
+  $("review").hidden = !S.review;
+  $("review-start").disabled = S.busy || !g.state.over;
+  $("review-start").textContent = S.review ? "Review again" : "Review the game";
   // for scripts and tests: what the page is waiting for
   document.body.dataset.ply = g.ply;
   document.body.dataset.busy = String(S.busy);
@@ -397,6 +428,7 @@ function render() {
 
 // --- actions ------------------------------------------------------------------------------------
 function setGame(game) {
+  if (!game.state.over || !S.game || S.game.id !== game.id) S.review = null;
   S.game = game;
   S.hint = null;
   $("hint-text").textContent = "";
@@ -506,20 +538,129 @@ async function showHint() {
   }
 }
 
-// A hint as ``patchwork hint --json`` prints it: {player, hints: [{type, patch, cells, score,
-// reason, ...}], ...}, best first. The best one is drawn on the quilt, the next two are listed.
+const pct = (x) => `${Math.round(100 * x)}%`;
+
+// A hint as ``patchwork hint --json`` prints it for a position: {player, hints: [{type, patch,
+// cells, win, margin, exact, reason, ...}], ...}, best first. Its reason says the move and the
+// win chance in words; the best one is drawn on the quilt, the next two are listed.
 function readHint(result) {
   const hints = result.hints || [];
   if (!hints.length) return { cells: [], text: "No hint: there is nothing to choose." };
-  const name = (h) => (h.type === "advance" ? "advance" : h.type === "leather" ? `leather on [${h.cells[0]}]` : `buy #${h.patch}`);
+  const name = (h) => (h.type === "advance" ? "advance" : h.type === "leather" ? `leather on [${h.cells[0]}]` : `buy #${h.patch} at ${where(h.cells)}`);
+  const chance = (h) => (h.win === undefined ? `score ${h.score.toFixed(1)}`
+    : h.exact ? (h.win ? "a sure win" : "a sure loss") : `you win about ${pct(h.win)}`);
   const best = hints[0];
-  const others = hints.slice(1, 3).map((h) => `${name(h)} (${h.score.toFixed(1)})`).join(", ");
+  const others = hints.slice(1, 3).map((h) => `${name(h)} (${chance(h)})`).join(", ");
   const follow = best.type === "buy" ? ` Choose #${best.patch} to place it there.` : "";
   return {
     cells: best.type === "advance" ? [] : best.cells,
     patch: best.type === "buy" ? best.patch : null,
-    text: `Hint: ${name(best)} (score ${best.score.toFixed(1)}): ${best.reason}${others ? `. Next best: ${others}` : ""}.${follow}`,
+    text: `Hint: ${best.reason || name(best)}${others ? `. Next best: ${others}` : ""}.${follow}`,
   };
+}
+
+// --- the review of a finished game ----------------------------------------------------------------
+const FLAGGED = new Set(["inaccuracy", "mistake", "blunder"]);
+const moverName = (seat) => (seat === humanSeat() ? "you" : "the AI");
+
+async function startReview() {
+  if (!S.game || !S.game.state.over || S.busy) return;
+  const id = S.game.id;
+  S.busy = true;
+  showError(null);
+  render();
+  $("review-wait").textContent = "Analysing every move…";
+  try {
+    const seconds = encodeURIComponent($("review-depth").value);
+    const review = await api("GET", `/api/games/${id}/review?time_per_move=${seconds}`);
+    if (S.game && S.game.id === id) {
+      S.review = review;
+      drawReview();
+    }
+  } catch (err) {
+    showError(err);
+  } finally {
+    $("review-wait").textContent = "";
+    S.busy = false;
+    render();
+  }
+}
+
+// The summary, the chart (the server's SVG, parsed as data: no script runs) and the flagged moves.
+function drawReview() {
+  const r = S.review;
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const players = r.players.map((p) => `${p.name}: accuracy ${p.accuracy.toFixed(1)}%, `
+    + `${count(p.inaccuracies, "inaccuracy").replace(/ys$/, "ies")}, ${count(p.mistakes, "mistake")}, `
+    + `${count(p.blunders, "blunder")}`);
+  $("review-summary").textContent = `${players.join(". ")}. (${r.seconds_per_move} s of analysis a move.)`;
+  const doc = new DOMParser().parseFromString(r.chart_svg, "image/svg+xml");
+  const chart = document.importNode(doc.documentElement, true);
+  $("review-chart").replaceChildren(chart);
+  for (const mark of chart.querySelectorAll(".mark")) {
+    mark.addEventListener("click", () => showReviewPly(Number(mark.dataset.ply)));
+  }
+  const list = $("review-marks");
+  list.replaceChildren();
+  for (const p of r.plies.filter((x) => FLAGGED.has(x.label))) {
+    const li = document.createElement("li");
+    li.className = p.label;
+    li.dataset.ply = p.ply;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `Ply ${p.ply}, ${moverName(p.player)}: ${p.label}: ${p.played_text} `
+      + `(win chance ${pct(p.win_before)} → ${pct(p.win_after)}); best: ${p.best_text}`;
+    button.addEventListener("click", () => showReviewPly(p.ply));
+    li.appendChild(button);
+    list.appendChild(li);
+  }
+  if (!list.children.length) {
+    const li = document.createElement("li");
+    li.textContent = "None: every move kept the win chance within 5% of the best move's.";
+    list.appendChild(li);
+  }
+  $("review-position").hidden = true;
+  document.body.dataset.reviewPly = "";
+}
+
+function overlayMove(svg, move, kind) {
+  const cells = move.type === "buy" ? move.cells : move.type === "leather" ? [move.cell] : [];
+  if (!cells.length) return;
+  const g = el("g", { class: `review-move ${kind}`, "data-testid": `review-${kind}` }, svg);
+  for (const [r, c] of cells) el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: `${kind}-cell` }, g);
+  outline(g, cells, `${kind}-edge`);
+}
+
+// The position before ``ply`` as it was (quilts and track), the move played and the best move drawn.
+async function showReviewPly(ply) {
+  const p = S.review && S.review.plies[ply];
+  if (!p) return;
+  showError(null);
+  let then;
+  try {
+    then = await api("GET", `/api/games/${S.game.id}/plies/${ply}`);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  drawBoard($("review-quilt-human"), then.boards[humanSeat()]);
+  drawBoard($("review-quilt-ai"), then.boards[aiSeat()]);
+  $("review-human-title").textContent = `Your quilt before ply ${ply}`;
+  $("review-ai-title").textContent = `AI's quilt before ply ${ply}`;
+  drawTrack($("review-track"), then);
+  const quilt = p.player === humanSeat() ? $("review-quilt-human") : $("review-quilt-ai");
+  if (p.label !== "best") overlayMove(quilt, p.best, "best");
+  overlayMove(quilt, p.played, "played");
+  const exact = p.exact ? " (exact: every way the game can go was checked)" : "";
+  $("review-move").textContent = `Ply ${ply}, ${moverName(p.player)} to move: the best move, ${p.best_text}, `
+    + `keeps a ${pct(p.win_before)} chance to win. Played: ${p.played_text}, leaving ${pct(p.win_after)}: `
+    + `${p.label === "best" ? "the best move" : `a ${p.label}`}${exact}.`;
+  for (const node of document.querySelectorAll("#review-chart .mark, #review-marks li")) {
+    node.classList.toggle("chosen", Number(node.dataset.ply) === ply);
+  }
+  $("review-position").hidden = false;
+  document.body.dataset.reviewPly = String(ply);
+  $("review-position").scrollIntoView({ block: "nearest" });
 }
 
 async function startGame(evt) {
@@ -551,6 +692,7 @@ async function boot() {
   $("new-game").addEventListener("submit", startGame);
   $("advance").addEventListener("click", () => canAct() && play({ type: "advance" }));
   $("hint").addEventListener("click", showHint);
+  $("review-start").addEventListener("click", startReview);
   $("undo").addEventListener("click", () => {
     const id = S.game.id, ply = S.game.ply;
     request(() => api("POST", `/api/games/${id}/undo`, { ply }));

@@ -1,0 +1,284 @@
+"""One analysis of a position, shared by advice (``hint``) and game review (``analyze``).
+
+For a position and a time budget it lists every distinct candidate move (advance; each
+affordable offer at its best few placements; the best leather cells) with the win chance of the
+player to move, the expected final margin, whether the rest of the game was searched
+exhaustively, and the expected continuation. Placements leaving quilts equal up to the board's
+eight symmetries (nothing else differs between them) are listed once.
+
+The numbers come from the AI's search (``patchwork_opt.ai.search``), so every gain in the AI's
+strength flows into the advice: late in the game (and for a pending leather patch) its whole
+analysis, ``run_analysis``, which searches the rest of the game exhaustively over every legal
+move when it finishes in time (the top move then wins whenever a winning move exists); elsewhere
+its sampling search, ``sampled_analysis``, over the candidates listed here (so several distinct
+placements per offer, and a move played in a game, are compared in one search).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from patchwork_opt.ai import search
+from patchwork_opt.ai.base import PlacementAdvisor
+from patchwork_opt.ai.exact import canonical, final_value
+from patchwork_opt.ai.explain import where
+from patchwork_opt.ai.fastcore import MAX_CHILDREN
+from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, contact_planes, isolated, placement_score
+from patchwork_opt.ai.policy import MARGIN_SCALE, MARGIN_WEIGHT
+from patchwork_opt.ai.search import completing_placement, upcoming_after
+from patchwork_opt.ai.seeding import require_running
+from patchwork_opt.core.bitboard import FULL, iter_bits
+from patchwork_opt.core.catalogue import fits_anywhere
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.state import OFFER_SIZE, State
+
+PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch analysed
+LEATHER_CELLS = 3  # distinct leather cells analysed
+LINE_PLIES = 4  # plies of expected continuation reported per move
+MIN_SEARCH_SHARE = 0.3  # the search keeps at least this share of the budget
+
+
+class AnalysisError(PatchworkError):
+    """A request the analysis cannot answer (a finished game, a non-positive budget)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnalysis:
+    """One candidate move, seen by the player to move before it."""
+
+    move: Move
+    win: float  # chance of winning the game after this move, 0-1
+    margin: float  # expected final margin (own points minus the opponent's)
+    exact: bool  # the rest of the game was searched exhaustively
+    visits: int  # simulations behind the estimate (0 for exact values)
+    line: tuple[Move, ...]  # the move and the expected continuation
+
+    @property
+    def score(self) -> float:
+        """The ranking value in [-1, 1]: mostly the win chance, a little the margin (as the AI)."""
+        return (1.0 - MARGIN_WEIGHT) * (2.0 * self.win - 1.0) + MARGIN_WEIGHT * math.tanh(self.margin / MARGIN_SCALE)
+
+
+@dataclass(frozen=True, slots=True)
+class PositionAnalysis:
+    player: int
+    moves: list[MoveAnalysis]  # best first
+    seconds: float
+    quilt: int  # the mover's quilt before the move (for equivalence of placements)
+
+    @property
+    def best(self) -> MoveAnalysis:
+        return self.moves[0]
+
+    def shown(self, per_offer: int = PLACEMENTS_PER_OFFER) -> list[MoveAnalysis]:
+        """The moves worth showing, best first: at most ``per_offer`` placements of each patch
+        (an exact analysis values every legal move) and leather cells."""
+        counts: dict[tuple[str, int], int] = {}
+        out = []
+        for m in self.moves:
+            key = (m.move.kind, m.move.patch)
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] <= per_offer:
+                out.append(m)
+        return out
+
+    def find(self, move: Move) -> MoveAnalysis | None:
+        """The analysed move equivalent to ``move`` (same up to the board's symmetries), if any."""
+        key = move_key(self.quilt, move)
+        return next((m for m in self.moves if move_key(self.quilt, m.move) == key), None)
+
+
+def move_key(quilt: int, move: Move) -> tuple[str, int, int]:
+    """Moves with equal keys leave the same game up to a symmetry of the mover's quilt."""
+    if move.kind == "advance":
+        return ("advance", -1, 0)
+    return (move.kind, move.patch, canonical(quilt | move.mask))
+
+
+def _distinct(quilt: int, masks: Iterable[int], limit: int) -> list[int]:
+    seen: set[int] = set()
+    out: list[int] = []
+    for mask in masks:
+        form = canonical(quilt | mask)
+        if form not in seen:
+            seen.add(form)
+            out.append(mask)
+            if len(out) == limit:
+                break
+    return out
+
+
+def _leather_cells(quilt: int, bonus_free: bool, limit: int) -> list[int]:
+    planes = contact_planes(quilt)
+    holes = isolated(FULL & ~quilt).bit_count()
+    cells = [1 << i for i in iter_bits(FULL & ~quilt)]
+    cells.sort(key=lambda m: (-placement_score(quilt, m, planes, holes, bonus_free), m))
+    return _distinct(quilt, cells, limit)
+
+
+def candidate_moves(
+    state: State, advisor: PlacementAdvisor | None = None, per_offer: int = PLACEMENTS_PER_OFFER
+) -> list[Move]:
+    """Advance, each affordable offer at its best few distinct placements (and any placement
+    completing a 7x7 square while the bonus is free), or the best few distinct leather cells."""
+    p = state.to_move()
+    quilt = state.quilts[p]
+    bonus_free = state.bonus < 0
+    if state.pending >= 0:
+        return [Move("leather", -1, m) for m in _leather_cells(quilt, bonus_free, LEATHER_CELLS)]
+    ranker = advisor if advisor is not None and quilt.bit_count() >= search.ADVISOR_FROM else HeuristicAdvisor()
+    moves = [ADVANCE]
+    for k in range(min(OFFER_SIZE, len(state.circle))):
+        pid = state.circle[k]
+        if COST[pid] > state.buttons[p] or not fits_anywhere(pid, quilt):
+            continue
+        ranked = [rp.mask for rp in ranker.rank_placements(quilt, pid, upcoming_after(state.circle, k), 8 * per_offer)]
+        if bonus_free:
+            completing = completing_placement(quilt, pid)
+            if completing:
+                ranked.insert(0, completing)
+        moves += [Move("buy", pid, m) for m in _distinct(quilt, ranked, per_offer)]
+    return moves
+
+
+def _with_extra(state: State, moves: list[Move], extra: Sequence[Move]) -> list[Move]:
+    quilt = state.quilts[state.to_move()]
+    keys = {move_key(quilt, m) for m in moves}
+    for move in extra:
+        state.check(move)
+        key = move_key(quilt, move)
+        if key not in keys:
+            keys.add(key)
+            moves.append(move)
+    return moves
+
+
+# --- the search adapter: the one place that calls the AI's search ------------------------------
+
+
+def _converted(stats: Sequence[search.MoveStats]) -> list[MoveAnalysis]:
+    """The AI's root figures; a move it could not value (an upper bound, the only move) is left
+    out: its figure is read from the position it leads to instead (``value_after``)."""
+    return [
+        MoveAnalysis(s.move, s.win, s.margin if s.margin is not None else 0.0, s.exact, s.visits,
+                     s.line or (s.move,))
+        for s in stats
+        if s.win is not None
+    ]
+
+
+def _search(
+    state: State,
+    moves: list[Move],
+    *,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int,
+    advisor: PlacementAdvisor | None,
+) -> list[MoveAnalysis]:
+    if state.pending >= 0 or min(state.pos) >= search.EXACT_FROM:
+        analysis = search.run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor)
+        valued = _converted(analysis.moves)
+        if valued or state.pending >= 0:
+            return valued
+        # the AI saw nothing to compare (advancing is the only move): sample it for its figures
+    sampled = search.sampled_analysis(state, moves, seconds=seconds, iterations=iterations, seed=seed,
+                                      pv_plies=LINE_PLIES)
+    return _converted(sampled.moves)
+
+
+def _merged(quilt: int, analysed: list[MoveAnalysis]) -> list[MoveAnalysis]:
+    """One entry per move up to symmetry (the better-founded one: exact, else more visits)."""
+    kept: dict[tuple[str, int, int], MoveAnalysis] = {}
+    for m in analysed:
+        key = move_key(quilt, m.move)
+        old = kept.get(key)
+        if old is None or (m.exact, m.visits) > (old.exact, old.visits):
+            kept[key] = m
+    return list(kept.values())
+
+
+def analyse_position(
+    state: State,
+    *,
+    seconds: float | None = 1.0,
+    iterations: int | None = None,
+    seed: int = 0,
+    advisor: PlacementAdvisor | None = None,
+    extra: Sequence[Move] = (),
+) -> PositionAnalysis:
+    """The candidate moves of the player to move, best first, each with its win chance.
+
+    ``seconds`` bounds the whole analysis (``iterations`` instead fixes the search's budget, which
+    makes it repeatable); ``extra`` moves (a move played in a game) are compared alongside where
+    the sampling search runs (elsewhere ``find`` may miss them: see ``value_after``).
+    """
+    require_running(state)
+    if iterations is None and (seconds is None or seconds <= 0):
+        raise AnalysisError(f"the time budget must be positive, got {seconds}")
+    if iterations is not None and iterations < 1:
+        raise AnalysisError(f"iterations must be at least 1, got {iterations}")
+    started = time.perf_counter()
+    moves = _with_extra(state, candidate_moves(state, advisor)[: MAX_CHILDREN - len(extra)], extra)
+    left = None
+    if seconds is not None:
+        left = max(seconds - (time.perf_counter() - started), MIN_SEARCH_SHARE * seconds)
+    quilt = state.quilts[state.to_move()]
+    analysed = _merged(quilt, _search(state, moves, seconds=left, iterations=iterations, seed=seed,
+                                      advisor=advisor))
+    analysed.sort(key=lambda m: (-m.win, not m.exact, -m.margin, -m.visits))
+    return PositionAnalysis(state.to_move(), analysed, time.perf_counter() - started, quilt)
+
+
+def value_after(state: State, move: Move, following: PositionAnalysis | None) -> tuple[float, float, bool]:
+    """``move``'s (win, margin, exact) for its mover, read from the position it leads to:
+    ``following`` is that position's analysis (None when the game ends there)."""
+    p = state.to_move()
+    after = state.clone()
+    after.apply(move)
+    if after.is_terminal():
+        value = final_value(after, p)
+        return (1.0 if value > 0 else 0.0), after.score(p) - after.score(1 - p), True
+    if following is None or not following.moves:
+        raise AnalysisError("the position after the move needs its own analysis")
+    best = following.best
+    if following.player == p:
+        return best.win, best.margin, best.exact
+    return 1.0 - best.win, -best.margin, best.exact
+
+
+# --- plain words -------------------------------------------------------------------------------
+
+
+def move_words(state: State, move: Move) -> str:
+    """``buy #12 at rows 3-5, cols 4-6``, ``advance 3 spaces (+3 buttons)``, ``put the leather
+    patch on row 4, col 4``: what a player would do, for the player to move in ``state``."""
+    if move.kind == "advance":
+        p = state.to_move()
+        spaces = state.advance_target(p) - state.pos[p]
+        plural = "s" if spaces != 1 else ""
+        return f"advance {spaces} space{plural} (+{spaces} button{plural})"
+    if move.kind == "leather":
+        return f"put the leather patch on {where(move.mask)}"
+    return f"buy #{move.patch} at {where(move.mask)}"
+
+
+def outcome_words(m: MoveAnalysis) -> str:
+    """What the move leads to, in words a player reads without knowing how the AI searches."""
+    if m.exact:
+        if m.margin == 0:
+            result = "you win on the tie-break" if m.win else "you lose on the tie-break"
+        elif m.win:
+            result = f"you win by {m.margin:g} point{'s' if abs(m.margin) != 1 else ''}"
+        else:
+            result = f"you lose by {-m.margin:g} point{'s' if abs(m.margin) != 1 else ''}"
+        return f"{result} with best play (every way the game can go was checked)"
+    return f"you win about {m.win:.0%} of games from here, {m.margin:+.1f} points expected"
+
+
+def advice(state: State, m: MoveAnalysis) -> str:
+    return f"{move_words(state, m.move)}: {outcome_words(m)}"

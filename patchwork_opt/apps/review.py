@@ -1,0 +1,229 @@
+"""Game review: every ply of a record against the AI's analysis (``patchwork analyze``).
+
+Each position is analysed once (``analyse_position``, the move played compared alongside the
+candidates). A ply's ``win_before`` is the mover's win chance with the best move, ``win_after``
+the chance the move played leaves them, and ``loss`` the difference. ``win_after`` comes from the
+same search when it valued the move played on enough simulations (a sampling search spends few
+on moves it finds poor, and their figures are noisy), else from the analysis of the position the
+move led to. Labels grade the loss in win chance. A player's accuracy averages
+``100 * exp(-loss / ACCURACY_SCALE)`` over their moves, so a best move scores 100 and a move that
+throws away a won game about 0; moves in a game already decided (the win chance within
+``DECIDED`` of 0 or 1, and kept so) do not count: any move is as good there, and counting them
+would pull both players towards 100.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from patchwork_opt.ai.analysis import PositionAnalysis, analyse_position, move_words, value_after
+from patchwork_opt.ai.base import PlacementAdvisor
+from patchwork_opt.apps.chart import win_chart_svg, write_win_chart_png
+from patchwork_opt.core.errors import PatchworkError, RecordError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record, write_atomic
+
+#: (label, the loss in win chance below which a non-best move gets it), mildest first.
+LABELS: tuple[tuple[str, float], ...] = (("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
+BLUNDER = "blunder"
+ACCURACY_SCALE = 0.2  # loss in win chance at which a move's accuracy falls to 37%
+DECIDED = 0.03  # a win chance this close to 0 or 1 is a decided game
+RELIABLE_SHARE = 0.2  # a move's own figure counts when it had this share of the best move's visits
+
+Progress = Callable[[str, float, float], None]
+
+
+class ReviewError(PatchworkError):
+    """A record that cannot be reviewed (no moves)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlyReview:
+    ply: int
+    player: int
+    played: Move
+    best: Move
+    win_before: float
+    win_after: float
+    loss: float
+    label: str
+    exact: bool
+    played_words: str
+    best_words: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply, "player": self.player, "played": self.played.to_json(), "best": self.best.to_json(),
+            "win_before": round(self.win_before, 4), "win_after": round(self.win_after, 4),
+            "loss": round(self.loss, 4), "label": self.label, "exact": self.exact,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview:
+    name: str
+    accuracy: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "accuracy": round(self.accuracy, 1), "inaccuracies": self.inaccuracies,
+                "mistakes": self.mistakes, "blunders": self.blunders}
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    plies: list[PlyReview]
+    players: list[PlayerReview]
+    first_wins: list[float]  # player 1's win chance before each ply, then after the last move
+    final_scores: tuple[int, int] | None  # when the record is a finished game
+    seconds_per_move: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "plies": [p.to_json() for p in self.plies],
+            "players": [p.to_json() for p in self.players],
+            "first_wins": [round(w, 4) for w in self.first_wins],
+            "final_scores": list(self.final_scores) if self.final_scores is not None else None,
+        }
+
+    def marks(self) -> list[tuple[int, str, str]]:
+        """(ply, label, title) of each inaccuracy, mistake and blunder, for the chart."""
+        return [
+            (p.ply, p.label, f"ply {p.ply}, {self.players[p.player].name}: {p.label} ({p.played_words}; "
+                             f"best: {p.best_words}; -{p.loss:.0%})")
+            for p in self.plies
+            if p.label in ("inaccuracy", "mistake", BLUNDER)
+        ]
+
+
+def label_of(loss: float, is_best: bool) -> str:
+    if is_best:
+        return "best"
+    for label, below in LABELS:
+        if loss < below:
+            return label
+    return BLUNDER
+
+
+def counts_for_accuracy(ply: PlyReview) -> bool:
+    return DECIDED < ply.win_before < 1.0 - DECIDED or ply.loss >= DECIDED
+
+
+def accuracy_of(plies: list[PlyReview]) -> float:
+    losses = [p.loss for p in plies if counts_for_accuracy(p)]
+    if not losses:
+        return 100.0
+    return 100.0 * sum(math.exp(-loss / ACCURACY_SCALE) for loss in losses) / len(losses)
+
+
+def review_game(
+    record: Record,
+    *,
+    seconds: float | None = 0.5,
+    iterations: int | None = None,
+    seed: int = 0,
+    advisor: PlacementAdvisor | None = None,
+    progress: Progress | None = None,
+) -> GameReview:
+    """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed)."""
+    if not record.moves:
+        raise ReviewError("the record has no moves to review")
+    record.replay()  # a move the rules refuse is reported with its ply before any search
+    states: list[State] = [record.initial_state()]
+    for move in record.moves:
+        after = states[-1].clone()
+        after.apply(move)
+        states.append(after)
+    total = len(states) - (1 if states[-1].is_terminal() else 0)
+    analyses: list[PositionAnalysis | None] = []
+    for i, state in enumerate(states):
+        if state.is_terminal():
+            analyses.append(None)
+            continue
+        extra = [record.moves[i]] if i < len(record.moves) else []
+        analyses.append(analyse_position(state, seconds=seconds, iterations=iterations, seed=seed,
+                                         advisor=advisor, extra=extra))
+        if progress is not None:
+            progress("analysing positions", i + 1, total)
+    plies = [_ply(i, states[i], move, analyses[i], analyses[i + 1]) for i, move in enumerate(record.moves)]
+    names = record.players or ["Player 1", "Player 2"]
+    players = []
+    for seat in (0, 1):
+        own = [p for p in plies if p.player == seat]
+        players.append(PlayerReview(
+            name=names[seat], accuracy=accuracy_of(own),
+            inaccuracies=sum(p.label == "inaccuracy" for p in own), mistakes=sum(p.label == "mistake" for p in own),
+            blunders=sum(p.label == BLUNDER for p in own),
+        ))
+    first_wins = [p.win_before if p.player == 0 else 1.0 - p.win_before for p in plies]
+    last = plies[-1]
+    first_wins.append(last.win_after if last.player == 0 else 1.0 - last.win_after)
+    end = states[-1]
+    final = (end.score(0), end.score(1)) if end.is_terminal() else None
+    return GameReview(plies, players, first_wins, final, seconds or 0.0)
+
+
+def _ply(i: int, state: State, played: Move, here: PositionAnalysis | None,
+         following: PositionAnalysis | None) -> PlyReview:
+    assert here is not None  # a position with a move played from it is running
+    best = here.best
+    found = here.find(played)
+    is_best = found is not None and found.move == best.move
+    if found is not None and (found.exact or found.visits >= RELIABLE_SHARE * best.visits > 0):
+        win_after, exact_after = found.win, found.exact
+    else:
+        win_after, _, exact_after = value_after(state, played, following)
+    if is_best:
+        win_after = best.win
+    loss = max(0.0, best.win - win_after)
+    return PlyReview(
+        ply=i, player=here.player, played=played, best=best.move, win_before=best.win, win_after=win_after,
+        loss=loss, label=label_of(loss, is_best), exact=best.exact and exact_after,
+        played_words=move_words(state, played), best_words=move_words(state, best.move),
+    )
+
+
+def render_review(review: GameReview) -> str:
+    """One line per ply with its label, the best move where it differed, then each player's summary."""
+    lines = []
+    for p in review.plies:
+        name = review.players[p.player].name
+        line = (f"{p.ply:3d}  {name:<14.14} {p.played_words:<44.44} "
+                f"{p.win_before:4.0%} -> {p.win_after:4.0%}  {p.label}{' (exact)' if p.exact else ''}")
+        if p.label not in ("best", "good"):
+            line += f"; best was {p.best_words}"
+        lines.append(line)
+    lines.append("")
+    if review.final_scores is not None:
+        s0, s1 = review.final_scores
+        lines.append(f"final score  {review.players[0].name} {s0} : {s1} {review.players[1].name}")
+    for player in review.players:
+        lines.append(
+            f"{player.name:<14.14} accuracy {player.accuracy:5.1f}%  inaccuracies {player.inaccuracies}  "
+            f"mistakes {player.mistakes}  blunders {player.blunders}"
+        )
+    return "\n".join(lines)
+
+
+def write_chart(review: GameReview, path: str) -> str:
+    """Write the win-chance chart as SVG, or as PNG for a ``.png`` name (``.svg`` added when the
+    name has no suffix); the path written."""
+    target = Path(path)
+    if not target.suffix:
+        target = target.with_suffix(".svg")
+    names = [p.name for p in review.players]
+    if target.suffix.lower() == ".png":
+        try:
+            write_win_chart_png(target, review.first_wins, review.marks(), names)
+        except OSError as exc:
+            raise RecordError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    else:
+        write_atomic(target, win_chart_svg(review.first_wins, review.marks(), names))
+    return str(target)

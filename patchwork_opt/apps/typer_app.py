@@ -1,0 +1,82 @@
+"""The frame of the ``patchwork`` command line (cli.py and its ``bench`` group): the one place
+where errors become ``error: <one line>`` and an exit code, ``--version``, and ``--json``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import metadata
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from patchwork_opt.core.errors import PatchworkError
+
+#: Libraries of the optional extras (pyproject.toml), for a one-line hint when one is missing.
+EXTRAS = {"fastapi": "web", "uvicorn": "web", "starlette": "web", "httpx": "web", "ray": "ray"}
+
+
+@contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Domain errors, usage errors (a missing option, a value that is no number) and a missing
+    extra as ``error: <one line>`` on stderr with their exit code (2 for usage and extras)."""
+    try:
+        yield
+    except PatchworkError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    except typer.TyperException as exc:  # Typer's usage errors (it carries its own click)
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" or ctx is None:
+            raise  # the help shown for a bare command, or an error with no command to point at
+        typer.echo(f"error: {exc.format_message().rstrip('.')} (see {ctx.command_path} --help)", err=True)
+        raise typer.Exit(getattr(exc, "exit_code", 2)) from None
+    except ModuleNotFoundError as exc:
+        extra = EXTRAS.get((exc.name or "").split(".")[0])
+        if extra is None:
+            raise
+        typer.echo(f"error: this command needs the {extra!r} extra: pip install -e '.[{extra}]'", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+
+
+class ErrorMappingGroup(TyperGroup):
+    """A command group whose parsing (``make_context``) and commands (``invoke``) report errors
+    through ``one_line_errors``."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with one_line_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with one_line_errors():
+            return super().invoke(ctx)
+
+
+def new_typer(help_text: str) -> typer.Typer:
+    """A command group with one-line errors and plain help (``rich_markup_mode=None``: Typer's rich
+    panels show every flag as ``--json <bool>``, as if it took a value)."""
+    return typer.Typer(
+        cls=ErrorMappingGroup, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
+        rich_markup_mode=None, help=help_text,
+    )
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        typer.echo(f"patchwork-opt {metadata.version('patchwork-opt')}")
+        raise typer.Exit()
+
+
+VersionFlag = Annotated[
+    bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+
+
+def print_json(data: object) -> None:
+    typer.echo(json.dumps(data, indent=2))

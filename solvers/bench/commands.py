@@ -1,0 +1,111 @@
+"""The ``patchwork bench`` commands: each runs a benchmark and prints its figures and ratios
+against a baseline run in the same process (the measuring code is beside each: patchwork_opt/bench
+for the engine, the AI and the web service, solvers/bench for the solvers)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from patchwork_opt.apps.progress import phase_progress
+from patchwork_opt.apps.typer_app import JsonFlag, new_typer
+from patchwork_opt.apps.typer_app import print_json as _print_json
+from patchwork_opt.core.errors import PatchworkError
+
+bench_app = new_typer("Benchmarks (figures and ratios).")
+
+
+@bench_app.command("engine")
+def bench_engine(
+    seconds: Annotated[float, typer.Option(help="Time per measurement, in seconds.")] = 3.0,
+    repeats: Annotated[int, typer.Option(help="Measurements per figure; the median is quoted.")] = 3,
+    as_json: JsonFlag = False,
+) -> None:
+    """Random games per second and legal-move generation, against a naive list-of-lists engine."""
+    from patchwork_opt.bench.engine import render_engine_bench, run_engine_bench
+
+    result = run_engine_bench(seconds=seconds, repeats=repeats, progress=not as_json)
+    _print_json(result) if as_json else typer.echo(render_engine_bench(result))
+
+
+@bench_app.command("hint")
+def bench_hint(
+    quilts: Annotated[int, typer.Option(help="Random mid-game hint requests to time.")] = 200,
+    baseline: Annotated[int, typer.Option(help="Requests also solved by the plain CP-SAT baseline.")] = 6,
+    positions: Annotated[int, typer.Option(help="Random mid-game positions for whole-position hints.")] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the random quilts.")] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Best-fit latency (p50/p95) on mid-game quilts with 3-6 lookahead patches, vs plain CP-SAT."""
+    from solvers.bench.hint import render_hint_bench, run_hint_bench
+
+    if quilts < 1 or baseline < 0 or positions < 0:
+        raise PatchworkError("--quilts must be at least 1, --baseline and --positions at least 0")
+    with phase_progress(disable=as_json) as report:
+        result = run_hint_bench(
+            quilts=quilts, baseline_quilts=baseline, positions=positions, seed=seed, progress=report
+        )
+    _print_json(result) if as_json else typer.echo(render_hint_bench(result))
+
+
+@bench_app.command("solvers")
+def bench_solvers(
+    sets: Annotated[int, typer.Option("--sets", help="Random instances (about 3 s each on average).")] = 40,
+    max_patches: Annotated[int, typer.Option("--max-patches", help="Largest patch set (from 4).")] = 18,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds per solve, each side.")] = 10.0,
+    seed: Annotated[int, typer.Option(help="Seed of the random instances.")] = 1,
+    as_json: JsonFlag = False,
+) -> None:
+    """Optimal fill vs a naive CP-SAT model on random 4-18 patch sets, 0-40% filled quilts."""
+    from solvers.bench.fill import render_solver_bench, run_solver_bench
+
+    if sets < 1 or not 4 <= max_patches <= 33 or time_limit <= 0:
+        raise PatchworkError("--sets must be at least 1, --max-patches 4..33, --time-limit positive")
+    with phase_progress() as report:
+        result = run_solver_bench(
+            sets=sets, max_patches=max_patches, time_limit=time_limit, seed=seed,
+            on_step=lambda i, row: report("fill vs naive", i + 1, sets),
+        )
+    _print_json(result) if as_json else typer.echo(render_solver_bench(result, time_limit, seed))
+
+
+@bench_app.command("ai")
+def bench_ai(
+    seconds: Annotated[float, typer.Option(help="Time per measurement, in seconds.")] = 2.0,
+    repeats: Annotated[int, typer.Option(help="Measurements per figure; the median is quoted.")] = 3,
+    as_json: JsonFlag = False,
+) -> None:
+    """MCTS iterations/s and rollouts/s on one core, against rollouts through legal_moves/apply."""
+    from patchwork_opt.bench.ai import render_ai_bench, run_ai_bench
+
+    result = run_ai_bench(seconds=seconds, repeats=repeats)
+    _print_json(result) if as_json else typer.echo(render_ai_bench(result))
+
+
+@bench_app.command("web")
+def bench_web(
+    clients: Annotated[int, typer.Option(min=1, max=200, help="Clients asking for hints at once.")] = 20,
+    seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of the loaded run.")] = 30.0,
+    baseline_seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of the one-client run.")] = 5.0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Hint latency (p50/p95) of `patchwork serve` on loopback under N clients, vs one client alone."""
+    from patchwork_opt.bench.web import render_web_bench, run_web_bench
+
+    def argv_for(port: int, db: str) -> list[str]:
+        return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
+
+    with phase_progress() as on_phase:
+        result = run_web_bench(
+            argv_for, clients=clients, seconds=seconds, baseline_seconds=baseline_seconds, on_phase=on_phase
+        )
+    if as_json:
+        _print_json(result)
+    else:
+        typer.echo(render_web_bench(result, clients))
+        for sample in result["hint"]["error_samples"] + result["read_during_load"]["error_samples"]:
+            typer.echo(f"  error: {sample}", err=True)
+    if result["errors"]:
+        raise typer.Exit(1)
