@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from web_databases import db_fixture, pg_url_fixture  # noqa: F401  (fixtures db, pg_url)
+from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
 from patchwork_opt.apps.web.databases import open_store
 from patchwork_opt.apps.web.store import (
@@ -23,8 +24,8 @@ from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 
 
-def test_games_and_moves_survive_reopening(db: str) -> None:
-    store = open_store(db)
+def test_games_and_moves_survive_reopening(db: str, opened: Callable[[str], GameStore]) -> None:
+    store = opened(db)
     state = State.new(seed=3, leather="classic")
     game = store.create(state, seed=3, ai="greedy", level=2, seat=1)
     pid = state.offers()[0]
@@ -32,7 +33,7 @@ def test_games_and_moves_survive_reopening(db: str) -> None:
     store.append(game.id, 0, buy, actor="ai", reason="because")
     store.append(game.id, 1, ADVANCE, actor="human")
     store.close()
-    again = open_store(db).get(game.id)
+    again = opened(db).get(game.id)
     assert again.circle == state.circle and again.leather == (20, 26, 32, 44, 50)
     assert (again.ai, again.level, again.seat, again.seed) == ("greedy", 2, 1, 3)
     assert [(m.ply, m.player, m.actor, m.move, m.reason) for m in again.moves] == [
@@ -42,8 +43,8 @@ def test_games_and_moves_survive_reopening(db: str) -> None:
     assert again.state() == again.record.replay()
 
 
-def test_an_illegal_move_or_a_stale_ply_stores_nothing(db: str) -> None:
-    store = open_store(db)
+def test_an_illegal_move_or_a_stale_ply_stores_nothing(db: str, opened: Callable[[str], GameStore]) -> None:
+    store = opened(db)
     state = State.new(seed=1)
     game = store.create(state, seed=1, ai="greedy", level=1, seat=0)
     with pytest.raises(IllegalMoveError):
@@ -55,8 +56,8 @@ def test_an_illegal_move_or_a_stale_ply_stores_nothing(db: str) -> None:
         store.get("no-such-game-id-here")
 
 
-def test_racing_writers_for_one_ply_land_exactly_one_move(db: str) -> None:
-    store = open_store(db)
+def test_racing_writers_for_one_ply_land_exactly_one_move(db: str, opened: Callable[[str], GameStore]) -> None:
+    store = opened(db)
     game = store.create(State.new(seed=2), seed=2, ai="greedy", level=1, seat=0)
     outcomes: list[str] = []
     lock = threading.Lock()
@@ -81,8 +82,10 @@ def test_racing_writers_for_one_ply_land_exactly_one_move(db: str) -> None:
     assert len(store.get(game.id).moves) == 1
 
 
-def test_truncate_undoes_from_a_ply_when_the_game_is_where_expected(db: str) -> None:
-    store = open_store(db)
+def test_truncate_undoes_from_a_ply_when_the_game_is_where_expected(
+    db: str, opened: Callable[[str], GameStore]
+) -> None:
+    store = opened(db)
     game = store.create(State.new(seed=4), seed=4, ai="greedy", level=1, seat=0)
     for ply in range(3):
         store.append(game.id, ply, ADVANCE, actor="human" if ply % 2 == 0 else "ai")
@@ -128,9 +131,11 @@ def test_an_unreachable_postgres_server_is_a_one_line_error() -> None:
         open_store("postgresql://who:secret@127.0.0.1:1/nothing?connect_timeout=2")
 
 
-def test_two_servers_on_one_postgres_database_share_games_and_refuse_stale_moves(pg_url: str) -> None:
+def test_two_servers_on_one_postgres_database_share_games_and_refuse_stale_moves(
+    pg_url: str, opened: Callable[[str], GameStore]
+) -> None:
     """What two ``serve`` processes behind a load balancer see: one store each, one database."""
-    first, second = open_store(pg_url), open_store(pg_url)
+    first, second = opened(pg_url), opened(pg_url)
     try:
         game = first.create(State.new(seed=6), seed=6, ai="greedy", level=1, seat=0)
         second.append(game.id, 0, ADVANCE, actor="human")

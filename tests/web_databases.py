@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+
+from patchwork_opt.apps.web.store import GameStore
 
 PG_ENV = "PATCHWORK_TEST_PG"
 BACKENDS = ["sqlite", "postgres"]
@@ -52,3 +54,19 @@ def db_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     url: str = request.getfixturevalue("pg_url")
     return url
 
+
+
+@pytest.fixture(name="opened")
+def opened_fixture() -> Iterator[Callable[[str], GameStore]]:
+    """``open_store`` whose stores are closed after the test (a PostgreSQL store holds a pool)."""
+    from patchwork_opt.apps.web.databases import open_store
+
+    stores: list[GameStore] = []
+
+    def open_(db: str) -> GameStore:
+        stores.append(open_store(db))
+        return stores[-1]
+
+    yield open_
+    for store in stores:
+        store.close()

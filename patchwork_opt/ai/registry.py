@@ -5,7 +5,7 @@ it; ``iterations`` replaces the clock with a fixed budget, which makes searches 
 the solver bot a level also caps its iterations per move, sets how often it deliberately plays a
 random legal move and whether it searches the endgame exactly: level 1 loses most games to greedy,
 level 5 is the strongest setting (the Elo ladder is in the README). ``time_per_move`` replaces a
-level's time and its iteration cap.
+level's time, its iteration cap and its root placements by the full-strength search.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ LEVEL_TIME: dict[int, float] = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.0, 5: 3.0}
 #: Chance per move that the solver bot plays a random candidate instead of its best, per level.
 LEVEL_BLUNDER: dict[int, float] = {1: 0.5, 2: 0.15, 3: 0.0, 4: 0.0, 5: 0.0}
 #: Whether the solver bot searches the endgame exactly, per level.
-LEVEL_EXACT: dict[int, bool] = {1: False, 2: False, 3: False, 4: True, 5: True}
+LEVEL_EXACT: dict[int, bool] = {1: False, 2: False, 3: True, 4: True, 5: True}
 #: The solver bot's iterations per move at most, per level (None: as many as the time allows).
-LEVEL_ITERATIONS: dict[int, int | None] = {1: 200, 2: 1000, 3: 3000, 4: 15000, 5: None}
+LEVEL_ITERATIONS: dict[int, int | None] = {1: 200, 2: 1000, 3: 2000, 4: 8000, 5: None}
+#: Placements of each offer the solver bot compares at the root, per level (None: the bot's
+#: full-strength default, ``solver_bot.ROOT_PLACEMENTS``).
+LEVEL_ROOT_PLACEMENTS: dict[int, int | None] = {1: 1, 2: 1, 3: 1, 4: 1, 5: None}
 
 
 class UnknownBotError(PatchworkError):
@@ -67,9 +70,12 @@ def make_bot(
 
         return MctsBot(seed=seed, time_per_move=seconds, iterations=iterations)
     if key == "solver":
-        from patchwork_opt.ai.solver_bot import SolverBot
+        from patchwork_opt.ai.solver_bot import ROOT_PLACEMENTS, SolverBot
 
+        by_level = time_per_move is None
+        top_k = LEVEL_ROOT_PLACEMENTS[level] if by_level else None
         return SolverBot(advisor, seed=seed, time_per_move=seconds, iterations=iterations,
                          exact=LEVEL_EXACT[level], blunder=LEVEL_BLUNDER[level],
-                         max_iterations=LEVEL_ITERATIONS[level] if time_per_move is None else None)
+                         max_iterations=LEVEL_ITERATIONS[level] if by_level else None,
+                         top_k=ROOT_PLACEMENTS if top_k is None else top_k)
     raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")
