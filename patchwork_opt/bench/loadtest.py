@@ -2,11 +2,16 @@
 
 Each client sends its request, waits for the answer, and sends the next until the time is up,
 so the load is closed-loop and stops by itself. Only loopback addresses are accepted as targets.
+Against 127.0.0.1 each client sends from its own loopback address (127.0.0.2, 127.0.0.3, ...), so
+a server that shares its work fairly between clients sees that many clients, not one. An answer
+that sheds load (503 or 429 with ``Retry-After``) is counted as *shed*, not as an error, and its
+client waits the second it was told before asking again; latencies are those of served answers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import statistics
 import time
@@ -35,6 +40,7 @@ class LoadResult:
     clients: int
     seconds: float
     requests: int = 0
+    shed: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
@@ -90,6 +96,7 @@ async def _client(
 ) -> None:
     while time.perf_counter() < deadline and result.requests < max_requests:
         started = time.perf_counter()
+        response: httpx.Response | None = None
         try:
             response = await http.request(probe.method, probe.path, json=probe.body)
             ok = response.status_code < 400
@@ -97,8 +104,12 @@ async def _client(
         except httpx.HTTPError as exc:
             ok = False
             problem = f"{type(exc).__name__}: {exc}"
-        result.latencies_ms.append((time.perf_counter() - started) * 1000.0)
         result.requests += 1
+        if response is not None and response.status_code in (429, 503) and "Retry-After" in response.headers:
+            result.shed += 1
+            await asyncio.sleep(min(1.0, max(0.0, deadline - time.perf_counter())))
+            continue
+        result.latencies_ms.append((time.perf_counter() - started) * 1000.0)
         if not ok:
             result.errors += 1
             if len(result.error_samples) < 5:
@@ -116,16 +127,20 @@ async def run_load(
 ) -> dict[str, LoadResult]:
     """Run every probe's clients at once for ``seconds``; ``probes`` maps a label to (probe, clients)."""
     check_loopback(base_url)
-    limits = httpx.Limits(max_connections=sum(n for _, n in probes.values()) + 4)
     results = {label: LoadResult(label, clients, seconds) for label, (_, clients) in probes.items()}
-    async with httpx.AsyncClient(base_url=base_url, timeout=timeout, limits=limits) as http:
+    own_address = urlsplit(base_url).hostname == "127.0.0.1"
+    async with contextlib.AsyncExitStack() as stack:
         started = time.perf_counter()
         deadline = started + seconds
-        tasks = [
-            asyncio.create_task(_client(http, probe, deadline, results[label], max_requests))
-            for label, (probe, clients) in probes.items()
-            for _ in range(clients)
-        ]
+        tasks: list[asyncio.Task[None]] = []
+        for label, (probe, clients) in probes.items():
+            for _ in range(clients):
+                source = f"127.0.0.{2 + len(tasks) % 250}" if own_address else None
+                transport = httpx.AsyncHTTPTransport(local_address=source) if source else None
+                http = await stack.enter_async_context(
+                    httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
+                )
+                tasks.append(asyncio.create_task(_client(http, probe, deadline, results[label], max_requests)))
         while not all(task.done() for task in tasks):
             await asyncio.wait(tasks, timeout=0.5)
             if on_tick is not None:

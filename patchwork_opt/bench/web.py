@@ -148,7 +148,8 @@ def render_web_bench(result: dict[str, Any], clients: int) -> str:
     rows = [("hint, 1 client alone", base), (f"hint, {clients} clients", hint), ("game reads meanwhile", read)]
     lines = [
         f"{label:<22} p50 {row['p50_ms']:8.1f} ms   p95 {row['p95_ms']:8.1f} ms   "
-        f"{row['per_second']:6.1f}/s   {row['requests']} requests, {row['errors']} errors"
+        f"{row['per_second']:6.1f}/s   {row['requests']} requests, {row['shed']} shed (503/429), "
+        f"{row['errors']} errors"
         for label, row in rows
     ]
     lines.append(f"ratios vs alone: p50 {result['p50_ratio_vs_alone']}x, throughput "
@@ -200,11 +201,13 @@ def run_fault_bench(argv_for: ServerCommand, *, half_open: int = 200, quitters: 
                 for s in held:
                     s.close()
 
-            def give_up() -> None:
-                with contextlib.suppress(httpx.HTTPError):
-                    httpx.post(f"{base_url}/api/fill", json=SLOW_FILL, timeout=0.5)
+            def give_up(source: str) -> None:
+                """One of ``quitters`` clients, each from its own loopback address."""
+                transport = httpx.HTTPTransport(local_address=source)
+                with contextlib.suppress(httpx.HTTPError), httpx.Client(transport=transport) as client:
+                    client.post(f"{base_url}/api/fill", json=SLOW_FILL, timeout=0.5)
 
-            threads = [threading.Thread(target=give_up) for _ in range(quitters)]
+            threads = [threading.Thread(target=give_up, args=(f"127.0.0.{2 + i}",)) for i in range(quitters)]
             for t in threads:
                 t.start()
             for t in threads:
@@ -223,3 +226,13 @@ def run_fault_bench(argv_for: ServerCommand, *, half_open: int = 200, quitters: 
                 proc.kill()
                 proc.wait(10)
     return result
+
+
+def render_fault_bench(result: dict[str, Any]) -> str:
+    """The text of ``patchwork bench web --faults``."""
+    health, after = result["health_with_half_open"], result["hint_after_abandoned_fills"]
+    return "\n".join([
+        f"game hint, idle server                      {result['hint_idle_ms']:9.1f} ms",
+        f"health while 200 connections hold half a header: HTTP {health['status']} in {health['ms']:.1f} ms",
+        f"game hint right after 10 abandoned slow fills:   HTTP {after['status']} in {after['ms']:.1f} ms",
+    ])

@@ -89,13 +89,21 @@ def bench_web(
     clients: Annotated[int, typer.Option(min=1, max=200, help="Clients asking for hints at once.")] = 20,
     seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of the loaded run.")] = 30.0,
     baseline_seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of the one-client run.")] = 5.0,
+    faults: Annotated[
+        bool, typer.Option("--faults", help="Instead: 200 half-open connections, then 10 abandoned slow fills.")
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Hint latency (p50/p95) of `patchwork serve` on loopback under N clients, vs one client alone."""
-    from patchwork_opt.bench.web import render_web_bench, run_web_bench
+    from patchwork_opt.bench.web import render_fault_bench, render_web_bench, run_fault_bench, run_web_bench
 
     def argv_for(port: int, db: str) -> list[str]:
         return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
+
+    if faults:
+        found = run_fault_bench(argv_for)
+        _print_json(found) if as_json else typer.echo(render_fault_bench(found))
+        return
 
     with phase_progress() as on_phase:
         result = run_web_bench(
