@@ -1,17 +1,11 @@
-"""Position hints: the moves of the player to move, ranked, each with the reasons behind its score.
-
-A buy is worth, in end-of-game points: 2 per cell it covers, its income times the income
-marks still ahead, minus its button cost, minus the time it takes (``time_value`` points per
-space: advancing turns a space into a button, so a space is worth about one), plus 2 when
-the move picks up a leather patch, plus the fill score of its placement (``solvers.bestfit``:
-how fillable the quilt stays). Advancing earns a button per space and spends the same time,
-so it scores the leather bonus only. Each offered patch the player can afford and place
-appears with its ``top_k`` best placements; a pending leather patch gets its best cells.
+"""What ``patchwork hint`` answers: for a position, the moves of the player to move valued by the
+AI's search (``patchwork_opt.ai.analysis``, with the CP-SAT advisor placing the offers): win
+chance, expected margin, exact or not, in plain words; for a quilt and a patch, the patch's best
+placements (``solvers.bestfit``). Also the game review of ``patchwork analyze``.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -19,152 +13,16 @@ from pydantic import BaseModel, Field
 
 from patchwork_opt.ai.analysis import PositionAnalysis, advice, analyse_position
 from patchwork_opt.apps.review import GameReview, Progress, review_game
-from patchwork_opt.core.bitboard import FULL, cells_of, iter_bits
-from patchwork_opt.core.catalogue import PATCHES, legal_placements
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import label_grid, render_grid
-from patchwork_opt.core.state import END, State, marks_ahead
-from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.core.state import State
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import Record
 from solvers.advisor import SolverAdvisor
-from solvers.bestfit import BestFitResult, Hint, Ranker, ScoreWeights, best_fit
-from solvers.bounds import Pool
+from solvers.bestfit import BestFitResult, Hint, best_fit
 from solvers.model import SolverConfig
-
-#: Points for taking a leather patch: one more cell covered at the end.
-LEATHER_POINTS = 2.0
-
-
-class PositionHints(BaseModel):
-    """The ranked moves of ``player`` (0 or 1), best first."""
-
-    player: int
-    hints: list[Hint]
-    lookahead: int = Field(description="How many upcoming patches of the circle the fill score looks at.")
-    exact: bool
-    weights: ScoreWeights = Field(description="How a placement's fill parts add up to its fill score.")
-    time_value: float = Field(description="Points per space of time a move takes.")
-    wall_time: float
-
-
-def leather_ahead(state: State, position: int) -> int:
-    return sum(1 for space in iter_bits(state.leather) if space > position)
-
-
-def _advance_hint(state: State, player: int, time_value: float) -> Hint:
-    pos = state.pos[player]
-    new = state.advance_target(player)
-    spaces = new - pos
-    parts = {
-        "buttons": float(spaces),
-        "time": -time_value * spaces,
-        "leather": LEATHER_POINTS if state.leather_between(pos, new) else 0.0,
-    }
-    score = sum(parts.values())
-    reason = f"advance {plural(spaces, 'space')} (+{plural(spaces, 'button')})"
-    if parts["leather"]:
-        reason += ", takes a leather patch"
-    return Hint(type="advance", patch=None, cells=[], score=round(score, 4), parts=parts, reason=reason)
-
-
-def _buy_parts(state: State, player: int, pid: int, time_value: float) -> dict[str, float]:
-    p = PATCHES[pid]
-    pos = state.pos[player]
-    new = min(pos + p.time, END)
-    return {
-        "area": 2.0 * p.area,
-        "income": float(p.income * marks_ahead(pos)),
-        "cost": -float(p.cost),
-        "time": -time_value * (new - pos),
-        "leather": LEATHER_POINTS if state.leather_between(pos, new) else 0.0,
-    }
-
-
-def position_hints(
-    state: State,
-    *,
-    top_k: int = 3,
-    lookahead: int = 6,
-    weights: ScoreWeights | None = None,
-    config: SolverConfig | None = None,
-    time_value: float = 1.0,
-    budget: float | None = 0.25,
-) -> PositionHints:
-    """Rank the moves of the player to move (empty when the game is over)."""
-    started = time.perf_counter()
-    weights = weights or ScoreWeights()
-    config = config or SolverConfig(time_limit=0.1, workers=1)
-    if state.is_terminal():
-        return PositionHints(
-            player=-1, hints=[], lookahead=lookahead, exact=True, weights=weights, time_value=time_value,
-            wall_time=0.0,
-        )
-    player = state.to_move()
-    quilt = state.quilts[player]
-    bonus_at_stake = state.bonus < 0
-    singles = leather_ahead(state, state.pos[player])
-    hints: list[Hint] = []
-    if state.pending >= 0:
-        ranker = Ranker(
-            quilt=quilt,
-            pool=Pool.of(state.circle, singles),
-            lookahead=tuple(state.circle[:lookahead]),
-            weights=weights,
-            config=config,
-            bonus_at_stake=bonus_at_stake,
-            piece_pool=Pool.of(state.circle, singles + 1),
-        )
-        cells = [1 << index for index in iter_bits(FULL & ~quilt)]
-        for hint in ranker.rank(cells, top_k, None, kind="leather"):
-            hint.reason = f"leather on {list(hint.cells[0])}: fill {hint.score:+.2f}"
-            hints.append(hint)
-    else:
-        deadline = started + budget if budget is not None else None
-        hints.append(_advance_hint(state, player, time_value))
-        for k, pid in enumerate(state.offers()):
-            if PATCHES[pid].cost > state.buttons[player] or not legal_placements(pid, quilt):
-                continue
-            after = state.circle[k + 1 :] + state.circle[:k]
-            econ = _buy_parts(state, player, pid, time_value)
-            value = sum(econ.values())
-            share = None if deadline is None else max(0.0, (deadline - time.perf_counter()) / 2)
-            fit = best_fit(
-                quilt,
-                pid,
-                after[:lookahead],
-                pool=after,
-                singles=singles,
-                top_k=top_k,
-                weights=weights,
-                config=config,
-                bonus_at_stake=bonus_at_stake,
-                budget=share,
-            )
-            for placed in fit.hints:
-                fill = placed.score
-                placed.type = "buy"
-                placed.parts = {**econ, "fill": fill, **placed.parts}
-                placed.score = round(value + fill, 4)
-                placed.reason = (
-                    f"patch {pid}: cells +{econ['area']:g}, income +{econ['income']:g}, "
-                    f"cost {econ['cost']:g}, time {econ['time']:g}"
-                    + (", takes a leather patch" if econ["leather"] else "")
-                    + f", fill {fill:+.2f} (contact {placed.parts['contact']:.2f}, "
-                    f"unfillable {placed.parts['new_unfillable']:+g}, "
-                    f"lookahead lost {placed.parts['lookahead_lost']:g})"
-                )
-                hints.append(placed)
-    hints.sort(key=lambda h: -h.score)
-    return PositionHints(
-        player=player,
-        hints=hints,
-        lookahead=lookahead,
-        exact=all(h.exact for h in hints),
-        weights=weights,
-        time_value=time_value,
-        wall_time=time.perf_counter() - started,
-    )
 
 
 class AdvisedHint(BaseModel):
@@ -284,9 +142,6 @@ def hint_for(
     return result
 
 
-# --- benchmark ---------------------------------------------------------------------------------
-
-
 LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _SHOWN_PARTS = (
     ("contact", "contact"),
@@ -347,21 +202,6 @@ def render_best_fit(result: BestFitResult, quilt: int) -> str:
         flag = "" if hint.exact else " (lookahead bounded, not proven)"
         lines.append(f"#{rank} score {hint.score:+.2f}  cells {cells}{flag}")
         lines.append(f"    {_parts_text(hint)}")
-    return "\n".join(lines)
-
-
-def render_position_hints(result: PositionHints, state: State) -> str:
-    """The mover's quilt with the best placements drawn, then every ranked move with its reason."""
-    if result.player < 0:
-        return "the game is over: no moves to suggest"
-    quilt = state.quilts[result.player]
-    lines = [f"{player_name(result.player)} to move ({len(result.hints)} suggestions, best first)", ""]
-    drawn = [h for h in result.hints if h.type != "advance"][:6]
-    lines += _grids_side_by_side(quilt, drawn)
-    labels = {id(h): f"#{i + 1}" for i, h in enumerate(drawn)}
-    for hint in result.hints:
-        tag = labels.get(id(hint), "  ")
-        lines.append(f"{tag:>3} {hint.score:+7.2f}  {hint.reason}")
     return "\n".join(lines)
 
 
