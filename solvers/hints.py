@@ -18,6 +18,7 @@ from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import label_grid, render_grid
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import Record
 from solvers.advisor import SolverAdvisor
@@ -54,12 +55,14 @@ MOVES_SHOWN = 8  # moves of a position shown by default
 ADVISOR_SHARE = 0.08
 
 
-def advised_hints(state: State, *, time_limit: float = 1.0, top: int = 8, seed: int = 0) -> AdvisedHints:
+def advised_hints(
+    state: State, *, time_limit: float = 1.0, top: int = 8, seed: int = 0, stop: StopSignal | None = None
+) -> AdvisedHints:
     """The analysis of the position with the CP-SAT advisor placing the offers, as hints."""
     if state.is_terminal():
         return AdvisedHints(player=-1, hints=[], seconds=0.0)
     advisor = SolverAdvisor(budget=ADVISOR_SHARE * time_limit)
-    analysis = analyse_position(state, seconds=time_limit, seed=seed, advisor=advisor)
+    analysis = analyse_position(state, seconds=time_limit, seed=seed, advisor=advisor, stop=stop)
     return hints_of(state, analysis, top)
 
 
@@ -75,12 +78,14 @@ def hints_of(state: State, analysis: PositionAnalysis, top: int) -> AdvisedHints
     return AdvisedHints(player=analysis.player, hints=hints, seconds=round(analysis.seconds, 3))
 
 
-def review_record(record: Record, *, seconds: float, progress: Progress | None = None) -> GameReview:
+def review_record(
+    record: Record, *, seconds: float, progress: Progress | None = None, stop: StopSignal | None = None
+) -> GameReview:
     """``patchwork analyze``: the game review with the CP-SAT advisor placing the offers."""
     if seconds <= 0:
         raise PatchworkError(f"time per move must be positive, got {seconds:g}")
     advisor = SolverAdvisor(budget=ADVISOR_SHARE * seconds)
-    return review_game(record, seconds=seconds, advisor=advisor, progress=progress)
+    return review_game(record, seconds=seconds, advisor=advisor, progress=progress, stop=stop)
 
 
 class NoPlacementError(PatchworkError):
@@ -98,6 +103,7 @@ def hint_for(
     top_k: int | None = None,
     lookahead: int = 6,
     time_limit: float = 1.0,
+    stop: StopSignal | None = None,
 ) -> AdvisedHints | BestFitResult:
     """What ``patchwork hint`` answers for a loaded quilt, position or record.
 
@@ -121,7 +127,7 @@ def hint_for(
     if state is not None and patch_id is None:
         if next_ids is not None:
             raise PatchworkError("next patches need a patch (a position's next patches are its circle)")
-        return advised_hints(state, time_limit=time_limit, top=top_k)
+        return advised_hints(state, time_limit=time_limit, top=top_k, stop=stop)
     if patch_id is None:
         raise PatchworkError("a bare quilt needs a patch to place (--patch ID)")
     upcoming = list(next_ids or [])

@@ -62,12 +62,11 @@ def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]
 def web_hint(request: Any, time_cap: float, stop: StopSignal | None = None) -> AdvisedHints | BestFitResult:
     """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs.
 
-    The hint's search is short and runs to its time cap (``stop`` is not read: abandoned, its slot
-    is handed on at once and the thread finishes within the cap)."""
+    ``stop`` ends the AI's search early (the client went away)."""
     return hint_for(
         request.load(), request.patch, request.next, request.pool,
         top_k=request.top if "top" in request.model_fields_set else None,  # the CLI's default when not given
-        lookahead=request.lookahead, time_limit=min(request.time_limit, time_cap),
+        lookahead=request.lookahead, time_limit=min(request.time_limit, time_cap), stop=stop,
     )
 
 
@@ -90,9 +89,9 @@ def web_bonus(request: Any, time_cap: float, stop: StopSignal | None = None) -> 
     return bonus_completion(request.quilt_mask(), ids, config, stop=stop)
 
 
-def web_review(record: Record, seconds_per_move: float) -> GameReview:
+def web_review(record: Record, seconds_per_move: float, stop: StopSignal | None = None) -> GameReview:
     """``GET /api/games/{id}/review``: what ``patchwork analyze RECORD --time-per-move T`` reviews."""
-    return review_record(record, seconds=seconds_per_move)
+    return review_record(record, seconds=seconds_per_move, stop=stop)
 
 
 def web_services(max_ai_seconds: float) -> Services:
@@ -110,8 +109,8 @@ def web_services(max_ai_seconds: float) -> Services:
         ),
     }
 
-    def game_hint(state: State, time_cap: float) -> Any:
-        return web_hint(HintRequest(position=to_notation(state)), time_cap)
+    def game_hint(state: State, time_cap: float, stop: StopSignal | None = None) -> Any:
+        return web_hint(HintRequest(position=to_notation(state)), time_cap, stop)
 
     def bot_factory(name: str, level: int, seed: int, time_cap: float) -> Bot:
         seconds = min(level_time(level), time_cap, max_ai_seconds)

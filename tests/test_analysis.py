@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -17,6 +19,7 @@ from patchwork_opt.ai.solver_bot import SolverBot
 from patchwork_opt.apps.review import review_game
 from patchwork_opt.core.bitboard import FULL
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record
 
@@ -159,3 +162,15 @@ def test_review_finds_the_random_player_weaker() -> None:
     solver, rand = review.players
     assert rand.accuracy < solver.accuracy
     assert rand.mistakes + rand.blunders > solver.mistakes + solver.blunders
+
+
+def test_a_stop_signal_ends_the_analysis_early() -> None:
+    """What the web service does when the client who asked for a hint has gone."""
+    state = State.new(seed=3)
+    analyse_position(state, iterations=50)  # load the compiled search before timing
+    stop = StopSignal()
+    threading.Timer(0.3, stop.set).start()
+    started = time.perf_counter()
+    found = analyse_position(state, seconds=20.0, stop=stop)
+    assert time.perf_counter() - started < 3.0  # not the 20 s asked for
+    assert found.moves

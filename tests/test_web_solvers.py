@@ -284,9 +284,9 @@ def test_review_is_bounded_like_the_other_solver_work(tmp_path: Path, services: 
     real = services.review_game
     seen: list[tuple[float, str]] = []
 
-    def recording(record: Record, seconds: float) -> Any:
+    def recording(record: Record, seconds: float, stop: StopSignal) -> Any:
         seen.append((seconds, threading.current_thread().name))
-        return real(record, seconds)
+        return real(record, seconds, stop)
 
     limits = Limits(max_review_seconds=0.6)
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, review_game=recording),

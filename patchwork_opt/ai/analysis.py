@@ -35,6 +35,7 @@ from patchwork_opt.core.catalogue import fits_anywhere
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.core.stop import StopSignal
 
 PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch analysed
 LEATHER_CELLS = 3  # distinct leather cells analysed
@@ -179,15 +180,17 @@ def _search(
     iterations: int | None,
     seed: int,
     advisor: PlacementAdvisor | None,
+    stop: StopSignal | None = None,
 ) -> list[MoveAnalysis]:
     if state.pending >= 0 or min(state.pos) >= search.EXACT_FROM:
-        analysis = search.run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor)
+        analysis = search.run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
+                                       stop=stop)
         valued = _converted(analysis.moves)
         if valued or state.pending >= 0:
             return valued
         # the AI saw nothing to compare (advancing is the only move): sample it for its figures
     sampled = search.sampled_analysis(state, moves, seconds=seconds, iterations=iterations, seed=seed,
-                                      pv_plies=LINE_PLIES)
+                                      pv_plies=LINE_PLIES, stop=stop)
     return _converted(sampled.moves)
 
 
@@ -210,6 +213,7 @@ def analyse_position(
     seed: int = 0,
     advisor: PlacementAdvisor | None = None,
     extra: Sequence[Move] = (),
+    stop: StopSignal | None = None,
 ) -> PositionAnalysis:
     """The candidate moves of the player to move, best first, each with its win chance.
 
@@ -229,7 +233,7 @@ def analyse_position(
         left = max(seconds - (time.perf_counter() - started), MIN_SEARCH_SHARE * seconds)
     quilt = state.quilts[state.to_move()]
     analysed = _merged(quilt, _search(state, moves, seconds=left, iterations=iterations, seed=seed,
-                                      advisor=advisor))
+                                      advisor=advisor, stop=stop))
     analysed.sort(key=lambda m: (-m.win, not m.exact, -m.margin, -m.visits))
     return PositionAnalysis(state.to_move(), analysed, time.perf_counter() - started, quilt)
 

@@ -137,6 +137,10 @@ class ExactSearch:
         self.nodes = 0
         self.table: dict[tuple[object, ...], tuple[int, int, Move]] = {}
 
+    def give_up(self) -> None:
+        """End a running ``solve`` (from another thread) as if its deadline had passed."""
+        self.deadline = -math.inf
+
     # --- moves -----------------------------------------------------------------------------
     def moves(self, state: State) -> list[tuple[Move, int]]:
         """Every legal move up to equivalence, as (move, offer index or -1), likely best first."""

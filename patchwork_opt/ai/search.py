@@ -22,6 +22,7 @@ from patchwork_opt.core.bitboard import has_full_window
 from patchwork_opt.core.catalogue import fits_anywhere, legal_placements
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.core.stop import StopSignal
 
 EXACT_FROM = 40  # try the exact search once both tokens have reached this space
 EXACT_SHARE = 0.5  # share of the budget the exact search may use before sampling takes over
@@ -115,9 +116,9 @@ def exact_analysis(state: State, solver: ExactSearch, every_move: bool) -> Analy
 
 def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | None,
                      iterations: int | None, seed: int, pv_plies: int = 4,
-                     max_iterations: int | None = None) -> Analysis:
+                     max_iterations: int | None = None, stop: StopSignal | None = None) -> Analysis:
     """The compiled UCT over ``moves``: exactly ``iterations``, or for ``seconds`` (stopping early
-    at ``max_iterations``, the easier levels' cap)."""
+    at ``max_iterations``, the easier levels' cap, or when ``stop`` is set: what it has so far)."""
     started = time.perf_counter()
     if iterations is not None:
         capacity = iterations + 2
@@ -133,7 +134,7 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
         cap = max_iterations if max_iterations is not None else 1 << 62
         while search.iterations < cap:
             search.run(min(SLICE, cap - search.iterations))
-            if time.perf_counter() >= deadline:
+            if time.perf_counter() >= deadline or (stop is not None and stop.is_set()):
                 break
     stats = sorted(search.stats(), key=lambda r: (-r.visits, -r.value))
     out = [
@@ -144,8 +145,9 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
     return Analysis(out, False, iterations=search.iterations, seconds=time.perf_counter() - started)
 
 
-def _leather_analysis(state: State, *, seconds: float | None, iterations: int | None,
-                      seed: int, advisor: PlacementAdvisor | None, max_iterations: int | None) -> Analysis:
+def _leather_analysis(state: State, *, seconds: float | None, iterations: int | None, seed: int,
+                      advisor: PlacementAdvisor | None, max_iterations: int | None,
+                      stop: StopSignal | None = None) -> Analysis:
     """A pending leather patch outside the exact search's reach: the heuristic's cell, valued by
     sampling the position it leads to."""
     p = state.to_move()
@@ -156,7 +158,7 @@ def _leather_analysis(state: State, *, seconds: float | None, iterations: int | 
         v = final_value(after, p)
         return Analysis([MoveStats(move, 1.0 if v > 0 else 0.0, value_margin(v), 0, True, (move,))], True)
     inner = sampled_analysis(after, root_moves(after, advisor), seconds=seconds, iterations=iterations,
-                             seed=seed, max_iterations=max_iterations)
+                             seed=seed, max_iterations=max_iterations, stop=stop)
     best = inner.best
     same = after.to_move() == p
     win = best.win if same or best.win is None else 1.0 - best.win
@@ -177,6 +179,7 @@ def run_analysis(
     every_move: bool = True,
     exact_solver: ExactSearch | None = None,
     max_iterations: int | None = None,
+    stop: StopSignal | None = None,
 ) -> Analysis:
     """The analysis behind ``analyse`` (with the search's counts and which search answered).
 
@@ -195,18 +198,20 @@ def run_analysis(
         else:
             solver.node_limit = 10**9
             solver.deadline = started + EXACT_SHARE * (seconds or 0.0)
+        if stop is not None:
+            stop.attach(solver.give_up)
         solved = exact_analysis(state, solver, every_move)
         if solved is not None:
             return solved
     if state.pending >= 0:
         return _leather_analysis(state, seconds=_left(seconds, started), iterations=iterations, seed=seed,
-                                 advisor=advisor, max_iterations=max_iterations)
+                                 advisor=advisor, max_iterations=max_iterations, stop=stop)
     moves = root_moves(state, advisor, top_k)
     if len(moves) == 1:
         return Analysis([MoveStats(ADVANCE, None, None, 0, False, (ADVANCE,))], False,
                         notes=["no affordable patch fits"])
     return sampled_analysis(state, moves, seconds=_left(seconds, started), iterations=iterations, seed=seed,
-                            max_iterations=max_iterations)
+                            max_iterations=max_iterations, stop=stop)
 
 
 def _left(seconds: float | None, started: float) -> float | None:

@@ -26,6 +26,7 @@ from patchwork_opt.apps.chart import win_chart_svg, write_win_chart_png
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record, write_atomic
 
 #: (label, the loss in win chance below which a non-best move gets it), mildest first.
@@ -131,8 +132,10 @@ def review_game(
     seed: int = 0,
     advisor: PlacementAdvisor | None = None,
     progress: Progress | None = None,
+    stop: StopSignal | None = None,
 ) -> GameReview:
-    """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed)."""
+    """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed); a set
+    ``stop`` (nobody waits for the review any more) ends it with ReviewError."""
     if not record.moves:
         raise ReviewError("the record has no moves to review")
     record.replay()  # a move the rules refuse is reported with its ply before any search
@@ -147,9 +150,11 @@ def review_game(
         if state.is_terminal():
             analyses.append(None)
             continue
+        if stop is not None and stop.is_set():
+            raise ReviewError("the review was stopped before its end")
         extra = [record.moves[i]] if i < len(record.moves) else []
         analyses.append(analyse_position(state, seconds=seconds, iterations=iterations, seed=seed,
-                                         advisor=advisor, extra=extra))
+                                         advisor=advisor, extra=extra, stop=stop))
         if progress is not None:
             progress("analysing positions", i + 1, total)
     plies = [_ply(i, states[i], move, analyses[i], analyses[i + 1]) for i, move in enumerate(record.moves)]

@@ -372,7 +372,7 @@ def create_app(
         record.players = [f"Player {seat + 1} ({names[seat]})" for seat in (0, 1)]
         positions = len(record.moves) + (0 if game.state().is_terminal() else 1)
         seconds = min(time_per_move, limits.max_review_seconds / positions)
-        review = await solver_job(request, lambda _stop: review_game(record, seconds))
+        review = await solver_job(request, lambda stop: review_game(record, seconds, stop))
         return review_view(review, game.seat, seconds)
 
     async def hint_for_game(game_id: GameId, request: Request) -> Any:
@@ -384,7 +384,7 @@ def create_app(
         state = game.state()
         if state.is_terminal():
             raise IllegalMoveError("the game is over")
-        return await solver_job(request, lambda _stop: game_hint(state, limits.max_solver_seconds))
+        return await solver_job(request, lambda stop: game_hint(state, limits.max_solver_seconds, stop))
 
     hint_endpoint = services.solvers.get("hint")
     app.add_api_route(

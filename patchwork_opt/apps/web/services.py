@@ -24,10 +24,10 @@ from patchwork_opt.formats.record import Record
 SolverRun = Callable[[BaseModel, float, StopSignal], BaseModel]
 #: ``make_bot(name, level, seed, time_cap)``: a fresh bot for one decision.
 BotFactory = Callable[[str, int, int, float], Bot]
-#: ``game_hint(state, time_cap)``: the hint for the player to move, as ``patchwork hint --json``.
-GameHint = Callable[[State, float], BaseModel]
-#: ``review_game(record, seconds_per_move)``: the review of every ply, as ``patchwork analyze``.
-GameReviewer = Callable[[Record, float], GameReview]
+#: ``game_hint(state, time_cap, stop)``: the hint for the player to move, as ``patchwork hint --json``.
+GameHint = Callable[[State, float, StopSignal], BaseModel]
+#: ``review_game(record, seconds_per_move, stop)``: the review of every ply, as ``patchwork analyze``.
+GameReviewer = Callable[[Record, float, StopSignal], GameReview]
 
 
 @dataclass(frozen=True, slots=True)
