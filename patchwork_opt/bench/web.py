@@ -13,7 +13,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,27 @@ def _wait_ready(base_url: str, proc: subprocess.Popen[bytes], log: Path, timeout
             pass
         time.sleep(0.1)
     raise BenchError(f"the server did not answer within {timeout:g}s")
+
+
+@contextlib.contextmanager
+def _server(argv_for: ServerCommand) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """A fresh ``patchwork serve`` on a free loopback port with a games file of its own, for the
+    duration: yields (base URL, port, its health answer); stopped (killed if need be) afterwards."""
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="patchwork-bench-") as tmp:
+        log = Path(tmp) / "server.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(list(argv_for(port, str(Path(tmp) / "games.db"))), stdout=out, stderr=out)
+        try:
+            yield base_url, port, _wait_ready(base_url, proc, log)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
 
 
 def _hint_move(hint: dict[str, Any]) -> dict[str, Any]:
@@ -92,42 +113,28 @@ def run_web_bench(
         raise PatchworkError(f"clients must be 1..200, got {clients}")
     if not 0 < seconds <= 600 or not 0 < baseline_seconds <= 600:
         raise PatchworkError("seconds must be in (0, 600]")
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory(prefix="patchwork-bench-") as tmp:
-        log = Path(tmp) / "server.log"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(list(argv_for(port, str(Path(tmp) / "games.db"))), stdout=out, stderr=out)
-        try:
-            health = _wait_ready(base_url, proc, log)
-            if "hint" not in health.get("solvers", []):
-                raise BenchError("the server has no hint solver")
-            created = httpx.post(f"{base_url}/api/games", json={"seed": seed, "ai": "greedy"}, timeout=30.0)
-            if created.status_code != 201:
-                raise BenchError(f"cannot create a game: HTTP {created.status_code} {created.text[:200]}")
-            game_id = created.json()["id"]
-            _play_into_midgame(base_url, created.json(), plies)
-            hint = Probe("GET", f"/api/games/{game_id}/hint")
-            read = Probe("GET", f"/api/games/{game_id}")
+    with _server(argv_for) as (base_url, _, health):
+        if "hint" not in health.get("solvers", []):
+            raise BenchError("the server has no hint solver")
+        created = httpx.post(f"{base_url}/api/games", json={"seed": seed, "ai": "greedy"}, timeout=30.0)
+        if created.status_code != 201:
+            raise BenchError(f"cannot create a game: HTTP {created.status_code} {created.text[:200]}")
+        game_id = created.json()["id"]
+        _play_into_midgame(base_url, created.json(), plies)
+        hint = Probe("GET", f"/api/games/{game_id}/hint")
+        read = Probe("GET", f"/api/games/{game_id}")
 
-            def phase(name: str) -> Callable[[float], None] | None:
-                if on_phase is None:
-                    return None
-                total = baseline_seconds if name == "baseline" else seconds
-                return lambda done: on_phase(name, done, total)
+        def phase(name: str) -> Callable[[float], None] | None:
+            if on_phase is None:
+                return None
+            total = baseline_seconds if name == "baseline" else seconds
+            return lambda done: on_phase(name, done, total)
 
-            httpx.get(f"{base_url}{hint.path}", timeout=60.0)  # warm-up: imports, first CP-SAT model
-            alone = asyncio.run(run_load(base_url, {"hint": (hint, 1)}, baseline_seconds, on_tick=phase("baseline")))
-            loaded = asyncio.run(
-                run_load(base_url, {"hint": (hint, clients), "read": (read, 1)}, seconds, on_tick=phase("load"))
-            )
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
+        httpx.get(f"{base_url}{hint.path}", timeout=60.0)  # warm-up: imports, first CP-SAT model
+        alone = asyncio.run(run_load(base_url, {"hint": (hint, 1)}, baseline_seconds, on_tick=phase("baseline")))
+        loaded = asyncio.run(
+            run_load(base_url, {"hint": (hint, clients), "read": (read, 1)}, seconds, on_tick=phase("load"))
+        )
     base, under, reads = alone["hint"], loaded["hint"], loaded["read"]
     return {
         "clients": clients,
@@ -167,64 +174,50 @@ def run_fault_bench(argv_for: ServerCommand, *, half_open: int = 200, quitters: 
     gave up after 0.5 s. Loopback only, every loop bounded."""
     import threading
 
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
     result: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="patchwork-bench-") as tmp:
-        log = Path(tmp) / "server.log"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(list(argv_for(port, str(Path(tmp) / "games.db"))), stdout=out, stderr=out)
+    with _server(argv_for) as (base_url, port, _):
+        game = httpx.post(f"{base_url}/api/games", json={"seed": 0, "ai": "greedy"}, timeout=30.0).json()
+        hint_url = f"{base_url}/api/games/{game['id']}/hint"
+        httpx.get(hint_url, timeout=60.0)  # warm-up
+        started = time.perf_counter()
+        httpx.get(hint_url, timeout=60.0)
+        result["hint_idle_ms"] = round((time.perf_counter() - started) * 1000, 1)
+        held = []
         try:
-            _wait_ready(base_url, proc, log)
-            game = httpx.post(f"{base_url}/api/games", json={"seed": 0, "ai": "greedy"}, timeout=30.0).json()
-            hint_url = f"{base_url}/api/games/{game['id']}/hint"
-            httpx.get(hint_url, timeout=60.0)  # warm-up
+            for _ in range(half_open):
+                s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ")
+                held.append(s)
             started = time.perf_counter()
-            httpx.get(hint_url, timeout=60.0)
-            result["hint_idle_ms"] = round((time.perf_counter() - started) * 1000, 1)
-            held = []
+            status: int | str
             try:
-                for _ in range(half_open):
-                    s = socket.create_connection(("127.0.0.1", port), timeout=5)
-                    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ")
-                    held.append(s)
-                started = time.perf_counter()
-                status: int | str
-                try:
-                    status = httpx.get(f"{base_url}/api/health", timeout=10.0).status_code
-                except httpx.HTTPError as exc:
-                    status = type(exc).__name__
-                result["health_with_half_open"] = {
-                    "status": status, "ms": round((time.perf_counter() - started) * 1000, 1)
-                }
-            finally:
-                for s in held:
-                    s.close()
-
-            def give_up(source: str) -> None:
-                """One of ``quitters`` clients, each from its own loopback address."""
-                transport = httpx.HTTPTransport(local_address=source)
-                with contextlib.suppress(httpx.HTTPError), httpx.Client(transport=transport) as client:
-                    client.post(f"{base_url}/api/fill", json=SLOW_FILL, timeout=0.5)
-
-            threads = [threading.Thread(target=give_up, args=(f"127.0.0.{2 + i}",)) for i in range(quitters)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(30)
-            time.sleep(0.3)
-            started = time.perf_counter()
-            response = httpx.get(hint_url, timeout=120.0)
-            result["hint_after_abandoned_fills"] = {
-                "status": response.status_code, "ms": round((time.perf_counter() - started) * 1000, 1)
+                status = httpx.get(f"{base_url}/api/health", timeout=10.0).status_code
+            except httpx.HTTPError as exc:
+                status = type(exc).__name__
+            result["health_with_half_open"] = {
+                "status": status, "ms": round((time.perf_counter() - started) * 1000, 1)
             }
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
+            for s in held:
+                s.close()
+
+        def give_up(source: str) -> None:
+            """One of ``quitters`` clients, each from its own loopback address."""
+            transport = httpx.HTTPTransport(local_address=source)
+            with contextlib.suppress(httpx.HTTPError), httpx.Client(transport=transport) as client:
+                client.post(f"{base_url}/api/fill", json=SLOW_FILL, timeout=0.5)
+
+        threads = [threading.Thread(target=give_up, args=(f"127.0.0.{2 + i}",)) for i in range(quitters)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        time.sleep(0.3)
+        started = time.perf_counter()
+        response = httpx.get(hint_url, timeout=120.0)
+        result["hint_after_abandoned_fills"] = {
+            "status": response.status_code, "ms": round((time.perf_counter() - started) * 1000, 1)
+        }
     return result
 
 
