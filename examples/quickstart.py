@@ -10,6 +10,7 @@ import random
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
+from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from solvers.bestfit import best_fit
@@ -48,7 +49,9 @@ def main() -> None:
 
     # Finish the game with uniformly random moves (what MCTS rollouts do).
     state.playout(rng)
-    print(f"final scores {state.score(0)} : {state.score(1)}, winner player {state.winner()}")
+    winner = state.winner()
+    assert winner is not None
+    print(f"final scores {state.score(0)} : {state.score(1)}, {player_name(winner)} wins")
 
 
 if __name__ == "__main__":
