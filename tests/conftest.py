@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 
 from patchwork_opt.core.bitboard import FULL, bit
@@ -50,3 +51,25 @@ def make_state(
     if not track_leather:
         state.leather = 0
     return state
+
+
+def late_positions(seed: int, from_space: int) -> list[State]:
+    """Positions of a noisy greedy game once both tokens have reached ``from_space``."""
+    from patchwork_opt.ai.heuristic import greedy_plan, leather_cell
+
+    state = State.new(seed=seed)
+    rng = random.Random(seed)
+    found = []
+    while not state.is_terminal():
+        p = state.to_move()
+        if state.pending >= 0:
+            state.leather_unchecked(p, leather_cell(state.quilts[p]))
+            continue
+        if min(state.pos) >= from_space:
+            found.append(state.clone())
+        plan = greedy_plan(state, p, exhaustive=False, rng=rng, noise=1.0)
+        if plan.offer_index < 0:
+            state.advance_unchecked(p)
+        else:
+            state.buy_unchecked(p, plan.offer_index, plan.mask)
+    return found

@@ -7,11 +7,10 @@ import random
 
 import numpy as np
 import pytest
-from conftest import make_state
+from conftest import late_positions, make_state
 
 from patchwork_opt.ai.exact import ExactSearch, final_value
 from patchwork_opt.ai.fastcore import CompiledSearch, advance, buy, encode, place_leather
-from patchwork_opt.ai.heuristic import greedy_plan, leather_cell
 from patchwork_opt.ai.registry import LEVEL_ITERATIONS, make_bot
 from patchwork_opt.ai.search import analyse, root_moves
 from patchwork_opt.ai.solver_bot import SolverBot
@@ -107,28 +106,11 @@ def test_hand_built_positions_turn_on_what_they_say() -> None:
     assert [m for m, v in _outcomes(state).items() if v > 0] == [Move("leather", -1, bit(3, 3))]
 
 
-def _late_positions(seed: int, from_space: int) -> list[State]:
-    state = State.new(seed=seed)
-    rng = random.Random(seed)
-    found = []
-    while not state.is_terminal():
-        p = state.to_move()
-        if state.pending >= 0:
-            state.leather_unchecked(p, leather_cell(state.quilts[p]))
-            continue
-        if min(state.pos) >= from_space:
-            found.append(state.clone())
-        plan = greedy_plan(state, p, exhaustive=False, rng=rng, noise=1.0)
-        if plan.offer_index < 0:
-            state.advance_unchecked(p)
-        else:
-            state.buy_unchecked(p, plan.offer_index, plan.mask)
-    return found
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_solver_wins_every_late_position_exact_search_says_is_won(seed: int) -> None:
-    for state in _late_positions(seed, 46)[:3]:
+    for state in late_positions(seed, 46)[:3]:
         root = state.to_move()
         best = ExactSearch().solve(state)
         assert best is not None

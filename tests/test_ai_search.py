@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import make_state
+from conftest import late_positions, make_state
 
 from patchwork_opt.ai.exact import ExactSearch, canonical, final_value
-from patchwork_opt.ai.heuristic import greedy_plan, leather_cell
 from patchwork_opt.ai.mcts import Mcts, child_state, find_subtree, macro_moves
 from patchwork_opt.ai.policy import RolloutEvaluator, result_value, rollout
 from patchwork_opt.ai.solver_bot import SolverBot
@@ -16,26 +15,6 @@ from patchwork_opt.core.bitboard import bit
 from patchwork_opt.core.catalogue import placement
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import END, State
-
-
-def _late_positions(seed: int, from_space: int) -> list[State]:
-    """Positions of a noisy greedy game once both tokens have reached ``from_space``."""
-    state = State.new(seed=seed)
-    rng = random.Random(seed)
-    found = []
-    while not state.is_terminal():
-        p = state.to_move()
-        if state.pending >= 0:
-            state.leather_unchecked(p, leather_cell(state.quilts[p]))
-            continue
-        if min(state.pos) >= from_space:
-            found.append(state.clone())
-        plan = greedy_plan(state, p, exhaustive=False, rng=rng, noise=1.0)
-        if plan.offer_index < 0:
-            state.advance_unchecked(p)
-        else:
-            state.buy_unchecked(p, plan.offer_index, plan.mask)
-    return found
 
 
 def _minimax(state: State, root: int) -> int:
@@ -52,7 +31,7 @@ def _minimax(state: State, root: int) -> int:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_exact_search_agrees_with_plain_minimax_over_every_move(seed: int) -> None:
-    for state in _late_positions(seed, 49)[:2]:
+    for state in late_positions(seed, 49)[:2]:
         solved = ExactSearch().solve(state, every_move=True)
         assert solved is not None
         root = state.to_move()
@@ -99,7 +78,7 @@ def test_canonical_quilt_is_the_same_for_every_rotation_and_reflection() -> None
 
 
 def test_solver_uses_the_exact_endgame_and_explains_it() -> None:
-    state = next(s for s in _late_positions(3, 46) if len(macro_moves(s)) > 1)
+    state = next(s for s in late_positions(3, 46) if len(macro_moves(s)) > 1)
     decision = SolverBot(None, seed=1, iterations=20000).decide(state)
     assert "exactly" in decision.reason
     assert decision.move == ADVANCE or decision.move in set(state.legal_moves())
