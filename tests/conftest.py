@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from patchwork_opt.core.bitboard import FULL, bit
 from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
 
 #: The circle 1, 2, ..., 32, 0: offers 1 (cost 2), 2 (cost 3), 3 (cost 7) at the start.
 ORDERED_CIRCLE: list[int] = [*range(1, 33), 0]
@@ -73,3 +74,40 @@ def late_positions(seed: int, from_space: int) -> list[State]:
         else:
             state.buy_unchecked(p, plan.offer_index, plan.mask)
     return found
+
+
+def minimax(state: State, root: int) -> int:
+    """Plain minimax over every legal move (no pruning, no reductions): the reference exact value."""
+    from patchwork_opt.ai.exact import final_value
+
+    if state.is_terminal():
+        return final_value(state, root)
+    values = []
+    for move in state.legal_moves():
+        child = state.clone()
+        child.apply(move)
+        values.append(minimax(child, root))
+    return max(values) if state.to_move() == root else min(values)
+
+
+def random_record(seed: int) -> Record:
+    """A whole game of uniformly random moves, as a record."""
+    state = State.new(seed=seed)
+    record = Record.start(state)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        move = state.random_move(rng)
+        state.apply(move)
+        record.moves.append(move)
+    return record
+
+
+def assert_covers(quilt: int, need: int, ids: Sequence[int], placements: Sequence[tuple[int, int]]) -> None:
+    """``placements`` (slot, mask) are real, non-overlapping placements that cover ``need``."""
+    from patchwork_opt.core.catalogue import is_placement
+
+    taken = quilt
+    for slot, mask in placements:
+        assert is_placement(ids[slot], mask) and not mask & taken
+        taken |= mask
+    assert taken & need == need

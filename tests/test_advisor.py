@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from conftest import assert_covers
+
 from patchwork_opt.ai.base import PlacementAdvisor, RankedPlacement
 from patchwork_opt.apps.web.schemas import BonusRequest
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, cells_of, mask_of
@@ -85,11 +87,7 @@ def test_window_search_matches_exhaustive_search() -> None:
         found = pack(PackingProblem(FULL & ~quilt, tuple(ids), cover=need))
         assert found.exhausted and found.covered is _brute_can_cover(quilt, need, ids), seed
         if found.covered:
-            taken = quilt
-            for slot, mask in found.placements:
-                assert is_placement(ids[slot], mask) and not mask & taken
-                taken |= mask
-            assert taken & need == need
+            assert_covers(quilt, need, ids, found.placements)
         outcomes.add(found.covered)
     assert outcomes == {True, False}
 

@@ -7,9 +7,9 @@ import random
 
 import numpy as np
 import pytest
-from conftest import late_positions, make_state
+from conftest import late_positions, make_state, minimax
 
-from patchwork_opt.ai.exact import ExactSearch, final_value
+from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.fastcore import CompiledSearch, advance, buy, encode, place_leather
 from patchwork_opt.ai.registry import LEVEL_ITERATIONS, make_bot
 from patchwork_opt.ai.search import analyse, root_moves
@@ -20,25 +20,13 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 
 
-def _minimax(state: State, root: int) -> int:
-    """Plain minimax over every legal move: the reference the bot's move is judged by."""
-    if state.is_terminal():
-        return final_value(state, root)
-    values = []
-    for move in state.legal_moves():
-        child = state.clone()
-        child.apply(move)
-        values.append(_minimax(child, root))
-    return max(values) if state.to_move() == root else min(values)
-
-
 def _outcomes(state: State) -> dict[Move, int]:
     root = state.to_move()
     out = {}
     for move in state.legal_moves():
         child = state.clone()
         child.apply(move)
-        out[move] = _minimax(child, root)
+        out[move] = minimax(child, root)
     return out
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import late_positions, make_state
+from conftest import late_positions, make_state, minimax
 
-from patchwork_opt.ai.exact import ExactSearch, canonical, final_value
+from patchwork_opt.ai.exact import ExactSearch, canonical
 from patchwork_opt.ai.mcts import Mcts, child_state, find_subtree, macro_moves
 from patchwork_opt.ai.policy import RolloutEvaluator, result_value, rollout
 from patchwork_opt.ai.solver_bot import SolverBot
@@ -17,29 +17,17 @@ from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import END, State
 
 
-def _minimax(state: State, root: int) -> int:
-    """Plain minimax over every legal move (no pruning, no reductions): the reference."""
-    if state.is_terminal():
-        return final_value(state, root)
-    values = []
-    for move in state.legal_moves():
-        child = state.clone()
-        child.apply(move)
-        values.append(_minimax(child, root))
-    return max(values) if state.to_move() == root else min(values)
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_exact_search_agrees_with_plain_minimax_over_every_move(seed: int) -> None:
     for state in late_positions(seed, 49)[:2]:
         solved = ExactSearch().solve(state, every_move=True)
         assert solved is not None
         root = state.to_move()
-        assert solved.best.value == _minimax(state, root)
+        assert solved.best.value == minimax(state, root)
         for m in solved.moves:
             after = state.clone()
             after.apply(m.move)
-            assert _minimax(after, root) == m.value
+            assert minimax(after, root) == m.value
 
 
 def test_exact_search_gives_up_past_its_budget() -> None:

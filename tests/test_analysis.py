@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+from conftest import random_record
 from typer.testing import CliRunner
 
 from cli import app
@@ -32,17 +33,6 @@ _P2_EMPTY = sum(1 << (8 * 9 + c) for c in range(9)) | sum(1 << (7 * 9 + c) for c
 ONE_WINNER = (
     f"22,24,26,0,1 51/10/0/{FULL & ~_BLOCK:021x} 53/1/0/{FULL & ~_P2_EMPTY:021x} 1 - 1 - 1 26,32,38,44,50"
 )
-
-
-def _random_record(seed: int) -> Record:
-    state = State.new(seed=seed)
-    record = Record.start(state)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        move = state.random_move(rng)
-        state.apply(move)
-        record.moves.append(move)
-    return record
 
 
 def test_candidates_on_an_empty_quilt_are_distinct_up_to_symmetry() -> None:
@@ -109,7 +99,7 @@ def test_hint_json_shape_and_plain_words() -> None:
 
 
 def test_analyze_json_shape_chart_and_names(tmp_path: Path) -> None:
-    record = _random_record(7)
+    record = random_record(7)
     record.players = ["Ann", "Bob"]
     path = tmp_path / "game.json"
     record.save(path)
@@ -137,7 +127,7 @@ def test_analyze_refuses_bad_records_with_one_line(tmp_path: Path) -> None:
     empty = tmp_path / "empty.json"
     Record.start(State.new(seed=1)).save(empty)
     png = tmp_path / "game.json"
-    _random_record(3).save(png)
+    random_record(3).save(png)
     for args in (
         ["analyze", str(corrupt)],
         ["analyze", str(tmp_path / "missing.json")],

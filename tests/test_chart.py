@@ -2,37 +2,24 @@
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
 import pytest
+from conftest import random_record
 from PIL import Image
 from typer.testing import CliRunner
 
 from cli import app
 from patchwork_opt.apps.chart import HEIGHT, MARK_COLOURS, PNG_SCALE, WIDTH, win_chart_svg
 from patchwork_opt.apps.review import GameReview, review_game, write_chart
-from patchwork_opt.core.state import State
-from patchwork_opt.formats.record import Record
 
 runner = CliRunner()
 
 
-def _random_record(seed: int) -> Record:
-    state = State.new(seed=seed)
-    record = Record.start(state)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        move = state.random_move(rng)
-        state.apply(move)
-        record.moves.append(move)
-    return record
-
-
 @pytest.fixture(scope="module")
 def review() -> GameReview:
-    return review_game(_random_record(5), iterations=30, seed=0)
+    return review_game(random_record(5), iterations=30, seed=0)
 
 
 def _colours(path: Path) -> set[tuple[int, int, int]]:
@@ -65,7 +52,7 @@ def test_png_chart_draws_the_curve_and_the_marks_of_the_svg(review: GameReview, 
 
 def test_analyze_writes_a_png_chart_and_reports_an_unwritable_one(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    _random_record(8).save(path)
+    random_record(8).save(path)
     chart = tmp_path / "chart.png"
     result = runner.invoke(app, ["analyze", str(path), "--time-per-move", "0.02", "--chart", str(chart)])
     assert result.exit_code == 0, result.output

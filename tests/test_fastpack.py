@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import assert_covers
 from test_fill import exhaustive, small_instances
 
 from patchwork_opt.core.bitboard import FULL
@@ -125,11 +126,7 @@ def test_cells_to_cover_are_covered_exactly_when_some_cover_exists() -> None:
         capped = pack(PackingProblem(FULL & ~quilt, tuple(ids), budget=budget, cover=need))
         assert capped.exhausted and capped.covered is _can_cover(quilt, need, ids, budget), seed
         if found.covered:
-            taken = quilt
-            for slot, mask in found.placements:
-                assert is_placement(ids[slot], mask) and not mask & taken
-                taken |= mask
-            assert taken & need == need
+            assert_covers(quilt, need, ids, found.placements)
         outcomes.add(found.covered)
     assert outcomes == {True, False}
 
