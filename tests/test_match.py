@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
+from patchwork_opt.apps import match as match_module
 from patchwork_opt.apps.match import (
     MIN_PAIRS_FOR_INTERVALS,
     MatchError,
@@ -129,6 +130,22 @@ def test_bad_match_requests_are_refused() -> None:
         run_match(TINY, backend="cloud")
 
 
+def test_p2_clock_follows_p2_into_both_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[tuple[str, float | None]] = []
+    real = match_module.make_bot
+
+    def spy(name: str, **options: object) -> object:
+        built.append((name, options["time_per_move"]))  # type: ignore[arg-type]
+        return real(name, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(match_module, "make_bot", spy)
+    spec = MatchSpec(p1="greedy", p2="random", games=2, seed=4, time_per_move=0.3, p2_time_per_move=2.0)
+    summary = summarize(spec, run_match(spec))
+    assert set(built) == {("greedy", 0.3), ("random", 2.0)}
+    assert summary.to_json()["time_per_move"] == [0.3, 2.0]
+    assert "time/move    greedy 0.3 s   random 2 s" in render_summary(summary)
+
+
 # --- the command ------------------------------------------------------------------------------
 
 
@@ -157,6 +174,7 @@ def test_match_command_text() -> None:
         (["--p1", "mcts", "--p2", "random", "--level", "7"], "level"),
         (["--p1", "greedy", "--p2", "random", "--backend", "cloud"], "unknown backend 'cloud'"),
         (["--p1", "greedy", "--p2", "random", "--workers", "0"], "--workers"),
+        (["--p1", "greedy", "--p2", "mcts", "--p2-time-per-move", "0"], "time per move must be positive"),
     ],
 )
 def test_match_command_errors_are_one_line(args: list[str], words: str) -> None:

@@ -40,8 +40,10 @@ class MatchError(PatchworkError):
 
 @dataclass(frozen=True, slots=True)
 class MatchSpec:
-    """What to play. ``advisor_factory`` is ``"module:callable"`` building the solver bot's
-    PlacementAdvisor inside each worker (the engine never imports it itself)."""
+    """What to play. ``p2_time_per_move`` gives --p2 a clock of its own (a handicap match such as
+    solver at 1 s against mcts at 5 s); without it both bots have ``time_per_move``.
+    ``advisor_factory`` is ``"module:callable"`` building the solver bot's PlacementAdvisor inside
+    each worker (the engine never imports it itself)."""
 
     p1: str
     p2: str
@@ -51,6 +53,17 @@ class MatchSpec:
     time_per_move: float | None = None
     iterations: int | None = None
     advisor_factory: str | None = None
+    p2_time_per_move: float | None = None
+
+    def bot_name(self, role: int) -> str:
+        """--p1's name for role 0, --p2's for role 1."""
+        return self.p2 if role else self.p1
+
+    def time_for(self, role: int) -> float | None:
+        """Seconds per move of --p1 (role 0) or --p2 (role 1); None: the level's time."""
+        if role and self.p2_time_per_move is not None:
+            return self.p2_time_per_move
+        return self.time_per_move
 
     def check(self) -> None:
         for name in (self.p1, self.p2):
@@ -59,7 +72,9 @@ class MatchSpec:
         if self.games < 1:
             raise MatchError(f"--games must be at least 1, got {self.games}")
         # Building the bots once checks the level, time and iterations with the registry's messages.
-        make_bot(self.p1, level=self.level, time_per_move=self.time_per_move, iterations=self.iterations)
+        for role in (0, 1):
+            make_bot(self.bot_name(role), level=self.level, time_per_move=self.time_for(role),
+                     iterations=self.iterations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +126,9 @@ def load_advisor(factory: str) -> PlacementAdvisor:
     return _ADVISORS[factory]
 
 
-def _bot(spec: MatchSpec, name: str, seed: int) -> Bot:
+def _bot(spec: MatchSpec, role: int, seed: int) -> Bot:
+    """--p1's bot (role 0) or --p2's (role 1), each with its own clock."""
+    name = spec.bot_name(role)
     advisor = None
     if name.strip().lower() == "solver" and spec.advisor_factory:
         advisor = load_advisor(spec.advisor_factory)
@@ -119,7 +136,7 @@ def _bot(spec: MatchSpec, name: str, seed: int) -> Bot:
         name,
         level=spec.level,
         seed=seed,
-        time_per_move=spec.time_per_move,
+        time_per_move=spec.time_for(role),
         advisor=advisor,
         iterations=spec.iterations,
     )
@@ -146,8 +163,8 @@ def play_game(task: GameTask) -> GameResult:
     started = time.perf_counter()
     state = State.new(seed=circle_seed(spec.seed, task.pair))
     record = Record.start(state)
-    names = (spec.p1, spec.p2) if task.p1_seat == 0 else (spec.p2, spec.p1)
-    bots = [_bot(spec, names[seat], bot_seed(spec.seed, task.index, seat)) for seat in (0, 1)]
+    roles = (0, 1) if task.p1_seat == 0 else (1, 0)  # who sits in seat 0 and seat 1
+    bots = [_bot(spec, roles[seat], bot_seed(spec.seed, task.index, seat)) for seat in (0, 1)]
     record.moves = play(state, bots)
     record.players = [bots[0].name, bots[1].name]  # what `analyze` shows
     s1, s2 = state.score(task.p1_seat), state.score(1 - task.p1_seat)
@@ -220,10 +237,12 @@ def check_save_dir(directory: str | Path) -> None:
 def checked_spec(
     p1: str, p2: str, *, games: int, seed: int, level: int, time_per_move: float | None, iterations: int | None,
     workers: int, backend: str, save: str | None, advisor_factory: str | None = None,
+    p2_time_per_move: float | None = None,
 ) -> MatchSpec:
     """The match ``patchwork match`` asks for, every option checked before any game is played."""
     spec = MatchSpec(p1=p1.strip().lower(), p2=p2.strip().lower(), games=games, seed=seed, level=level,
-                     time_per_move=time_per_move, iterations=iterations, advisor_factory=advisor_factory)
+                     time_per_move=time_per_move, iterations=iterations, advisor_factory=advisor_factory,
+                     p2_time_per_move=p2_time_per_move)
     spec.check()
     check_run(workers, backend)
     if save:
@@ -316,6 +335,7 @@ class MatchSummary:
     seconds: float
     pairs: int
     first_seat_wins: int = 0
+    time_per_move: tuple[float | None, float | None] = (None, None)  # None: the level's time
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -338,6 +358,7 @@ class MatchSummary:
             "score_diff": {"mean": r(self.score_diff), "ci95": interval(self.score_diff_ci95)},
             "elo": {"diff": r(self.elo), "ci95": interval(self.elo_ci95), "clamped": self.elo_clamped},
             "first_seat_wins": self.first_seat_wins,
+            "time_per_move": list(self.time_per_move),
             "seconds": r(self.seconds),
             **self.extra,
         }
@@ -377,6 +398,7 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
         seconds=seconds,
         pairs=len(by_pair),
         first_seat_wins=first_seat,
+        time_per_move=(spec.time_for(0), spec.time_for(1)),
     )
 
 
@@ -414,6 +436,11 @@ def render_summary(summary: MatchSummary) -> str:
         f"score diff   {summary.score_diff:+.1f}" + (f"   95% CI{diff_ci}" if diff_ci else ""),
         f"Elo diff     {_elo_text(summary)}",
     ]
+    t1, t2 = summary.time_per_move
+    if t1 is not None or t2 is not None:
+        def clock(t: float | None) -> str:
+            return "level's time" if t is None else f"{t:g} s"
+        lines.append(f"time/move    {p1} {clock(t1)}   {p2} {clock(t2)}")
     if summary.score_diff_ci95 is None:
         lines.append(f"intervals    too few games for 95% intervals: {plural(pairs, 'pair')} played, "
                      f"intervals from {MIN_PAIRS_FOR_INTERVALS} pairs ({2 * MIN_PAIRS_FOR_INTERVALS} games) on")
