@@ -217,6 +217,7 @@ def match(
     ] = None,
     p2_time: Annotated[float | None, typer.Option("--p2-time-per-move", help="Seconds a move for --p2 alone.")] = None,
     level: Annotated[int, typer.Option(help="Level 1-5 (time per move when --time-per-move is not given).")] = 3,
+    p2_level: Annotated[int | None, typer.Option("--p2-level", help="Level for --p2 alone.")] = None,
     iterations: Annotated[
         int | None, typer.Option(help="Fixed simulations per move instead of a clock (repeatable).")
     ] = None,
@@ -234,7 +235,7 @@ def match(
     advisor = solver_advisor_path() if solver else None
     spec = checked_spec(p1, p2, games=games, seed=seed, level=level, time_per_move=time_per_move,
                         iterations=iterations, workers=workers, backend=backend, save=save, advisor_factory=advisor,
-                        p2_time_per_move=p2_time)
+                        p2_time_per_move=p2_time, p2_level=p2_level)
     if solver and advisor is None:
         typer.echo("warning: solvers.advisor is not available; the solver bot uses the heuristic advisor", err=True)
     started = time.perf_counter()

@@ -130,20 +130,23 @@ def test_bad_match_requests_are_refused() -> None:
         run_match(TINY, backend="cloud")
 
 
-def test_p2_clock_follows_p2_into_both_seats(monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[tuple[str, float | None]] = []
+def test_p2_clock_and_level_follow_p2_into_both_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[tuple[str, float | None, int]] = []
     real = match_module.make_bot
 
     def spy(name: str, **options: object) -> object:
-        built.append((name, options["time_per_move"]))  # type: ignore[arg-type]
+        built.append((name, options["time_per_move"], options["level"]))  # type: ignore[arg-type]
         return real(name, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(match_module, "make_bot", spy)
-    spec = MatchSpec(p1="greedy", p2="random", games=2, seed=4, time_per_move=0.3, p2_time_per_move=2.0)
+    spec = MatchSpec(p1="greedy", p2="random", games=2, seed=4, time_per_move=0.3, p2_time_per_move=2.0,
+                     level=2, p2_level=5)
     summary = summarize(spec, run_match(spec))
-    assert set(built) == {("greedy", 0.3), ("random", 2.0)}
+    assert set(built) == {("greedy", 0.3, 2), ("random", 2.0, 5)}
     assert summary.to_json()["time_per_move"] == [0.3, 2.0]
+    assert summary.to_json()["level"] == [2, 5]
     assert "time/move    greedy 0.3 s   random 2 s" in render_summary(summary)
+    assert "level        greedy 2   random 5" in render_summary(summary)
 
 
 # --- the command ------------------------------------------------------------------------------
@@ -175,6 +178,7 @@ def test_match_command_text() -> None:
         (["--p1", "greedy", "--p2", "random", "--backend", "cloud"], "unknown backend 'cloud'"),
         (["--p1", "greedy", "--p2", "random", "--workers", "0"], "--workers"),
         (["--p1", "greedy", "--p2", "mcts", "--p2-time-per-move", "0"], "time per move must be positive"),
+        (["--p1", "greedy", "--p2", "mcts", "--p2-level", "0"], "unknown level 0"),
     ],
 )
 def test_match_command_errors_are_one_line(args: list[str], words: str) -> None:

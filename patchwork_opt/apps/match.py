@@ -40,8 +40,9 @@ class MatchError(PatchworkError):
 
 @dataclass(frozen=True, slots=True)
 class MatchSpec:
-    """What to play. ``p2_time_per_move`` gives --p2 a clock of its own (a handicap match such as
-    solver at 1 s against mcts at 5 s); without it both bots have ``time_per_move``.
+    """What to play. ``p2_time_per_move`` and ``p2_level`` give --p2 a clock and a level of its
+    own (a handicap match such as solver at 1 s against mcts at 5 s, or level 2 against level 1);
+    without them both bots have ``time_per_move`` and ``level``.
     ``advisor_factory`` is ``"module:callable"`` building the solver bot's PlacementAdvisor inside
     each worker (the engine never imports it itself)."""
 
@@ -54,6 +55,7 @@ class MatchSpec:
     iterations: int | None = None
     advisor_factory: str | None = None
     p2_time_per_move: float | None = None
+    p2_level: int | None = None
 
     def bot_name(self, role: int) -> str:
         """--p1's name for role 0, --p2's for role 1."""
@@ -65,6 +67,12 @@ class MatchSpec:
             return self.p2_time_per_move
         return self.time_per_move
 
+    def level_for(self, role: int) -> int:
+        """Level of --p1 (role 0) or --p2 (role 1)."""
+        if role and self.p2_level is not None:
+            return self.p2_level
+        return self.level
+
     def check(self) -> None:
         for name in (self.p1, self.p2):
             if name.strip().lower() not in BOT_NAMES:
@@ -73,7 +81,7 @@ class MatchSpec:
             raise MatchError(f"--games must be at least 1, got {self.games}")
         # Building the bots once checks the level, time and iterations with the registry's messages.
         for role in (0, 1):
-            make_bot(self.bot_name(role), level=self.level, time_per_move=self.time_for(role),
+            make_bot(self.bot_name(role), level=self.level_for(role), time_per_move=self.time_for(role),
                      iterations=self.iterations)
 
 
@@ -134,7 +142,7 @@ def _bot(spec: MatchSpec, role: int, seed: int) -> Bot:
         advisor = load_advisor(spec.advisor_factory)
     return make_bot(
         name,
-        level=spec.level,
+        level=spec.level_for(role),
         seed=seed,
         time_per_move=spec.time_for(role),
         advisor=advisor,
@@ -237,12 +245,12 @@ def check_save_dir(directory: str | Path) -> None:
 def checked_spec(
     p1: str, p2: str, *, games: int, seed: int, level: int, time_per_move: float | None, iterations: int | None,
     workers: int, backend: str, save: str | None, advisor_factory: str | None = None,
-    p2_time_per_move: float | None = None,
+    p2_time_per_move: float | None = None, p2_level: int | None = None,
 ) -> MatchSpec:
     """The match ``patchwork match`` asks for, every option checked before any game is played."""
     spec = MatchSpec(p1=p1.strip().lower(), p2=p2.strip().lower(), games=games, seed=seed, level=level,
                      time_per_move=time_per_move, iterations=iterations, advisor_factory=advisor_factory,
-                     p2_time_per_move=p2_time_per_move)
+                     p2_time_per_move=p2_time_per_move, p2_level=p2_level)
     spec.check()
     check_run(workers, backend)
     if save:
@@ -336,6 +344,7 @@ class MatchSummary:
     pairs: int
     first_seat_wins: int = 0
     time_per_move: tuple[float | None, float | None] = (None, None)  # None: the level's time
+    levels: tuple[int, int] = (3, 3)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -359,6 +368,7 @@ class MatchSummary:
             "elo": {"diff": r(self.elo), "ci95": interval(self.elo_ci95), "clamped": self.elo_clamped},
             "first_seat_wins": self.first_seat_wins,
             "time_per_move": list(self.time_per_move),
+            "level": list(self.levels),
             "seconds": r(self.seconds),
             **self.extra,
         }
@@ -399,6 +409,7 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
         pairs=len(by_pair),
         first_seat_wins=first_seat,
         time_per_move=(spec.time_for(0), spec.time_for(1)),
+        levels=(spec.level_for(0), spec.level_for(1)),
     )
 
 
@@ -436,6 +447,8 @@ def render_summary(summary: MatchSummary) -> str:
         f"score diff   {summary.score_diff:+.1f}" + (f"   95% CI{diff_ci}" if diff_ci else ""),
         f"Elo diff     {_elo_text(summary)}",
     ]
+    if summary.levels[0] != summary.levels[1]:
+        lines.append(f"level        {p1} {summary.levels[0]}   {p2} {summary.levels[1]}")
     t1, t2 = summary.time_per_move
     if t1 is not None or t2 is not None:
         def clock(t: float | None) -> str:
