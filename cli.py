@@ -302,6 +302,9 @@ def serve(
         float, typer.Option(min=0.1, max=60, help="Cap on any solver time limit a request asks for.")
     ] = 5.0,
     max_ai_seconds: Annotated[float, typer.Option(min=0.05, max=60, help="Cap on the AI's time per move.")] = 3.0,
+    max_review_seconds: Annotated[
+        float, typer.Option(min=1, max=600, help="Cap on the AI's time for a whole game review.")
+    ] = 30.0,
     allow_host: Annotated[
         list[str] | None,
         typer.Option(help="Host header name to accept (repeatable; loopback names always; '*' any).",
@@ -318,7 +321,7 @@ def serve(
 
     limits = Limits(
         max_solver_seconds=max_solver_seconds, max_ai_seconds=max_ai_seconds, game_idle_seconds=expire_days * 86400,
-        allowed_hosts=(*LOOPBACK_NAMES, *(allow_host or ())),
+        max_review_seconds=max_review_seconds, allowed_hosts=(*LOOPBACK_NAMES, *(allow_host or ())),
     )
     run_server(web_services(max_ai_seconds), limits, host=host, port=port, db=db,
                say=lambda line: typer.echo(line, err=True))

@@ -172,3 +172,19 @@ def test_a_command_whose_extra_is_missing_says_which_extra_in_one_line(monkeypat
     result = runner.invoke(app, ["serve", "--port", "8765"])
     assert result.exit_code == 2
     assert result.stderr == "error: this command needs the 'web' extra: pip install -e '.[web]'\n"
+
+
+def test_serve_passes_its_caps_to_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    from patchwork_opt.apps.web import server
+    from patchwork_opt.apps.web.services import Limits
+
+    seen: list[Limits] = []
+    monkeypatch.setattr(server, "run_server", lambda services, limits, **options: seen.append(limits))
+    result = runner.invoke(app, ["serve", "--max-ai-seconds", "2", "--max-review-seconds", "90",
+                                 "--expire-days", "1", "--allow-host", "quilts.example"])
+    assert result.exit_code == 0, result.output
+    (limits,) = seen
+    assert (limits.max_ai_seconds, limits.max_review_seconds, limits.game_idle_seconds) == (2.0, 90.0, 86400.0)
+    assert "quilts.example" in limits.allowed_hosts
+    bad = runner.invoke(app, ["serve", "--max-review-seconds", "0"])
+    assert bad.exit_code == 2 and "--max-review-seconds" in bad.stderr
