@@ -111,6 +111,10 @@ def test_a_whole_game_through_the_api_ends_with_the_scores_of_its_record(client:
     for p in (0, 1):
         shown = {tuple(cell) for piece in game["boards"][p]["pieces"] for cell in piece["cells"]}
         assert shown == set(cells_of(final.quilts[p]))
+        # and a button on each cell that carries one: as many as the player's income
+        for piece in game["boards"][p]["pieces"]:
+            assert {tuple(b) for b in piece["buttons"]} <= {tuple(c) for c in piece["cells"]}
+        assert sum(len(piece["buttons"]) for piece in game["boards"][p]["pieces"]) == final.income[p]
     over = play(client, game, Move("advance"))
     assert over.status_code == 422 and "over" in over.json()["detail"]
 

@@ -14,7 +14,7 @@ from patchwork_opt.apps.chart import win_chart_svg
 from patchwork_opt.apps.review import GameReview
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
-from patchwork_opt.core.catalogue import PATCHES, orientation_of
+from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
 from patchwork_opt.formats.inputs import LoadedInput
@@ -275,13 +275,8 @@ def review_view(review: GameReview, seat: int, seconds_per_move: float) -> GameR
 
 
 def piece_view(patch_id: int, mask: int) -> PieceView:
-    cells = cells_of(mask)
-    if patch_id == LEATHER_PATCH:
-        return PieceView(patch=patch_id, cells=cells, buttons=[])
-    orientation = PATCHES[patch_id].orientations[orientation_of(patch_id, mask)]
-    top = min(r for r, _ in cells)
-    left = min(c for _, c in cells)
-    return PieceView(patch=patch_id, cells=cells, buttons=[(top + r, left + c) for r, c in orientation.buttons])
+    buttons = [] if patch_id == LEATHER_PATCH else button_cells(patch_id, mask)
+    return PieceView(patch=patch_id, cells=cells_of(mask), buttons=buttons)
 
 
 def game_view(game: Game, state: State) -> GameView:
