@@ -432,6 +432,10 @@ def _elo_text(summary: MatchSummary) -> str:
     return text + f" (95% CI {'>' if won else '<'} {bound:+.0f}; the other bound is open)"
 
 
+def _clock_text(seconds: float | None) -> str:
+    return "level's time" if seconds is None else f"{seconds:g} s"
+
+
 def render_summary(summary: MatchSummary) -> str:
     """The text of ``patchwork match``: wins, mean scores, score difference and Elo, with 95%
     intervals when there are pairs enough for them, and a line saying so when there are not."""
@@ -451,9 +455,7 @@ def render_summary(summary: MatchSummary) -> str:
         lines.append(f"level        {p1} {summary.levels[0]}   {p2} {summary.levels[1]}")
     t1, t2 = summary.time_per_move
     if t1 is not None or t2 is not None:
-        def clock(t: float | None) -> str:
-            return "level's time" if t is None else f"{t:g} s"
-        lines.append(f"time/move    {p1} {clock(t1)}   {p2} {clock(t2)}")
+        lines.append(f"time/move    {p1} {_clock_text(t1)}   {p2} {_clock_text(t2)}")
     if summary.score_diff_ci95 is None:
         lines.append(f"intervals    too few games for 95% intervals: {plural(pairs, 'pair')} played, "
                      f"intervals from {MIN_PAIRS_FOR_INTERVALS} pairs ({2 * MIN_PAIRS_FOR_INTERVALS} games) on")
