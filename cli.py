@@ -204,7 +204,7 @@ def bonus(
     _print_json(result.to_json()) if as_json else typer.echo(render_bonus(quilt, result))
 
 
-# ==== AI commands (match) ======================================================================
+# ==== AI commands (match, selfplay, train) =====================================================
 
 @app.command()
 def match(
@@ -229,10 +229,10 @@ def match(
 ) -> None:
     """Play bots against each other and report wins, scores and an Elo difference."""
     from patchwork_opt.apps.match import checked_spec, render_summary, run_match, save_records, summarize
-    from solvers.plugins import solver_advisor_path
+    from solvers.plugins import match_advisor
 
     solver = "solver" in (p1.strip().lower(), p2.strip().lower())
-    advisor = solver_advisor_path() if solver else None
+    advisor = match_advisor(p1, p2)
     spec = checked_spec(p1, p2, games=games, seed=seed, level=level, time_per_move=time_per_move,
                         iterations=iterations, workers=workers, backend=backend, save=save, advisor_factory=advisor,
                         p2_time_per_move=p2_time, p2_level=p2_level)
@@ -250,6 +250,50 @@ def match(
         typer.echo(render_summary(summary))
         if save:
             typer.echo(f"records      {len(results)} games written to {save}/")
+
+
+@app.command()
+def selfplay(
+    out: Annotated[str, typer.Option(help="Directory for the records and the position files (see ai/dataset.py).")],
+    games: Annotated[int, typer.Option(help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed for the circles, the openings and the bots.")] = 0,
+    time_per_move: Annotated[
+        float | None, typer.Option("--time-per-move", help="Seconds per move (0.1 when --iterations is not given).")
+    ] = None,
+    iterations: Annotated[int | None, typer.Option(help="Fixed simulations per move instead of a clock.")] = None,
+    random_openings: Annotated[
+        int, typer.Option("--random-openings", help="Each game opens with 0 to this many random moves.")
+    ] = 0,
+    workers: Annotated[int, typer.Option(help="Games played in parallel (processes or Ray tasks).")] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The solver against itself: game records and, per position, training data (NumPy .npz)."""
+    from patchwork_opt.apps.selfplay import check_request, render_report, run_selfplay, selfplay_spec
+    from solvers.plugins import solver_advisor_path
+
+    spec = selfplay_spec(games=games, seed=seed, time_per_move=time_per_move, iterations=iterations,
+                         advisor_factory=solver_advisor_path())
+    check_request(spec, out, random_openings=random_openings, workers=workers, backend=backend)
+    with phase_progress() as report:
+        result = run_selfplay(spec, out, random_openings=random_openings, workers=workers, backend=backend,
+                              address=address, progress=report, say=lambda line: typer.echo(line, err=True))
+    _print_json(result.to_json()) if as_json else typer.echo(render_report(result, out))
+
+
+@app.command()
+def train(
+    data: Annotated[str, typer.Option(help="Directory of self-play data (patchwork selfplay --out).")],
+    out: Annotated[str, typer.Option(help="Weights file to write (.npz; its report goes beside it as .json).")],
+    seed: Annotated[int, typer.Option(help="Seed of the split and the fits.")] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Fit the learned evaluation (win chance and margin) to self-play data (needs the 'train' extra)."""
+    from patchwork_opt.ai.training import render_train_report, train_command
+
+    report = train_command(data, out, seed=seed, say=lambda line: typer.echo(line, err=True))
+    _print_json(report) if as_json else typer.echo(render_train_report(report, out))
 
 
 # ==== play =====================================================================================
@@ -345,14 +389,10 @@ def move_command(
     """The AI's move for the player to move, with its reason, win chance and expected margin."""
     from patchwork_opt.ai.answer import move_answer, render_answer
     from patchwork_opt.core.move import Move
+    from solvers.plugins import bot_advisor
 
     state = load_position_input(what).state
-    advisor = None
-    if ai.strip().lower() == "solver":
-        from solvers.advisor import SolverAdvisor
-
-        advisor = SolverAdvisor()
-    answer = move_answer(state, ai=ai, level=level, time_per_move=time_per_move, seed=seed, advisor=advisor)
+    answer = move_answer(state, ai=ai, level=level, time_per_move=time_per_move, seed=seed, advisor=bot_advisor(ai))
     if as_json:
         _print_json(answer)
     else:

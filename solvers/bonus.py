@@ -5,24 +5,37 @@ when one of them does:
 
 - a missing cell that no legal placement of any given patch covers;
 - the patches cannot cover enough missing cells even each on its best placement;
+- with a button budget: the cheapest set of patches that could cover enough missing cells
+  (each on its best placement) costs more than the budget;
 - an empty region lying wholly inside the window must be tiled exactly, so its size must be
   a subset sum of the areas of the patches that fit in it (and those regions together must
   be a subset sum of disjoint patches' areas).
 
 Windows that survive go to the packing search (``solvers.search``) with the window's missing
-cells to cover (placements may spill onto empty cells outside the window): all of them at
-once with growing node budgets, so that one easy window settles the question before a hard
-one has used its budget; then to CP-SAT for the windows the search left open. The answer is
-proven infeasible only when every window is refuted.
+cells to cover (placements may spill onto empty cells outside the window; under a budget, a
+branch ends when the cells left cost more than the buttons left): all of them at once with
+growing node budgets, so that one easy window settles the question before a hard one has used
+its budget. Windows whose missing cells a symmetry of the quilt maps onto each other are one
+question (on an empty quilt the nine windows are three: corner, edge and centre); a search that
+outlives the first budgets gets a transposition table. Past ``_SHORT_NODES`` nodes, a window the
+search has not settled by ``_SEARCH_SHARE`` of the time limit goes to CP-SAT for the rest (on
+the open quilts where the search needs millions of nodes CP-SAT rarely settles anything, but
+it has the rest of the time).
 
-This is the one 7x7 completion: ``patchwork bonus``, the web service's ``/api/bonus`` and the
-solver bot's advisor (with its own small budgets) all call ``bonus_completion``.
+The answer is proven infeasible only when every window is refuted. Its reason then names the
+numbers of a bound over all windows when one proves it (the patches' total area against the
+fewest missing cells of any window; the cheapest completion's cost against the budget), and
+otherwise the closest window's refutation.
+
+This is the one 7x7 completion: ``patchwork bonus``, the web service's ``/api/bonus``, optimal
+fill's ``--require-bonus`` (with its button budget) and the solver bot's advisor (with its own
+small budgets) all call ``bonus_completion``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,11 +46,19 @@ from patchwork_opt.core.stop import StopSignal
 from solvers.bounds import subset_sums
 from solvers.model import Instance, PlacedPatch, PlacementModel, SolveHandle, SolverConfig, SolveStatus
 from solvers.search import Packer, PackingProblem
+from solvers.symmetry import quilt_symmetries, transform
 
-#: Search nodes per window before CP-SAT takes over.
-NODE_LIMIT = 50_000
-#: The growing node budgets every open window gets in turn (each capped by the node limit).
-_BUDGETS = (300, 3_000)
+#: Search nodes per window before CP-SAT takes over (in effect no limit: the search's share
+#: of the time limit decides; the bot's advisor gives its own small limit).
+NODE_LIMIT = 10**12
+#: The growing node budgets every open window gets in turn (each capped by the node limit),
+#: the last growing tenfold until the node limit or the search's time.
+_BUDGETS = (300, 3_000, 50_000)
+#: Node budgets up to this run to the time limit; larger ones to ``_SEARCH_SHARE`` of it.
+_SHORT_NODES = 50_000
+_SEARCH_SHARE = 0.5
+#: Transposition table bits of a search past the short budgets.
+_TABLE_BITS = 16
 
 
 class WindowVerdict(BaseModel):
@@ -75,8 +96,29 @@ def _cell_name(mask: int) -> str:
     return f"[{r}, {c}]"
 
 
+def cheapest_cover(best_cover: Sequence[int], costs: Sequence[int], need: int) -> int | None:
+    """The fewest buttons a set of patches costs whose ``best_cover`` (cells each can cover at
+    most) adds up to ``need``; None when even all of them fall short (a 0/1 knapsack on cost)."""
+    beyond = sum(costs) + 1
+    cheapest = [0] + [beyond] * need  # cheapest[a]: fewest buttons for at least a cells
+    for cover, cost in zip(best_cover, costs, strict=True):
+        if cover <= 0:
+            continue
+        for a in range(need, 0, -1):
+            through = cheapest[max(0, a - cover)] + cost
+            if through < cheapest[a]:
+                cheapest[a] = through
+    return cheapest[need] if cheapest[need] < beyond else None
+
+
+def _best_cover(missing: int, placements: Sequence[Sequence[int]]) -> list[int]:
+    """Per patch, the most of the ``missing`` cells one of its placements covers."""
+    return [max((mask & missing).bit_count() for mask in masks) if masks else 0 for masks in placements]
+
+
 def _refute(
-    quilt: int, missing: int, ids: Sequence[int], placements: Sequence[Sequence[int]], reach: int
+    quilt: int, missing: int, ids: Sequence[int], placements: Sequence[Sequence[int]], reach: int,
+    budget: int | None = None,
 ) -> str | None:
     """The first cheap necessary condition the window fails, or None when all hold
     (``reach``: the cells some placement covers)."""
@@ -84,9 +126,13 @@ def _refute(
     if unreachable:
         return f"cell {_cell_name(unreachable)} cannot be covered by any of the patches"
     need = missing.bit_count()
-    best_cover = [max((mask & missing).bit_count() for mask in masks) if masks else 0 for masks in placements]
+    best_cover = _best_cover(missing, placements)
     if sum(best_cover) < need:
         return f"the patches can cover at most {sum(best_cover)} of the {need} missing cells"
+    if budget is not None:
+        cost = cheapest_cover(best_cover, [PATCHES[pid].cost for pid in ids], need)
+        if cost is not None and cost > budget:
+            return f"covering its {need} missing cells costs at least {cost} buttons; the budget is {budget}"
     enclosed_total = 0
     enclosed_slots = 0
     for region in regions(FULL & ~quilt):
@@ -108,17 +154,45 @@ def _refute(
     return None
 
 
+def refutation(
+    quilt: int, ids: Sequence[int], placements: Sequence[Sequence[int]], budget: int | None,
+    verdicts: Sequence[WindowVerdict],
+) -> str:
+    """Why no square can be completed, once every window is refuted: a bound over all windows
+    when one proves it (area, then cost), with its numbers, else the closest window's reason."""
+    usable = [s for s, masks in enumerate(placements) if masks]
+    total = sum(PATCHES[ids[s]].area for s in usable)
+    missing = [w & ~quilt for w in WINDOW_MASKS]
+    need = min(m.bit_count() for m in missing)
+    if total < need:
+        return f"the patches cover at most {total} cells; every 7x7 square needs at least {need} more"
+    if budget is not None:
+        costs = [PATCHES[pid].cost for pid in ids]
+        cheapest = [cheapest_cover(_best_cover(m, placements), costs, m.bit_count()) for m in missing]
+        known = [c for c in cheapest if c is not None]
+        if known and min(known) > budget:
+            return f"completing a 7x7 square costs at least {min(known)} buttons; the budget is {budget}"
+    closest = min(verdicts, key=lambda v: (v.missing, v.window))
+    return (
+        f"every 7x7 square is refuted; the closest, at {list(closest.window)} ({closest.missing} cells "
+        f"missing): {closest.reason}"
+    )
+
+
 def _cp_sat_cover(
     quilt: int, ids: Sequence[int], missing: int, placements: Sequence[Sequence[int]], config: SolverConfig,
-    stop: StopSignal,
+    stop: StopSignal, budget: int | None = None,
 ) -> tuple[SolveStatus, list[tuple[int, int]]]:
-    """CP-SAT on the placement model: every missing cell covered, patches at most once, no overlap."""
+    """CP-SAT on the placement model: every missing cell covered, patches at most once, no
+    overlap, and the patches used cost at most ``budget``."""
     model = PlacementModel(quilt, ids, placements=[[m for m in masks if m & missing] for masks in placements])
     cells = list(iter_bits(missing))
     if any(not model.by_cell[index] for index in cells):
         return SolveStatus.INFEASIBLE, []
     for index in cells:
         model.add_bool_or(model.by_cell[index])  # at least one; the model has at most one
+    if budget is not None:
+        model.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in model.choices()], 0, budget)
     handle = SolveHandle()
     stop.attach(handle.stop)
     solution = model.solve(config, handle=handle)
@@ -132,14 +206,43 @@ def _cp_sat_cover(
     return SolveStatus.UNKNOWN, []
 
 
+def _schedule(node_limit: int) -> Iterator[int]:
+    """The growing node budgets: ``_BUDGETS``, then tenfold each time, capped by ``node_limit``."""
+    nodes = 0
+    for step in _BUDGETS:
+        nodes = min(step, node_limit)
+        yield nodes
+        if nodes == node_limit:
+            return
+    while nodes < node_limit:
+        nodes = min(nodes * 10, node_limit)
+        yield nodes
+
+
+def _questions(quilt: int, question: dict[int, int], refuted: set[int]) -> dict[int, int]:
+    """``question`` (missing cells -> the search answering them) with the cells a symmetry of the
+    quilt maps onto each other answered by one search: a refuted one when there is one (the
+    others have the same answer), else the first of them, in order."""
+    symmetries = quilt_symmetries(quilt)
+    if len(symmetries) == 1:
+        return question
+    key = {missing: min(transform(answered, s) for s in symmetries) for missing, answered in question.items()}
+    first: dict[int, int] = {}
+    for missing in sorted(question, key=lambda m: question[m] not in refuted):  # refuted ones first
+        first.setdefault(key[missing], question[missing])
+    return {missing: first[key[missing]] for missing in question}
+
+
 def bonus_completion(
     quilt: int,
     patch_ids: Sequence[int],
     config: SolverConfig | None = None,
     node_limit: int = NODE_LIMIT,
     stop: StopSignal | None = None,
+    budget: int | None = None,
 ) -> BonusResult:
-    """Can a 7x7 square be completed with ``patch_ids`` (each at most once)?
+    """Can a 7x7 square be completed with ``patch_ids`` (each at most once), the patches used
+    costing at most ``budget`` buttons (None: any)?
 
     ``config.time_limit`` bounds the whole answer; ``node_limit`` the search on each window
     before CP-SAT takes over; ``stop``, set from another thread, ends it early as the time
@@ -150,6 +253,9 @@ def bonus_completion(
     started = time.perf_counter()
     deadline = started + config.time_limit
     ids = list(Instance.of(quilt, patch_ids).patch_ids)  # validated
+    if budget is not None and budget < 0:
+        raise PatchworkError(f"budget must be at least 0, not {budget}")
+    within = "" if budget is None else f" within the budget of {budget} buttons"
     for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
         if quilt & wmask == wmask:
             return BonusResult(
@@ -168,7 +274,7 @@ def bonus_completion(
     open_windows: list[tuple[tuple[int, int], int]] = []
     for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
         missing = wmask & ~quilt
-        reason = _refute(quilt, missing, ids, placements, reach)
+        reason = _refute(quilt, missing, ids, placements, reach, budget)
         if reason is not None:
             verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
                                           status=SolveStatus.INFEASIBLE, reason=reason))
@@ -195,22 +301,35 @@ def bonus_completion(
     searches: dict[int, Packer] = {}
     for _, missing in open_windows:
         if missing not in searches:
-            searches[missing] = Packer(PackingProblem(FULL & ~quilt, tuple(ids), cover=missing))
+            searches[missing] = Packer(PackingProblem(FULL & ~quilt, tuple(ids), budget=budget, cover=missing))
             stop.attach(searches[missing].request_stop)
     pending = list(searches)
     spent = dict.fromkeys(searches, 0)
     refuted: set[int] = set()
+    question = {missing: missing for missing in searches}  # missing cells -> the search answering them
+    search_deadline = min(deadline, started + _SEARCH_SHARE * config.time_limit)
 
     def record_refuted() -> None:
         for origin, missing in open_windows:
-            if missing in refuted:
+            if question[missing] in refuted:
                 verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(), status=SolveStatus.INFEASIBLE,
-                                              reason="no exact cover (search exhausted)"))
+                                              reason=f"no placement of the patches{within} covers its "
+                                                     "missing cells (search exhausted)"))
 
-    for budget in sorted({min(b, node_limit) for b in (*_BUDGETS, node_limit)}):
+    long_run = False
+    for nodes in _schedule(node_limit):
+        if nodes > _SHORT_NODES and not long_run:
+            long_run = True
+            # not easy after all: one search per question, each with a table
+            question = _questions(quilt, question, refuted)
+            pending = list(dict.fromkeys(question[m] for m in pending if question[m] not in refuted))
+            for missing in pending:
+                searches[missing].use_table(_TABLE_BITS)
         still = []
         for missing in pending:
-            found = searches[missing].run(node_limit=budget - spent[missing], deadline=deadline)
+            found = searches[missing].run(
+                node_limit=nodes - spent[missing], deadline=deadline if nodes <= _SHORT_NODES else search_deadline
+            )
             spent[missing] = found.nodes
             if found.covered:
                 record_refuted()
@@ -224,28 +343,34 @@ def bonus_completion(
             else:
                 refuted.add(missing)
         pending = still
-        if not pending or time.perf_counter() >= deadline or stop.is_set():
+        now = time.perf_counter()
+        if not pending or now >= deadline or stop.is_set() or (nodes >= _SHORT_NODES and now >= search_deadline):
             break
     record_refuted()
-    unsettled = [(origin, missing) for origin, missing in open_windows if missing not in refuted]
+    # CP-SAT on what the search left open, one window per question
+    unsettled = [(origin, missing) for origin, missing in open_windows
+                 if question[missing] == missing and missing not in refuted]
     for i, (origin, missing) in enumerate(unsettled):
         remaining = deadline - time.perf_counter()
         if remaining <= 0.01 or stop.is_set():
             break
         share = remaining / (len(unsettled) - i)
         status, placed = _cp_sat_cover(
-            quilt, ids, missing, placements, config.model_copy(update={"time_limit": share}), stop
+            quilt, ids, missing, placements, config.model_copy(update={"time_limit": share}), stop, budget
         )
         if status == SolveStatus.FEASIBLE:
             verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
                                           status=status, reason="covered (CP-SAT)"))
             return done(True, SolveStatus.FEASIBLE, origin, placed, f"square at {list(origin)} can be completed")
-        verdicts.append(WindowVerdict(
-            window=origin, missing=missing.bit_count(), status=status,
-            reason="no exact cover (CP-SAT proof)" if status == SolveStatus.INFEASIBLE else "time limit",
-        ))
+        for other, cells in open_windows:
+            if question[cells] == missing:  # the window itself and those its answer covers
+                verdicts.append(WindowVerdict(
+                    window=other, missing=cells.bit_count(), status=status,
+                    reason=f"no placement of the patches{within} covers its missing cells (CP-SAT proof)"
+                    if status == SolveStatus.INFEASIBLE else "time limit",
+                ))
     settled = {v.window for v in verdicts if v.status == SolveStatus.INFEASIBLE}
     if len(settled) == len(WINDOW_MASKS):
-        return done(False, SolveStatus.INFEASIBLE, None, [], "every 7x7 square is refuted")
+        return done(False, SolveStatus.INFEASIBLE, None, [], refutation(quilt, ids, placements, budget, verdicts))
     open_count = len(WINDOW_MASKS) - len(settled)
     return done(None, SolveStatus.UNKNOWN, None, [], f"{open_count} square(s) undecided at the time limit")

@@ -2,6 +2,15 @@
 
 The pipeline goes from cheap to expensive and stops as soon as something proves optimality:
 
+0. with ``require_bonus``, the requirement is settled first, by the one 7x7 completion
+   (``solvers.bonus.bonus_completion``, what ``patchwork bonus`` answers) under the button
+   budget, given half the time limit: its cheap bounds (the patches' area against the fewest
+   missing cells of any square, the cheapest completion against the budget) and its packing
+   search prove most impossible requests in milliseconds, and the answer is ``infeasible``
+   with the completion's reason. A completion found is a fill that meets the requirement: it
+   warm-starts CP-SAT, bounds its objective from below, and is the answer if CP-SAT finds
+   nothing better in time. Only a completion left open by the time limit leaves the answer
+   ``unknown`` (when CP-SAT, step 5, settles nothing either);
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
 2. the compiled packing search (``solvers.search``, about 1.5 million nodes a second) on the
@@ -34,14 +43,15 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.core.bitboard import CELLS, WINDOW_MASKS, WINDOW_ORIGINS
-from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.catalogue import PATCHES, patch_worth
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
+from solvers.bonus import bonus_completion
 from solvers.bounds import FillBounds, fill_bounds, knapsack_bound
 from solvers.model import (
     Instance,
@@ -88,6 +98,9 @@ _REGION_NODES = 100_000
 #: Extra CP-SAT parameters for our model (none: linearization level 0 or 2 and quick restarts
 #: were each measured; each loses on some instances).
 _CP_PARAMS: dict[str, int | bool | float] = {}
+#: Share of the time limit the 7x7 completion gets to settle ``require_bonus`` (the rest is
+#: CP-SAT's, which optimizes under the requirement and may still settle it).
+_BONUS_SHARE = 0.5
 
 
 class FillResult(BaseModel):
@@ -107,7 +120,12 @@ class FillResult(BaseModel):
     income: int = 0
     bonus_window: tuple[int, int] | None = None
     wall_time: float = 0.0
-    method: str = Field(default="", description="What settled it: bounds, dfs or cp-sat.")
+    method: str = Field(default="", description="What settled it: bounds, dfs, cp-sat or bonus (the 7x7 completion).")
+    reason: str = Field(
+        default="",
+        description="Why no fill is given: what proves the requirements impossible (status infeasible), "
+        "or what the time limit left open (status unknown); empty otherwise.",
+    )
     placements: list[PlacedPatch] = Field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
@@ -117,10 +135,9 @@ class FillResult(BaseModel):
 
 
 def patch_value(patch_id: int, objective: Objective, marks: int) -> int:
-    p = PATCHES[patch_id]
     if objective == "cells":
-        return p.area
-    return 2 * p.area + p.income * marks - p.cost
+        return PATCHES[patch_id].area
+    return patch_worth(patch_id, marks)
 
 
 def _upper_bound(
@@ -169,7 +186,8 @@ def optimal_fill(
     upper = _upper_bound(bounds, ids, values, budget)
 
     def finish(
-        status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str
+        status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str,
+        reason: str = "",
     ) -> FillResult:
         placements = [PlacedPatch.of(ids[slot], mask) for slot, mask in sorted(placed)]
         placed_mask = 0
@@ -196,23 +214,44 @@ def optimal_fill(
             bonus_window=window,
             wall_time=time.perf_counter() - started,
             method=method,
+            reason=reason,
             placements=placements,
         )
+
+    # the requirements first: a 7x7 square within the budget, or the proof that none can be had
+    incumbent: PackResult | None = PackResult(value=0)  # the best fill known to meet them (None: none)
+    found_by = "dfs"
+    if require_bonus:
+        completion = bonus_completion(
+            quilt, ids, config.model_copy(update={"time_limit": config.time_limit * _BONUS_SHARE}), stop=stop,
+            budget=budget,
+        )
+        if completion.status == SolveStatus.INFEASIBLE:
+            return finish(SolveStatus.INFEASIBLE, None, upper, [], "bonus", completion.reason)
+        if completion.feasible and not completion.placements:
+            require_bonus = False  # a square is complete already: every fill keeps it
+        elif completion.feasible:
+            slot_of = {pid: s for s, pid in enumerate(ids)}
+            placed = [(slot_of[p.patch], p.mask) for p in completion.placements]
+            incumbent = PackResult(value=sum(values[s] for s, _ in placed), placements=placed)
+            found_by = "bonus"
+        else:
+            incumbent = None
+    within = "" if budget is None else f" within the budget of {budget} buttons"
+    # what CP-SAT may still prove, and what the time limit may leave open
+    reasons = (f"CP-SAT proved that no 7x7 square can be completed{within}",
+               f"the time limit left open whether a 7x7 square can be completed{within}")
 
     twins = interchangeable_groups(ids, _same_for(objective, budget, marks))
     problem = PackingProblem(
         bounds.reachable, tuple(ids), None if objective == "cells" else tuple(values), budget
     )
 
-    incumbent = PackResult(value=0)
     packer: Packer | None = None
     caps: list[int] = []
     part_masks = [region.mask for region in bounds.regions]
 
-    if require_bonus:
-        if all(quilt & w != w for w in WINDOW_MASKS) and not _bonus_possible(quilt, bounds):
-            return finish(SolveStatus.INFEASIBLE, None, upper, [], "bounds")
-    else:
+    if not require_bonus:
         if upper <= 0:
             return finish(SolveStatus.OPTIMAL, 0, 0, [], "bounds")
         # most instances are settled here, before CP-SAT is even built
@@ -234,9 +273,11 @@ def optimal_fill(
 
     remaining = deadline - time.perf_counter()
     if remaining <= 0.01 or stop.is_set():
-        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
+        if incumbent is None:
+            return finish(SolveStatus.UNKNOWN, None, upper, [], "bonus", reasons[1])
+        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, found_by)
 
-    def build(best: PackResult) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
+    def build(best: PackResult | None) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
         return _prepare_cp_sat(
             quilt,
             ids,
@@ -246,14 +287,14 @@ def optimal_fill(
             budget=budget,
             require_bonus=require_bonus,
             twins=twins,
-            hint=best.placements,
+            hint=best.placements if best is not None else [],
             progress=progress,
-            lower=0 if require_bonus else best.value,
+            lower=best.value if best is not None else None,
             region_caps=caps,
         )
 
     workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
-    if packer is not None and objective == "cells":
+    if packer is not None and incumbent is not None and objective == "cells":
         # the same search on the quilt turned half a turn: it scans from the opposite corner
         turned = Packer(
             PackingProblem(transform(bounds.reachable, _TURN), problem.patch_ids, problem.values, budget),
@@ -270,7 +311,7 @@ def optimal_fill(
                                           "workers": workers})
         handle = SolveHandle()
         stop.attach(handle.stop)
-        return _finish_cp_sat(solve(handle, alone), incumbent, require_bonus, upper, finish)
+        return _finish_cp_sat(solve(handle, alone), incumbent, upper, finish, found_by, reasons)
     # points objective: CP-SAT (one worker, another seed) in a thread and the compiled search
     # in this one (both release the GIL); the first to prove optimality stops the other
     handle = SolveHandle()
@@ -294,20 +335,25 @@ def optimal_fill(
         handle.stop()
         thread.join()
         return finish(SolveStatus.OPTIMAL, found.value, found.value, found.placements, "dfs")
-    incumbent = found
     thread.join()
     if errors:
         raise errors[0]
-    return _finish_cp_sat(outcome[0], incumbent, require_bonus, upper, finish)
+    return _finish_cp_sat(outcome[0], found, upper, finish, "dfs", reasons)
 
 
-FinishFn = Callable[[SolveStatus, int | None, int, Sequence[tuple[int, int]], str], FillResult]
+class FinishFn(Protocol):
+    """``optimal_fill``'s ``finish``: the result from a status, value, bound, placements, method and reason."""
+
+    def __call__(
+        self, status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str,
+        reason: str = "",
+    ) -> FillResult: ...
 
 
 def _race(
     packer: Packer,
     turned: Packer,
-    build: Callable[[PackResult], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
+    build: Callable[[PackResult | None], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
     incumbent: PackResult,
     upper: int,
     deadline: float,
@@ -381,7 +427,7 @@ def _race(
     if searched.exhausted:
         return settled(searched)
     best = max((searched, other, incumbent), key=lambda r: r.value)
-    return _finish_cp_sat(outcome, best, False, upper, finish)
+    return _finish_cp_sat(outcome, best, upper, finish, "dfs", ("", ""))
 
 
 def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -> list[int]:
@@ -411,22 +457,27 @@ def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -
 
 def _finish_cp_sat(
     outcome: CpOutcome,
-    incumbent: PackResult,
-    require_bonus: bool,
+    incumbent: PackResult | None,
     upper: int,
     finish: FinishFn,
+    found_by: str,
+    reasons: tuple[str, str],
 ) -> FillResult:
-    """Map CP-SAT's answer (and the search's incumbent, when better) to the result."""
+    """Map CP-SAT's answer to the result, or the ``incumbent`` (a fill known to meet the
+    requirements, found by ``found_by``; None: none known) when it is better or CP-SAT found
+    nothing. ``reasons``: what CP-SAT proved when it proves no fill possible, and what the
+    time limit left open when nobody has a fill."""
     status, value, bound, placed = outcome
     if status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
-        if not require_bonus and value is not None and value < incumbent.value:
+        if incumbent is not None and value is not None and value < incumbent.value:
             value, placed = incumbent.value, incumbent.placements
         return finish(status, value, bound, placed, "cp-sat")
-    if status == SolveStatus.INFEASIBLE:
-        return finish(SolveStatus.INFEASIBLE, None, upper, [], "cp-sat")
-    if not require_bonus:
-        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, "dfs")
-    return finish(status, None, upper, [], "cp-sat")
+    if status == SolveStatus.INFEASIBLE and incumbent is None:
+        # only a requirement makes the fill impossible: the empty fill meets all others
+        return finish(SolveStatus.INFEASIBLE, None, upper, [], "cp-sat", reasons[0])
+    if incumbent is not None:
+        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, found_by)
+    return finish(SolveStatus.UNKNOWN, None, upper, [], "cp-sat", reasons[1])
 
 
 def _same_for(objective: Objective, budget: int | None, marks: int) -> Callable[[int, int], bool]:
@@ -437,11 +488,6 @@ def _same_for(objective: Objective, budget: int | None, marks: int) -> Callable[
         return objective == "cells" or patch_value(a, objective, marks) == patch_value(b, objective, marks)
 
     return same
-
-
-def _bonus_possible(quilt: int, bounds: FillBounds) -> bool:
-    """Cheap necessary condition: some window's missing cells are all reachable."""
-    return any((w & ~quilt) & ~bounds.reachable == 0 for w in WINDOW_MASKS)
 
 
 def _chain_slots(ids: Sequence[int], twins: Sequence[Sequence[int]], placements: FillBounds) -> list[int]:
@@ -492,14 +538,15 @@ def _prepare_cp_sat(
     hint: Sequence[tuple[int, int]],
     progress: ProgressFn | None,
     features: frozenset[str] = _CP_FEATURES,
-    lower: int = 0,
+    lower: int | None = 0,
     region_caps: Sequence[int] = (),
 ) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
     """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
 
     The shared placement model over the reachable placements, plus what optimal fill adds:
     per-region caps, the budget, twins ordering, symmetry breaking, the bonus, the objective
-    with its proven bound as domain, and the warm start.
+    with its proven bound as domain (and ``lower``, a known fill's value, when given), and the
+    warm start.
     """
     model = PlacementModel(quilt, ids, placements=bounds.placements)
     slots = model.slots
@@ -553,7 +600,7 @@ def _prepare_cp_sat(
     objective = [(v, values[s]) for s, _, v in model.choices()]
     if "upper" in features and upper < sum(max(0, v) for v in values):
         # the proven bound (and the incumbent's value) as the objective's domain
-        model.maximize(objective, at_most=upper, at_least=min(lower, upper))
+        model.maximize(objective, at_most=upper, at_least=None if lower is None else min(lower, upper))
     else:
         model.maximize(objective)
     if hint and "hint" in features:

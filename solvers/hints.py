@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from patchwork_opt.ai.analysis import PositionAnalysis, advice, analyse_position
+from patchwork_opt.ai.analysis import PositionAnalysis, advice, analyse_position, ranking_value
 from patchwork_opt.apps.review import GameReview, Progress, review_game
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
@@ -70,7 +70,7 @@ def hints_of(state: State, analysis: PositionAnalysis, top: int) -> AdvisedHints
     hints = [
         AdvisedHint(
             type=m.move.kind, patch=m.move.patch if m.move.kind == "buy" else None, cells=cells_of(m.move.mask),
-            score=round(m.score, 4), win=round(m.win, 4), margin=round(m.margin, 2), exact=m.exact,
+            score=round(ranking_value(m), 4), win=round(m.win, 4), margin=round(m.margin, 2), exact=m.exact,
             reason=advice(state, m), line=[move.to_json() for move in m.line],
         )
         for m in analysis.shown()[:top]

@@ -15,6 +15,7 @@ when the whole solve takes less (most best-fit and fill calls).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
@@ -135,21 +136,28 @@ class _Proto:
         self.proto = cp_model_helper.CpModelProto()
 
 
+#: _BOOL_BLOCKS[k]: a proto of ``2**k`` Booleans, grown on demand and shared by every model (the
+#: web service builds models in two solver threads at once: a block is appended under the lock,
+#: complete, and never changed after).
 _BOOL_BLOCKS: list[cp_model_helper.CpModelProto] = []
+_BOOL_BLOCKS_LOCK = threading.Lock()
 
 
 def _bool_block(size_log2: int) -> cp_model_helper.CpModelProto:
     """A proto holding ``2**size_log2`` Booleans, built by doubling and cached: merging these
     blocks adds variables far faster than one call per variable."""
-    while len(_BOOL_BLOCKS) <= size_log2:
-        block = cp_model_helper.CpModelProto()
-        if not _BOOL_BLOCKS:
-            block.variables.add().domain.extend([0, 1])
-        else:
-            block.merge_from(_BOOL_BLOCKS[-1])
-            block.merge_from(_BOOL_BLOCKS[-1])
-        _BOOL_BLOCKS.append(block)
-    return _BOOL_BLOCKS[size_log2]
+    if size_log2 < len(_BOOL_BLOCKS):  # the usual case: already built, read without the lock
+        return _BOOL_BLOCKS[size_log2]
+    with _BOOL_BLOCKS_LOCK:
+        while len(_BOOL_BLOCKS) <= size_log2:
+            block = cp_model_helper.CpModelProto()
+            if not _BOOL_BLOCKS:
+                block.variables.add().domain.extend([0, 1])
+            else:
+                block.merge_from(_BOOL_BLOCKS[-1])
+                block.merge_from(_BOOL_BLOCKS[-1])
+            _BOOL_BLOCKS.append(block)
+        return _BOOL_BLOCKS[size_log2]
 
 
 class PlacementModel:

@@ -1,29 +1,31 @@
 """Where the solvers are plugged into the applications: the one place that wires CP-SAT work into
-terminal play, matches and the web service, which never import ``solvers`` themselves.
+terminal play, ``move``, matches and the web service, which never import ``solvers`` themselves.
 """
 
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from typing import Any
 
-from patchwork_opt.ai.base import Bot
-from patchwork_opt.ai.registry import BOT_NAMES, level_time, make_bot
+from patchwork_opt.ai.analysis import PositionAnalysis, analyse_position
+from patchwork_opt.ai.base import Bot, PlacementAdvisor
+from patchwork_opt.ai.registry import ADVISED_BOTS, BOT_NAMES, LEVEL_BLUNDER, level_time, make_bot
 from patchwork_opt.apps.play import HintLine
-from patchwork_opt.apps.review import GameReview, render_review
+from patchwork_opt.apps.review import render_review
+from patchwork_opt.apps.web.analyses import AnalysisBot
 from patchwork_opt.apps.web.schemas import SERVER_WORKERS, BonusRequest, FillRequest, HintRequest
-from patchwork_opt.apps.web.services import Services, SolverEndpoint
+from patchwork_opt.apps.web.services import AnalysisOf, Services, SolverEndpoint
 from patchwork_opt.core.catalogue import check_patch_ids
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from solvers.advisor import SolverAdvisor
 from solvers.bestfit import BestFitResult
 from solvers.bonus import BonusResult, bonus_completion
 from solvers.fill import FillResult, optimal_fill
-from solvers.hints import AdvisedHints, advised_hints, hint_for, review_record
+from solvers.hints import ADVISOR_SHARE, MOVES_SHOWN, AdvisedHints, advised_hints, hint_for, hints_of, review_record
 from solvers.model import SolverConfig
 
 PLAY_HINT_SECONDS = 1.0  # the AI's time for a hint in terminal play
@@ -59,18 +61,49 @@ def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]
     return make_bot(ai, level=level, seed=seed, advisor=advisor), advisor
 
 
-def web_hint(request: Any, time_cap: float, stop: StopSignal | None = None) -> AdvisedHints | BestFitResult:
+def bot_advisor(ai: str) -> PlacementAdvisor | None:
+    """The placement advisor a bot named ``ai`` takes: the CP-SAT one for the advised bots
+    (``registry.ADVISED_BOTS``), else none (``patchwork move`` and the service's bots)."""
+    return SolverAdvisor() if ai.strip().lower() in ADVISED_BOTS else None
+
+
+def match_advisor(p1: str, p2: str) -> str | None:
+    """The advisor the match workers import (``SOLVER_ADVISOR``) when an advised bot plays and the
+    module can be imported here; None when none plays or the heuristic stands in."""
+    if not {p1.strip().lower(), p2.strip().lower()} & set(ADVISED_BOTS):
+        return None
+    return solver_advisor_path()
+
+
+def analyse(
+    state: State, seconds: float, extra: Sequence[Move] = (), stop: StopSignal | None = None
+) -> PositionAnalysis:
+    """The AI's analysis of a position with the CP-SAT advisor placing the offers, as ``patchwork
+    hint`` and ``patchwork analyze`` make it: the service caches it for hints, reviews and AI moves."""
+    advisor = SolverAdvisor(budget=ADVISOR_SHARE * seconds)
+    return analyse_position(state, seconds=seconds, advisor=advisor, extra=extra, stop=stop)
+
+
+def web_hint(
+    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+) -> AdvisedHints | BestFitResult:
     """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs.
 
-    ``stop`` ends the AI's search early (the client went away)."""
-    return hint_for(
-        request.load(), request.patch, request.next, request.pool,
-        top_k=request.top if "top" in request.model_fields_set else None,  # the CLI's default when not given
-        lookahead=request.lookahead, time_limit=min(request.time_limit, time_cap), stop=stop,
-    )
+    ``stop`` ends the AI's search early (the client went away); the ranked moves of a position come
+    from ``analysis_of`` (the service's analysis cache) when given."""
+    loaded = request.load()
+    top = request.top if "top" in request.model_fields_set else None  # the CLI's default when not given
+    seconds = min(request.time_limit, time_cap)
+    state = loaded.state
+    if analysis_of is not None and state is not None and request.patch is None and not state.is_terminal():
+        return hints_of(state, analysis_of(state, seconds), top or MOVES_SHOWN)
+    return hint_for(loaded, request.patch, request.next, request.pool, top_k=top, lookahead=request.lookahead,
+                    time_limit=seconds, stop=stop)
 
 
-def web_fill(request: Any, time_cap: float, stop: StopSignal | None = None) -> FillResult:
+def web_fill(
+    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+) -> FillResult:
     """``POST /api/fill`` (a ``FillRequest``): what ``patchwork fill ... --json`` prints for the same options."""
     ids = check_patch_ids(request.patches)
     config = SolverConfig(
@@ -82,16 +115,13 @@ def web_fill(request: Any, time_cap: float, stop: StopSignal | None = None) -> F
     )
 
 
-def web_bonus(request: Any, time_cap: float, stop: StopSignal | None = None) -> BonusResult:
+def web_bonus(
+    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+) -> BonusResult:
     """``POST /api/bonus`` (a ``BonusRequest``): what ``patchwork bonus QUILT --patches ... --json`` prints."""
     ids = check_patch_ids(request.patches)
     config = SolverConfig(time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS))
     return bonus_completion(request.quilt_mask(), ids, config, stop=stop)
-
-
-def web_review(record: Record, seconds_per_move: float, stop: StopSignal | None = None) -> GameReview:
-    """``GET /api/games/{id}/review``: what ``patchwork analyze RECORD --time-per-move T`` reviews."""
-    return review_record(record, seconds=seconds_per_move, stop=stop)
 
 
 def web_services(max_ai_seconds: float) -> Services:
@@ -109,15 +139,19 @@ def web_services(max_ai_seconds: float) -> Services:
         ),
     }
 
-    def game_hint(state: State, time_cap: float, stop: StopSignal | None = None) -> Any:
-        return web_hint(HintRequest(position=to_notation(state)), time_cap, stop)
+    def game_hint(state: State, analysis: PositionAnalysis) -> AdvisedHints:
+        return hints_of(state, analysis, MOVES_SHOWN)
 
-    def bot_factory(name: str, level: int, seed: int, time_cap: float) -> Bot:
+    def web_analyse(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> PositionAnalysis:
+        return analyse(state, seconds, extra, stop)
+
+    def bot_factory(name: str, level: int, seed: int, time_cap: float, analysis_of: AnalysisOf) -> Bot:
         seconds = min(level_time(level), time_cap, max_ai_seconds)
-        advisor = SolverAdvisor() if name == "solver" else None
-        return make_bot(name, level=level, seed=seed, time_per_move=seconds, advisor=advisor)
+        if name == "solver" and LEVEL_BLUNDER[level] == 0:  # its best play: the shared analysis's best move
+            return AnalysisBot(analysis_of, seconds)
+        return make_bot(name, level=level, seed=seed, time_per_move=seconds, advisor=bot_advisor(name))
 
     return Services(
-        solvers=solvers, game_hint=game_hint, review_game=web_review, make_bot=bot_factory, ai_names=BOT_NAMES,
+        solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
         default_ai="solver",
     )

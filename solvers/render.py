@@ -9,7 +9,7 @@ from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.quilt import label_grid, render_grid
 from solvers.bonus import BonusResult
 from solvers.fill import FillResult
-from solvers.model import PlacedPatch
+from solvers.model import PlacedPatch, SolveStatus
 
 #: Letters for placed patches, then digits-free lowercase when more are needed.
 LABELS = string.ascii_uppercase + string.ascii_lowercase
@@ -30,15 +30,20 @@ def placement_lines(quilt: int, placements: Sequence[PlacedPatch]) -> list[str]:
 
 
 #: What settled a fill (``FillResult.method``), in words.
-FILL_METHODS = {"bounds": "the area bounds alone", "dfs": "the packing search", "cp-sat": "CP-SAT"}
+FILL_METHODS = {
+    "bounds": "the area bounds alone", "dfs": "the packing search", "cp-sat": "CP-SAT", "bonus": "the 7x7 completion",
+}
 
 
 def render_fill(quilt: int, result: FillResult, objective: str) -> str:
-    """What ``patchwork fill`` prints: the filled quilt, its legend and the verdict."""
+    """What ``patchwork fill`` prints: the filled quilt, its legend and the verdict (with the
+    reason when no fill is given: what proves the requirements impossible, or what was left open)."""
     lines = placement_lines(quilt, result.placements)
     proof = "optimal (proven)" if result.optimal else f"best found, bound {result.bound}"
-    if result.objective is None:
-        lines.append(f"no fill meets the requirements ({result.status.value})")
+    if result.status == SolveStatus.INFEASIBLE:
+        lines.append(f"no fill meets the requirements (proven): {result.reason}")
+    elif result.objective is None:
+        lines.append(f"no fill meeting the requirements found ({result.status.value}): {result.reason}")
     else:
         lines.append(
             f"{objective} {result.objective}: {proof}; covered {result.covered}, empty {result.empty}, "
@@ -46,7 +51,8 @@ def render_fill(quilt: int, result: FillResult, objective: str) -> str:
             + (f", 7x7 square at {list(result.bonus_window)}" if result.bonus_window else "")
         )
     settled_by = FILL_METHODS.get(result.method, result.method)
-    lines.append(f"{'settled' if result.optimal else 'found'} by {settled_by} in {result.wall_time:.2f} s")
+    settled = result.optimal or result.status == SolveStatus.INFEASIBLE
+    lines.append(f"{'settled' if settled else 'found'} by {settled_by} in {result.wall_time:.2f} s")
     return "\n".join(lines)
 
 

@@ -1,8 +1,9 @@
 """Symmetries the fill solvers exploit: the 8 of the square quilt, and patches sharing a shape.
 
 Both are found from the catalogue and the quilt at hand, never hard-coded: twins are patches
-whose placement sets are equal, and the quilt group is the subset of the 8 transforms that
-map the covered cells onto themselves (all 8 for an empty quilt).
+whose placement sets are equal, and the quilt group is the subset of the 8 transforms (the
+engine's, ``patchwork_opt.core.symmetry``) that map the covered cells onto themselves (all 8 for
+an empty quilt).
 """
 
 from __future__ import annotations
@@ -10,47 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from patchwork_opt.core.bitboard import CELLS, SIZE, iter_bits
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
-
-Cell = tuple[int, int]
-
-_LAST = SIZE - 1
-#: The 8 symmetries of the square, as maps on (row, col); index 0 is the identity.
-_CELL_MAPS: tuple[Callable[[int, int], Cell], ...] = (
-    lambda r, c: (r, c),
-    lambda r, c: (c, _LAST - r),
-    lambda r, c: (_LAST - r, _LAST - c),
-    lambda r, c: (_LAST - c, r),
-    lambda r, c: (r, _LAST - c),
-    lambda r, c: (_LAST - r, c),
-    lambda r, c: (c, r),
-    lambda r, c: (_LAST - c, _LAST - r),
-)
-
-#: For each symmetry, the bit index each of the 81 cells moves to.
-BIT_MAPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        (lambda rc: rc[0] * SIZE + rc[1])(f(*divmod(index, SIZE)))
-        for index in range(CELLS)
-    )
-    for f in _CELL_MAPS
-)
-
-
-def transform(mask: int, symmetry: int) -> int:
-    """The image of ``mask`` under symmetry ``symmetry`` (0..7)."""
-    table = BIT_MAPS[symmetry]
-    out = 0
-    for index in iter_bits(mask):
-        out |= 1 << table[index]
-    return out
+from patchwork_opt.core.symmetry import SYMMETRIES, transform
 
 
 @lru_cache(maxsize=1024)
 def quilt_symmetries(quilt: int) -> tuple[int, ...]:
     """The symmetries (indices, identity included) that leave the covered cells unchanged."""
-    return tuple(s for s in range(8) if transform(quilt, s) == quilt)
+    return tuple(s for s in range(SYMMETRIES) if transform(quilt, s) == quilt)
 
 
 def canonical_placements(patch_id: int, symmetries: Sequence[int]) -> frozenset[int]:

@@ -175,3 +175,25 @@ def _match(a: int, b: int, games: int) -> float:
 def test_levels_get_stronger() -> None:
     assert _match(2, 1, games=6) > 0.5
     assert _match(3, 2, games=6) > 0.5
+
+
+def test_moves_refuted_by_a_better_one_carry_upper_bounds() -> None:
+    bounded = 0
+    for seed in range(4):
+        for state in late_positions(seed, 48)[:2]:
+            every = ExactSearch().solve(state, every_move=True)
+            quick = ExactSearch().solve(state)
+            assert every is not None and quick is not None
+            assert quick.best.value == every.best.value and quick.best.exact and not quick.best.bound
+            truth = {m.move: m.value or 0 for m in every.moves}  # (never 0: a tie is +1 or -1)
+            best = quick.best.value
+            for m in quick.moves:
+                assert m.value is not None and best is not None and m.line[0] == m.move and m.visits == 0
+                if m.bound:
+                    bounded += 1
+                    assert not m.exact and truth[m.move] <= m.value <= best
+                    assert m.valued == (m.win == 0.0)  # a bound at or below a lost tie proves a loss
+                else:
+                    assert m.exact and m.valued and m.value == truth[m.move]
+                assert m.win == (1.0 if m.value > 0 else 0.0)
+    assert bounded > 0

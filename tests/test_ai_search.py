@@ -7,7 +7,7 @@ import random
 import pytest
 from conftest import late_positions, make_state, minimax
 
-from patchwork_opt.ai.exact import ExactSearch, canonical
+from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.mcts import Mcts, child_state, find_subtree, macro_moves
 from patchwork_opt.ai.policy import RolloutEvaluator, result_value, rollout
 from patchwork_opt.ai.solver_bot import SolverBot
@@ -15,6 +15,7 @@ from patchwork_opt.core.bitboard import bit
 from patchwork_opt.core.catalogue import placement
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import END, State
+from patchwork_opt.core.symmetry import canonical
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -42,11 +43,11 @@ def test_exact_search_buys_when_advancing_only_ties() -> None:
     state.first_end = 1
     solved = ExactSearch().solve(state)
     assert solved is not None and solved.best.move.kind == "buy" and solved.best.move.patch == 0
-    assert solved.best.wins and solved.best.margin == 1
+    assert solved.best.win == 1.0 and solved.best.margin == 1
     state.buttons = [5, 7]  # now the buy only ties (lost on the tie-break), advancing loses by 1
     solved = ExactSearch().solve(state)
     assert solved is not None and solved.best.move.patch == 0
-    assert not solved.best.wins and solved.best.margin == 0 and solved.best.value == -1
+    assert solved.best.win == 0.0 and solved.best.margin == 0 and solved.best.value == -1
 
 
 def _cells(mask: int) -> list[tuple[int, int]]:

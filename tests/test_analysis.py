@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from conftest import random_record
 from typer.testing import CliRunner
 
@@ -16,9 +17,13 @@ from patchwork_opt.ai.analysis import analyse_position, move_key
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.random_bot import RandomBot
+from patchwork_opt.ai.registry import BOT_NAMES, make_bot
+from patchwork_opt.ai.search import run_analysis
 from patchwork_opt.ai.solver_bot import SolverBot
 from patchwork_opt.apps.review import review_game
 from patchwork_opt.core.bitboard import FULL
+from patchwork_opt.core.errors import GameOverError, IllegalMoveError
+from patchwork_opt.core.move import ADVANCE
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import from_notation, to_notation
@@ -51,7 +56,7 @@ def test_the_one_winning_move_is_the_top_hint() -> None:
     state = from_notation(ONE_WINNER)
     solved = ExactSearch().solve(state, every_move=True)
     assert solved is not None
-    assert [m.move.patch for m in solved.moves if m.wins] == [22]  # the position is as described
+    assert [m.move.patch for m in solved.moves if m.win == 1.0] == [22]  # the position is as described
     result = runner.invoke(app, ["hint", ONE_WINNER, "--json", "--time-limit", "0.5"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -75,7 +80,7 @@ def test_top_hint_wins_whenever_a_win_exists_in_late_endgames() -> None:
         top = analyse_position(state, seconds=2.0).best
         child = state.clone()
         child.apply(top.move)
-        assert (ExactSearch().value(child, state.to_move()) > 0) == exact.best.wins, seed
+        assert (ExactSearch().value(child, state.to_move()) > 0) == (exact.best.win == 1.0), seed
         checked += 1
         if checked == 4:
             break
@@ -164,3 +169,18 @@ def test_a_stop_signal_ends_the_analysis_early() -> None:
     found = analyse_position(state, seconds=20.0, stop=stop)
     assert time.perf_counter() - started < 3.0  # not the 20 s asked for
     assert found.moves
+
+
+def test_every_refusal_of_a_finished_game_is_the_one_game_over_error() -> None:
+    state = State.new(seed=1)
+    state.playout(random.Random(1))
+    for name in BOT_NAMES:
+        with pytest.raises(GameOverError, match="the game is over"):
+            make_bot(name, seed=1, iterations=20).decide(state)
+    with pytest.raises(GameOverError):
+        analyse_position(state, iterations=20)
+    with pytest.raises(GameOverError):
+        run_analysis(state, iterations=20)
+    with pytest.raises(GameOverError, match=r"^the game is over$"):
+        state.apply(ADVANCE)
+    assert GameOverError().exit_code == 1 and isinstance(GameOverError(), IllegalMoveError)

@@ -138,3 +138,106 @@ def test_a_stop_signal_set_before_the_answer_leaves_the_open_squares_undecided()
     result = bonus_completion(0, list(range(33)), SolverConfig(time_limit=30.0, workers=1, seed=0), stop=stop)
     assert result.feasible is None and result.status == SolveStatus.UNKNOWN
     assert result.wall_time < 5.0
+
+
+def completable_within(quilt: int, ids: Sequence[int], budget: int) -> bool:
+    """Exhaustive, as ``completable``, with the patches used costing at most ``budget``."""
+    from patchwork_opt.core.catalogue import PATCHES
+
+    options = [legal_placements(pid, quilt) for pid in ids]
+
+    def cover(missing: int, taken: int, unused: tuple[int, ...], left: int) -> bool:
+        if not missing:
+            return True
+        cell = missing & -missing
+        for k, i in enumerate(unused):
+            cost = PATCHES[ids[i]].cost
+            if cost > left:
+                continue
+            for mask in options[i]:
+                if mask & cell and not mask & taken and cover(
+                    missing & ~mask, taken | mask, unused[:k] + unused[k + 1 :], left - cost
+                ):
+                    return True
+        return False
+
+    return any(cover(w & ~quilt, quilt, tuple(range(len(ids))), budget) for w in WINDOW_MASKS)
+
+
+@pytest.mark.parametrize("quilt,ids", holes(seed=5, count=12))
+def test_answers_under_a_budget_match_exhaustive_search(quilt: int, ids: list[int]) -> None:
+    from patchwork_opt.core.catalogue import PATCHES
+
+    for budget in (0, 3, 6, 10):
+        result = bonus_completion(quilt, ids, CONFIG, budget=budget)
+        expected = completable_within(quilt, ids, budget)
+        assert result.feasible is expected, budget
+        if expected:
+            check_certificate(result, quilt, ids)
+            assert sum(PATCHES[p.patch].cost for p in result.placements) <= budget
+        else:
+            assert result.status == SolveStatus.INFEASIBLE and len(result.windows) == 9
+
+
+def test_the_reason_names_the_numbers_of_a_bound_over_all_squares() -> None:
+    result = bonus_completion(0, [1, 2, 3, 4, 5, 6], CONFIG)
+    assert result.reason == "the patches cover at most 27 cells; every 7x7 square needs at least 49 more"
+    result = bonus_completion(0, list(range(11)), CONFIG, budget=10)
+    assert result.reason == "completing a 7x7 square costs at least 50 buttons; the budget is 10"
+    # the same square needs 6 buttons (patches 5, 1 and 0); without the budget it completes
+    quilt = FULL & ~rect(3, 2, 2, 5)
+    result = bonus_completion(quilt, [8, 5, 0, 1], CONFIG, budget=5)
+    assert result.feasible is False
+    assert result.reason == "completing a 7x7 square costs at least 6 buttons; the budget is 5"
+    assert all("costs at least 6 buttons; the budget is 5" in v.reason for v in result.windows)
+    assert bonus_completion(quilt, [8, 5, 0, 1], CONFIG, budget=6).feasible is True
+    # refuted window by window: the closest one's reason
+    quilt = FULL & ~rect(3, 3, 3, 4)
+    result = bonus_completion(quilt, [0, 2, 31], CONFIG)
+    assert result.feasible is False and result.reason == (
+        "every 7x7 square is refuted; the closest, at [0, 0] (12 cells missing): no placement of the patches "
+        "covers its missing cells (search exhausted)"
+    )
+
+
+def test_a_negative_budget_is_a_domain_error() -> None:
+    from patchwork_opt.core.errors import PatchworkError
+
+    with pytest.raises(PatchworkError, match="budget must be at least 0"):
+        bonus_completion(0, [1], CONFIG, budget=-1)
+
+
+def symmetric_holes(seed: int, count: int) -> list[tuple[int, list[int]]]:
+    """Quilts equal to their mirror image, with holes in the middle and on both sides (so the
+    left and right windows miss mirrored cells), and a few small patches."""
+    from patchwork_opt.core.catalogue import PATCHES
+    from solvers.symmetry import transform
+
+    rng = random.Random(seed)
+    small = [p.id for p in PATCHES if p.area <= 4]
+    out = []
+    for _ in range(count):
+        hole = rect(rng.randint(2, 4), rng.randint(3, 4), 2, rng.randint(1, 2))
+        hole |= rect(rng.randint(0, 6), 0, rng.randint(2, 3), 2)
+        out.append((FULL & ~(hole | transform(hole, 4)), sorted(rng.sample(small, rng.randint(3, 5)))))
+    return out
+
+
+@pytest.mark.parametrize("quilt,ids", symmetric_holes(seed=3, count=16) + holes(seed=11, count=4))
+def test_windows_answered_by_a_symmetric_one_get_its_verdict(
+    quilt: int, ids: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The long-search path (one search per question, with tables) forced from the first node."""
+    import solvers.bonus as bonus
+
+    monkeypatch.setattr(bonus, "_BUDGETS", (1,))
+    monkeypatch.setattr(bonus, "_SHORT_NODES", 0)
+    for budget in (None, 8):
+        result = bonus_completion(quilt, ids, CONFIG, budget=budget)
+        expected = completable(quilt, ids) if budget is None else completable_within(quilt, ids, budget)
+        assert result.feasible is expected
+        if expected:
+            check_certificate(result, quilt, ids)
+        else:
+            assert sorted(v.window for v in result.windows) == sorted(WINDOW_ORIGINS)
+            assert all(v.status == SolveStatus.INFEASIBLE for v in result.windows)

@@ -73,16 +73,16 @@ def test_replay_illegal_move_names_the_ply(tmp_path: Path) -> None:
 
 def test_replay_rejects_moves_the_rules_forbid(tmp_path: Path) -> None:
     state = State.new(seed=9)
-    cases = [
-        ({"type": "leather", "cell": [0, 0]}, "no leather patch"),
-        ({"type": "buy", "patch": state.offers()[0], "cells": [[0, 0], [5, 5]]}, "not a placement"),
-        ({"type": "jump"}, "unknown move type"),
+    cases = [  # refused by the rules: exit 1; a move that cannot be read is a notation error: exit 2
+        ({"type": "leather", "cell": [0, 0]}, "no leather patch", 1),
+        ({"type": "buy", "patch": state.offers()[0], "cells": [[0, 0], [5, 5]]}, "not a placement", 1),
+        ({"type": "jump"}, "unknown move type", 2),
     ]
-    for move, reason in cases:
+    for move, reason, code in cases:
         path = tmp_path / "bad.json"
         path.write_text(json.dumps({"circle": state.circle, "moves": [{"type": "advance"}, move]}))
         result = runner.invoke(app, ["replay", str(path)])
-        assert result.exit_code == 1, move
+        assert result.exit_code == code, move
         assert result.stderr.startswith("error: ply 1:") and reason in result.stderr, result.stderr
 
 

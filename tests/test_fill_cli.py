@@ -96,3 +96,28 @@ def test_a_missing_quilt_file_is_named_as_missing() -> None:
     assert code == 2 and err == "error: quilts/no-such-quilt.txt: no such file\n"
     code, _, err = run("hint", "no-such-quilt", "--patch", "1")
     assert code == 2 and "no-such-quilt: no such file" in err
+
+
+def test_an_impossible_requirement_is_an_answer_with_its_reason() -> None:
+    # the request: settled at once, not after the time limit, and exit code 0
+    code, out, _ = run("fill", "--patches", "1,2,3,4,5,6", "--require-bonus", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["status"] == "infeasible" and data["objective"] is None and data["placements"] == []
+    assert data["reason"] == "the patches cover at most 27 cells; every 7x7 square needs at least 49 more"
+    code, out, _ = run("fill", "--patches", "0,1,2,3,4,5,6,7,8,9,10", "--budget", "10", "--require-bonus")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-2] == (
+        "no fill meets the requirements (proven): completing a 7x7 square costs at least 50 buttons; the budget is 10"
+    )
+    assert re.fullmatch(r"settled by the 7x7 completion in \d+\.\d\d s", lines[-1]), lines[-1]
+    code, out, _ = run("fill", "--quilt", HOLE, "--patches", "8,5,0,1", "--budget", "5", "--require-bonus")
+    assert code == 0 and "costs at least 6 buttons; the budget is 5" in out
+
+
+def test_a_feasible_fill_has_an_empty_reason() -> None:
+    code, out, _ = run("fill", "--quilt", HOLE, "--patches", "8,5,0,1", "--budget", "6", "--require-bonus", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["status"] == "optimal" and data["reason"] == "" and data["cost"] <= 6 and data["bonus_window"]

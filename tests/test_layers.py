@@ -97,3 +97,22 @@ def test_only_the_state_calls_its_private_transitions() -> None:
             ):
                 calls.append(f"{f.relative_to(ROOT)}:{node.lineno} {node.attr}")
     assert calls == []
+
+
+def test_no_function_of_the_web_application_is_longer_than_80_lines() -> None:
+    """The service is small routers and helpers (issue 23), not one function of closures."""
+    long = []
+    for f in ROOT.joinpath("patchwork_opt", "apps", "web").rglob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > 80:
+                    long.append(f"{f.relative_to(ROOT)}:{node.lineno} {node.name} ({lines} lines)")
+    assert long == []
+
+
+def test_routes_raise_domain_errors_not_http_exceptions() -> None:
+    """One error table: a route raises the domain error and the one handler answers its
+    ``http_status`` (core/errors.py); only the body-size guard, outside every route, answers 413."""
+    routers = ROOT.joinpath("patchwork_opt", "apps", "web", "routers")
+    assert [f.name for f in routers.rglob("*.py") if "HTTPException" in f.read_text(encoding="utf-8")] == []

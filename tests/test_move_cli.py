@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
+from conftest import make_state
 from test_ai_exact import leather_position, tie_break_position
 from typer.testing import CliRunner
 
@@ -66,3 +68,26 @@ def test_bad_input_is_one_error_line_and_exit_2(args: list[str]) -> None:
     assert result.stderr.startswith("error: ")
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+
+
+def _finished() -> State:
+    state = State.new(seed=1)
+    state.playout(random.Random(1))
+    return state
+
+
+@pytest.mark.parametrize("ai", ["solver", "greedy"])
+def test_a_finished_game_is_one_error_line_and_exit_1(ai: str) -> None:
+    result = runner.invoke(app, ["move", to_notation(_finished()), "--ai", ai, "--json"])
+    assert result.exit_code == 1  # GameOverError: a well-formed request the rules have no move for
+    assert result.stderr == "error: the game is over: there is no move to choose\n"
+    assert result.stdout == ""
+
+
+def test_the_only_move_is_played_without_figures() -> None:
+    """No offer is affordable: the solver advances at once and claims no win chance or margin."""
+    state = make_state([6, 19, 32, 9], pos=(10, 12), buttons=(0, 0), track_leather=False)
+    assert state.buyable() == []
+    data = _answer([to_notation(state), "--ai", "solver", "--time-per-move", "0.2"])
+    assert data["move"] == {"type": "advance"} and "only move" in str(data["reason"])
+    assert data["win"] is None and data["margin"] is None and data["exact"] is False

@@ -11,7 +11,7 @@ import pytest
 from conftest import ORDERED_CIRCLE
 
 from patchwork_opt.core.bitboard import bit
-from patchwork_opt.core.errors import IllegalMoveError, PatchworkError, RecordError, ReplayError
+from patchwork_opt.core.errors import IllegalMoveError, NotationError, PatchworkError, RecordError, ReplayError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record, write_atomic
@@ -128,7 +128,10 @@ def test_malformed_moves_are_refused_naming_the_ply(move: object, words: str) ->
     with pytest.raises(ReplayError, match="^ply 2: .*" + words) as info:
         Record.from_json(data)
     assert info.value.ply == 2
-    assert info.value.exit_code == 1
+    # a move that cannot be read is a notation error (exit 2); one that reads but is no placement
+    # of its patch is refused by the rules (exit 1)
+    assert info.value.exit_code == (1 if "not a placement" in words else 2)
+    assert info.value.http_status == (422 if "not a placement" in words else 400)
 
 
 @pytest.mark.parametrize(
@@ -190,11 +193,13 @@ def test_write_atomic_refuses_an_unwritable_place_cleanly(tmp_path: Path) -> Non
 
 def test_move_text_errors() -> None:
     for bad in ("B", "1@0", "1@00,0", "L@9", "1@00 01", "@00"):
-        with pytest.raises(IllegalMoveError, match="cannot read move"):
+        with pytest.raises(NotationError, match="cannot read move") as info:
             Move.parse(bad)
-    with pytest.raises(IllegalMoveError, match="not a placement of patch 0"):
+        assert info.value.exit_code == 2
+    with pytest.raises(IllegalMoveError, match="not a placement of patch 0") as refused:
         Move.parse("0@00,11")
-    with pytest.raises(IllegalMoveError, match="unknown patch id 40"):
+    assert refused.value.exit_code == 1
+    with pytest.raises(NotationError, match="unknown patch id 40"):
         Move.parse("40@00")
 
 

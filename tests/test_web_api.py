@@ -14,7 +14,7 @@ import pytest
 from patchwork_opt.ai.base import Bot, Decision
 from patchwork_opt.ai.registry import make_bot
 from patchwork_opt.apps.web.app import create_app
-from patchwork_opt.apps.web.services import Limits, Services
+from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.move import Move
@@ -33,7 +33,7 @@ LOCAL = "http://127.0.0.1"
 def engine_services(**overrides: Any) -> Services:
     """The AI from the registry (engine bots: no solver needed), capped to be quick."""
 
-    def factory(name: str, level: int, seed: int, cap: float) -> Bot:
+    def factory(name: str, level: int, seed: int, cap: float, analysis_of: AnalysisOf) -> Bot:
         return make_bot(name, level=level, seed=seed, time_per_move=min(cap, 0.02))
 
     fields: dict[str, Any] = {"make_bot": factory, "ai_names": ("greedy", "random", "mcts"), "default_ai": "greedy"}
@@ -116,7 +116,9 @@ def test_a_whole_game_through_the_api_ends_with_the_scores_of_its_record(client:
             assert {tuple(b) for b in piece["buttons"]} <= {tuple(c) for c in piece["cells"]}
         assert sum(len(piece["buttons"]) for piece in game["boards"][p]["pieces"]) == final.income[p]
     over = play(client, game, Move("advance"))
-    assert over.status_code == 422 and "over" in over.json()["detail"]
+    assert over.status_code == 409 and "over" in over.json()["detail"]
+    ai_over = client.post(f"/api/games/{game['id']}/ai-move", json={"ply": game["ply"]})
+    assert ai_over.status_code == 409 and "over" in ai_over.json()["detail"]
 
 
 def test_moves_the_rules_refuse_are_422_and_change_nothing(client: TestClient) -> None:

@@ -19,7 +19,7 @@ from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.registry import make_bot
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.server import ServeError, bind, make_server
-from patchwork_opt.apps.web.services import Limits, Services, SolverEndpoint
+from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services, SolverEndpoint
 from patchwork_opt.core.stop import StopSignal
 
 
@@ -34,14 +34,14 @@ class SleepResult(BaseModel):
 def services(started: list[float]) -> Services:
     """A "solver" that blocks its worker thread as a slow CP-SAT solve does (it cannot be interrupted)."""
 
-    def run(request: BaseModel, cap: float, stop: StopSignal) -> SleepResult:
+    def run(request: BaseModel, cap: float, stop: StopSignal, analysis_of: AnalysisOf) -> SleepResult:
         assert isinstance(request, SleepRequest)
         started.append(time.monotonic())
         seconds = min(request.seconds, cap)
         time.sleep(seconds)
         return SleepResult(slept=seconds)
 
-    def run_stoppable(request: BaseModel, cap: float, stop: StopSignal) -> SleepResult:
+    def run_stoppable(request: BaseModel, cap: float, stop: StopSignal, analysis_of: AnalysisOf) -> SleepResult:
         """Sleeps as a solver searches, until its time is up or it is told to stop."""
         assert isinstance(request, SleepRequest)
         begun = time.monotonic()
@@ -50,7 +50,7 @@ def services(started: list[float]) -> Services:
         woken.wait(min(request.seconds, cap))
         return SleepResult(slept=time.monotonic() - begun)
 
-    def factory(name: str, level: int, seed: int, cap: float) -> Bot:
+    def factory(name: str, level: int, seed: int, cap: float, analysis_of: AnalysisOf) -> Bot:
         return make_bot(name, level=level, seed=seed, time_per_move=0.02)
 
     return Services(

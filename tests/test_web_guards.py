@@ -20,7 +20,7 @@ from patchwork_opt.apps.web import store as store_module
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.guards import PAGE_CSP, host_name
 from patchwork_opt.apps.web.server import bind, default_db_path
-from patchwork_opt.apps.web.services import Limits, Services
+from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
 from patchwork_opt.apps.web.store import GameNotFoundError, SqliteGameStore
 from patchwork_opt.core.move import ADVANCE
 from patchwork_opt.core.state import State
@@ -33,7 +33,7 @@ LOCAL = "http://127.0.0.1"
 
 
 def engine_services() -> Services:
-    def factory(name: str, level: int, seed: int, cap: float) -> Bot:
+    def factory(name: str, level: int, seed: int, cap: float, analysis_of: AnalysisOf) -> Bot:
         return make_bot(name, level=level, seed=seed, time_per_move=0.02)
 
     return Services(make_bot=factory, ai_names=("greedy",), default_ai="greedy")
@@ -86,12 +86,23 @@ def test_every_html_response_has_the_security_headers(client: TestClient) -> Non
 
 @pytest.mark.parametrize(
     "body",
-    [{"level": "2"}, {"seat": True}, {"seed": "5"}, {"seed": 5.0}, {"printing": 1}, {"ai": 3}],
+    [{"level": "2"}, {"seat": True}, {"seed": "5"}, {"seed": 5.5}, {"level": 2.5}, {"printing": 1}, {"ai": 3}],
 )
 def test_request_types_are_strict(client: TestClient, body: dict[str, Any]) -> None:
     response = client.post("/api/games", json=body)
     assert response.status_code == 422, body
     assert "body." in response.json()["detail"]
+
+
+def test_a_whole_number_written_with_a_fraction_is_an_integer(client: TestClient) -> None:
+    """JSON Schema's ``integer`` is any number without a fractional part: 523.0 is 523."""
+    game = client.post("/api/games", json={"seed": 5.0, "level": 1.0, "seat": 0.0})
+    assert game.status_code == 201, game.text
+    assert (game.json()["seed"], game.json()["level"], game.json()["seat"]) == (5, 1, 0)
+    moved = client.post(f"/api/games/{game.json()['id']}/moves", json={"ply": 0.0, "move": {"type": "advance"}})
+    assert moved.status_code == 200, moved.text
+    stale = client.post(f"/api/games/{game.json()['id']}/undo", json={"ply": 523.0})
+    assert stale.status_code == 409  # read as ply 523: the game is at ply 1
 
 
 def test_strict_moves_and_plies(client: TestClient) -> None:

@@ -89,3 +89,8 @@ def test_bench_web_reports_latency_and_no_errors() -> None:
     assert data["errors"] == 0 and data["clients"] == 4
     assert data["hint"]["requests"] > 0 and data["read_during_load"]["requests"] > 0
     assert 0 < data["hint"]["p50_ms"] <= data["hint"]["p95_ms"]
+    assert data["hints_per_second"] > 0 and 0 <= data["shed_share"] <= 1
+    assert data["hint"]["served"] + data["hint"]["shed"] == data["hint"]["requests"]
+    assert data["play_during_load"]["requests"] > 0  # the clients played the hinted moves
+    # the hints of the load are of new positions; the cached phase reuses one analysis many times
+    assert data["analyses"]["made"] >= data["hint"]["served"] and data["analyses"]["reused"] >= data["cached"]["served"]

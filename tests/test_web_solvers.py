@@ -6,7 +6,7 @@ import json
 import re
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,8 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
+from patchwork_opt.ai.analysis import PositionAnalysis
 from patchwork_opt.apps.web.app import create_app
-from patchwork_opt.apps.web.services import Limits, Services, SolverEndpoint
+from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services, SolverEndpoint
 from patchwork_opt.core.catalogue import is_placement, legal_placements
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.quilt import Quilt
@@ -95,19 +96,30 @@ def test_hint_of_a_record_and_of_a_bare_quilt(client: TestClient, tmp_path: Path
         cli_json("hint", str(quilt_file), "--patch", "7", "--next", "3,4", "--top", "4"))
 
 
+def _twice(position: str) -> str:
+    """The position with its circle's first patch id replaced by its second."""
+    circle, rest = position.split(" ", 1)
+    ids = circle.split(",")
+    return ",".join([ids[1], *ids[1:]]) + " " + rest
+
+
 def test_hint_requests_are_validated(client: TestClient) -> None:
     position = to_notation(State.new(seed=1))
     cases: list[tuple[dict[str, Any], int, str]] = [
         ({}, 422, "exactly one of position, record or quilt"),
         ({"position": position, "quilt": []}, 422, "exactly one"),
-        ({"quilt": [[0, 0]]}, 400, "needs a patch to place"),
+        ({"position": position, "record": None}, 422, "leave the field out"),
+        ({"quilt": [[0, 0]]}, 422, "needs a patch to place"),
         ({"quilt": [[0, 0]], "patch": 33}, 422, "body.patch"),
         ({"quilt": [[0, 9]], "patch": 3}, 422, "body.quilt"),
-        ({"position": "nonsense"}, 400, "9 space-separated fields"),
+        ({"quilt": [[0, 0]], "patch": 3, "pool": [4, 4]}, 422, "patch 4 is listed twice"),
+        ({"position": "nonsense"}, 422, "not a position in the notation"),
+        ({"position": position.replace(" ", ",", 1)}, 422, "not a position in the notation"),
+        ({"position": _twice(position)}, 400, "circle: a patch id appears twice"),  # matches the pattern
         ({"position": position, "top": 0}, 422, "body.top"),
         ({"position": position, "time_limit": -1}, 422, "body.time_limit"),
-        ({"position": position, "next": [1, 2]}, 400, "next patches need a patch"),
-        ({"position": position, "pool": [1, 2]}, 400, "a pool is for a quilt"),
+        ({"position": position, "next": [1, 2]}, 422, "next patches need a patch"),
+        ({"position": position, "pool": [1, 2]}, 422, "a pool is for a bare quilt"),
         ({"quilt": [[r, c] for r in range(9) for c in range(9)], "patch": 3}, 422, "fits nowhere"),
     ]
     for body, status, words in cases:
@@ -147,9 +159,9 @@ def test_the_server_caps_the_solver_time_a_request_asks_for(tmp_path: Path, serv
     seen: list[float] = []
     real = services.solvers["hint"]
 
-    def recording(request: Any, cap: float, stop: StopSignal) -> Any:
+    def recording(request: Any, cap: float, stop: StopSignal, analysis_of: AnalysisOf) -> Any:
         seen.append(cap)
-        return real.run(request, cap, stop)
+        return real.run(request, cap, stop, analysis_of)
 
     capped = replace(services, solvers={"hint": SolverEndpoint(real.request, real.response, recording, "hint")})
     app = create_app(tmp_path / "g.db", capped, Limits(max_solver_seconds=0.5))
@@ -203,7 +215,7 @@ def test_fill_is_what_the_cli_prints(client: TestClient, tmp_path: Path) -> None
 
 def test_fill_requests_are_validated(client: TestClient) -> None:
     cases: list[tuple[dict[str, Any], int, str]] = [
-        ({"patches": [1, 1]}, 400, "listed twice"),
+        ({"patches": [1, 1]}, 422, "listed twice"),
         ({"patches": [40]}, 422, "body.patches"),
         ({"patches": []}, 422, "body.patches"),
         ({"patches": [1], "objective": "joy"}, 422, "body.objective"),
@@ -280,16 +292,16 @@ def test_review_of_a_stored_game_has_the_shape_analyze_prints(tmp_path: Path, se
 
 
 def test_review_is_bounded_like_the_other_solver_work(tmp_path: Path, services: Services) -> None:
-    assert services.review_game is not None
-    real = services.review_game
+    assert services.analyse is not None
+    real = services.analyse
     seen: list[tuple[float, str]] = []
 
-    def recording(record: Record, seconds: float, stop: StopSignal) -> Any:
+    def recording(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> PositionAnalysis:
         seen.append((seconds, threading.current_thread().name))
-        return real(record, seconds, stop)
+        return real(state, seconds, extra, stop)
 
     limits = Limits(max_review_seconds=0.6)
-    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, review_game=recording),
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, analyse=recording),
                                                    limits)) as c:
         game = _played_out(c, seed=5, stop_at=5)  # a game still running is reviewed up to its last move
         assert not game["state"]["over"]
@@ -297,14 +309,14 @@ def test_review_is_bounded_like_the_other_solver_work(tmp_path: Path, services: 
         assert response.status_code == 200, response.text
         data = response.json()
         positions = game["ply"] + 1  # every move's position and the one now
-        assert seen == [(pytest.approx(0.6 / positions), seen[0][1])]
-        assert seen[0][1].startswith("patchwork-job")  # a worker of the bounded job queue
+        assert [s for s, _ in seen] == [pytest.approx(0.6 / positions)] * positions
+        assert all(name.startswith("patchwork-job") for _, name in seen)  # workers of the bounded job queue
         assert data["seconds_per_move"] == pytest.approx(round(0.6 / positions, 4))
         assert len(data["plies"]) == game["ply"] and data["final_scores"] is None
         for asked, words in ((0, "time_per_move"), (61, "time_per_move"), ("soon", "time_per_move")):
             bad = c.get(f"/api/games/{game['id']}/review", params={"time_per_move": asked})
             assert bad.status_code == 422 and words in bad.json()["detail"], bad.text
-        assert len(seen) == 1  # nothing reached the reviewer
+        assert len(seen) == positions  # nothing more reached the analysis
 
 
 def test_review_of_an_unknown_or_empty_game_is_a_clear_4xx(client: TestClient) -> None:
@@ -314,7 +326,7 @@ def test_review_of_an_unknown_or_empty_game_is_a_clear_4xx(client: TestClient) -
     assert malformed.status_code in (404, 422)
     fresh = client.post("/api/games", json={"seed": 1, "ai": "greedy"}).json()
     empty = client.get(f"/api/games/{fresh['id']}/review")
-    assert empty.status_code == 400 and "no moves to review" in empty.json()["detail"]
+    assert empty.status_code == 409 and "no moves to review" in empty.json()["detail"]
     schema = client.get("/openapi.json").json()
     assert {"/api/games/{game_id}/review", "/api/games/{game_id}/plies/{ply}"} <= set(schema["paths"])
     assert "GameReviewView" in schema["components"]["schemas"]
@@ -323,8 +335,8 @@ def test_review_of_an_unknown_or_empty_game_is_a_clear_4xx(client: TestClient) -
     assert "max_review_seconds" in asked["description"]  # the docs say how the server cuts it
 
 
-def test_without_the_reviewer_the_review_is_503(tmp_path: Path, services: Services) -> None:
-    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, review_game=None))) as c:
+def test_without_the_analysis_the_review_is_503(tmp_path: Path, services: Services) -> None:
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, analyse=None))) as c:
         game = _played_out(c, seed=2, stop_at=2)
         response = c.get(f"/api/games/{game['id']}/review")
         assert response.status_code == 503 and "without the game review" in response.json()["detail"]

@@ -10,72 +10,58 @@ The numbers come from the AI's search (``patchwork_opt.ai.search``), so every ga
 strength flows into the advice: late in the game (and for a pending leather patch) its whole
 analysis, ``run_analysis``, which searches the rest of the game exhaustively over every legal
 move when it finishes in time (the top move then wins whenever a winning move exists); elsewhere
-its sampling search, ``sampled_analysis``, over the candidates listed here (so several distinct
-placements per offer, and a move played in a game, are compared in one search).
+its sampling search, ``sampled_analysis``, over the analysis's own options of the one candidate
+list (``candidate_moves``: several distinct placements per offer), with a move played in a game
+compared in the same search. Every move is the one analysed-move type, ``AnalysedMove``.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from patchwork_opt.ai import search
-from patchwork_opt.ai.base import PlacementAdvisor
-from patchwork_opt.ai.exact import canonical, final_value
+from patchwork_opt.ai import candidates, search
+from patchwork_opt.ai.base import AnalysedMove, PlacementAdvisor
+from patchwork_opt.ai.exact import final_value
 from patchwork_opt.ai.explain import where
 from patchwork_opt.ai.fastcore import MAX_CHILDREN
-from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, contact_planes, isolated, placement_score
-from patchwork_opt.ai.policy import MARGIN_SCALE, MARGIN_WEIGHT
-from patchwork_opt.ai.search import completing_placement, upcoming_after
+from patchwork_opt.ai.policy import outcome_value
 from patchwork_opt.ai.seeding import require_running
-from patchwork_opt.core.bitboard import FULL, iter_bits
-from patchwork_opt.core.catalogue import fits_anywhere
 from patchwork_opt.core.errors import PatchworkError
-from patchwork_opt.core.move import ADVANCE, Move
-from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.symmetry import canonical
 
-PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch analysed
-LEATHER_CELLS = 3  # distinct leather cells analysed
+PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch (or leather cells) analysed
 LINE_PLIES = 4  # plies of expected continuation reported per move
 MIN_SEARCH_SHARE = 0.3  # the search keeps at least this share of the budget
 
 
 class AnalysisError(PatchworkError):
-    """A request the analysis cannot answer (a finished game, a non-positive budget)."""
+    """A request the analysis cannot answer (a non-positive budget, a position after a move
+    without its own analysis); a finished game is ``GameOverError``."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoveAnalysis:
-    """One candidate move, seen by the player to move before it."""
-
-    move: Move
-    win: float  # chance of winning the game after this move, 0-1
-    margin: float  # expected final margin (own points minus the opponent's)
-    exact: bool  # the rest of the game was searched exhaustively
-    visits: int  # simulations behind the estimate (0 for exact values)
-    line: tuple[Move, ...]  # the move and the expected continuation
-
-    @property
-    def score(self) -> float:
-        """The ranking value in [-1, 1]: mostly the win chance, a little the margin (as the AI)."""
-        return (1.0 - MARGIN_WEIGHT) * (2.0 * self.win - 1.0) + MARGIN_WEIGHT * math.tanh(self.margin / MARGIN_SCALE)
+def ranking_value(m: AnalysedMove) -> float:
+    """A move's ranking value in [-1, 1]: mostly the win chance, a little the margin (the value
+    scale the AI's searches back up, ``policy.outcome_value``)."""
+    return outcome_value(m.win, m.margin)
 
 
 @dataclass(frozen=True, slots=True)
 class PositionAnalysis:
     player: int
-    moves: list[MoveAnalysis]  # best first
+    moves: list[AnalysedMove]  # best first
     seconds: float
     quilt: int  # the mover's quilt before the move (for equivalence of placements)
 
     @property
-    def best(self) -> MoveAnalysis:
+    def best(self) -> AnalysedMove:
         return self.moves[0]
 
-    def shown(self, per_offer: int = PLACEMENTS_PER_OFFER) -> list[MoveAnalysis]:
+    def shown(self, per_offer: int = PLACEMENTS_PER_OFFER) -> list[AnalysedMove]:
         """The moves worth showing, best first: at most ``per_offer`` placements of each patch
         (an exact analysis values every legal move) and leather cells."""
         counts: dict[tuple[str, int], int] = {}
@@ -87,7 +73,7 @@ class PositionAnalysis:
                 out.append(m)
         return out
 
-    def find(self, move: Move) -> MoveAnalysis | None:
+    def find(self, move: Move) -> AnalysedMove | None:
         """The analysed move equivalent to ``move`` (same up to the board's symmetries), if any."""
         key = move_key(self.quilt, move)
         return next((m for m in self.moves if move_key(self.quilt, m.move) == key), None)
@@ -100,50 +86,13 @@ def move_key(quilt: int, move: Move) -> tuple[str, int, int]:
     return (move.kind, move.patch, canonical(quilt | move.mask))
 
 
-def _distinct(quilt: int, masks: Iterable[int], limit: int) -> list[int]:
-    seen: set[int] = set()
-    out: list[int] = []
-    for mask in masks:
-        form = canonical(quilt | mask)
-        if form not in seen:
-            seen.add(form)
-            out.append(mask)
-            if len(out) == limit:
-                break
-    return out
-
-
-def _leather_cells(quilt: int, bonus_free: bool, limit: int) -> list[int]:
-    planes = contact_planes(quilt)
-    holes = isolated(FULL & ~quilt).bit_count()
-    cells = [1 << i for i in iter_bits(FULL & ~quilt)]
-    cells.sort(key=lambda m: (-placement_score(quilt, m, planes, holes, bonus_free), m))
-    return _distinct(quilt, cells, limit)
-
-
 def candidate_moves(
     state: State, advisor: PlacementAdvisor | None = None, per_offer: int = PLACEMENTS_PER_OFFER
 ) -> list[Move]:
-    """Advance, each affordable offer at its best few distinct placements (and any placement
-    completing a 7x7 square while the bonus is free), or the best few distinct leather cells."""
-    p = state.to_move()
-    quilt = state.quilts[p]
-    bonus_free = state.bonus < 0
-    if state.pending >= 0:
-        return [Move("leather", -1, m) for m in _leather_cells(quilt, bonus_free, LEATHER_CELLS)]
-    ranker = advisor if advisor is not None and quilt.bit_count() >= search.ADVISOR_FROM else HeuristicAdvisor()
-    moves = [ADVANCE]
-    for k in range(min(OFFER_SIZE, len(state.circle))):
-        pid = state.circle[k]
-        if COST[pid] > state.buttons[p] or not fits_anywhere(pid, quilt):
-            continue
-        ranked = [rp.mask for rp in ranker.rank_placements(quilt, pid, upcoming_after(state.circle, k), 8 * per_offer)]
-        if bonus_free:
-            completing = completing_placement(quilt, pid)
-            if completing:
-                ranked.insert(0, completing)
-        moves += [Move("buy", pid, m) for m in _distinct(quilt, ranked, per_offer)]
-    return moves
+    """The analysis's candidates: advance and each affordable offer at its best few distinct
+    placements (plus any placement completing a 7x7 square while the bonus is free), or the best
+    few distinct leather cells (the candidate list's options for the analysis)."""
+    return candidates.candidate_moves(state, per_offer=per_offer, advisor=advisor, distinct=True)
 
 
 def _with_extra(state: State, moves: list[Move], extra: Sequence[Move]) -> list[Move]:
@@ -161,15 +110,10 @@ def _with_extra(state: State, moves: list[Move], extra: Sequence[Move]) -> list[
 # --- the search adapter: the one place that calls the AI's search ------------------------------
 
 
-def _converted(stats: Sequence[search.MoveStats]) -> list[MoveAnalysis]:
+def _valued(stats: Sequence[AnalysedMove]) -> list[AnalysedMove]:
     """The AI's root figures; a move it could not value (an upper bound, the only move) is left
     out: its figure is read from the position it leads to instead (``value_after``)."""
-    return [
-        MoveAnalysis(s.move, s.win, s.margin if s.margin is not None else 0.0, s.exact, s.visits,
-                     s.line or (s.move,))
-        for s in stats
-        if s.win is not None
-    ]
+    return [s if s.line else replace(s, line=(s.move,)) for s in stats if s.valued]
 
 
 def _search(
@@ -181,22 +125,22 @@ def _search(
     seed: int,
     advisor: PlacementAdvisor | None,
     stop: StopSignal | None = None,
-) -> list[MoveAnalysis]:
+) -> list[AnalysedMove]:
     if state.pending >= 0 or min(state.pos) >= search.EXACT_FROM:
         analysis = search.run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
                                        stop=stop)
-        valued = _converted(analysis.moves)
+        valued = _valued(analysis.moves)
         if valued or state.pending >= 0:
             return valued
         # the AI saw nothing to compare (advancing is the only move): sample it for its figures
     sampled = search.sampled_analysis(state, moves, seconds=seconds, iterations=iterations, seed=seed,
                                       pv_plies=LINE_PLIES, stop=stop)
-    return _converted(sampled.moves)
+    return _valued(sampled.moves)
 
 
-def _merged(quilt: int, analysed: list[MoveAnalysis]) -> list[MoveAnalysis]:
+def _merged(quilt: int, analysed: list[AnalysedMove]) -> list[AnalysedMove]:
     """One entry per move up to symmetry (the better-founded one: exact, else more visits)."""
-    kept: dict[tuple[str, int, int], MoveAnalysis] = {}
+    kept: dict[tuple[str, int, int], AnalysedMove] = {}
     for m in analysed:
         key = move_key(quilt, m.move)
         old = kept.get(key)
@@ -271,7 +215,7 @@ def move_words(state: State, move: Move) -> str:
     return f"buy #{move.patch} at {where(move.mask)}"
 
 
-def outcome_words(m: MoveAnalysis) -> str:
+def outcome_words(m: AnalysedMove) -> str:
     """What the move leads to, in words a player reads without knowing how the AI searches."""
     if m.exact:
         if m.margin == 0:
@@ -284,5 +228,5 @@ def outcome_words(m: MoveAnalysis) -> str:
     return f"you win about {m.win:.0%} of games from here, {m.margin:+.1f} points expected"
 
 
-def advice(state: State, m: MoveAnalysis) -> str:
+def advice(state: State, m: AnalysedMove) -> str:
     return f"{move_words(state, m.move)}: {outcome_words(m)}"

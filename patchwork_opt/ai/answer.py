@@ -10,12 +10,8 @@ from typing import Any
 
 from patchwork_opt.ai.base import PlacementAdvisor
 from patchwork_opt.ai.registry import make_bot
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.state import State
-
-
-class NothingToMoveError(PatchworkError):
-    """A position in which no one moves (the game is over)."""
 
 
 def move_answer(
@@ -31,7 +27,9 @@ def move_answer(
     if state is None:
         raise PatchworkError("a bare quilt has no player to move: give a position or a record")
     if state.is_terminal():
-        raise NothingToMoveError("the game is over: there is no move to choose")
+        # like a bare quilt, a finished game is input with no player to move: ``patchwork move``
+        # has always exited 2 for it
+        raise GameOverError()
     bot = make_bot(ai, level=level, seed=seed, time_per_move=time_per_move, advisor=advisor)
     decision = bot.decide(state)
     win = decision.expected

@@ -20,6 +20,36 @@ class Decision:
     stats: dict[str, float] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class AnalysedMove:
+    """One root move as every search reports it (the exact search, the compiled search and the
+    analysis alike), seen by the player to move before it.
+
+    ``win`` is that player's chance of winning after the move (0-1; 1 or 0 when ``exact``),
+    ``margin`` the final score margin expected for them, ``visits`` the simulations behind the
+    estimate (0 when exact), ``line`` the move and its expected continuation. An exact search also
+    gives ``value``, its negamax value (``2 * margin``, or +1/-1 for a tie won/lost on the
+    tie-break), and ``bound`` when that value is only an upper bound (the move was refuted by a
+    better one and not searched further): ``win`` and ``margin`` are then upper bounds too, so
+    ``win`` 0 still proves a loss. A move no search valued (the only move, played at once) has
+    ``visits`` 0 and is neither exact nor bound: ``valued`` tells whether the figures mean anything.
+    """
+
+    move: Move
+    win: float
+    margin: float
+    visits: int
+    exact: bool
+    line: tuple[Move, ...] = ()
+    value: int | None = None
+    bound: bool = False
+
+    @property
+    def valued(self) -> bool:
+        """``win`` and ``margin`` say something: exact, sampled, or a bound proving a loss."""
+        return self.exact or self.visits > 0 or (self.bound and self.win == 0.0)
+
+
 @runtime_checkable
 class Bot(Protocol):
     """Chooses a move for the player to move within ``time_per_move`` seconds.

@@ -1,25 +1,47 @@
-"""The solver bot's search core compiled with Numba: transitions, noisy-greedy rollouts and the tree.
+"""The solver bot's search core compiled with Numba: transitions, the rollout evaluator and the tree.
 
 It plays the same game as ``State`` (the tests replay its moves through ``State.apply``) and the
 same policies as ``mcts.py``/``policy.py`` (heuristic placement in the tree, noisy greedy with
 sampled placements in rollouts), on a flat int64 position: an 81-bit quilt is two words, rows
 0-6 in the low word (63 bits) and rows 7-8 in the high one, so row shifts cross words only
-between rows 6 and 7. Numba's own generator drives the rollouts (seeded per search).
+between rows 6 and 7. The heuristic and the rollout here are compiled copies of
+``heuristic.py``/``policy.py`` (the Python ones stay for the ``mcts`` reference bot);
+``tests/test_compiled_core.py`` holds the copies equal, the rollout move for move when both draw
+the same uniform numbers. The result value is ``policy.outcome_value`` itself, compiled.
 
 The tree lives in preallocated arrays; ``CompiledSearch.run`` adds iterations in slices so the
-caller keeps the clock.
+caller keeps the clock. Its leaves are valued by a ``CompiledEvaluator`` passed in (the rollout
+by default; a learned value plugs in the same way) and its randomness is a
+``numpy.random.Generator`` of its own, seeded from the search's seed, so searches side by side
+never share or reset each other's random numbers and a budget gives the same tree however it is
+sliced.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numba as nb
 import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-from patchwork_opt.ai.heuristic import ADVANCE_VALUE, HOLE_PENALTY, VALUE_PER_TIME, WINDOW_WEIGHT
-from patchwork_opt.ai.policy import MARGIN_SCALE, MARGIN_WEIGHT, ROLLOUT_NOISE
+import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
+from patchwork_opt.ai.heuristic import (
+    ADVANCE_VALUE,
+    HOLE_PENALTY,
+    LEATHER_IN_WINDOW,
+    QUICK_SAMPLES,
+    VALUE_PER_TIME,
+    WINDOW_WEIGHT,
+)
+from patchwork_opt.ai.policy import EXPLORATION, ROLLOUT_NOISE
+from patchwork_opt.ai.policy import outcome_value as _outcome_value_py
 from patchwork_opt.core.bitboard import SIZE, WINDOW_MASKS
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 from patchwork_opt.core.move import ADVANCE, Move
@@ -171,17 +193,18 @@ def best_placement(pid: int, qlo: int, qhi: int, bonus_free: bool) -> tuple[int,
 
 
 @nb.njit(cache=_CACHE)
-def quick_placement(pid: int, qlo: int, qhi: int, bonus_free: bool) -> tuple[int, int]:
-    """The best of six random fits (every fit when sampling misses), without 7x7 progress."""
+def quick_placement(pid: int, qlo: int, qhi: int, bonus_free: bool, rng: np.random.Generator) -> tuple[int, int]:
+    """``heuristic.quick_placement``: the best of ``QUICK_SAMPLES`` random fits (every fit when
+    sampling misses), without 7x7 progress; it draws ``rng.random()`` as the Python one does."""
     n = PL_N[pid]
-    found = np.empty(6, dtype=np.int64)
+    found = np.empty(QUICK_SAMPLES, dtype=np.int64)
     nf = 0
-    for _ in range(18):
-        i = np.random.randint(0, n)
+    for _ in range(3 * QUICK_SAMPLES):
+        i = int(rng.random() * n)
         if (PL_LO[pid, i] & qlo) == 0 and (PL_HI[pid, i] & qhi) == 0:
             found[nf] = i
             nf += 1
-            if nf == 6:
+            if nf == QUICK_SAMPLES:
                 break
     hb = holes_of(qlo, qhi)
     best_lo, best_hi, best = 0, 0, -1e18
@@ -205,7 +228,7 @@ def quick_placement(pid: int, qlo: int, qhi: int, bonus_free: bool) -> tuple[int
 
 @nb.njit(cache=_CACHE)
 def leather_cell(qlo: int, qhi: int, bonus_free: bool) -> tuple[int, int]:
-    """As ``heuristic.leather_cell``: a 7x7-completing cell, else the most enclosed empty one."""
+    """``heuristic.leather_cell``: a 7x7-completing cell, else the most enclosed empty one."""
     elo, ehi = LOW & ~qlo, HIGH & ~qhi
     if elo == 0 and ehi == 0:
         return 0, 0
@@ -232,7 +255,7 @@ def leather_cell(qlo: int, qhi: int, bonus_free: bool) -> tuple[int, int]:
         s += 1.0 if c == 0 or _covered(qlo, qhi, cell - 1) else 0.0
         s += 1.0 if c == 8 or _covered(qlo, qhi, cell + 1) else 0.0
         if preferred >= 0 and ((clo & WIN_LO[preferred]) != 0 or (chi & WIN_HI[preferred]) != 0):
-            s += 0.5
+            s += LEATHER_IN_WINDOW
         if s > best:
             best, best_lo, best_hi = s, clo, chi
     return best_lo, best_hi
@@ -342,18 +365,24 @@ def score(s: np.ndarray, p: int) -> int:
     return s[BUT + p] + (BONUS_POINTS if s[BONUS] == p else 0) - 2 * empty
 
 
+#: ``policy.outcome_value`` compiled: the one definition of the value a game is worth.
+outcome_value = nb.njit(cache=_CACHE)(_outcome_value_py)
+
+
 @nb.njit(cache=_CACHE)
-def result(s: np.ndarray) -> tuple[float, float]:
-    """(value, margin) of a finished game for player 0, value as ``policy.result_value``."""
+def outcome(s: np.ndarray) -> tuple[float, float, float]:
+    """(value, win, margin) of a finished game for player 0, as an evaluator returns them: the
+    value is ``policy.result_value``'s, win 1 or 0 (a tie goes to who reached the end first)."""
     diff = score(s, 0) - score(s, 1)
     winner = (0 if diff > 0 else 1) if diff != 0 else s[FIRST_END]
-    sign = 1.0 if winner == 0 else -1.0
-    return (1.0 - MARGIN_WEIGHT) * sign + MARGIN_WEIGHT * math.tanh(diff / MARGIN_SCALE), float(diff)
+    win = 1.0 if winner == 0 else 0.0
+    return outcome_value(win, float(diff)), win, float(diff)
 
 
 @nb.njit(cache=_CACHE)
-def rollout(s: np.ndarray, noise: float) -> None:
-    """``policy.rollout``: the noisy greedy player to the end, in place."""
+def rollout(s: np.ndarray, noise: float, rng: np.random.Generator) -> None:
+    """``policy.rollout``: the noisy greedy player to the end, in place, drawing ``rng.random()``
+    where the Python one draws ``rng.random()`` (same numbers, same game)."""
     while True:
         if s[PENDING] >= 0:
             resolve_leather(s)
@@ -370,7 +399,7 @@ def rollout(s: np.ndarray, noise: float) -> None:
             pid = s[CIRCLE + k]
             if COST_A[pid] > buttons:
                 continue
-            v = VPT[pid, position] + noise * (np.random.random() - 0.5)
+            v = VPT[pid, position] + noise * (rng.random() - 0.5)
             if v > best_v:
                 second_k, second_v = best_k, best_v
                 best_k, best_v = k, v
@@ -381,7 +410,7 @@ def rollout(s: np.ndarray, noise: float) -> None:
         for k in (best_k, second_k):
             if k < 0:
                 break
-            mlo, mhi = quick_placement(s[CIRCLE + k], qlo, qhi, s[BONUS] < 0)
+            mlo, mhi = quick_placement(s[CIRCLE + k], qlo, qhi, s[BONUS] < 0, rng)
             if mlo != 0 or mhi != 0:
                 buy(s, p, k, mlo, mhi)
                 bought = True
@@ -390,16 +419,55 @@ def rollout(s: np.ndarray, noise: float) -> None:
             advance(s, p)
 
 
-# --- the tree ---------------------------------------------------------------------------------------
 @nb.njit(cache=_CACHE)
-def seed_rng(seed: int) -> None:
-    np.random.seed(seed)
+def rollout_value(s: np.ndarray, params: np.ndarray, rng: np.random.Generator) -> tuple[float, float, float]:
+    """The rollout evaluator (``params = [noise]``): one noisy-greedy game from a copy of ``s``,
+    valued for player 0 as ``policy.RolloutEvaluator`` values it (win 1 or 0)."""
+    game = s.copy()
+    rollout(game, params[0], rng)
+    return outcome(game)
 
 
+# --- the leaf-evaluator slot -------------------------------------------------------------------------
+#: The type of every leaf evaluator: ``evaluate(s, params, rng) -> (value, win, margin)``.
+GENERATOR_TYPE = nb.typeof(np.random.default_rng(0))
+EVALUATOR_SIGNATURE = types.UniTuple(types.float64, 3)(types.int64[::1], types.float64[::1], GENERATOR_TYPE)
+_EVALUATOR_TYPE = types.FunctionType(EVALUATOR_SIGNATURE)
+
+
+@intrinsic
+def _evaluator_at(typingctx: Any, c_addr: Any, jit_addr: Any) -> Any:
+    """The evaluator compiled at these addresses, as a first-class function of the search.
+
+    Numba's own ways cost more: a function object passed as such makes every process compile the
+    search again (its cache key never matches), and one passed as a first-class function type is
+    looked up again on every call (20-45 us, 2-4% of a slice of 256 iterations, measured). Two
+    integers cost nothing, and the search is compiled (and cached) once for every evaluator.
+    ``CompiledEvaluator`` takes the addresses of a function compiled for exactly
+    ``EVALUATOR_SIGNATURE`` and keeps that function alive."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        function = cgutils.create_struct_proxy(_EVALUATOR_TYPE)(context, builder)
+        pointer = context.get_value_type(types.voidptr)
+        function.c_addr = builder.inttoptr(args[0], pointer)
+        function.jit_addr = builder.inttoptr(args[1], pointer)
+        function.py_addr = cgutils.get_null_value(pointer)
+        return function._getvalue()
+
+    return _EVALUATOR_TYPE(types.intp, types.intp), codegen
+
+
+#: ``_evaluator_at`` as compiled code calls it (mypy sees the intrinsic's typing signature).
+_evaluator_from = cast(Callable[[int, int], Callable[[np.ndarray, np.ndarray, np.random.Generator],
+                                                     tuple[float, float, float]]], _evaluator_at)
+
+
+# --- the tree ---------------------------------------------------------------------------------------
 @nb.njit(cache=_CACHE)
 def init_node(node: int, states: np.ndarray, n_moves: np.ndarray, move_k: np.ndarray,
               player: np.ndarray) -> None:
-    """Macro moves of a new node: affordable fitting offers and advance, best purchase value first."""
+    """Macro moves of a new node, in the order ``mcts.macro_moves`` tries them: affordable fitting
+    offers and advance, best purchase value first (ties: advance, then the lower offer)."""
     s = states[node]
     if is_terminal(s):
         player[node] = -1
@@ -418,11 +486,11 @@ def init_node(node: int, states: np.ndarray, n_moves: np.ndarray, move_k: np.nda
         if COST_A[pid] <= s[BUT + p] and fits_anywhere(pid, s[QLO + 2 * p], s[QLO + 2 * p + 1]):
             values[m], ks[m] = VPT[pid, s[POS + p]], k
             m += 1
-    # insertion sort, best value first (ties: offers before advance, lower offer first)
+    # stable insertion sort, best value first: entered as advance, offer 0, 1, 2, ties keep that order
     for i in range(1, m):
         v, k = values[i], ks[i]
         j = i - 1
-        while j >= 0 and (values[j] < v or (values[j] == v and ks[j] == -1)):
+        while j >= 0 and values[j] < v:
             values[j + 1], ks[j + 1] = values[j], ks[j]
             j -= 1
         values[j + 1], ks[j + 1] = v, k
@@ -432,15 +500,17 @@ def init_node(node: int, states: np.ndarray, n_moves: np.ndarray, move_k: np.nda
 
 
 @nb.njit(cache=_CACHE)
-def run_iterations(iterations: int, exploration: float, noise: float, used: np.ndarray,
-                   states: np.ndarray, n_moves: np.ndarray, n_exp: np.ndarray, move_k: np.ndarray,
-                   move_lo: np.ndarray, move_hi: np.ndarray, child: np.ndarray, player: np.ndarray,
-                   mover: np.ndarray, visits: np.ndarray, wsum: np.ndarray, wins: np.ndarray,
-                   msum: np.ndarray) -> int:
-    """``iterations`` UCT iterations from node 0 (once the arrays are full the tree stops growing)."""
+def run_iterations(iterations: int, exploration: float, eval_c: int, eval_jit: int, params: np.ndarray,
+                   rng: np.random.Generator, used: np.ndarray, states: np.ndarray, n_moves: np.ndarray,
+                   n_exp: np.ndarray, move_k: np.ndarray, move_lo: np.ndarray, move_hi: np.ndarray,
+                   child: np.ndarray, player: np.ndarray, mover: np.ndarray, visits: np.ndarray,
+                   wsum: np.ndarray, wins: np.ndarray, msum: np.ndarray) -> int:
+    """``iterations`` UCT iterations from node 0 (once the arrays are full the tree stops growing);
+    leaves are valued by the evaluator at ``eval_c``/``eval_jit`` (see ``_evaluator_at``), finished
+    games by ``outcome``."""
+    evaluate = _evaluator_from(eval_c, eval_jit)
     capacity = states.shape[0]
     path = np.empty(256, dtype=np.int64)
-    sim = np.empty(SLEN, dtype=np.int64)
     done = 0
     while done < iterations:
         node = 0
@@ -485,19 +555,22 @@ def run_iterations(iterations: int, exploration: float, noise: float, used: np.n
             node = best_child
             depth += 1
             path[depth] = node
-        sim[:] = states[node]
         if player[node] >= 0:
-            rollout(sim, noise)
-        value, margin = result(sim)
+            value, win, margin = evaluate(states[node], params, rng)
+        else:
+            value, win, margin = outcome(states[node])
         visits[0] += 1
         for d in range(1, depth + 1):
             ch = path[d]
-            sign = 1.0 if mover[ch] == 0 else -1.0
             visits[ch] += 1
-            wsum[ch] += sign * value
-            msum[ch] += sign * margin
-            if sign * value > 0:
-                wins[ch] += 1
+            if mover[ch] == 0:
+                wsum[ch] += value
+                msum[ch] += margin
+                wins[ch] += win
+            else:
+                wsum[ch] -= value
+                msum[ch] -= margin
+                wins[ch] += 1.0 - win
         done += 1
     return done
 
@@ -522,6 +595,69 @@ def encode(state: State) -> np.ndarray:
 
 
 @dataclass(frozen=True, slots=True)
+class CompiledEvaluator:
+    """A leaf evaluator of ``CompiledSearch``: ``function`` is an ``@numba.njit`` function
+    ``evaluate(s, params, rng) -> (value, win, margin)`` on the flat int64 position ``s`` (not
+    finished; it must not change ``s``), the float64 array of ``params`` and the search's
+    ``numpy.random.Generator``, returning for player 0 the value UCT backs up (in [-1, 1], on
+    ``policy.outcome_value``'s scale), the chance player 0 wins and the expected final margin.
+    ``name`` says which evaluator a search used."""
+
+    name: str
+    function: Any  # a numba dispatcher
+    params: tuple[float, ...] | np.ndarray = field(default=(), repr=False)  # kept as a tuple of floats
+    _array: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        params = tuple(float(x) for x in np.asarray(self.params, dtype=np.float64).ravel())
+        object.__setattr__(self, "params", params)
+        array = np.array(params, dtype=np.float64)
+        array.flags.writeable = False
+        object.__setattr__(self, "_array", array)
+
+    def params_array(self) -> np.ndarray:
+        """A fresh float64 array of the params (each search gets its own, writable as Numba wants)."""
+        return self._array.copy()
+
+    def addresses(self) -> tuple[int, int]:
+        """Where ``function`` compiled for ``EVALUATOR_SIGNATURE`` starts (compiling it on first use)."""
+        return _addresses(self.function, self.name)
+
+
+#: Each evaluator function's compiled addresses; holding the function keeps its code alive.
+_ADDRESSES: dict[Any, tuple[int, int]] = {}
+_ADDRESSES_LOCK = threading.Lock()
+
+
+def _addresses(function: Any, name: str) -> tuple[int, int]:
+    with _ADDRESSES_LOCK:
+        found = _ADDRESSES.get(function)
+        if found is None:
+            if not hasattr(function, "get_compile_result"):
+                raise TypeError(f"evaluator {name!r}: its function must be compiled with numba.njit")
+            try:  # compiled for exactly this signature, return type included, or refused
+                cres = function.get_compile_result(EVALUATOR_SIGNATURE)
+            except nb.core.errors.TypingError as error:
+                lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+                why = lines[1] if len(lines) > 1 else "".join(lines)  # the line after "Failed in ..."
+                raise TypeError(f"evaluator {name!r} does not compile as evaluate(s, params, rng) -> "
+                                f"(value, win, margin) with three floats: {why}") from error
+            library = cres.library
+            found = (library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name),
+                     library.get_pointer_to_function(cres.fndesc.llvm_func_name))
+            _ADDRESSES[function] = found
+        return found
+
+
+def rollout_evaluator(noise: float = ROLLOUT_NOISE) -> CompiledEvaluator:
+    """The noisy-greedy rollout as a leaf evaluator (the default of ``CompiledSearch``)."""
+    return CompiledEvaluator("rollout", rollout_value, (noise,))
+
+
+ROLLOUT = rollout_evaluator()
+
+
+@dataclass(frozen=True, slots=True)
 class RootStats:
     move: Move
     visits: int
@@ -532,10 +668,14 @@ class RootStats:
 
 class CompiledSearch:
     """UCT from ``state`` whose root moves are given (placed buys, advance); below the root the
-    tree branches on buy/advance with heuristic placements, as ``mcts.Mcts`` does."""
+    tree branches on buy/advance with heuristic placements, as ``mcts.Mcts`` does, and values its
+    leaves with ``evaluator`` and its own generator."""
 
-    def __init__(self, state: State, root_moves: list[Move], *, seed: int, capacity: int,
-                 exploration: float = 0.7, noise: float = ROLLOUT_NOISE) -> None:
+    def __init__(self, state: State, root_moves: Sequence[Move], *, seed: int, capacity: int,
+                 exploration: float = EXPLORATION, noise: float = ROLLOUT_NOISE,
+                 evaluator: CompiledEvaluator | None = None) -> None:
+        """``evaluator`` values the leaves (default: the rollout with ``noise``, which is then its
+        only use); ``seed`` seeds the search's own ``numpy.random.Generator``."""
         if state.pending >= 0 or state.is_terminal():
             raise ValueError("the compiled search starts from a buy/advance decision")
         if not 1 <= len(root_moves) <= MAX_CHILDREN:
@@ -545,7 +685,10 @@ class CompiledSearch:
         self.state = state
         self.root_moves = list(root_moves)
         self.exploration = exploration
-        self.noise = noise
+        self.evaluator = evaluator if evaluator is not None else rollout_evaluator(noise)
+        self._eval_c, self._eval_jit = self.evaluator.addresses()
+        self.params = self.evaluator.params_array()
+        self.rng = np.random.default_rng(seed % (1 << 64))
         self.used = np.ones(1, dtype=np.int64)
         self.states = np.zeros((capacity, SLEN), dtype=np.int64)
         self.states[0] = encode(state)
@@ -580,13 +723,11 @@ class CompiledSearch:
         return int(self.used[0]) >= self.states.shape[0]
 
     def run(self, iterations: int) -> int:
-        # Numba's generator is one per process: seed it for each slice so that searches made side
-        # by side stay independent and a fixed budget in one call repeats exactly
-        seed_rng((self.seed * 1_000_003 + self.iterations) % (1 << 32))
+        """Add ``iterations`` iterations (the same tree whether run at once or in slices)."""
         done = int(run_iterations(
-            iterations, self.exploration, self.noise, self.used, self.states, self.n_moves,
-            self.n_exp, self.move_k, self.move_lo, self.move_hi, self.child, self.player,
-            self.mover, self.visits, self.wsum, self.wins, self.msum,
+            iterations, self.exploration, self._eval_c, self._eval_jit, self.params, self.rng, self.used,
+            self.states, self.n_moves, self.n_exp, self.move_k, self.move_lo, self.move_hi, self.child,
+            self.player, self.mover, self.visits, self.wsum, self.wins, self.msum,
         ))
         self.iterations += done
         return done

@@ -9,6 +9,13 @@ Purchase: a patch is worth ``2 * area + income * marks_ahead - cost`` buttons (e
 saves two points, each income mark still ahead pays its income) for the time it costs;
 advancing earns one button per space, so buying pays when the patch earns more than one button
 per space of time.
+
+Leather: one ranking of the empty cells (``rank_leather_cells``) serves the bots, the analysis and
+the terminal's suggestions; ``leather_cell`` is its first cell.
+
+This is the plain-Python heuristic of the ``mcts`` reference bot, the greedy bot and the apps; the
+compiled search (``fastcore``) holds a Numba copy on two-word quilts, which
+``tests/test_compiled_core.py`` compares with this one on thousands of random quilts.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from dataclasses import dataclass
 
 from patchwork_opt.ai.base import RankedPlacement
 from patchwork_opt.core.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, WINDOW_MASKS, has_full_window, mask_of
-from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, legal_placements
+from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, legal_placements, patch_worth
 from patchwork_opt.core.state import BONUS_POINTS, END, OFFER_SIZE, State, marks_ahead
 
 ROW0 = mask_of((0, c) for c in range(SIZE))
@@ -30,12 +37,17 @@ COL8 = mask_of((r, SIZE - 1) for r in range(SIZE))
 HOLE_PENALTY = 4.0  # per empty cell cut off from every other empty cell
 WINDOW_WEIGHT = 0.15  # per cell of the best 7x7 window covered, while the bonus is free
 ADVANCE_VALUE = 1.0  # buttons per space earned by advancing
+QUICK_SAMPLES = 6  # random fits a rollout's placement compares (drawn in at most 3x as many tries)
+LEATHER_IN_WINDOW = 0.5  # a leather cell inside the best-covered 7x7 (breaks ties of enclosure)
+LEATHER_COMPLETES = 100.0  # the leather cell completing a free 7x7 ranks above every other
 
 # Patch facts as flat tuples (indexing a tuple is cheaper than an attribute lookup in hot loops).
 AREA: tuple[int, ...] = tuple(p.area for p in PATCHES)
 COST: tuple[int, ...] = tuple(p.cost for p in PATCHES)
 TIME: tuple[int, ...] = tuple(p.time for p in PATCHES)
 INCOME: tuple[int, ...] = tuple(p.income for p in PATCHES)
+
+
 def contact_planes(quilt: int) -> tuple[int, int, int, int]:
     """For each direction, the cells whose neighbour that way is covered or off the quilt."""
     up = ((quilt << SIZE) & FULL) | ROW0
@@ -104,7 +116,7 @@ def best_placement(quilt: int, patch_id: int, bonus_free: bool = True) -> int:
     return ranked[0][1] if ranked else 0
 
 
-def quick_placement(quilt: int, patch_id: int, rng: random.Random, samples: int = 6,
+def quick_placement(quilt: int, patch_id: int, rng: random.Random, samples: int = QUICK_SAMPLES,
                     bonus_free: bool = True) -> int:
     """A cheap placement for rollouts: the best of a few random fits (exhaustive once few fit).
 
@@ -137,27 +149,60 @@ def quick_placement(quilt: int, patch_id: int, rng: random.Random, samples: int 
     return best
 
 
-def leather_cell(quilt: int, bonus_free: bool = True) -> int:
-    """The cell (as a one-bit mask) for a leather patch: the one completing a 7x7 if any, else
-    the most enclosed empty cell (an isolated hole first), inside the best-covered window on ties."""
+def completing_cell(quilt: int) -> int:
+    """The empty cell (a one-bit mask) of the first 7x7 window, in ``WINDOW_MASKS`` order, that
+    misses exactly one cell, or 0: where a leather patch completes a 7x7 square."""
+    empty = FULL & ~quilt
+    for window in WINDOW_MASKS:
+        missing = window & empty
+        if missing and missing & (missing - 1) == 0:
+            return missing
+    return 0
+
+
+def leather_scores(quilt: int, bonus_free: bool = True) -> list[tuple[float, int]]:
+    """(score, cell) of every empty cell, in cell order: its covered or off-quilt sides (4 is an
+    isolated hole), ``LEATHER_IN_WINDOW`` inside the best-covered 7x7 window and, while the bonus is
+    free, ``LEATHER_COMPLETES`` for ``completing_cell`` (one such cell is enough to win the bonus;
+    a second window completed by another cell, a rarity, does not lift that cell)."""
+    return _leather_scores(quilt, bonus_free, completing_cell(quilt) if bonus_free else 0)
+
+
+def _leather_scores(quilt: int, bonus_free: bool, completing: int) -> list[tuple[float, int]]:
     empty = FULL & ~quilt
     if not empty:
-        return 0
-    if bonus_free:
-        for window in WINDOW_MASKS:
-            missing = window & empty
-            if missing and missing & (missing - 1) == 0:
-                return missing
+        return []
     up, down, left, right = contact_planes(quilt)
     preferred = max(WINDOW_MASKS, key=lambda w: (quilt & w).bit_count()) if bonus_free else 0
-    best, best_score = 0, -1.0
+    scored: list[tuple[float, int]] = []
     rest = empty
     while rest:
         cell = rest & -rest
         rest ^= cell
         score = bool(cell & up) + bool(cell & down) + bool(cell & left) + bool(cell & right) + (
-            0.5 if cell & preferred else 0.0
+            LEATHER_IN_WINDOW if cell & preferred else 0.0
         )
+        if cell == completing:
+            score += LEATHER_COMPLETES
+        scored.append((score, cell))
+    return scored
+
+
+def rank_leather_cells(quilt: int, bonus_free: bool = True) -> list[tuple[float, int]]:
+    """Every empty cell as (score, cell), best first (ties: the lower cell first): the one ranking
+    of leather cells (the bots place on the first, the analysis and the suggestions list the top)."""
+    return sorted(leather_scores(quilt, bonus_free), key=lambda sc: (-sc[0], sc[1]))
+
+
+def leather_cell(quilt: int, bonus_free: bool = True) -> int:
+    """The cell (as a one-bit mask) for a leather patch: ``rank_leather_cells``' first, i.e. the one
+    completing a 7x7 if any, else the most enclosed empty cell (an isolated hole first), inside
+    the best-covered window on ties; 0 on a full quilt."""
+    completing = completing_cell(quilt) if bonus_free else 0
+    if completing:
+        return completing  # the top score: found without scoring every cell
+    best, best_score = 0, -1.0
+    for score, cell in _leather_scores(quilt, bonus_free, 0):
         if score > best_score:
             best, best_score = cell, score
     return best
@@ -166,7 +211,7 @@ def leather_cell(quilt: int, bonus_free: bool = True) -> int:
 def _purchase_value(patch_id: int, position: int) -> float:
     time = TIME[patch_id]
     space = min(time, END - position)
-    value = 2 * AREA[patch_id] + INCOME[patch_id] * marks_ahead(position) - COST[patch_id]
+    value = patch_worth(patch_id, marks_ahead(position))
     return value / space if space > 0 else float(value)
 
 

@@ -17,13 +17,11 @@ from dataclasses import dataclass, field
 from patchwork_opt.ai.base import Decision
 from patchwork_opt.ai.explain import describe, where
 from patchwork_opt.ai.heuristic import ADVANCE_VALUE, COST, best_placement, leather_cell, purchase_value
-from patchwork_opt.ai.policy import Evaluator, RolloutEvaluator, result_value
+from patchwork_opt.ai.policy import EXPLORATION, Evaluator, RolloutEvaluator, result_value
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.catalogue import fits_anywhere
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State
-
-EXPLORATION = 0.7  # UCT constant for values in [-1, 1]
 
 
 class Node:
@@ -173,32 +171,16 @@ class Mcts:
         return SearchResult(stats, done, time.perf_counter() - start, inherited, root)
 
 
-def position_key(state: State) -> tuple[object, ...]:
-    """Everything that decides the rest of the game (what ``find_subtree`` matches on)."""
-    return (
-        tuple(state.pos),
-        tuple(state.buttons),
-        tuple(state.income),
-        tuple(state.quilts),
-        tuple(state.circle),
-        state.leather,
-        state.pending,
-        state.last_mover,
-        state.bonus,
-        state.first_end,
-    )
-
-
 def find_subtree(tree: Node | None, state: State, max_depth: int = 6) -> Node | None:
     """The node of ``tree`` (searched breadth first, ``max_depth`` plies down) for ``state``."""
     if tree is None:
         return None
-    key = position_key(state)
+    key = state.key()
     frontier = [tree]
     for _ in range(max_depth + 1):
         following: list[Node] = []
         for node in frontier:
-            if position_key(node.state) == key:
+            if node.state.key() == key:
                 return node
             following.extend(node.children)
         frontier = following

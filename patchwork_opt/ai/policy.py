@@ -1,8 +1,13 @@
-"""The fast playout policy: a noisy greedy player on the unchecked transitions.
+"""The fast playout policy (a noisy greedy player on the unchecked transitions) and the value scale.
 
 Rollouts are where search spends its time, so this avoids ``legal_moves``/``apply``: it reads the
 offer, prices it with the value-per-time rule (plus noise, so playouts differ), places with a few
 sampled fits scored by the heuristic, and plays ``State._buy``/``_advance``/``_leather``.
+
+The value scale every search backs up is defined here once: ``outcome_value`` (mostly who wins, a
+little by how much) and the UCT constant tuned to it. The compiled search (``fastcore``) compiles
+``outcome_value`` itself and plays a compiled copy of ``rollout`` that the tests replay move for
+move against this one, so this module stays plain Python for the ``mcts`` reference bot.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from patchwork_opt.core.state import END, OFFER_SIZE, State, turn_order
 ROLLOUT_NOISE = 1.5  # spread of the noise added to each patch's value per time
 MARGIN_WEIGHT = 0.1  # share of a result's value that rewards the winning margin
 MARGIN_SCALE = 15.0  # points of margin that count as a clear win
+EXPLORATION = 0.7  # the UCT constant of every tree search, for values on outcome_value's [-1, 1] scale
 
 
 def rollout(state: State, rng: random.Random, noise: float = ROLLOUT_NOISE) -> None:
@@ -62,12 +68,17 @@ def rollout(state: State, rng: random.Random, noise: float = ROLLOUT_NOISE) -> N
             state.advance_unchecked(p)
 
 
+def outcome_value(win: float, margin: float) -> float:
+    """The value in [-1, 1], for one player, of a game they win with chance ``win`` (0-1) by an
+    expected final ``margin`` (their points minus the opponent's): mostly who wins, a little by
+    how much. A finished game has ``win`` 1 or 0. The one definition: ``result_value``, the
+    compiled search (which compiles this very function) and the analysis's ranking use it."""
+    return (1.0 - MARGIN_WEIGHT) * (2.0 * win - 1.0) + MARGIN_WEIGHT * math.tanh(margin / MARGIN_SCALE)
+
+
 def result_value(state: State) -> float:
-    """A finished game's value for player 0 in [-1, 1]: mostly who won, a little by how much."""
-    diff = state.score(0) - state.score(1)
-    winner = state.winner()
-    sign = 1.0 if winner == 0 else -1.0
-    return (1.0 - MARGIN_WEIGHT) * sign + MARGIN_WEIGHT * math.tanh(diff / MARGIN_SCALE)
+    """A finished game's ``outcome_value`` for player 0 (ties go to who reached the end first)."""
+    return outcome_value(1.0 if state.winner() == 0 else 0.0, state.score(0) - state.score(1))
 
 
 class Evaluator(Protocol):

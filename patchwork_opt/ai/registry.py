@@ -6,6 +6,9 @@ the solver bot a level also caps its iterations per move, sets how often it deli
 random legal move and whether it searches the endgame exactly: level 1 loses most games to greedy,
 level 5 is the strongest setting (the Elo ladder is in the README). ``time_per_move`` replaces a
 level's time, its iteration cap and its root placements by the full-strength search.
+
+``solver-rollout`` is the solver whose search values its leaves by noisy-greedy rollouts, kept as
+a fixed reference (as ``mcts`` was kept) for the solver with the learned evaluation (issue 24).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from __future__ import annotations
 from patchwork_opt.ai.base import Bot, PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "solver")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "solver", "solver-rollout")
+#: The bots that use a plugged-in PlacementAdvisor (the caller's CP-SAT one).
+ADVISED_BOTS: tuple[str, ...] = ("solver", "solver-rollout")
 
 #: Seconds per move for each level (searching bots).
 LEVEL_TIME: dict[int, float] = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.0, 5: 3.0}
@@ -69,13 +74,16 @@ def make_bot(
         from patchwork_opt.ai.mcts import MctsBot
 
         return MctsBot(seed=seed, time_per_move=seconds, iterations=iterations)
-    if key == "solver":
+    if key in ADVISED_BOTS:
         from patchwork_opt.ai.solver_bot import ROOT_PLACEMENTS, SolverBot
 
         by_level = time_per_move is None
         top_k = LEVEL_ROOT_PLACEMENTS[level] if by_level else None
-        return SolverBot(advisor, seed=seed, time_per_move=seconds, iterations=iterations,
-                         exact=LEVEL_EXACT[level], blunder=LEVEL_BLUNDER[level],
-                         max_iterations=LEVEL_ITERATIONS[level] if by_level else None,
-                         top_k=ROOT_PLACEMENTS if top_k is None else top_k)
+        bot = SolverBot(advisor, seed=seed, time_per_move=seconds, iterations=iterations,
+                        exact=LEVEL_EXACT[level], blunder=LEVEL_BLUNDER[level],
+                        max_iterations=LEVEL_ITERATIONS[level] if by_level else None,
+                        top_k=ROOT_PLACEMENTS if top_k is None else top_k)
+        if key == "solver-rollout":  # today's solver searches with rollouts: the same bot, named apart
+            bot.name = key if advisor is not None else f"{key}(heuristic)"
+        return bot
     raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")

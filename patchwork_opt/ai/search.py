@@ -4,7 +4,9 @@ The one entry point the solver bot, ``patchwork move`` and reviews use. Late in 
 exact search (``exact``) tries to solve the rest of the game over every legal move within a share
 of the budget; when it finishes the figures are exact (win 1 or 0, the final margin under best
 play). Otherwise the compiled UCT (``fastcore``) samples: root moves are advance and each
-affordable offer placed where the advisor ranks first, plus any placement completing a 7x7.
+affordable offer placed where the advisor ranks first, plus any placement completing a 7x7 (this
+search's options of the one candidate list, ``candidates``). Every move comes back as the one
+analysed-move type, ``AnalysedMove``.
 """
 
 from __future__ import annotations
@@ -14,43 +16,28 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from patchwork_opt.ai.base import PlacementAdvisor
-from patchwork_opt.ai.exact import ExactResult, ExactSearch, final_value, value_margin
+from patchwork_opt.ai.base import AnalysedMove, PlacementAdvisor
+from patchwork_opt.ai.candidates import candidate_moves
+from patchwork_opt.ai.exact import ExactSearch, final_value, value_margin
 from patchwork_opt.ai.fastcore import MAX_CHILDREN, CompiledSearch
-from patchwork_opt.ai.heuristic import COST, HeuristicAdvisor, leather_cell
-from patchwork_opt.core.bitboard import has_full_window
-from patchwork_opt.core.catalogue import fits_anywhere, legal_placements
+from patchwork_opt.ai.heuristic import leather_cell
+from patchwork_opt.ai.policy import EXPLORATION
+from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.move import ADVANCE, Move
-from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 
 EXACT_FROM = 40  # try the exact search once both tokens have reached this space
 EXACT_SHARE = 0.5  # share of the budget the exact search may use before sampling takes over
 NODES_PER_ITERATION = 0.5  # exact-search nodes allowed per iteration of an iteration budget
-ADVISOR_FROM = 10  # below this many covered cells placement is easy: the heuristic places
 SLICE = 256  # iterations per call into the compiled core between clock checks
 NODES_PER_SECOND = 120_000  # tree capacity per second of search (the core's speed, generously)
 MAX_NODES = 400_000
-EXPLORATION = 0.7  # the UCT constant (values in [-1, 1]), as the mcts bot's
-
-
-@dataclass(frozen=True, slots=True)
-class MoveStats:
-    """One root move. ``win`` is the chance the player to move wins (0-1) and ``margin`` the final
-    score margin expected for them; ``exact`` says both come from a complete search (``win`` is
-    then 1 or 0). ``line`` is the expected continuation starting with ``move``."""
-
-    move: Move
-    win: float | None
-    margin: float | None
-    visits: int
-    exact: bool
-    line: tuple[Move, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    moves: list[MoveStats]  # best first
+    moves: list[AnalysedMove]  # best first
     exact: bool
     iterations: int = 0
     nodes: int = 0
@@ -58,60 +45,22 @@ class Analysis:
     notes: list[str] = field(default_factory=list)
 
     @property
-    def best(self) -> MoveStats:
+    def best(self) -> AnalysedMove:
         return self.moves[0]
 
 
-def completing_placement(quilt: int, patch_id: int) -> int:
-    """A placement of the patch that completes a 7x7 square on ``quilt``, or 0."""
-    for mask in legal_placements(patch_id, quilt):
-        if has_full_window(quilt | mask):
-            return mask
-    return 0
-
-
-def upcoming_after(circle: list[int], k: int) -> list[int]:
-    """The circle as it stands after offer ``k`` is bought: what may be bought next, in order."""
-    return circle[k + 1 :] + circle[:k]
-
-
 def root_moves(state: State, advisor: PlacementAdvisor | None, top_k: int = 1) -> list[Move]:
-    """Advance, each affordable offer placed where the advisor ranks first (the heuristic while the
-    quilt is nearly empty), and any placement that completes a 7x7 square."""
-    p = state.to_move()
-    quilt, buttons = state.quilts[p], state.buttons[p]
-    heuristic = HeuristicAdvisor()
-    moves: list[Move] = [ADVANCE]
-    for k in range(min(OFFER_SIZE, len(state.circle))):
-        pid = state.circle[k]
-        if COST[pid] > buttons or not fits_anywhere(pid, quilt):
-            continue
-        if state.bonus < 0:
-            mask = completing_placement(quilt, pid)
-            if mask:
-                moves.append(Move("buy", pid, mask))
-        chosen = advisor if advisor is not None and quilt.bit_count() >= ADVISOR_FROM else heuristic
-        for rp in chosen.rank_placements(quilt, pid, upcoming_after(state.circle, k), top_k)[:top_k]:
-            move = Move("buy", pid, rp.mask)
-            if move not in moves:
-                moves.append(move)
-    return moves[:MAX_CHILDREN]
+    """This search's candidates: advance, each affordable offer at the ``top_k`` placements the
+    advisor ranks first (the heuristic while the quilt is nearly empty), and any placement that
+    completes a 7x7 square."""
+    return candidate_moves(state, per_offer=top_k, advisor=advisor)[:MAX_CHILDREN]
 
 
 def exact_analysis(state: State, solver: ExactSearch, every_move: bool) -> Analysis | None:
-    solved: ExactResult | None = solver.solve(state, every_move=every_move)
+    solved = solver.solve(state, every_move=every_move)
     if solved is None:
         return None
-    stats = []
-    for m in solved.moves:
-        if m.exact:
-            win: float | None = 1.0 if m.wins else 0.0
-            margin: float | None = m.margin
-        else:  # an upper bound: a bound at or below zero still proves a loss
-            win = 0.0 if m.value <= 0 else None
-            margin = None
-        stats.append(MoveStats(m.move, win, margin, 0, m.exact, m.line))
-    return Analysis(stats, True, nodes=solved.nodes, seconds=solved.seconds)
+    return Analysis(solved.moves, True, nodes=solved.nodes, seconds=solved.seconds)
 
 
 def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | None,
@@ -137,9 +86,10 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
             if time.perf_counter() >= deadline or (stop is not None and stop.is_set()):
                 break
     stats = sorted(search.stats(), key=lambda r: (-r.visits, -r.value))
+    # the compiled core's root figures become the one analysed-move type here, and only here
     out = [
-        MoveStats(r.move, float(r.win_rate), float(r.margin), r.visits, False,
-                  search.principal_line(r.move, pv_plies))
+        AnalysedMove(r.move, float(r.win_rate), float(r.margin), r.visits, False,
+                     search.principal_line(r.move, pv_plies))
         for r in stats
     ]
     return Analysis(out, False, iterations=search.iterations, seconds=time.perf_counter() - started)
@@ -156,14 +106,14 @@ def _leather_analysis(state: State, *, seconds: float | None, iterations: int | 
     after.leather_unchecked(p, move.mask)
     if after.is_terminal():
         v = final_value(after, p)
-        return Analysis([MoveStats(move, 1.0 if v > 0 else 0.0, value_margin(v), 0, True, (move,))], True)
+        return Analysis([AnalysedMove(move, 1.0 if v > 0 else 0.0, value_margin(v), 0, True, (move,), v)], True)
     inner = sampled_analysis(after, root_moves(after, advisor), seconds=seconds, iterations=iterations,
                              seed=seed, max_iterations=max_iterations, stop=stop)
     best = inner.best
     same = after.to_move() == p
-    win = best.win if same or best.win is None else 1.0 - best.win
-    margin = best.margin if same or best.margin is None else -best.margin
-    return Analysis([MoveStats(move, win, margin, best.visits, False, (move, *best.line))], False,
+    win = best.win if same else 1.0 - best.win
+    margin = best.margin if same else -best.margin
+    return Analysis([AnalysedMove(move, win, margin, best.visits, False, (move, *best.line))], False,
                     iterations=inner.iterations, seconds=inner.seconds)
 
 
@@ -185,8 +135,7 @@ def run_analysis(
 
     ``exact_solver`` passes a table kept from earlier moves of the same game; ``max_iterations``
     caps a timed sampling search (the easier levels)."""
-    if state.is_terminal():
-        raise ValueError("the game is over: there is nothing to analyse")
+    require_running(state)
     if seconds is None and iterations is None:
         raise ValueError("analysis needs a time or an iteration budget")
     started = time.perf_counter()
@@ -208,7 +157,8 @@ def run_analysis(
                                  advisor=advisor, max_iterations=max_iterations, stop=stop)
     moves = root_moves(state, advisor, top_k)
     if len(moves) == 1:
-        return Analysis([MoveStats(ADVANCE, None, None, 0, False, (ADVANCE,))], False,
+        # the only move, played without a search: its figures are not ``valued``
+        return Analysis([AnalysedMove(ADVANCE, 0.5, 0.0, 0, False, (ADVANCE,))], False,
                         notes=["no affordable patch fits"])
     return sampled_analysis(state, moves, seconds=_left(seconds, started), iterations=iterations, seed=seed,
                             max_iterations=max_iterations, stop=stop)
@@ -222,6 +172,6 @@ def _left(seconds: float | None, started: float) -> float | None:
 
 
 def analyse(state: State, *, seconds: float | None = None, iterations: int | None = None,
-            seed: int = 0, advisor: PlacementAdvisor | None = None) -> list[MoveStats]:
-    """Every root move of ``state`` with its figures, best first (see ``MoveStats``)."""
+            seed: int = 0, advisor: PlacementAdvisor | None = None) -> list[AnalysedMove]:
+    """Every root move of ``state`` with its figures, best first (see ``AnalysedMove``)."""
     return run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor).moves

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import random
 
-from patchwork_opt.core.errors import IllegalMoveError
+from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import to_notation
 
 
 def require_running(state: State) -> None:
-    """Bots are asked for moves only while the game runs; say so plainly otherwise."""
+    """Bots, searches and analyses are asked about a game only while it runs; say so plainly
+    otherwise (with the one error for it, ``GameOverError``)."""
     if state.is_terminal():
-        raise IllegalMoveError("the game is over: there is no move to choose")
+        raise GameOverError("the game is over: there is no move to choose")
 
 
 def decision_rng(seed: int | None, state: State) -> random.Random:

@@ -22,12 +22,13 @@ from __future__ import annotations
 import random
 import time
 
-from patchwork_opt.ai.base import Decision, PlacementAdvisor
+from patchwork_opt.ai.base import AnalysedMove, Decision, PlacementAdvisor
+from patchwork_opt.ai.candidates import completing_placement
 from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.explain import describe, where
 from patchwork_opt.ai.fastcore import warm_up
 from patchwork_opt.ai.heuristic import COST, window_progress
-from patchwork_opt.ai.search import EXACT_FROM, Analysis, MoveStats, completing_placement, run_analysis
+from patchwork_opt.ai.search import EXACT_FROM, Analysis, run_analysis
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import OFFER_SIZE, State
@@ -67,11 +68,11 @@ def _short(move: Move) -> str:
     return "advancing" if move.kind == "advance" else "leather"
 
 
-def explain(analysis: Analysis, chosen: MoveStats) -> str:
+def explain(analysis: Analysis, chosen: AnalysedMove) -> str:
     """``buys #7 ... because it won 64% of 812 simulated games (next best, advancing: 41%)`` or,
     after an exact search, what best play leads to."""
     move = chosen.move
-    if analysis.exact and chosen.exact and chosen.margin is not None:
+    if analysis.exact and chosen.exact:
         margin = chosen.margin
         if margin == 0:
             outcome = "wins on the tie-break" if chosen.win else "loses on the tie-break"
@@ -79,10 +80,10 @@ def explain(analysis: Analysis, chosen: MoveStats) -> str:
             outcome = f"wins by {margin:g}" if margin > 0 else f"loses by {-margin:g}"
         return (f"{describe(move)} because searching the rest of the game exactly over every legal "
                 f"move ({analysis.nodes} positions) shows best play {outcome}")
-    if chosen.win is None:
+    if not chosen.valued:
         return f"{describe(move)} because it is the only move"
     text = f"{describe(move)} because it won {chosen.win:.0%} of {chosen.visits} simulated games"
-    others = [m for m in analysis.moves if m.move != move and m.win is not None]
+    others = [m for m in analysis.moves if m.move != move and m.valued]
     if others:
         alt = others[0]
         text += f" (next best, {_short(alt.move)}: {alt.win:.0%} of {alt.visits})"
@@ -152,7 +153,7 @@ class SolverBot:
             if rng.random() < self.blunder:
                 guess = state.random_move(rng)
                 chosen = next((m for m in analysis.moves if m.move == guess),
-                              MoveStats(guess, None, None, 0, False, (guess,)))
+                              AnalysedMove(guess, 0.5, 0.0, 0, False, (guess,)))  # not valued
                 reason = f"{describe(guess)} (an easy level's deliberate guess)"
         notes = bonus_notes(state, self.advisor) if state.pending < 0 else []
         if notes:
@@ -164,6 +165,6 @@ class SolverBot:
             "visits": float(chosen.visits),
             "exact": float(chosen.exact),
         }
-        if chosen.margin is not None:
+        if chosen.valued and not chosen.bound:
             stats["margin"] = float(chosen.margin)
-        return Decision(chosen.move, reason, expected=chosen.win, stats=stats)
+        return Decision(chosen.move, reason, expected=chosen.win if chosen.valued else None, stats=stats)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from patchwork_opt.ai.base import Bot, PlacementAdvisor
-from patchwork_opt.ai.registry import BOT_NAMES, UnknownBotError, make_bot
+from patchwork_opt.ai.registry import ADVISED_BOTS, BOT_NAMES, UnknownBotError, make_bot
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -134,11 +134,11 @@ def load_advisor(factory: str) -> PlacementAdvisor:
     return _ADVISORS[factory]
 
 
-def _bot(spec: MatchSpec, role: int, seed: int) -> Bot:
+def bot_for(spec: MatchSpec, role: int, seed: int) -> Bot:
     """--p1's bot (role 0) or --p2's (role 1), each with its own clock."""
     name = spec.bot_name(role)
     advisor = None
-    if name.strip().lower() == "solver" and spec.advisor_factory:
+    if name.strip().lower() in ADVISED_BOTS and spec.advisor_factory:
         advisor = load_advisor(spec.advisor_factory)
     return make_bot(
         name,
@@ -172,7 +172,7 @@ def play_game(task: GameTask) -> GameResult:
     state = State.new(seed=circle_seed(spec.seed, task.pair))
     record = Record.start(state)
     roles = (0, 1) if task.p1_seat == 0 else (1, 0)  # who sits in seat 0 and seat 1
-    bots = [_bot(spec, roles[seat], bot_seed(spec.seed, task.index, seat)) for seat in (0, 1)]
+    bots = [bot_for(spec, roles[seat], bot_seed(spec.seed, task.index, seat)) for seat in (0, 1)]
     record.moves = play(state, bots)
     record.players = [bots[0].name, bots[1].name]  # what `analyze` shows
     s1, s2 = state.score(task.p1_seat), state.score(1 - task.p1_seat)
@@ -197,8 +197,10 @@ def run_match(
     backend: str = "local",
     address: str | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    game: Callable[[GameTask], GameResult] = play_game,
 ) -> list[GameResult]:
-    """Play every game of ``spec``; results come back sorted by game index."""
+    """Play every game of ``spec``; results come back sorted by game index. ``game`` plays one task
+    (a top-level function or a picklable callable: self-play adds random openings through it)."""
     spec.check()
     check_run(workers, backend)
     tasks = game_tasks(spec)
@@ -212,14 +214,14 @@ def run_match(
     if backend == "local":
         if workers == 1:
             for task in tasks:
-                collect(play_game(task))
+                collect(game(task))
         else:
             with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-                futures = [pool.submit(play_game, task) for task in tasks]
+                futures = [pool.submit(game, task) for task in tasks]
                 for future in as_completed(futures):
                     collect(future.result())
     else:
-        _run_on_ray(tasks, workers, address, collect)
+        _run_on_ray(tasks, workers, address, collect, game)
     results.sort(key=lambda r: r.index)
     return results
 
@@ -258,8 +260,13 @@ def checked_spec(
     return spec
 
 
+def _play_task(game: Callable[[GameTask], GameResult], task: GameTask) -> GameResult:
+    return game(task)
+
+
 def _run_on_ray(
-    tasks: list[GameTask], workers: int, address: str | None, collect: Callable[[GameResult], None]
+    tasks: list[GameTask], workers: int, address: str | None, collect: Callable[[GameResult], None],
+    game: Callable[[GameTask], GameResult] = play_game,
 ) -> None:
     try:
         import ray
@@ -272,8 +279,8 @@ def _run_on_ray(
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
-    remote_game = ray.remote(play_game)
-    pending = [remote_game.remote(task) for task in tasks]
+    remote_game = ray.remote(_play_task)
+    pending = [remote_game.remote(game, task) for task in tasks]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         collect(ray.get(done[0]))

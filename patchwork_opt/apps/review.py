@@ -2,10 +2,19 @@
 
 Each position is analysed once (``analyse_position``, the move played compared alongside the
 candidates). A ply's ``win_before`` is the mover's win chance with the best move, ``win_after``
-the chance the move played leaves them, and ``loss`` the difference. ``win_after`` comes from the
-same search when it valued the move played on enough simulations (a sampling search spends few
-on moves it finds poor, and their figures are noisy), else from the analysis of the position the
-move led to. Labels grade the loss in win chance. A player's accuracy averages
+the chance the move played leaves them, and ``loss`` the difference; ``points_lost`` is the same
+for the expected final margin (after the best move minus after the move played, at least 0).
+Both figures of the move played come from the same search when it valued that move on enough
+simulations (a sampling search spends few on moves it finds poor, and their figures are noisy),
+else from the analysis of the position the move led to.
+
+Labels weigh both losses: a move gets the worse of its grade in win chance (``LABELS``) and its
+grade in points (``POINT_LABELS``), so a move throwing away many points is a mistake even in a
+game already decided. A sampled estimate's loss in win chance counts only as far as the points
+back it: one point of expected margin is worth at most ``WIN_PER_POINT`` of win chance (the
+steepest slope of the win chance against the margin, at 50%), so a larger drop with few points
+lost is the noise of two estimates, not a weak move, and two equal players are not flagged for
+it. Exact figures count in full. A player's accuracy averages
 ``100 * exp(-loss / ACCURACY_SCALE)`` over their moves, so a best move scores 100 and a move that
 throws away a won game about 0; moves in a game already decided (the win chance within
 ``DECIDED`` of 0 or 1, and kept so) do not count: any move is as good there, and counting them
@@ -15,7 +24,7 @@ would pull both players towards 100.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,12 +40,19 @@ from patchwork_opt.formats.record import Record, write_atomic
 
 #: (label, the loss in win chance below which a non-best move gets it), mildest first.
 LABELS: tuple[tuple[str, float], ...] = (("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
+#: (label, the expected points lost below which a non-best move gets it), mildest first.
+POINT_LABELS: tuple[tuple[str, float], ...] = (("good", 3.0), ("inaccuracy", 6.0), ("mistake", 12.0))
+#: The most win chance one point of expected margin is worth: the steepest slope of the shipped
+#: value model's win map, a/4 for win = 1 / (1 + exp(-(a * margin + b))), a = 0.227 (data/value.json).
+WIN_PER_POINT = 0.057
 BLUNDER = "blunder"
 ACCURACY_SCALE = 0.2  # loss in win chance at which a move's accuracy falls to 37%
 DECIDED = 0.03  # a win chance this close to 0 or 1 is a decided game
 RELIABLE_SHARE = 0.2  # a move's own figure counts when it had this share of the best move's visits
 
 Progress = Callable[[str, float, float], None]
+#: ``analyse(state, extra)``: a position's analysis with ``extra`` (the move played) compared alongside.
+PositionAnalyser = Callable[[State, Sequence[Move]], PositionAnalysis]
 
 
 class ReviewError(PatchworkError):
@@ -52,6 +68,7 @@ class PlyReview:
     win_before: float
     win_after: float
     loss: float
+    points_lost: float
     label: str
     exact: bool
     played_words: str
@@ -61,7 +78,8 @@ class PlyReview:
         return {
             "ply": self.ply, "player": self.player, "played": self.played.to_json(), "best": self.best.to_json(),
             "win_before": round(self.win_before, 4), "win_after": round(self.win_after, 4),
-            "loss": round(self.loss, 4), "label": self.label, "exact": self.exact,
+            "loss": round(self.loss, 4), "points_lost": round(self.points_lost, 2), "label": self.label,
+            "exact": self.exact,
         }
 
 
@@ -98,19 +116,25 @@ class GameReview:
         """(ply, label, title) of each inaccuracy, mistake and blunder, for the chart."""
         return [
             (p.ply, p.label, f"ply {p.ply}, {self.players[p.player].name}: {p.label} ({p.played_words}; "
-                             f"best: {p.best_words}; -{p.loss:.0%})")
+                             f"best: {p.best_words}; -{p.loss:.0%}, {p.points_lost:.1f} points lost)")
             for p in self.plies
             if p.label in ("inaccuracy", "mistake", BLUNDER)
         ]
 
 
-def label_of(loss: float, is_best: bool) -> str:
+def _grade(value: float, scale: tuple[tuple[str, float], ...]) -> int:
+    """0 good, 1 inaccuracy, 2 mistake, 3 blunder."""
+    return next((i for i, (_, below) in enumerate(scale) if value < below), len(scale))
+
+
+def label_of(loss: float, points_lost: float, is_best: bool, exact: bool = False) -> str:
+    """The label of a move losing ``loss`` win chance and ``points_lost`` expected points
+    (``exact``: both figures are exact, so the win chance counts in full)."""
     if is_best:
         return "best"
-    for label, below in LABELS:
-        if loss < below:
-            return label
-    return BLUNDER
+    counted = loss if exact else min(loss, points_lost * WIN_PER_POINT)
+    grade = max(_grade(counted, LABELS), _grade(points_lost, POINT_LABELS))
+    return LABELS[grade][0] if grade < len(LABELS) else BLUNDER
 
 
 def counts_for_accuracy(ply: PlyReview) -> bool:
@@ -133,9 +157,11 @@ def review_game(
     advisor: PlacementAdvisor | None = None,
     progress: Progress | None = None,
     stop: StopSignal | None = None,
+    analyse: PositionAnalyser | None = None,
 ) -> GameReview:
     """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed); a set
-    ``stop`` (nobody waits for the review any more) ends it with ReviewError."""
+    ``stop`` (nobody waits for the review any more) ends it with ReviewError. ``analyse(state,
+    extra)`` replaces ``analyse_position`` for each position (the service's analysis cache)."""
     if not record.moves:
         raise ReviewError("the record has no moves to review")
     record.replay()  # a move the rules refuse is reported with its ply before any search
@@ -153,8 +179,11 @@ def review_game(
         if stop is not None and stop.is_set():
             raise ReviewError("the review was stopped before its end")
         extra = [record.moves[i]] if i < len(record.moves) else []
-        analyses.append(analyse_position(state, seconds=seconds, iterations=iterations, seed=seed,
-                                         advisor=advisor, extra=extra, stop=stop))
+        if analyse is not None:
+            analyses.append(analyse(state, extra))
+        else:
+            analyses.append(analyse_position(state, seconds=seconds, iterations=iterations, seed=seed,
+                                             advisor=advisor, extra=extra, stop=stop))
         if progress is not None:
             progress("analysing positions", i + 1, total)
     plies = [_ply(i, states[i], move, analyses[i], analyses[i + 1]) for i, move in enumerate(record.moves)]
@@ -182,15 +211,17 @@ def _ply(i: int, state: State, played: Move, here: PositionAnalysis | None,
     found = here.find(played)
     is_best = found is not None and found.move == best.move
     if found is not None and (found.exact or found.visits >= RELIABLE_SHARE * best.visits > 0):
-        win_after, exact_after = found.win, found.exact
+        win_after, margin_after, exact_after = found.win, found.margin, found.exact
     else:
-        win_after, _, exact_after = value_after(state, played, following)
+        win_after, margin_after, exact_after = value_after(state, played, following)
     if is_best:
-        win_after = best.win
+        win_after, margin_after = best.win, best.margin
     loss = max(0.0, best.win - win_after)
+    points_lost = max(0.0, best.margin - margin_after)
+    exact = best.exact and exact_after
     return PlyReview(
         ply=i, player=here.player, played=played, best=best.move, win_before=best.win, win_after=win_after,
-        loss=loss, label=label_of(loss, is_best), exact=best.exact and exact_after,
+        loss=loss, points_lost=points_lost, label=label_of(loss, points_lost, is_best, exact), exact=exact,
         played_words=move_words(state, played), best_words=move_words(state, best.move),
     )
 
@@ -201,7 +232,8 @@ def render_review(review: GameReview) -> str:
     for p in review.plies:
         name = review.players[p.player].name
         line = (f"{p.ply:3d}  {name:<14.14} {p.played_words:<44.44} "
-                f"{p.win_before:4.0%} -> {p.win_after:4.0%}  {p.label}{' (exact)' if p.exact else ''}")
+                f"{p.win_before:4.0%} -> {p.win_after:4.0%} {-p.points_lost:6.1f} pts  "
+                f"{p.label}{' (exact)' if p.exact else ''}")
         if p.label not in ("best", "good"):
             line += f"; best was {p.best_words}"
         lines.append(line)

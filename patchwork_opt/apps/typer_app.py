@@ -15,7 +15,7 @@ from typer.core import TyperGroup
 from patchwork_opt.core.errors import PatchworkError
 
 #: Libraries of the optional extras (pyproject.toml), for a one-line hint when one is missing.
-EXTRAS = {"fastapi": "web", "uvicorn": "web", "starlette": "web", "httpx": "web", "ray": "ray"}
+EXTRAS = {"fastapi": "web", "uvicorn": "web", "starlette": "web", "httpx": "web", "ray": "ray", "sklearn": "train"}
 
 
 @contextmanager

@@ -56,18 +56,19 @@ WINDOW_ORIGINS: tuple[tuple[int, int], ...] = tuple(
 WINDOW_CORE = mask_of((r, c) for r in range(2, 7) for c in range(2, 7))
 
 
-def has_full_window(quilt: int) -> bool:
-    if quilt.bit_count() < WINDOW * WINDOW or quilt & WINDOW_CORE != WINDOW_CORE:
-        return False
-    return any(quilt & window == window for window in WINDOW_MASKS)
-
-
 def full_window(quilt: int) -> tuple[int, int] | None:
-    """Top-left cell of the first fully covered 7x7 window, if any."""
+    """Top-left cell of the first fully covered 7x7 window, if any (the one definition of a full
+    window; the compiled search's copy, ``fastcore.full_window``, is tested against it)."""
+    if quilt.bit_count() < WINDOW * WINDOW or quilt & WINDOW_CORE != WINDOW_CORE:
+        return None  # too few cells, or the centre every window shares is not covered
     for origin, window in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
         if quilt & window == window:
             return origin
     return None
+
+
+def has_full_window(quilt: int) -> bool:
+    return full_window(quilt) is not None
 
 
 _COL0 = mask_of((r, 0) for r in range(SIZE))

@@ -144,6 +144,19 @@ LEATHER_PRINTINGS: dict[str, tuple[int, ...]] = {
     "classic": (20, 26, 32, 44, 50),
 }
 
+#: Points each empty cell of a quilt costs at the end (so each cell a patch covers is worth as much).
+POINTS_PER_CELL = 2
+
+
+def patch_worth(patch_id: int, marks_ahead: int) -> int:
+    """What buying the patch adds to its buyer's final score, in points, before the time it costs:
+    ``POINTS_PER_CELL`` for each cell it covers, its income at each of the ``marks_ahead`` income
+    marks still ahead, minus its price in buttons (the purchase rule's worth and the ``points``
+    objective of an optimal fill)."""
+    p = PATCHES[patch_id]
+    return POINTS_PER_CELL * p.area + p.income * marks_ahead - p.cost
+
+
 #: Placement masks of each patch on an empty quilt, indexed by patch id.
 PLACEMENTS: tuple[tuple[int, ...], ...] = tuple(p.placements for p in PATCHES)
 #: Every placement mask of every patch, with its patch id: the table for placement models.

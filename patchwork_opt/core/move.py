@@ -1,4 +1,8 @@
-"""Moves: small frozen values with a text form that parses back and the JSON form of RULES.md."""
+"""Moves: small frozen values with a text form that parses back and the JSON form of RULES.md.
+
+Text or JSON that cannot be read as a move is a ``NotationError`` (exit code 2); a move that reads
+well but covers cells that are no placement of its patch is an ``IllegalMoveError`` (exit code 1).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any, Literal
 
 from patchwork_opt.core.bitboard import bit, cells_of
 from patchwork_opt.core.catalogue import PATCH_COUNT, is_placement
-from patchwork_opt.core.errors import IllegalMoveError
+from patchwork_opt.core.errors import IllegalMoveError, NotationError
 from patchwork_opt.core.quilt import parse_cell
 
 MoveKind = Literal["advance", "buy", "leather"]
@@ -63,7 +67,7 @@ class Move:
             return cls.leather(row, col)
         match = _BUY_TEXT.match(token)
         if not match:
-            raise IllegalMoveError(f"cannot read move {token!r}: expected A, L@rc or ID@rc,rc,...")
+            raise NotationError(f"cannot read move {token!r}: expected A, L@rc or ID@rc,rc,...")
         patch = int(match.group(1))
         mask = 0
         for pair in match.group(2).split(","):
@@ -73,7 +77,7 @@ class Move:
     @classmethod
     def _checked_buy(cls, patch: int, mask: int) -> Move:
         if not 0 <= patch < PATCH_COUNT:
-            raise IllegalMoveError(f"unknown patch id {patch} (ids are 0..{PATCH_COUNT - 1})")
+            raise NotationError(f"unknown patch id {patch} (ids are 0..{PATCH_COUNT - 1})")
         if not is_placement(patch, mask):
             raise IllegalMoveError(f"the cells {_cells_text(mask)} are not a placement of patch {patch}")
         return cls("buy", patch, mask)
@@ -90,34 +94,34 @@ class Move:
     def from_json(cls, data: object) -> Move:
         """A move object of RULES.md; errors name the field at fault."""
         if not isinstance(data, dict):
-            raise IllegalMoveError(f"a move must be an object, got {type(data).__name__}")
+            raise NotationError(f"a move must be an object, got {type(data).__name__}")
         kind = data.get("type")
         if kind == "advance":
             extra = set(data) - {"type"}
             if extra:
-                raise IllegalMoveError(f"advance takes no fields, got {sorted(extra)}")
+                raise NotationError(f"advance takes no fields, got {sorted(extra)}")
             return ADVANCE
         if kind == "leather":
             if "cell" not in data:
-                raise IllegalMoveError("leather move needs a 'cell'")
+                raise NotationError("leather move needs a 'cell'")
             row, col = parse_cell(data["cell"], "leather cell")
             return cls.leather(row, col)
         if kind == "buy":
             patch = data.get("patch")
             if not isinstance(patch, int) or isinstance(patch, bool):
-                raise IllegalMoveError(f"buy needs an integer 'patch', got {patch!r}")
+                raise NotationError(f"buy needs an integer 'patch', got {patch!r}")
             cells = data.get("cells")
             if not isinstance(cells, list) or not cells:
-                raise IllegalMoveError("buy needs a non-empty list of 'cells'")
+                raise NotationError("buy needs a non-empty list of 'cells'")
             mask = 0
             for i, cell in enumerate(cells):
                 row, col = parse_cell(cell, f"cells[{i}]")
                 cell_bit = bit(row, col)
                 if mask & cell_bit:
-                    raise IllegalMoveError(f"cells[{i}]: cell [{row}, {col}] is listed twice")
+                    raise NotationError(f"cells[{i}]: cell [{row}, {col}] is listed twice")
                 mask |= cell_bit
             return cls._checked_buy(patch, mask)
-        raise IllegalMoveError(f"unknown move type {kind!r} (expected advance, buy or leather)")
+        raise NotationError(f"unknown move type {kind!r} (expected advance, buy or leather)")
 
 
 def _cells_text(mask: int) -> str:

@@ -16,12 +16,14 @@ from patchwork_opt.core.catalogue import (
     PATCH_COUNT,
     PATCHES,
     PLACEMENTS,
+    POINTS_PER_CELL,
     fits_anywhere,
     is_placement,
     legal_placements,
 )
-from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
+from patchwork_opt.core.errors import GameOverError, IllegalMoveError, PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.symmetry import canonical
 from patchwork_opt.core.words import player_name, plural
 
 END = 53
@@ -191,7 +193,7 @@ class State:
 
     def score(self, player: int) -> int:
         bonus = BONUS_POINTS if self.bonus == player else 0
-        return self.buttons[player] + bonus - 2 * self.empty_cells(player)
+        return self.buttons[player] + bonus - POINTS_PER_CELL * self.empty_cells(player)
 
     def winner(self) -> int | None:
         """The winner of a finished game (tie-break: first to reach the end), else None."""
@@ -276,7 +278,7 @@ class State:
     def check(self, move: Move) -> None:
         """Raise IllegalMoveError naming why ``move`` is not legal here."""
         if self.is_terminal():
-            raise IllegalMoveError("the game is over")
+            raise GameOverError("the game is over")
         p = self.to_move()
         if self.pending >= 0:
             if move.kind != "leather":
@@ -409,14 +411,23 @@ class State:
                 self.buy_unchecked(p, k, mask)
 
     # --- identity ------------------------------------------------------------------------------
-    def key(self) -> tuple[object, ...]:
-        """Everything that decides the rest of the game and its record (equal keys, equal states)."""
+    def key(self, *, symmetric: bool = False) -> tuple[object, ...]:
+        """Everything that decides the rest of the game and its record: equal keys, equal states.
+
+        The one position key: equality, the mcts tree's reuse of a subtree and the exact search's
+        table all use it. ``symmetric`` keys each quilt by its canonical form instead (quilts equal
+        up to a rotation or reflection of the board lead to the same rest of the game): the exact
+        search's table, where it makes positions met again by symmetric placements one entry.
+        """
+        q0, q1 = self.quilts
+        if symmetric:
+            q0, q1 = canonical(q0), canonical(q1)
         return (
             tuple(self.circle),
             tuple(self.pos),
             tuple(self.buttons),
             tuple(self.income),
-            tuple(self.quilts),
+            (q0, q1),
             self.leather,
             self.pending,
             self.last_mover,

@@ -33,7 +33,10 @@ class BuyMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["buy"]
     patch: PatchId
-    cells: list[CellModel] = Field(min_length=1, max_length=8, description="cells covered, any order")
+    cells: list[CellModel] = Field(
+        min_length=1, max_length=8, description="cells covered, any order, each once",
+        json_schema_extra={"uniqueItems": True},
+    )
 
 
 class LeatherMove(BaseModel):
@@ -51,11 +54,13 @@ class RecordModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     circle: list[PatchId] = Field(
-        min_length=33, max_length=33, description="patch ids clockwise from the neutral token"
+        min_length=33, max_length=33, description="patch ids clockwise from the neutral token, each once",
+        json_schema_extra={"uniqueItems": True},
     )
     moves: list[MoveModel] = Field(default_factory=list)
     leather: list[LeatherSpace] | None = Field(
-        default=None, min_length=5, max_length=5, description="leather spaces; revised printing when omitted"
+        default=None, min_length=5, max_length=5, description="leather spaces; revised printing when omitted",
+        json_schema_extra={"uniqueItems": True},
     )
     players: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(
         default=None, min_length=2, max_length=2, description="names of the first and the second player (optional)"

@@ -60,20 +60,22 @@ class Record:
     @classmethod
     def from_json(cls, data: object) -> Record:
         """A record checked against the published schema (``RecordModel``); a malformed move is a
-        ReplayError naming its ply, anything else a RecordError naming the field."""
+        ReplayError naming its ply (exit code 2; 1 for cells that are no placement of the patch),
+        anything else a RecordError naming the field."""
         try:
             model = RecordModel.model_validate(data)
         except ValidationError as exc:
             loc, message = one_line(exc, "a game record")
             if len(loc) > 1 and loc[0] == "moves" and isinstance(loc[1], int):
-                raise ReplayError(loc[1], message.removeprefix(f"moves[{loc[1]}]").lstrip(".: ") or message) from None
+                reason = message.removeprefix(f"moves[{loc[1]}]").lstrip(".: ") or message
+                raise ReplayError(loc[1], reason, exit_code=2) from None  # a move that cannot be read
             raise RecordError(message) from None
         moves = []
         for ply, move in enumerate(model.moves):
             try:
                 moves.append(move_from_model(move))
-            except PatchworkError as exc:
-                raise ReplayError(ply, str(exc)) from None
+            except PatchworkError as exc:  # unreadable (exit code 2) or no placement of its patch (1)
+                raise ReplayError(ply, str(exc), exit_code=exc.exit_code) from None
         leather = tuple(sorted(model.leather)) if model.leather is not None else DEFAULT_LEATHER
         players = list(model.players) if model.players is not None else None
         return cls(circle=list(model.circle), moves=moves, leather=leather, players=players)
@@ -107,16 +109,17 @@ def read_text(path: str | Path) -> str:
         raise RecordError(f"{path}: {exc.strerror}") from None
 
 
-def write_atomic(path: str | Path, text: str) -> None:
+def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Write via a temporary file and rename, so a crash never leaves half a file; the file gets the
-    usual permissions (0666 less the umask), not the temporary file's private 0600."""
+    usual permissions (0666 less the umask), not the temporary file's private 0600. ``bytes`` are
+    written as they are (NumPy files), text as UTF-8."""
     target = Path(path)
     tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)

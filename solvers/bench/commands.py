@@ -84,6 +84,30 @@ def bench_ai(
     _print_json(result) if as_json else typer.echo(render_ai_bench(result))
 
 
+@bench_app.command("calibration")
+def bench_calibration(
+    games: Annotated[int, typer.Option(help="Fresh self-play games, each played and reviewed.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the games (circles of the benchmark's own).")] = 0,
+    time_per_move: Annotated[
+        float, typer.Option("--time-per-move", help="Seconds per move, to play and to review.")
+    ] = 0.3,
+    workers: Annotated[int, typer.Option(help="Games played and reviewed in parallel (processes or Ray tasks).")] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Win chances against outcomes: log loss, calibration slope, ECE, Brier; mistakes per player per game."""
+    from patchwork_opt.bench.calibration import calibration_spec, render_calibration_bench, run_calibration_bench
+    from solvers.plugins import solver_advisor_path
+
+    spec = calibration_spec(games=games, seed=seed, time_per_move=time_per_move, workers=workers, backend=backend,
+                            advisor_factory=solver_advisor_path())
+    with phase_progress() as report:
+        result = run_calibration_bench(spec, workers=workers, backend=backend, address=address,
+                                       reviewer="solvers.hints:review_record", progress=report)
+    _print_json(result) if as_json else typer.echo(render_calibration_bench(result))
+
+
 @bench_app.command("web")
 def bench_web(
     clients: Annotated[int, typer.Option(min=1, max=200, help="Clients asking for hints at once.")] = 20,
@@ -92,10 +116,20 @@ def bench_web(
     faults: Annotated[
         bool, typer.Option("--faults", help="Instead: 200 half-open connections, then 10 abandoned slow fills.")
     ] = False,
+    review: Annotated[
+        bool, typer.Option("--review", help="Instead: a hinted game's review from the analysis cache vs empty.")
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Hint latency (p50/p95) of `patchwork serve` on loopback under N clients, vs one client alone."""
-    from patchwork_opt.bench.web import render_fault_bench, render_web_bench, run_fault_bench, run_web_bench
+    """Hints served per second, p50/p95 and shed answers of `patchwork serve` on loopback under N clients."""
+    from patchwork_opt.bench.web import (
+        render_fault_bench,
+        render_review_bench,
+        render_web_bench,
+        run_fault_bench,
+        run_review_bench,
+        run_web_bench,
+    )
 
     def argv_for(port: int, db: str) -> list[str]:
         return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
@@ -103,6 +137,11 @@ def bench_web(
     if faults:
         found = run_fault_bench(argv_for)
         _print_json(found) if as_json else typer.echo(render_fault_bench(found))
+        return
+    if review:
+        with phase_progress() as on_phase:
+            reviewed = run_review_bench(argv_for, on_phase=on_phase)
+        _print_json(reviewed) if as_json else typer.echo(render_review_bench(reviewed))
         return
 
     with phase_progress() as on_phase:
@@ -113,7 +152,8 @@ def bench_web(
         _print_json(result)
     else:
         typer.echo(render_web_bench(result, clients))
-        for sample in result["hint"]["error_samples"] + result["read_during_load"]["error_samples"]:
+        for sample in (result["hint"]["error_samples"] + result["read_during_load"]["error_samples"]
+                       + result["play_during_load"]["error_samples"]):
             typer.echo(f"  error: {sample}", err=True)
     if result["errors"]:
         raise typer.Exit(1)

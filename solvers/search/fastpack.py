@@ -18,12 +18,16 @@ packings and proofs alike in far fewer nodes. An optional transposition table
 A problem with cells to cover (7x7 completion) is the same search branching on those cells
 only: the first uncovered one is covered by a placement whose first such cell it is (the
 placement may spill onto other free cells), never left empty, and a branch ends as soon as
-one of them can no longer be covered; reaching all of them covered ends the search.
+one of them can no longer be covered; reaching all of them covered ends the search. With a
+button budget, a branch also ends when the cells still to cover cost more than the buttons left
+even at the unused patches' best price per cell (a fractional knapsack: a fill's ``--budget``
+with ``--require-bonus``, where only the cheapest sets of patches can complete a square).
 
 The quilt (81 cells) is two ``uint64`` words. The search keeps its stack in arrays, so it
 runs in slices of a node budget: the caller checks its clock and its stop flag between
 slices, and as the kernel releases the GIL (``nogil``), a slice runs beside another search or a
-CP-SAT solve on the other core. Compiled once, cached on disk (``cache=True``). Setting up a
+CP-SAT solve on the other core. Compiled once, cached on disk (``cache=True``, in the per-user
+cache directory ``patchwork_opt.jitcache`` sets before the first ``@njit``). Setting up a
 search costs some 50 microseconds, its nodes well under one each: best fit's many small
 lookahead covers and the bonus windows go through it too.
 """
@@ -39,6 +43,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
 from patchwork_opt.core.bitboard import CELLS, NOT_COL0, NOT_COL8
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 from solvers.search.problem import PackingProblem, PackResult
@@ -170,6 +175,51 @@ def _components(lo: np.uint64, hi: np.uint64, comp_lo: np.ndarray, comp_hi: np.n
 
 
 @njit(cache=True, nogil=True)
+def _cover_cost(  # pragma: no cover - compiled
+    unused: np.uint64, left: int, cheap: np.ndarray, area: np.ndarray, cost: np.ndarray
+) -> int:
+    """The fewest buttons the ``unused`` patches could cover ``left`` more cells for, each cell at
+    its patch's price per cell, cheapest first (a lower bound: a patch bought covers at most its
+    area); more than any budget when they cannot cover that many."""
+    one = np.uint64(1)
+    spent = 0
+    for k in range(cheap.shape[0]):
+        s = cheap[k]
+        if not (unused >> np.uint64(s)) & one:
+            continue
+        if area[s] >= left:
+            return spent + (cost[s] * left + area[s] - 1) // area[s]
+        spent += cost[s]
+        left -= area[s]
+    return 1 << 40
+
+
+@njit(cache=True, nogil=True)
+def _cover_cost_exact(  # pragma: no cover - compiled
+    unused: np.uint64, left: int, cheap: np.ndarray, area: np.ndarray, cost: np.ndarray, dp: np.ndarray
+) -> int:
+    """The fewest buttons a set of ``unused`` patches costs whose areas add up to ``left`` at
+    least (a 0/1 knapsack on ``dp``, scratch of ``left + 1`` entries at least)."""
+    one = np.uint64(1)
+    beyond = 1 << 40
+    dp[0] = 0
+    for a in range(1, left + 1):
+        dp[a] = beyond
+    for k in range(cheap.shape[0]):
+        s = cheap[k]
+        if not (unused >> np.uint64(s)) & one:
+            continue
+        w = area[s]
+        c = cost[s]
+        for a in range(left, 0, -1):
+            b = a - w
+            through = (dp[b] if b > 0 else 0) + c
+            if through < dp[a]:
+                dp[a] = through
+    return dp[left]
+
+
+@njit(cache=True, nogil=True)
 def _run(  # pragma: no cover - compiled
     budget_nodes: int,
     upper: int,
@@ -182,6 +232,8 @@ def _run(  # pragma: no cover - compiled
     must: int,
     cost: np.ndarray,
     button_budget: int,
+    cheap: np.ndarray,
+    dp: np.ndarray,
     need: np.ndarray,
     order: np.ndarray,
     off: np.ndarray,
@@ -219,6 +271,7 @@ def _run(  # pragma: no cover - compiled
     tt_hi: np.ndarray,
     tt_unused: np.ndarray,
     tt_gain: np.ndarray,
+    tt_spent: np.ndarray,
     stop_flag: np.ndarray,
 ) -> int:
     n = area.shape[0]
@@ -358,7 +411,10 @@ def _run(  # pragma: no cover - compiled
             if tt_bits:
                 # seen before (the same open cells and patches, reached another way)?
                 h = ((lo * _K1) ^ (hi * _K2) ^ (unused * _K3)) >> np.uint64(64 - tt_bits)
-                if tt_unused[h] == unused and tt_lo[h] == lo and tt_hi[h] == hi and value + tt_gain[h] <= best:
+                if (
+                    tt_unused[h] == unused and tt_lo[h] == lo and tt_hi[h] == hi and value + tt_gain[h] <= best
+                    and (button_budget < 0 or tt_spent[h] <= st_spent[d])
+                ):
                     d -= 1
                     continue
             if by_value:
@@ -402,6 +458,13 @@ def _run(  # pragma: no cover - compiled
                 # a cell to cover that nothing can cover any more ends the branch
                 bound = min(bound, int(_popcount(lo & key_lo) + _popcount(hi & key_hi)))
             if value + bound <= best:
+                d -= 1
+                continue
+            if must and button_budget >= 0 and (
+                st_spent[d] + _cover_cost(unused, best + 1 - value, cheap, area, cost) > button_budget
+                or st_spent[d] + _cover_cost_exact(unused, best + 1 - value, cheap, area, cost, dp) > button_budget
+            ):
+                # the cells still to cover cost more than the buttons left
                 d -= 1
                 continue
             # the lowest open cell of the part in focus, else of the first region (smallest
@@ -488,6 +551,7 @@ def _run(  # pragma: no cover - compiled
             tt_hi[h] = hi
             tt_unused[h] = unused
             tt_gain[h] = best - st_value[d]
+            tt_spent[h] = st_spent[d]
         d -= 1
     meta[_M_DEPTH] = -1
     meta[_M_BEST] = best
@@ -532,7 +596,8 @@ _BITWISE_COUNT: Callable[[np.ndarray], np.ndarray] | None = getattr(np, "bitwise
 class _Shape:
     """What the search needs of a list of patches and their values, whatever the cells: the
     placements on an empty quilt slot by slot, and per slot its area, value, cost, the twin
-    to place first, and the branching and density orders (slots worth placing only)."""
+    to place first, and the branching and density orders (slots worth placing only), and
+    all slots by price per cell (``cheap``: the cost bound of a cover under a budget)."""
 
     slot_of: np.ndarray
     first: np.ndarray
@@ -541,6 +606,7 @@ class _Shape:
     area: np.ndarray
     val: np.ndarray
     cost: np.ndarray
+    cheap: np.ndarray
     need: np.ndarray
     order: np.ndarray
     dens: np.ndarray
@@ -575,6 +641,7 @@ def _shape(ids: tuple[int, ...], values: tuple[int, ...] | None, by_cost: bool, 
         area=np.array(areas, dtype=np.int64),
         val=np.array(worth, dtype=np.int64),
         cost=np.array([PATCHES[pid].cost for pid in ids], dtype=np.int64),
+        cheap=np.array(sorted(range(n), key=lambda s: (PATCHES[ids[s]].cost / areas[s], s)), dtype=np.int64),
         need=np.array(need, dtype=np.int64),
         order=np.array(sorted(usable, key=lambda s: (-areas[s], -worth[s], s)), dtype=np.int64),
         dens=np.array(sorted(usable, key=lambda s: (-worth[s] / areas[s], s)), dtype=np.int64),
@@ -657,6 +724,8 @@ class Packer:
         self._reg_hi = np.array([_split(r)[1] for r in parts], dtype=np.uint64)
         self._reg_fits = np.array(reg_fits or [0], dtype=np.uint64)
         self._area, self._val, self._cost, self._need = shape.area, shape.val, shape.cost, shape.need
+        self._cheap = shape.cheap
+        self._dp = np.zeros(CELLS + 1, dtype=np.int64)  # scratch of the cost bound
         self._order, self._dens, self._by_value = shape.order, shape.dens, shape.by_value
         self._key_lo, self._key_hi = (key_lo, key_hi) if cover else (_ALL, _ALL)
         self._must = 1 if cover else 0
@@ -689,7 +758,7 @@ class Packer:
         self._fit_buf = np.empty(max(1, _DEPTH * len(self._pl_lo)), dtype=np.int64)
         self._tt_bits = 0
         self._tt_lo = self._tt_hi = self._tt_unused = np.zeros(1, dtype=np.uint64)
-        self._tt_gain = np.zeros(1, dtype=np.int64)
+        self._tt_gain = self._tt_spent = np.zeros(1, dtype=np.int64)
         self.use_table(table_bits)
         self._stop = np.zeros(1, dtype=np.int64)  # set from another thread: the kernel pauses
         self._incumbent = incumbent if incumbent is not None else PackResult(value=0)
@@ -706,31 +775,33 @@ class Packer:
         """A transposition table of ``2**bits`` states (0: none): a state already searched
         (the same open cells and unused patches, reached by other placements) is cut when
         what it was found to add cannot beat the best. It can be switched on or resized
-        between runs (a larger table keeps the entries of the smaller one): its 32 bytes an
-        entry are worth it once a search is known not to be trivial."""
+        between runs (a larger table keeps the entries of the smaller one): its 40 bytes an
+        entry are worth it once a search is known not to be trivial. Under a button budget an
+        entry also keeps the buttons spent on reaching it (the patches left do not tell them: a
+        patch that fits nowhere leaves the set, used or not) and cuts the state reached again
+        only at that spending or more, which allows no more."""
         if not 0 <= bits <= 24:
             raise ValueError("table bits: 0 (no table) to 24")
-        if self._budget >= 0:
-            # the patches left no longer tell the buttons spent (a patch that fits nowhere
-            # leaves the set unused or not), so equal states could differ in what they allow
-            bits = 0
         old_bits = self._tt_bits
         if old_bits:
             kept = np.nonzero(self._tt_unused)[0]
-            old = (self._tt_lo[kept], self._tt_hi[kept], self._tt_unused[kept], self._tt_gain[kept])
+            old = (self._tt_lo[kept], self._tt_hi[kept], self._tt_unused[kept], self._tt_gain[kept],
+                   self._tt_spent[kept])
         size = 1 << bits if bits else 1
         self._tt_bits = bits
         self._tt_lo = np.empty(size, dtype=np.uint64)
         self._tt_hi = np.empty(size, dtype=np.uint64)
         self._tt_unused = np.zeros(size, dtype=np.uint64)  # 0: an empty entry (never a key)
         self._tt_gain = np.empty(size, dtype=np.int64)
+        self._tt_spent = np.empty(size, dtype=np.int64)
         if old_bits and bits > old_bits:
-            lo, hi, unused, gain = old
+            lo, hi, unused, gain, spent = old
             at = ((lo * _K1) ^ (hi * _K2) ^ (unused * _K3)) >> np.uint64(64 - bits)  # the kernel's hash
             self._tt_lo[at] = lo
             self._tt_hi[at] = hi
             self._tt_unused[at] = unused
             self._tt_gain[at] = gain
+            self._tt_spent[at] = spent
 
     def tighten(self, upper: int) -> None:
         """A better proven bound (the search stops as soon as it is reached)."""
@@ -767,7 +838,8 @@ class Packer:
             before = int(self._meta[_M_NODES])
             self._status = _run(
                 chunk, self._upper, self._area, self._val, self._by_value, self._dens,
-                self._key_lo, self._key_hi, self._must, self._cost, self._budget, self._need, self._order,
+                self._key_lo, self._key_hi, self._must, self._cost, self._budget, self._cheap, self._dp, self._need,
+                self._order,
                 self._off, self._pl_lo, self._pl_hi, self._pl_gain, self._reg_lo, self._reg_hi, self._reg_fits,
                 self._witness,
                 self._st_lo, self._st_hi, self._st_unused, self._st_value, self._st_spent, self._st_cell,
@@ -775,7 +847,8 @@ class Packer:
                 self._chosen, self._best_chosen,
                 self._meta, self._slot_of, self._fit_buf, self._fit_count, self._list_src,
                 self._comp_lo, self._comp_hi, self._comp_fits,
-                self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain, self._stop,
+                self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain, self._tt_spent,
+                self._stop,
             )
             left -= int(self._meta[_M_NODES]) - before
         return self.result()

@@ -1,7 +1,8 @@
 """Ranked places for the patch (or leather patch) the person is about to place.
 
 Patches are ranked by the plugged-in PlacementAdvisor (the CP-SAT one from the CLI, or the
-fast heuristic); leather patches by how enclosed the cell is and whether it completes a 7x7.
+fast heuristic); leather patches by the AI's own leather ranking (``rank_leather_cells``: a cell
+completing a 7x7 first, then the most enclosed cells), so the advice is what the AI would play.
 """
 
 from __future__ import annotations
@@ -9,12 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from patchwork_opt.ai.base import PlacementAdvisor
-from patchwork_opt.ai.heuristic import contact_planes, isolated, window_progress
-from patchwork_opt.core.bitboard import FULL, has_full_window, iter_bits
-
-LEATHER_COMPLETES_BONUS = 100.0
-LEATHER_FILLS_HOLE = 10.0
-LEATHER_WINDOW_WEIGHT = 0.01
+from patchwork_opt.ai.heuristic import contact_planes, rank_leather_cells
+from patchwork_opt.core.bitboard import has_full_window
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,26 +38,17 @@ def patch_suggestions(
 
 
 def leather_suggestions(quilt: int, bonus_free: bool, top_k: int) -> list[Suggestion]:
-    """Empty cells best first: one that completes a free 7x7, then isolated holes, then cells
-    with the most covered or off-quilt neighbours (ties: the lower cell index first)."""
-    empty = FULL & ~quilt
-    holes = isolated(empty)
+    """Empty cells best first, as the AI ranks them: one that completes a free 7x7, then isolated
+    holes, then cells with the most covered or off-quilt neighbours (ties: inside the best-covered
+    7x7, then the lower cell index first)."""
     planes = contact_planes(quilt)
-    scored: list[Suggestion] = []
-    for index in iter_bits(empty):
-        cell = 1 << index
-        contact = sum(1 for plane in planes if cell & plane)
-        score = float(contact)
-        reasons = [f"{contact} covered/edge sides"]
-        if cell & holes:
-            score += LEATHER_FILLS_HOLE
+    suggestions = []
+    for score, cell in rank_leather_cells(quilt, bonus_free)[:top_k]:
+        sides = sum(1 for plane in planes if cell & plane)
+        reasons = [f"{sides} covered/edge sides"]
+        if sides == 4:
             reasons.insert(0, "fills a 1x1 hole")
-        if bonus_free:
-            if has_full_window(quilt | cell):
-                score += LEATHER_COMPLETES_BONUS
-                reasons.insert(0, "completes a 7x7 (bonus)")
-            else:
-                score += LEATHER_WINDOW_WEIGHT * window_progress(quilt | cell)
-        scored.append(Suggestion(cell, score, ", ".join(reasons)))
-    scored.sort(key=lambda s: (-s.score, s.mask))
-    return scored[:top_k]
+        if bonus_free and has_full_window(quilt | cell):
+            reasons.insert(0, "completes a 7x7 (bonus)")
+        suggestions.append(Suggestion(cell, score, ", ".join(reasons)))
+    return suggestions

@@ -1,5 +1,5 @@
 """What keeps other pages and greedy clients out: the Host allow-list, the security headers on
-every response, and the per-client limit on new games.
+every response, the cap on request bodies, and the per-client limit on new games.
 
 The Host check defeats DNS rebinding: a page on another site that resolves its own name to
 127.0.0.1 still sends its own name as ``Host``, which the loopback service refuses (400).
@@ -12,9 +12,12 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 
+from fastapi import HTTPException
 from fastapi.responses import JSONResponse
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from patchwork_opt.apps.web.jobs import BusyError
 
 #: The page loads only its own script and style, and may be framed by nobody.
 PAGE_CSP = (
@@ -87,6 +90,43 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class BodyLimit:
+    """Answers 413 for a body over ``max_bytes``, declared or streamed, before anything reads it all."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            response = JSONResponse({"detail": f"request body over {self.max_bytes} bytes"}, status_code=413)
+            await response(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    # an HTTP error, not a domain one: FastAPI reads the body and passes only these on
+                    raise HTTPException(413, f"request body over {self.max_bytes} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+class TooManyGamesError(BusyError):
+    """A client that created its share of games for now (429, with when to retry)."""
+
+    http_status = 429
+
+
 class CreationLimit:
     """At most ``limit`` new games per client per ``window`` seconds (a sliding window in memory,
     per process; ``max_clients`` bounds the memory it takes)."""
@@ -96,6 +136,12 @@ class CreationLimit:
         self.window = window
         self.max_clients = max_clients
         self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def check(self, client: str) -> None:
+        """Count a new game of ``client``, or raise ``TooManyGamesError`` saying when to retry."""
+        wait = self.take(client)
+        if wait:
+            raise TooManyGamesError(f"too many new games from you; retry in {wait}s", wait)
 
     def take(self, client: str, now: float | None = None) -> int:
         """0 if ``client`` may create a game now (and counts it), else the seconds to wait."""

@@ -32,9 +32,10 @@ ABANDON_GRACE_SECONDS = 0.25
 
 
 class BusyError(PatchworkError):
-    """The service cannot take the job now; ``retry_after`` seconds is a fair wait."""
+    """The service cannot take the job now; ``retry_after`` seconds is a fair wait (the answer
+    carries it as ``Retry-After``)."""
 
-    status = 503
+    http_status = 503
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
@@ -42,15 +43,17 @@ class BusyError(PatchworkError):
 
 
 class QueueFullError(BusyError):
-    status = 503
+    http_status = 503
 
 
 class ClientBusyError(BusyError):
-    status = 429
+    http_status = 429
 
 
 class ClientGoneError(PatchworkError):
     """The client disconnected before its job finished (nobody reads the answer)."""
+
+    http_status = 503
 
 
 @dataclass(eq=False, slots=True)
@@ -198,8 +201,3 @@ async def _disconnected(receive: Receive) -> None:
     """Returns once the client disconnects (the request body is already read)."""
     while (await receive())["type"] != "http.disconnect":
         pass
-
-
-def retry_headers(exc: BusyError) -> dict[str, str]:
-    return {"Retry-After": str(exc.retry_after)}
-

@@ -2,13 +2,22 @@
 
 Moves, records and positions reuse the project-wide models of ``patchwork_opt.formats.models``, so
 the service speaks exactly the formats of RULES.md and of the CLI's ``--json``.
+
+The schema says what the server accepts, and the models refuse (422) exactly what the schema
+refuses: cross-field rules (exactly one of position, record or quilt; a bare quilt needs a patch)
+are in the schema as ``oneOf``/``anyOf``, patch lists say ``uniqueItems``, an optional field is
+left out rather than sent as ``null``, and a position matches the notation's pattern. What no
+schema can say (a position that cannot occur, a record whose moves the rules refuse, a patch that
+fits nowhere) is answered 400 or 422 with the reason.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from patchwork_opt.apps.chart import win_chart_svg
 from patchwork_opt.apps.review import GameReview
@@ -33,13 +42,14 @@ class _Strict(BaseModel):
 class CreateGameRequest(_Strict):
     """A new game against the AI; the seat is the human's (0 moves first)."""
 
-    seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = Field(
+    #: at most 2**53 - 1: a JSON number beyond it is not one integer to every reader (doubles)
+    seed: Annotated[int, Field(ge=0, le=2**53 - 1)] | None = Field(
         default=None, description="seed of the patch circle; random when omitted"
     )
     ai: str = Field(default="", max_length=40, description="AI name (see GET /api/ais); the default AI when empty")
     level: int = Field(default=2, ge=1, le=5, description="AI strength, 1 (fast) .. 5 (slow)")
-    #: an int, not ``Literal[0, 1]``, which would take ``true`` for 1
-    seat: Annotated[int, Strict()] = Field(default=0, ge=0, le=1, description="the human's seat: 0 moves first")
+    #: an int, not ``Literal[0, 1]``, which would take ``true`` for 1 (the strict re-reading refuses it)
+    seat: int = Field(default=0, ge=0, le=1, description="the human's seat: 0 moves first")
     printing: Literal["revised", "classic"] = Field(default="revised", description="leather spaces")
 
 
@@ -58,17 +68,65 @@ class UndoRequest(_Strict):
     ply: int = Field(ge=0, le=1000, description="the ply the undo was asked at; 409 if stale")
 
 
+#: The one-line position notation of RULES.md (``formats/notation.py``), field by field: circle,
+#: both players (position/buttons/income/quilt), on top, pending leather, bonus, leather left,
+#: first at 53, printing. The reader checks the rest (a patch twice in the circle, ...): 400.
+NOTATION_PATTERN = (
+    r"(-|[0-9]{1,2}(,[0-9]{1,2}){0,32})( [0-9]{1,2}/[0-9]{1,7}/[0-9]{1,4}/[0-9a-f]{21}){2}"
+    r" [01] (-|[01]) (-|[01]) (-|[0-9]{1,2}(,[0-9]{1,2}){0,4}) (-|[01]) [0-9]{1,2}(,[0-9]{1,2}){4}"
+)
+_NOTATION = re.compile(NOTATION_PATTERN)
+PositionText = Annotated[str, Field(max_length=400, json_schema_extra={"pattern": f"^{NOTATION_PATTERN}$"})]
+QuiltCells = Annotated[list[CellModel], Field(max_length=81)]
+_SOURCES = ("position", "record", "quilt")
+
+
+def _only(present: tuple[str, ...], absent: tuple[str, ...]) -> dict[str, Any]:
+    """A JSON Schema branch: every field of ``present`` given, none of ``absent``."""
+    return {"required": list(present), "not": {"anyOf": [{"required": [name]} for name in absent]}}
+
+
+def _left_out(schema: dict[str, Any]) -> None:
+    """An optional field's schema without ``"default": null``: left out is how it is not given."""
+    schema.pop("default", None)
+
+
+def _optional(description: str) -> Any:
+    """An optional field: left out when not given (``null`` is refused, and the schema says so)."""
+    return Field(default=None, json_schema_extra=_left_out, description=description)
+
+
+def _refuse_nulls(model: BaseModel, names: tuple[str, ...]) -> None:
+    """An optional field sent as ``null``: refused, as the schema (which has no null) says."""
+    sent_null = [name for name in names if name in model.model_fields_set and getattr(model, name) is None]
+    if sent_null:
+        raise ValueError(f"{sent_null[0]}: leave the field out instead of sending null")
+
+
 class PositionInput(_Strict):
     """What the CLI's solver commands read from a file or a string, as a JSON object: exactly one of
     a position (one-line notation), a game record (its final position) or a bare quilt (cells)."""
 
-    position: str | None = Field(default=None, max_length=400, description="one-line position notation")
-    record: RecordModel | None = Field(default=None, description="a game record; its last position is used")
-    quilt: list[CellModel] | None = Field(default=None, max_length=81, description="covered cells of a bare quilt")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"oneOf": [_only((name,), tuple(n for n in _SOURCES if n != name)) for name in _SOURCES]},
+    )
+
+    position: PositionText | SkipJsonSchema[None] = _optional("one-line position notation")
+    record: RecordModel | SkipJsonSchema[None] = _optional("a game record; its last position is used")
+    quilt: QuiltCells | SkipJsonSchema[None] = _optional("covered cells of a bare quilt")
+
+    @field_validator("position")
+    @classmethod
+    def _notation(cls, value: str | None) -> str | None:
+        if value is not None and not _NOTATION.fullmatch(value):
+            raise ValueError("not a position in the notation of RULES.md (9 space-separated fields)")
+        return value
 
     @model_validator(mode="after")
     def _exactly_one(self) -> PositionInput:
-        given = [name for name in ("position", "record", "quilt") if getattr(self, name) is not None]
+        _refuse_nulls(self, _SOURCES)
+        given = [name for name in _SOURCES if getattr(self, name) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of position, record or quilt (got {', '.join(given) or 'none'})")
         return self
@@ -87,15 +145,42 @@ class PositionInput(_Strict):
 
 
 PatchIdField = Annotated[int, Field(ge=0, le=32)]
+#: patch ids, each at most once (``uniqueItems``, checked as the schema says)
+PatchIds = Annotated[list[PatchIdField], Field(max_length=33, json_schema_extra={"uniqueItems": True})]
+
+
+def _each_once(ids: list[int] | None) -> list[int] | None:
+    if ids is not None:
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"patch {twice[0]} is listed twice (each patch exists once)")
+    return ids
 
 
 class HintRequest(PositionInput):
-    """``patchwork hint WHAT [--patch ID] [--next IDS] [--pool IDS] [--top N] [--lookahead N] [--time-limit S]``."""
+    """``patchwork hint WHAT [--patch ID] [--next IDS] [--pool IDS] [--top N] [--lookahead N] [--time-limit S]``.
 
-    patch: PatchIdField | None = Field(default=None, description="patch to place (required for a bare quilt)")
-    next: list[PatchIdField] | None = Field(default=None, max_length=33, description="next patches (needs patch)")
-    pool: list[PatchIdField] | None = Field(
-        default=None, max_length=33, description="patches still to come, for a bare quilt (default: all but patch)"
+    A position or a record: its ranked moves, or with ``patch`` (and ``next``) the best fit of that
+    patch on the quilt of the player to move. A bare quilt: the best fit of ``patch`` (required),
+    with ``next`` and ``pool``; a pool is for a bare quilt only (a position's patches to come are its
+    circle), and ``next`` needs ``patch``."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "oneOf": [
+                _only(("position",), ("record", "quilt", "pool")),
+                _only(("record",), ("position", "quilt", "pool")),
+                _only(("quilt", "patch"), ("position", "record")),
+            ],
+            "anyOf": [{"not": {"required": ["next"]}}, {"required": ["patch"]}],
+        },
+    )
+
+    patch: PatchIdField | SkipJsonSchema[None] = _optional("patch to place (required for a bare quilt)")
+    next: PatchIds | SkipJsonSchema[None] = _optional("next patches (needs patch)")
+    pool: PatchIds | SkipJsonSchema[None] = _optional(
+        "patches still to come, for a bare quilt (default: all but patch)"
     )
     top: int = Field(default=3, ge=1, le=20, description="suggestions per patch")
     lookahead: int = Field(default=6, ge=0, le=33, description="upcoming patches of the circle to look ahead over")
@@ -103,8 +188,27 @@ class HintRequest(PositionInput):
         default=1.0, gt=0, le=3600, description="seconds for the solver part (capped by the server)"
     )
 
+    @field_validator("next", "pool")
+    @classmethod
+    def _patches_once(cls, ids: list[int] | None) -> list[int] | None:
+        return _each_once(ids)
 
-PatchList = Annotated[list[PatchIdField], Field(min_length=1, max_length=33, description="patch ids, each once")]
+    @model_validator(mode="after")
+    def _what_goes_together(self) -> HintRequest:
+        _refuse_nulls(self, ("patch", "next", "pool"))
+        if self.quilt is not None and self.patch is None:
+            raise ValueError("a bare quilt needs a patch to place")
+        if self.next is not None and self.patch is None:
+            raise ValueError("next patches need a patch (a position's next patches are its circle)")
+        if self.pool is not None and self.quilt is None:
+            raise ValueError("a pool is for a bare quilt (a position's patches to come are its circle)")
+        return self
+
+
+PatchList = Annotated[
+    list[PatchIdField],
+    Field(min_length=1, max_length=33, description="patch ids, each once", json_schema_extra={"uniqueItems": True}),
+]
 Workers = Annotated[int, Field(ge=1, le=64, description="CP-SAT workers (the server uses at most 2)")]
 SERVER_WORKERS = 2
 
@@ -122,6 +226,11 @@ class FillRequest(_Strict):
     workers: Workers = 2
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="CP-SAT random seed")
 
+    @field_validator("patches")
+    @classmethod
+    def _patches_once(cls, ids: list[int]) -> list[int]:
+        return _each_once(ids) or []
+
     def quilt_mask(self) -> int:
         return Quilt.from_cells(self.quilt).mask
 
@@ -133,6 +242,11 @@ class BonusRequest(_Strict):
     patches: PatchList
     time_limit: float = Field(default=10.0, gt=0, le=3600, description="seconds (capped by the server)")
     workers: Workers = 2
+
+    @field_validator("patches")
+    @classmethod
+    def _patches_once(cls, ids: list[int]) -> list[int]:
+        return _each_once(ids) or []
 
     def quilt_mask(self) -> int:
         return Quilt.from_cells(self.quilt).mask
@@ -215,6 +329,15 @@ class Catalogue(BaseModel):
 PatchView.model_rebuild()
 
 
+class Health(BaseModel):
+    ok: bool
+    solvers: list[str] = Field(description="the solver endpoints: POST /api/<name>")
+    ai: list[str] = Field(description="the AI names a game may be played against")
+    analyses: dict[str, int] = Field(
+        description="analyses this process made and reused from the cache (shared by every server on the database)"
+    )
+
+
 class AiInfo(BaseModel):
     name: str
     default: bool
@@ -234,6 +357,8 @@ class ReviewedPly(BaseModel):
     win_before: float = Field(description="the mover's win chance with the best move, 0-1")
     win_after: float = Field(description="the mover's win chance after the move played, 0-1")
     loss: float = Field(description="win_before - win_after (at least 0)")
+    points_lost: float = Field(description="the expected final margin after the best move minus after the move "
+                                           "played, for the mover (at least 0)")
     label: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
     exact: bool = Field(description="both figures come from an exhaustive search of the rest of the game")
     played_text: str = Field(description="the move played, in words")

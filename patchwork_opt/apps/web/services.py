@@ -2,32 +2,47 @@
 
 ``patchwork_opt`` never imports the solvers; ``solvers/plugins.py`` builds these for ``patchwork serve``
 from the solvers and the AI registry, and tests plug in their own.
+
+One computation serves game hints, the solver AI's moves and reviews: ``Services.analyse``, the AI's
+analysis of a position. The app wraps it in the analysis cache (``analyses.py``) and hands the
+cached form, an ``AnalysisOf``, to whatever needs an analysis.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from patchwork_opt.ai.analysis import PositionAnalysis
 from patchwork_opt.ai.base import Bot
-from patchwork_opt.apps.review import GameReview
+from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.formats.record import Record
 
-#: ``run(request, time_cap, stop)``: the solver's result for a validated request, never running longer
-#: than ``time_cap`` seconds (the server's cap, already applied to whatever the request asked), and
-#: ending early when ``stop`` is set (the client went away: nobody reads the answer).
-SolverRun = Callable[[BaseModel, float, StopSignal], BaseModel]
-#: ``make_bot(name, level, seed, time_cap)``: a fresh bot for one decision.
-BotFactory = Callable[[str, int, int, float], Bot]
-#: ``game_hint(state, time_cap, stop)``: the hint for the player to move, as ``patchwork hint --json``.
-GameHint = Callable[[State, float, StopSignal], BaseModel]
-#: ``review_game(record, seconds_per_move, stop)``: the review of every ply, as ``patchwork analyze``.
-GameReviewer = Callable[[Record, float, StopSignal], GameReview]
+
+class AnalysisOf(Protocol):
+    """``analysis_of(state, seconds, extra)``: an analysis of ``state`` at least ``seconds`` deep
+    (from the cache, or made now and cached), ``extra`` moves compared alongside when it is made."""
+
+    def __call__(self, state: State, seconds: float, extra: Sequence[Move] = ()) -> PositionAnalysis: ...
+
+
+#: ``analyse(state, seconds, extra, stop)``: the AI's analysis of the position (made now, not cached),
+#: ending early when ``stop`` is set.
+Analyser = Callable[[State, float, Sequence[Move], StopSignal], PositionAnalysis]
+#: ``run(request, time_cap, stop, analysis_of)``: the solver's result for a validated request, never
+#: running longer than ``time_cap`` seconds (the server's cap, already applied to whatever the request
+#: asked), ending early when ``stop`` is set (the client went away: nobody reads the answer);
+#: ``analysis_of`` gives the cached analysis of a position (a hint of a position uses it).
+SolverRun = Callable[[BaseModel, float, StopSignal, AnalysisOf], BaseModel]
+#: ``make_bot(name, level, seed, time_cap, analysis_of)``: a fresh bot for one decision; a bot that
+#: plays the analysis's best move takes it from ``analysis_of``.
+BotFactory = Callable[[str, int, int, float, AnalysisOf], Bot]
+#: ``game_hint(state, analysis)``: the hint for the player to move, as ``patchwork hint --json``.
+GameHint = Callable[[State, PositionAnalysis], BaseModel]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +65,8 @@ class Limits:
     max_ai_seconds: float = 5.0
     #: a whole game review: its time per position is cut to fit (``time_per_move <= this / positions``)
     max_review_seconds: float = 30.0
+    #: the analysis budget of a game hint (``GET /api/games/{id}/hint``), at most ``max_solver_seconds``
+    game_hint_seconds: float = 1.0
     #: solver and AI jobs running at once (more wait their turn; the event loop never blocks)
     solver_workers: int = 2
     #: jobs waiting for a slot; past this the answer is 503 with ``Retry-After``
@@ -63,6 +80,8 @@ class Limits:
     game_window_seconds: float = 3600.0
     #: a game with no move (nor undo) for this long is deleted; 0 keeps games for ever
     game_idle_seconds: float = 30 * 86400.0
+    #: analyses the games database keeps for reuse (the oldest written go first); 0 keeps none
+    cached_analyses: int = 10_000
     #: names the ``Host`` header may carry (any port); ``"*"`` accepts any (behind a proxy that checks)
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
 
@@ -76,8 +95,9 @@ class Limits:
 @dataclass(frozen=True, slots=True)
 class Services:
     solvers: Mapping[str, SolverEndpoint] = field(default_factory=dict)
+    #: the AI's analysis behind game hints, reviews and the solver AI's moves; None: none of these
+    analyse: Analyser | None = None
     game_hint: GameHint | None = None
-    review_game: GameReviewer | None = None
     make_bot: BotFactory | None = None
     ai_names: Sequence[str] = ()
     default_ai: str = ""

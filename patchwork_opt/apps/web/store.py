@@ -7,6 +7,10 @@ requests racing for the same ply cannot both land (the second gets ``StaleGameEr
 from two ``serve`` processes sharing one PostgreSQL database. ``GameStore`` holds the logic; a
 backend only says how to connect and lock. SQLite: WAL journal with ``synchronous=FULL``, so a
 committed move survives a restart or a power cut.
+
+The same database keeps the analysis cache (``analyses.py``): analyses keyed by the position's
+notation and the seconds they were made with, at most ``max_analyses`` of them (the oldest written
+are deleted), shared by every server on the database.
 """
 
 from __future__ import annotations
@@ -52,22 +56,38 @@ CREATE TABLE IF NOT EXISTS moves (
     created REAL NOT NULL,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    position TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    exact INTEGER NOT NULL CHECK (exact IN (0, 1)),
+    data TEXT NOT NULL,
+    created REAL NOT NULL,
+    UNIQUE (position, seconds)
+);
 """
+#: analyses kept by default (about 4 kB each)
+MAX_ANALYSES = 10_000
 _GAME_COLUMNS = "id, created, seed, circle, leather, ai, level, seat"
 
 
 class StoreError(PatchworkError):
-    """The database cannot be opened or is not a games database."""
+    """The database cannot be opened or is not a games database (the service answers 503)."""
+
+    http_status = 503
 
 
 class GameNotFoundError(PatchworkError):
     """No game with that id (the service answers 404)."""
+
+    http_status = 404
 
 
 class StaleGameError(PatchworkError):
     """The game changed since the request read it, or the request is out of turn (409)."""
 
     exit_code = 1
+    http_status = 409
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +147,8 @@ class GameStore(ABC):
 
     #: where the games are, for messages (never a password)
     where: str
+    #: analyses kept at most; 0 keeps none
+    max_analyses: int = MAX_ANALYSES
 
     @abstractmethod
     def _connect(self) -> AbstractContextManager[Connection]:
@@ -209,6 +231,42 @@ class GameStore(ABC):
             game.moves.append(MoveRow(ply, player, actor, Move.from_json(json.loads(move)), reason))
         return game
 
+    # --- the analysis cache -------------------------------------------------------------------
+    def cached_analysis(self, position: str, seconds: float) -> str | None:
+        """The stored analysis of ``position`` made with at least ``seconds`` (the deepest such),
+        or an exact one; None when there is none."""
+        if self.max_analyses <= 0:
+            return None
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT data FROM analyses WHERE position = ? AND (exact = 1 OR seconds >= ?) "
+                "ORDER BY exact DESC, seconds DESC LIMIT 1",
+                (position, seconds),
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def keep_analysis(self, position: str, seconds: float, exact: bool, data: str) -> None:
+        """Store an analysis (one per position and budget: the first kept stays), then delete the
+        oldest written beyond ``max_analyses``."""
+        if self.max_analyses <= 0:
+            return
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO analyses (position, seconds, exact, data, created) VALUES (?,?,?,?,?) "
+                "ON CONFLICT (position, seconds) DO NOTHING",
+                (position, seconds, int(exact), data, time.time()),
+            )
+            conn.execute(
+                "DELETE FROM analyses WHERE seq <= "
+                "(SELECT seq FROM analyses ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                (self.max_analyses,),
+            )
+
+    def analysis_count(self) -> int:
+        with self._connect() as conn:
+            (n,) = conn.execute("SELECT COUNT(*) FROM analyses").fetchone()
+        return int(n)
+
     # --- moves ------------------------------------------------------------------------------
     def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "") -> Game:
         """Play ``move`` as ply ``ply`` (the number of moves the caller saw) and store it.
@@ -248,12 +306,29 @@ class GameStore(ABC):
         return game
 
 
+class IdlePurge:
+    """Deletes the games idle for ``idle_seconds`` (0: never), at most once per ``every`` seconds:
+    called when the app starts and whenever a game is created."""
+
+    def __init__(self, store: GameStore, idle_seconds: float, every: float = 600.0) -> None:
+        self.store = store
+        self.idle_seconds = idle_seconds
+        self.every = every
+        self._at = float("-inf")
+
+    def __call__(self) -> None:
+        if self.idle_seconds > 0 and time.monotonic() - self._at >= self.every:
+            self._at = time.monotonic()
+            self.store.purge_idle(self.idle_seconds)
+
+
 class SqliteGameStore(GameStore):
     """One SQLite file; each call opens its own short-lived connection."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, max_analyses: int = MAX_ANALYSES) -> None:
         self.path = str(path)
         self.where = self.path
+        self.max_analyses = max_analyses
         try:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as conn:

@@ -4,6 +4,8 @@ The same transactions as SQLite: a move is written in a transaction that first l
 row (``SELECT ... FOR UPDATE``), so of two servers racing for the same ply one stores its move
 and the other, once the lock is free, reads the new ply and answers ``StaleGameError`` (409).
 The primary key ``(game_id, ply)`` backs that up. Connections come from a small pool per process.
+The analysis cache is one table every server reads and writes: a position analysed by one server
+is answered from the cache by the others.
 """
 
 from __future__ import annotations
@@ -15,7 +17,14 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from patchwork_opt.apps.web.store import GameNotFoundError, GameStore, StaleGameError, StoreError, redacted_url
+from patchwork_opt.apps.web.store import (
+    MAX_ANALYSES,
+    GameNotFoundError,
+    GameStore,
+    StaleGameError,
+    StoreError,
+    redacted_url,
+)
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
@@ -40,6 +49,15 @@ _SCHEMA = [
         PRIMARY KEY (game_id, ply)
     )""",
     "CREATE INDEX IF NOT EXISTS games_touched ON games (touched)",
+    """CREATE TABLE IF NOT EXISTS analyses (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        position TEXT NOT NULL,
+        seconds DOUBLE PRECISION NOT NULL,
+        exact INTEGER NOT NULL CHECK (exact IN (0, 1)),
+        data TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        UNIQUE (position, seconds)
+    )""",
 ]
 #: serializes schema creation between servers starting at once (CREATE IF NOT EXISTS can race)
 _SCHEMA_LOCK = 0x70617463  # "patc"
@@ -58,8 +76,9 @@ class _Qmark:
 class PostgresGameStore(GameStore):
     """``postgresql://USER[:PASSWORD]@HOST:PORT/DB`` (libpq's URL and its ``?options``)."""
 
-    def __init__(self, url: str, max_connections: int = 8) -> None:
+    def __init__(self, url: str, max_connections: int = 8, max_analyses: int = MAX_ANALYSES) -> None:
         self.where = redacted_url(url)
+        self.max_analyses = max_analyses
         try:
             self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
                 url, min_size=1, max_size=max_connections, kwargs={"autocommit": True}, open=False, timeout=30.0

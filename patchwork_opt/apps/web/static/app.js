@@ -561,6 +561,7 @@ function readHint(result) {
 
 // --- the review of a finished game ----------------------------------------------------------------
 const FLAGGED = new Set(["inaccuracy", "mistake", "blunder"]);
+const pointsLost = (p) => `${p.points_lost.toFixed(1)} point${p.points_lost === 1 ? "" : "s"} lost`;
 const moverName = (seat) => (seat === humanSeat() ? "you" : "the AI");
 
 async function startReview() {
@@ -609,14 +610,14 @@ function drawReview() {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = `Ply ${p.ply}, ${moverName(p.player)}: ${p.label}: ${p.played_text} `
-      + `(win chance ${pct(p.win_before)} → ${pct(p.win_after)}); best: ${p.best_text}`;
+      + `(win chance ${pct(p.win_before)} → ${pct(p.win_after)}, ${pointsLost(p)}); best: ${p.best_text}`;
     button.addEventListener("click", () => showReviewPly(p.ply));
     li.appendChild(button);
     list.appendChild(li);
   }
   if (!list.children.length) {
     const li = document.createElement("li");
-    li.textContent = "None: every move kept the win chance within 5% of the best move's.";
+    li.textContent = "None: no move lost much win chance or many points against the best move.";
     list.appendChild(li);
   }
   $("review-position").hidden = true;
@@ -653,7 +654,8 @@ async function showReviewPly(ply) {
   overlayMove(quilt, p.played, "played");
   const exact = p.exact ? " (exact: every way the game can go was checked)" : "";
   $("review-move").textContent = `Ply ${ply}, ${moverName(p.player)} to move: the best move, ${p.best_text}, `
-    + `keeps a ${pct(p.win_before)} chance to win. Played: ${p.played_text}, leaving ${pct(p.win_after)}: `
+    + `keeps a ${pct(p.win_before)} chance to win. Played: ${p.played_text}, leaving ${pct(p.win_after)} `
+    + `(${pointsLost(p)}): `
     + `${p.label === "best" ? "the best move" : `a ${p.label}`}${exact}.`;
   for (const node of document.querySelectorAll("#review-chart .mark, #review-marks li")) {
     node.classList.toggle("chosen", Number(node.dataset.ply) === ply);

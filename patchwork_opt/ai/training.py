@@ -1,0 +1,211 @@
+"""``patchwork train``: the learned evaluation fitted to self-play results with scikit-learn.
+
+Only the ``train`` command imports this module (scikit-learn is the optional ``train`` extra);
+the search reads the weights it writes with NumPy and Numba alone (``value.py``).
+
+Games, not positions, are split (the positions of one game are alike, so a split by position
+would leak): ``TRAIN_SHARE`` of the games fit the networks, ``CALIBRATION_SHARE`` fit the
+logistic win map and choose the head, the rest are held out for the figures reported. Positions
+followed by random opening moves are left out: their outcome says little about the position
+under good play.
+
+Two ways to the win chance are fitted and the one with the lower log loss on the calibration
+games is kept (``value.py`` describes both): a logistic map of the margin the MLP regressor
+predicts ("margin"), or an MLP classifier of who won with its logit mapped the same way
+("classifier": Platt scaling). The margin regressor is shared. Every fit is seeded, so the same
+data and ``--seed`` give the same weights (up to the last bits of floating-point sums when the
+BLAS library differs).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sklearn
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.neural_network import MLPClassifier, MLPRegressor
+
+from patchwork_opt.ai.dataset import DatasetError, PositionSet, read_positions
+from patchwork_opt.ai.features import FEATURE_NAMES, FEATURE_VERSION
+from patchwork_opt.ai.forecast import forecast_report, log_loss
+from patchwork_opt.ai.value import HEADS, Network, ValueWeights, save_weights
+
+TRAIN_SHARE = 0.7
+CALIBRATION_SHARE = 0.15
+HIDDEN = (64, 32)  # hidden layers of both networks
+MARGIN_UNIT = 20.0  # the regressor learns margin / MARGIN_UNIT (outputs near 1)
+ALPHA = 1e-3  # L2 penalty
+MAX_EPOCHS = 300
+MIN_GAMES = 10  # fewer games cannot be split three ways
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    train: np.ndarray  # boolean masks over the positions
+    calibration: np.ndarray
+    test: np.ndarray
+
+
+def split_games(game_key: np.ndarray, seed: int) -> Split:
+    """Each game to one part, by a seeded shuffle of the distinct games."""
+    games = np.unique(game_key)
+    order = np.random.default_rng(seed).permutation(len(games))
+    n_train = round(TRAIN_SHARE * len(games))
+    n_cal = max(1, round(CALIBRATION_SHARE * len(games)))
+    part = np.empty(len(games), dtype=np.int64)
+    part[order[:n_train]] = 0
+    part[order[n_train : n_train + n_cal]] = 1
+    part[order[n_train + n_cal :]] = 2
+    of_position = part[np.searchsorted(games, game_key)]
+    return Split(of_position == 0, of_position == 1, of_position == 2)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainedValue:
+    """The fitted models (scikit-learn objects, for comparing with the compiled inference), the
+    head kept and the report."""
+
+    feature_mean: np.ndarray
+    feature_scale: np.ndarray
+    regressor: MLPRegressor
+    classifier: MLPClassifier
+    win_map: dict[str, LogisticRegression]  # by head
+    head: str
+    report: dict[str, Any]
+
+    def weights_for(self, head: str) -> ValueWeights:
+        fitted = self.win_map[head]
+        return ValueWeights(
+            feature_mean=self.feature_mean, feature_scale=self.feature_scale, margin_unit=MARGIN_UNIT,
+            margin_net=_network(self.regressor), head=head, win_a=float(fitted.coef_[0, 0]),
+            win_b=float(fitted.intercept_[0]), win_net=_network(self.classifier) if head == "classifier" else None,
+        )
+
+    @property
+    def weights(self) -> ValueWeights:
+        """The weights of the head kept."""
+        return self.weights_for(self.head)
+
+    def sklearn_predict(self, x: np.ndarray, head: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(win, margin) for the mover of each row of raw features, through scikit-learn."""
+        head = head or self.head
+        z = (x - self.feature_mean) / self.feature_scale
+        margin = self.regressor.predict(z) * MARGIN_UNIT
+        t = margin if head == "margin" else _logit(self.classifier.predict_proba(z)[:, 1])
+        return self.win_map[head].predict_proba(t.reshape(-1, 1))[:, 1], margin
+
+
+def _network(model: MLPRegressor | MLPClassifier) -> Network:
+    return Network(tuple(np.array(w) for w in model.coefs_), tuple(np.array(b) for b in model.intercepts_))
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(p, 1e-15, 1 - 1e-15)
+    return np.asarray(np.log(p / (1.0 - p)))
+
+
+def train_value(data: PositionSet, *, seed: int = 0, hidden: tuple[int, ...] = HIDDEN,
+                max_epochs: int = MAX_EPOCHS, say: Say | None = None) -> TrainedValue:
+    """Fit both heads on ``data``'s games and keep the better (see the module docstring)."""
+    started = time.perf_counter()
+    if data.games < MIN_GAMES:
+        raise DatasetError(f"training needs at least {MIN_GAMES} games, the data has {data.games}")
+    keep = data.solver_played()
+    x, margin, won, key = data.features[keep], data.margin[keep], data.won[keep].astype(np.int64), data.game_key[keep]
+    split = split_games(key, seed)
+    if len(np.unique(won[split.train])) < 2 or not split.calibration.any() or not split.test.any():
+        raise DatasetError("the training games need both winners and losers, and games left over to hold out")
+    mean = x[split.train].mean(axis=0)
+    scale = x[split.train].std(axis=0)
+    scale[scale < 1e-9] = 1.0  # a constant feature (say, early in a tiny data set)
+    z = (x - mean) / scale
+
+    def log(text: str) -> None:
+        if say is not None:
+            say(text)
+
+    common = {"hidden_layer_sizes": hidden, "alpha": ALPHA, "batch_size": 256, "max_iter": max_epochs,
+              "early_stopping": True, "validation_fraction": 0.1, "n_iter_no_change": 15, "random_state": seed}
+    log(f"training on {int(split.train.sum())} positions of the {data.games} games ({int(split.test.sum())} held out)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # reported below as the epochs it took
+        regressor = MLPRegressor(**common).fit(z[split.train], margin[split.train] / MARGIN_UNIT)
+        log(f"margin network: {regressor.n_iter_} epochs (at most {max_epochs})")
+        classifier = MLPClassifier(**common).fit(z[split.train], won[split.train])
+        log(f"win network: {classifier.n_iter_} epochs (at most {max_epochs})")
+    predicted = regressor.predict(z) * MARGIN_UNIT
+    inputs = {"margin": predicted, "classifier": _logit(classifier.predict_proba(z)[:, 1])}
+    win_map: dict[str, LogisticRegression] = {}
+    heads: dict[str, dict[str, Any]] = {}
+    for head in HEADS:
+        t = inputs[head].reshape(-1, 1)
+        fitted = LogisticRegression(C=1e6, max_iter=1000).fit(t[split.calibration], won[split.calibration])
+        win_map[head] = fitted
+        p = fitted.predict_proba(t)[:, 1]
+        heads[head] = {
+            "calibration_log_loss": round(log_loss(p[split.calibration], won[split.calibration]), 4),
+            "held_out": forecast_report(p[split.test], won[split.test]),
+        }
+    head = min(HEADS, key=lambda h: heads[h]["calibration_log_loss"])
+    errors = predicted[split.test] - margin[split.test]
+    held_out = heads[head]["held_out"]
+    report = {
+        "games": data.games,
+        "positions": int(keep.sum()),
+        "positions_left_out": int((~keep).sum()),  # followed by random opening moves
+        "split_games": {part: len(np.unique(key[mask])) for part, mask in
+                        (("train", split.train), ("calibration", split.calibration), ("held_out", split.test))},
+        "seed": seed,
+        "selfplay": data.runs,
+        "head": head,
+        "held_out_log_loss": held_out["log_loss"],
+        "calibration_slope": held_out["calibration_slope"],
+        "held_out": held_out,
+        "heads": heads,
+        "margin_mae": round(float(np.mean(np.abs(errors))), 3),
+        "margin_rmse": round(float(np.sqrt(np.mean(errors**2))), 3),
+        "hidden_layers": list(hidden),
+        "epochs": {"margin": regressor.n_iter_, "win": classifier.n_iter_, "most": max_epochs},
+        "features": list(FEATURE_NAMES),
+        "feature_version": FEATURE_VERSION,
+        "scikit_learn": sklearn.__version__,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    return TrainedValue(mean, scale, regressor, classifier, win_map, head, report)
+
+
+def train_command(data_dir: str, out: str, *, seed: int = 0, say: Say | None = None) -> dict[str, Any]:
+    """``patchwork train``: read ``data_dir``, fit, write ``out`` and its JSON; the report."""
+    target = Path(out)
+    if target.suffix != ".npz":
+        raise DatasetError(f"--out {out}: the weights file must end in .npz")
+    if not target.parent.is_dir():
+        raise DatasetError(f"--out {out}: no directory {target.parent}")
+    data = read_positions(data_dir)
+    if data.recomputed and say is not None:
+        say("some shards hold features of another version: recomputed from their positions")
+    trained = train_value(data, seed=seed, say=say)
+    report = {**trained.report, "data": str(data_dir)}
+    save_weights(target, trained.weights, report)
+    return report
+
+
+def render_train_report(report: dict[str, Any], out: str) -> str:
+    held = report["held_out"]
+    return "\n".join([
+        f"trained      {report['positions']} positions of {report['games']} games "
+        f"({report['split_games']['held_out']} games held out), seed {report['seed']}",
+        f"win chance   head {report['head']}: held-out log loss {held['log_loss']:.3f}, calibration slope "
+        f"{held['calibration_slope']}, ECE {held['ece']:.3f}, Brier {held['brier']:.3f}",
+        f"margin       held-out mean absolute error {report['margin_mae']:.1f} points",
+        f"weights      {out} (and {Path(out).with_suffix('.json').name} beside it)",
+    ])

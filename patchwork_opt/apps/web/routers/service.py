@@ -1,0 +1,83 @@
+"""The page, its static files, the API docs, health and the catalogue of patches."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib
+import re
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from patchwork_opt.apps.web.deps import AnalysesDep, ServicesDep
+from patchwork_opt.apps.web.schemas import Catalogue, Health, catalogue
+
+STATIC_DIR = Path(__file__).parents[1] / "static"
+
+router = APIRouter(tags=["service"])
+
+
+def mount_assets(app: FastAPI) -> None:
+    """The page's files at ``/static``, and Swagger UI's at ``/docs-assets`` when the
+    ``swagger-ui-bundle-v2`` package is installed (so the docs work without the internet; else
+    ``/docs`` loads them from the CDN FastAPI uses by default)."""
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    try:
+        assets: str | None = importlib.import_module("swagger_ui_bundle").swagger_ui_path
+    except ImportError:
+        assets = None
+    app.state.docs_local = assets is not None and Path(assets, "swagger-ui-bundle.js").is_file()
+    if app.state.docs_local:
+        app.mount("/docs-assets", StaticFiles(directory=str(assets)), name="docs-assets")
+
+
+@router.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    return FileResponse(STATIC_DIR / "index.html")
+
+
+@router.get("/docs", include_in_schema=False)
+async def docs(request: Request) -> HTMLResponse:
+    local = bool(request.app.state.docs_local)
+    openapi_url, title = request.app.openapi_url or "/openapi.json", "patchwork-opt API"
+    if not local:
+        page = get_swagger_ui_html(openapi_url=openapi_url, title=title)
+    else:
+        page = get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=title,
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+        )
+    page.headers["Content-Security-Policy"] = docs_policy(bytes(page.body), local)
+    return page
+
+
+def docs_policy(html: bytes, local: bool) -> str:
+    """The docs page's policy: its own assets (or the CDN's) and exactly its inline scripts, by hash."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+        for script in re.findall(rb"<script>(.*?)</script>", html, flags=re.DOTALL)
+    )
+    source = "'self'" if local else "'self' https://cdn.jsdelivr.net"
+    return (
+        f"default-src 'self'; script-src {source} {hashes}; style-src {source} 'unsafe-inline'; "
+        f"img-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+    )
+
+
+@router.get("/api/health")
+async def health(services: ServicesDep, analyses: AnalysesDep) -> Health:
+    """What this server offers, and how often this process made or reused an analysis."""
+    return Health(ok=True, solvers=sorted(services.solvers), ai=list(services.ai_names), analyses=analyses.stats())
+
+
+@router.get("/api/catalogue")
+async def get_catalogue() -> Catalogue:
+    """The patches with their orientations, and the time track: what the page draws."""
+    return catalogue()

@@ -1,0 +1,86 @@
+"""The solver endpoints (``POST /api/<name>``, the CLI's ``--json`` objects) and a game's hint.
+
+The endpoints come from ``Services.solvers`` when the app is built, so ``solvers_router`` makes
+them; each runs in the job queue with the server's time cap. A game's hint is the analysis of its
+position (from the cache when one at least as deep was made, by any server on the database).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel
+
+from patchwork_opt.apps.web.deps import (
+    AnalysesDep,
+    LimitsDep,
+    ServicesDep,
+    StoreDep,
+    WholeNumbersRoute,
+    WorkerDep,
+    in_thread,
+    strict_body,
+)
+from patchwork_opt.apps.web.errors import ServiceMissingError, answers
+from patchwork_opt.apps.web.routers.games import GameId
+from patchwork_opt.apps.web.services import SolverEndpoint
+from patchwork_opt.core.errors import GameOverError
+from patchwork_opt.core.stop import StopSignal
+
+
+def solvers_router(solvers: Mapping[str, SolverEndpoint]) -> APIRouter:
+    """``POST /api/<name>`` for each solver, and ``GET /api/games/{game_id}/hint``."""
+    router = APIRouter(prefix="/api", route_class=WholeNumbersRoute)
+    for name, endpoint in solvers.items():
+        router.add_api_route(
+            f"/{name}", _solver_route(endpoint), methods=["POST"], response_model=endpoint.response,
+            tags=["solvers"], summary=endpoint.summary, name=name, responses=answers(400, 413, 422, 429, 503),
+            dependencies=[Depends(strict_body(endpoint.request))],
+        )
+    hint = solvers.get("hint")
+    router.add_api_route(
+        "/games/{game_id}/hint", game_hint, methods=["GET"], tags=["games", "solvers"],
+        response_model=hint.response if hint is not None else None, responses=answers(404, 409, 422, 429, 503),
+        summary="Hint for the player to move (as patchwork hint --json)",
+    )
+    return router
+
+
+def _solver_route(endpoint: SolverEndpoint) -> Callable[..., Awaitable[BaseModel]]:
+    """An endpoint whose body is ``endpoint.request`` (set on its signature, so OpenAPI shows it)."""
+
+    async def route(body: BaseModel, limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep) -> BaseModel:
+        def run(stop: StopSignal) -> BaseModel:
+            return endpoint.run(body, limits.max_solver_seconds, stop, analyses.bound_to(stop))
+
+        return await worker.run(run)
+
+    parameters = inspect.signature(route).parameters
+    route.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY, annotation=endpoint.request),
+            *(parameters[name].replace(kind=inspect.Parameter.KEYWORD_ONLY)
+              for name in ("limits", "analyses", "worker")),
+        ],
+        return_annotation=endpoint.response,
+    )
+    return route
+
+
+async def game_hint(
+    game_id: GameId, store: StoreDep, services: ServicesDep, limits: LimitsDep, analyses: AnalysesDep,
+    worker: WorkerDep,
+) -> BaseModel:
+    """The ranked moves of the player to move, as ``patchwork hint POSITION --json`` prints them:
+    the analysis of ``game_hint_seconds`` (409 when the game is over)."""
+    render = services.game_hint
+    if render is None or services.analyse is None:
+        raise ServiceMissingError("this server runs without the hint solver")
+    game = await in_thread(lambda: store.get(game_id))
+    state = game.state()
+    if state.is_terminal():
+        raise GameOverError("the game is over")
+    seconds = min(limits.game_hint_seconds, limits.max_solver_seconds)
+    return await worker.run(lambda stop: render(state, analyses.analysis(state, seconds, stop)))

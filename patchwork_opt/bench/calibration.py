@@ -1,0 +1,154 @@
+"""``patchwork bench calibration``: how far the win chances the AI shows can be trusted.
+
+Fresh self-play games (the solver against itself at ``time_per_move``, on circles dealt in the
+benchmark's own namespace, so never games that weights were trained on), each reviewed at the
+same time per move as it was played, with the review ``patchwork analyze`` gives (the caller
+names it: ``reviewer``, a ``module:callable`` taking the record and ``seconds``). Playing and
+reviewing a game is one task of the match machinery, so ``--workers`` and Ray spread both.
+
+Every reviewed ply outside the exact endgame gives a prediction, the mover's ``win_before``, and
+an outcome, whether the mover won; on those: log loss, calibration slope, ECE over 10 bins and
+Brier score (``ai/forecast.py``). Between two equal players every flagged move is noise or a
+real slip of the same player: mistakes plus blunders per player per game is the review's false
+alarm rate.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from patchwork_opt.ai.forecast import forecast_report
+from patchwork_opt.apps.match import GameResult, GameTask, MatchError, MatchSpec, check_run, run_match
+from patchwork_opt.apps.selfplay import BOT, SelfPlayGame
+from patchwork_opt.core.errors import PatchworkError
+
+NAMESPACE = "calibration"  # circles of their own: never a self-play training game
+DEFAULT_REVIEWER = "patchwork_opt.apps.review:review_game"
+LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+Progress = Callable[[str, float, float], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedGame(GameResult):
+    """A played game with its review's plies: ``(win_before, player, exact, label, points_lost)``."""
+
+    plies: tuple[tuple[float, int, bool, str, float], ...] = ()
+
+
+def load_reviewer(path: str) -> Callable[..., Any]:
+    module_name, _, attr = path.partition(":")
+    try:
+        reviewer: Callable[..., Any] = getattr(importlib.import_module(module_name), attr)
+        return reviewer
+    except (ImportError, AttributeError) as exc:
+        raise MatchError(f"cannot load the reviewer {path!r}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationGame:
+    """Plays one self-play game and reviews it (one task: processes and Ray ship it whole)."""
+
+    seconds: float
+    reviewer: str = DEFAULT_REVIEWER
+
+    def __call__(self, task: GameTask) -> ReviewedGame:
+        played = SelfPlayGame(namespace=NAMESPACE)(task)
+        review = load_reviewer(self.reviewer)(played.record, seconds=self.seconds)
+        plies = tuple((p.win_before, p.player, p.exact, p.label, p.points_lost) for p in review.plies)
+        return ReviewedGame(**{f.name: getattr(played, f.name) for f in fields(GameResult)}, plies=plies)
+
+
+def calibration_spec(*, games: int, seed: int, time_per_move: float, workers: int, backend: str,
+                     advisor_factory: str | None = None) -> MatchSpec:
+    """The games the benchmark plays, every option checked before any is played."""
+    if time_per_move <= 0:
+        raise PatchworkError(f"--time-per-move must be positive, got {time_per_move:g}")
+    spec = MatchSpec(p1=BOT, p2=BOT, games=games, seed=seed, time_per_move=time_per_move,
+                     advisor_factory=advisor_factory)
+    spec.check()
+    check_run(workers, backend)
+    return spec
+
+
+def run_calibration_bench(
+    spec: MatchSpec,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    reviewer: str = DEFAULT_REVIEWER,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Play and review ``spec``'s games (``calibration_spec``), then ``summarize_calibration``."""
+    seconds = spec.time_per_move
+    assert seconds is not None  # calibration_spec sets it
+    done = [0]
+
+    def on_result(_: GameResult) -> None:
+        done[0] += 1
+        if progress is not None:
+            progress("games played and reviewed", done[0], spec.games)
+
+    started = time.perf_counter()
+    results = run_match(spec, workers=workers, backend=backend, address=address, on_result=on_result,
+                        game=CalibrationGame(seconds, reviewer))
+    return summarize_calibration(results, seed=spec.seed, time_per_move=seconds,
+                                 seconds=time.perf_counter() - started)
+
+
+def summarize_calibration(results: list[GameResult], *, seed: int, time_per_move: float,
+                          seconds: float) -> dict[str, Any]:
+    """The benchmark's figures from reviewed games (``ReviewedGame``)."""
+    predictions, outcomes = [], []
+    labels = dict.fromkeys(LABELS, 0)
+    flagged, points, exact_plies = 0, [], 0
+    for r in results:
+        assert isinstance(r, ReviewedGame)
+        winner = 0 if r.p1_won else 1  # self-play games sit the first bot first
+        for win_before, player, exact, label, points_lost in r.plies:
+            labels[label] += 1
+            flagged += label in ("mistake", "blunder")
+            points.append(points_lost)
+            if exact:
+                exact_plies += 1
+                continue
+            predictions.append(win_before)
+            outcomes.append(1.0 if player == winner else 0.0)
+    if not predictions:
+        raise PatchworkError("every reviewed position was in the exact endgame: no win chance to judge")
+    n = len(results)
+    return {
+        "games": n,
+        "seed": seed,
+        "time_per_move": time_per_move,
+        "plies": sum(labels.values()),
+        "exact_plies": exact_plies,
+        **forecast_report(np.array(predictions), np.array(outcomes)),
+        "mistakes_blunders_per_player_game": round(flagged / (2 * n), 3),
+        "labels": labels,
+        "mean_points_lost": round(float(np.mean(points)), 3) if points else 0.0,
+        "seconds": round(seconds, 1),
+    }
+
+
+def render_calibration_bench(result: dict[str, Any]) -> str:
+    slope = result["calibration_slope"]
+    return "\n".join([
+        f"calibration  {result['games']} self-play games at {result['time_per_move']:g} s a move, each reviewed "
+        f"at the same time (seed {result['seed']})",
+        f"win chances  {result['predictions']} plies outside the exact endgame ({result['exact_plies']} exact)",
+        f"log loss     {result['log_loss']:.3f}   (a constant 50%: 0.693)",
+        f"slope        {'n/a' if slope is None else f'{slope:.2f}'}   (1: calibrated; below 1: too sure)",
+        f"ECE          {result['ece']:.3f}   (10 bins)",
+        f"Brier        {result['brier']:.3f}   (a constant 50%: 0.250)",
+        f"flagged      {result['mistakes_blunders_per_player_game']:.2f} mistakes + blunders per player per game; "
+        f"labels {', '.join(f'{k} {v}' for k, v in result['labels'].items())}",
+        f"time         {result['seconds']:.1f}s",
+    ])

@@ -1,0 +1,84 @@
+"""The compiled code caches to a per-user directory (or ``$NUMBA_CACHE_DIR``), never beside the
+installed source: a read-only install must not compile again at every start."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from patchwork_opt import jitcache
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = (ROOT / "patchwork_opt", ROOT / "solvers")
+
+
+def _compiled_modules() -> list[str]:
+    """Every module of the project with Numba-compiled functions."""
+    out = []
+    for package in PACKAGES:
+        for path in sorted(package.rglob("*.py")):
+            if "njit(" in path.read_text(encoding="utf-8") and path.name != "jitcache.py":
+                out.append(".".join(path.relative_to(ROOT).with_suffix("").parts))
+    return out
+
+
+def _beside_source() -> set[Path]:
+    return {p for package in PACKAGES for p in package.rglob("*.nb[ic]")}
+
+
+# Imports every compiled module, runs the compiled search and the packing search (so their code is
+# compiled and saved), then reports where each cached function of each module keeps its cache.
+_CHILD = """
+import importlib, json, sys
+from numba.core.dispatcher import Dispatcher
+from numba.core.caching import NullCache
+modules = [importlib.import_module(name) for name in sys.argv[1:]]
+from patchwork_opt.ai.fastcore import warm_up
+from patchwork_opt.core.bitboard import FULL
+from solvers.search import PackingProblem, pack
+warm_up()
+pack(PackingProblem(FULL, (1, 2, 3, 9)))
+paths = {}
+for module in modules:
+    for name, value in vars(module).items():
+        cache = getattr(value, "_cache", None) if isinstance(value, Dispatcher) else None
+        if cache is not None and not isinstance(cache, NullCache):
+            paths[module.__name__ + "." + name] = cache.cache_path  # chosen when it was decorated
+print(json.dumps(paths))
+"""
+
+
+@pytest.mark.slow
+def test_compiled_code_caches_in_the_given_directory_and_not_beside_the_source(tmp_path: Path) -> None:
+    modules = _compiled_modules()
+    assert {"patchwork_opt.ai.fastcore", "solvers.search.fastpack"} <= set(modules)
+    before = _beside_source()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _CHILD, *modules], capture_output=True, text=True, env=env,
+                          cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr
+    paths = json.loads(done.stdout)
+    assert any(name.startswith("patchwork_opt.ai.fastcore.") for name in paths)
+    assert any(name.startswith("solvers.search.fastpack.") for name in paths)
+    outside = {name: path for name, path in paths.items() if not Path(path).is_relative_to(tmp_path)}
+    assert outside == {}
+    written = {p.name for p in tmp_path.rglob("*.nbi")}
+    assert any(n.startswith("fastcore.") for n in written) and any(n.startswith("fastpack.") for n in written)
+    assert _beside_source() - before == set()
+
+
+def test_the_cache_directory_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "given"))
+    assert jitcache.cache_dir() == str(tmp_path / "given")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert jitcache.cache_dir() == str(tmp_path / "xdg" / "patchwork-opt" / "numba")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for unusable in ("", "relative/cache"):  # the XDG specification says to ignore a relative path
+        monkeypatch.setenv("XDG_CACHE_HOME", unusable)
+        assert jitcache.cache_dir() == str(tmp_path / "home" / ".cache" / "patchwork-opt" / "numba")
