@@ -21,12 +21,14 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
+from patchwork_opt.puzzles.model import Puzzle
 from solvers.advisor import SolverAdvisor
 from solvers.bestfit import BestFitResult
 from solvers.bonus import BonusResult, bonus_completion
 from solvers.fill import FillResult, optimal_fill
 from solvers.hints import ADVISOR_SHARE, MOVES_SHOWN, AdvisedHints, advised_hints, hint_for, hints_of, review_record
 from solvers.model import SolverConfig
+from solvers.puzzles import new_puzzle
 
 PLAY_HINT_SECONDS = 1.0  # the AI's time for a hint in terminal play
 PLAY_REVIEW_SECONDS = 0.2  # the AI's time per position for the review offered after a game
@@ -151,7 +153,10 @@ def web_services(max_ai_seconds: float) -> Services:
             return AnalysisBot(analysis_of, seconds)
         return make_bot(name, level=level, seed=seed, time_per_move=seconds, advisor=bot_advisor(name))
 
+    def make_puzzle(kind: str, difficulty: int | None, seed: int, stop: StopSignal) -> Puzzle:
+        return new_puzzle(kind, difficulty, seed, stop=stop)
+
     return Services(
         solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
-        default_ai="solver",
+        default_ai="solver", make_puzzle=make_puzzle,
     )

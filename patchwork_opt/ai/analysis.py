@@ -7,12 +7,15 @@ exhaustively, and the expected continuation. Placements leaving quilts equal up 
 eight symmetries (nothing else differs between them) are listed once.
 
 The numbers come from the AI's search (``patchwork_opt.ai.search``), so every gain in the AI's
-strength flows into the advice: late in the game (and for a pending leather patch) its whole
-analysis, ``run_analysis``, which searches the rest of the game exhaustively over every legal
-move when it finishes in time (the top move then wins whenever a winning move exists); elsewhere
-its sampling search, ``sampled_analysis``, over the analysis's own options of the one candidate
-list (``candidate_moves``: several distinct placements per offer), with a move played in a game
-compared in the same search. Every move is the one analysed-move type, ``AnalysedMove``.
+strength flows into the advice: wherever its estimate says the compiled exact search can finish
+within its share of the budget, ``exact_analysis`` searches the rest of the game exhaustively over
+every legal move (the top move then wins whenever a winning move exists); for a pending leather
+patch outside its reach, the AI's whole analysis, ``run_analysis``; elsewhere its sampling search,
+``sampled_analysis``, over the analysis's own options of the one candidate list
+(``candidate_moves``: several distinct placements per offer), with a move played in a game
+compared in the same search, its leaves valued by the AI's default evaluator (the learned value)
+unless an ``evaluator`` is given, stopping early once its best move is settled when timed. Every
+move is the one analysed-move type, ``AnalysedMove``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from patchwork_opt.ai import candidates, search
 from patchwork_opt.ai.base import AnalysedMove, PlacementAdvisor
 from patchwork_opt.ai.exact import final_value
 from patchwork_opt.ai.explain import where
-from patchwork_opt.ai.fastcore import MAX_CHILDREN
+from patchwork_opt.ai.fastcore import MAX_CHILDREN, CompiledEvaluator
 from patchwork_opt.ai.policy import outcome_value
 from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.errors import PatchworkError
@@ -125,16 +128,23 @@ def _search(
     seed: int,
     advisor: PlacementAdvisor | None,
     stop: StopSignal | None = None,
+    evaluator: CompiledEvaluator | None = None,
 ) -> list[AnalysedMove]:
-    if state.pending >= 0 or min(state.pos) >= search.EXACT_FROM:
-        analysis = search.run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
-                                       stop=stop)
-        valued = _valued(analysis.moves)
-        if valued or state.pending >= 0:
+    started = time.perf_counter()
+    exact = search.exact_analysis(state, seconds=seconds, iterations=iterations, every_move=True, stop=stop,
+                                  pv_plies=LINE_PLIES)
+    if exact is not None:
+        valued = _valued(exact.moves)
+        if valued:
             return valued
-        # the AI saw nothing to compare (advancing is the only move): sample it for its figures
+    seconds = search.time_left(seconds, started)
+    early = iterations is None  # a fixed budget stays whole: its figures are repeatable
+    if state.pending >= 0:
+        analysis = search.run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
+                                       exact=False, stop=stop, evaluator=evaluator, early_stop=early)
+        return _valued(analysis.moves)
     sampled = search.sampled_analysis(state, moves, seconds=seconds, iterations=iterations, seed=seed,
-                                      pv_plies=LINE_PLIES, stop=stop)
+                                      pv_plies=LINE_PLIES, stop=stop, evaluator=evaluator, early_stop=early)
     return _valued(sampled.moves)
 
 
@@ -158,12 +168,14 @@ def analyse_position(
     advisor: PlacementAdvisor | None = None,
     extra: Sequence[Move] = (),
     stop: StopSignal | None = None,
+    evaluator: CompiledEvaluator | None = None,
 ) -> PositionAnalysis:
     """The candidate moves of the player to move, best first, each with its win chance.
 
     ``seconds`` bounds the whole analysis (``iterations`` instead fixes the search's budget, which
     makes it repeatable); ``extra`` moves (a move played in a game) are compared alongside where
-    the sampling search runs (elsewhere ``find`` may miss them: see ``value_after``).
+    the sampling search runs (elsewhere ``find`` may miss them: see ``value_after``); ``evaluator``
+    values the sampling search's leaves (None: the AI's default, the learned value).
     """
     require_running(state)
     if iterations is None and (seconds is None or seconds <= 0):
@@ -177,7 +189,7 @@ def analyse_position(
         left = max(seconds - (time.perf_counter() - started), MIN_SEARCH_SHARE * seconds)
     quilt = state.quilts[state.to_move()]
     analysed = _merged(quilt, _search(state, moves, seconds=left, iterations=iterations, seed=seed,
-                                      advisor=advisor, stop=stop))
+                                      advisor=advisor, stop=stop, evaluator=evaluator))
     analysed.sort(key=lambda m: (-m.win, not m.exact, -m.margin, -m.visits))
     return PositionAnalysis(state.to_move(), analysed, time.perf_counter() - started, quilt)
 

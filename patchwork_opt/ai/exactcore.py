@@ -1,61 +1,69 @@
 """The exact search compiled with Numba: the rest of the game over every legal move, as ``ai/exact.py``.
 
-Same game, same values, same reductions as the Python ``ExactSearch``, on the flat int64 position of
-``ai/fastcore.py`` with its transitions (``advance``, ``buy``, ``place_leather``: the rules live there
-once). A finished game is worth ``2 * margin`` to a player, or +1/-1 for a tie won/lost on the
-tie-break (first to reach space 53); negamax maximises it, so the best value is the best margin and a
-positive one a win.
+Same game, same values, same moves as the Python ``ExactSearch``, on the flat int64 position of
+``ai/fastcore.py`` with its transitions (``advance``, ``buy``, ``place_leather``, ``score``: the rules
+live there once). A finished game is worth ``2 * margin`` to a player, or +1/-1 for a tie won/lost on
+the tie-break (first to reach space 53); negamax maximises it, so the best value is the best margin
+and a positive one a win. ``solve`` is the entry point: every root move as an ``AnalysedMove``.
 
 What makes it fast, beside being compiled:
 
-* **A transposition table sized by memory** (``ExactTable``): power-of-two entries of eight words in
-  two-way buckets, one slot kept for the entry with the most work below it (or from this search),
-  the other always replaced. Each entry holds a lower and an upper bound, so null-window probes and
-  full-window searches share it. The key is the whole position with both quilts in canonical form
-  (quilts equal up to the 8 rotations/reflections play the same from here) and the circle as the set
-  of patches left plus the first one (the circle's cyclic order never changes within a game, so the
-  table remembers it and starts afresh for another game). Entries are written without locks and
-  carry the XOR of their words, so two threads may share one table and a half-written entry is never
-  read as valid.
-* **Null windows** (MTD(f)): each root move's exact value comes from a sequence of yes/no probes
-  ("is it at least v?") from a first guess, each probe a cheap search that the table's bounds carry
-  over to the next; a move that cannot beat the best so far is refuted by one probe.
-* **Fewer moves, all of them still**: placements whose quilts are images of each other under the
-  board's symmetries are one move (the canonical form is computed only when the quilt could be
-  symmetric enough for two placements to coincide); a player reaching space 53 places nothing more,
-  so their placements differ only in completing a 7x7 (or leaving one a leather patch completes).
+* **A transposition table sized by memory** (``ExactTable``): a power of two of 64-byte entries in
+  two-way buckets (one slot keeps the entry with the most work below it, or from this search; the
+  other is always replaced). An entry holds a lower and an upper bound, so null-window probes share
+  it. The key is the whole position with both quilts in canonical form (quilts equal up to the 8
+  rotations/reflections play the same from here) and the circle as the set of patches left and the
+  first one (the cyclic order never changes within a game: the table remembers it and starts afresh
+  for another game). Entries are written without locks and carry the XOR of their words, so threads
+  share one table and a half-written entry never reads as valid.
+* **Null windows** (MTD(f)): a root move's exact value comes from yes/no probes ("at least v?") from a
+  first guess, the table's bounds carried from probe to probe; with ``every_move`` False a move that
+  cannot beat the best so far is refuted by one probe (and one more tells whether it still wins).
+* **Static bounds**: each player's final score lies between advancing to the end and a knapsack of
+  the patches left (those that still fit) by gain per space; a node whose bounds fall outside the
+  window is settled without a move. A move that ends the game for a player whose opponent has
+  finished is valued on the spot (``last_move_value``).
+* **Fewer moves, all of them still**: placements whose quilts are images of each other are one move
+  (the canonical form is computed only when the quilt comes close enough to one of its images for two
+  placements to coincide: ``symmetry_slack``); a player reaching space 53 places nothing more, so
+  their placements differ only in completing a 7x7 (or leaving one a leather patch completes).
 * **Ordering** (``order_key``, the one place): a 7x7-completing placement first, then each offer's
   heuristic placement, advancing, the other placements by the placement score; the table's best move
   of an earlier visit before all.
+* Plain machine work: fitting placements bit-parallel per orientation, an explicit stack (Numba's
+  cache cannot hold a recursive function), arrays indexed in place (a row view costs an atomic
+  reference count), the table entry prefetched as soon as a child's key is known.
 
-A node budget and a stop flag (set by a deadline timer, a caller's ``StopSignal`` or ``give_up``)
-end a search cleanly: ``solve`` then says ``solved=False``. Searches release the GIL, so the root
-moves can be split over threads sharing the table (``threads=2``).
-
-``estimate_seconds`` predicts from a position how long the search takes (fitted on measured
-positions, see its docstring) so a caller can decide whether to try.
+A node budget and a stop flag (raised at the deadline or by a caller's ``StopSignal``) end a search
+cleanly: ``solve`` then says ``solved=False``. Searches release the GIL, so root moves are split over
+threads sharing the table (``threads=2``). ``estimate_seconds``/``worth_trying`` predict from a position how
+long a search takes (a fit on measured positions) so callers try it where it can finish.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
+import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import numba as nb
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from patchwork_opt.ai.base import AnalysedMove
+from patchwork_opt.ai.exact import exact_move
 from patchwork_opt.ai.fastcore import (
     AFTER,
     AREA_A,
     BONUS,
-    INCOME_A,
     BUT,
     CIRCLE,
     CLEN,
@@ -63,6 +71,7 @@ from patchwork_opt.ai.fastcore import (
     FIRST_END,
     HIGH,
     INC,
+    INCOME_A,
     LAST,
     LEATHER,
     LOW,
@@ -76,7 +85,6 @@ from patchwork_opt.ai.fastcore import (
     QLO,
     SLEN,
     TIME_A,
-    VPT,
     WIN_HI,
     WIN_LO,
     advance,
@@ -149,23 +157,31 @@ def _tz(low: int) -> int:
 
 
 @nb.njit(cache=_CACHE, inline="always")
+def _anchors(pid: int, o: int, elo: int, ehi: int) -> tuple[int, int]:
+    """The anchors (two words) where orientation ``o`` of the patch lies on empty cells only: the
+    orientation's anchors, less those where one of its cells' offsets lands on a covered cell."""
+    flo, fhi = ORI_ANC_LO[pid, o], ORI_ANC_HI[pid, o]
+    for c in range(AREA_A[pid]):
+        off = ORI_OFF[pid, o, c]
+        if off == 0:
+            flo &= elo
+            fhi &= ehi
+        else:
+            flo &= (elo >> off) | ((ehi << (LOW_BITS - off)) & LOW)
+            fhi &= ehi >> off
+        if flo == 0 and fhi == 0:
+            break
+    return flo, fhi
+
+
+@nb.njit(cache=_CACHE, inline="always")
 def fitting(pid: int, qlo: int, qhi: int, out: np.ndarray) -> int:
     """The indices (into PL_LO/PL_HI) of the patch's placements on empty cells of the quilt, in
-    placement order, into ``out``; returns how many."""
+    placement order (``catalogue.legal_placements``'), into ``out``; returns how many."""
     elo, ehi = LOW & ~qlo, HIGH & ~qhi
     n = 0
     for o in range(ORI_N[pid]):
-        flo, fhi = ORI_ANC_LO[pid, o], ORI_ANC_HI[pid, o]
-        for c in range(AREA_A[pid]):
-            off = ORI_OFF[pid, o, c]
-            if off == 0:
-                flo &= elo
-                fhi &= ehi
-            else:
-                flo &= (elo >> off) | ((ehi << (LOW_BITS - off)) & LOW)
-                fhi &= ehi >> off
-            if flo == 0 and fhi == 0:
-                break
+        flo, fhi = _anchors(pid, o, elo, ehi)
         base, nw = ORI_BASE[pid, o], ORI_NW[pid, o]
         while flo != 0:
             low = flo & -flo
@@ -189,17 +205,7 @@ def fits_any(pid: int, qlo: int, qhi: int) -> bool:
     if popcount(elo) + popcount(ehi) < AREA_A[pid]:
         return False
     for o in range(ORI_N[pid]):
-        flo, fhi = ORI_ANC_LO[pid, o], ORI_ANC_HI[pid, o]
-        for c in range(AREA_A[pid]):
-            off = ORI_OFF[pid, o, c]
-            if off == 0:
-                flo &= elo
-                fhi &= ehi
-            else:
-                flo &= (elo >> off) | ((ehi << (LOW_BITS - off)) & LOW)
-                fhi &= ehi >> off
-            if flo == 0 and fhi == 0:
-                break
+        flo, fhi = _anchors(pid, o, elo, ehi)
         if flo != 0 or fhi != 0:
             return True
     return False
@@ -211,11 +217,17 @@ MARKS_LEFT = int(MARKS[END])  # income marks ahead of space 0
 #: per cell covered and its income at each mark, less its cost.
 GAIN = np.array([[2 * int(AREA_A[x]) - int(COST_A[x]) + int(INCOME_A[x]) * m for x in range(N_PATCHES)]
                  for m in range(MARKS_LEFT + 1)], dtype=np.int64)
+
+
+def _rate(m: int, x: int) -> float:
+    return float(GAIN[m, x] - TIME_A[x]) / float(TIME_A[x])
+
+
 #: BY_RATE[m]: the patches by (gain - time) per space of time, best first (advancing earns one a space).
-BY_RATE = np.array([sorted(range(N_PATCHES), key=lambda x, m=m: -(GAIN[m, x] - TIME_A[x]) / TIME_A[x])
-                    for m in range(MARKS_LEFT + 1)], dtype=np.int64)
+BY_RATE = np.array([sorted(range(N_PATCHES), key=lambda x: -_rate(m, x)) for m in range(MARKS_LEFT + 1)],
+                   dtype=np.int64)
 #: BY_GAIN[m]: the patches by gain, best first.
-BY_GAIN = np.array([sorted(range(N_PATCHES), key=lambda x, m=m: -GAIN[m, x]) for m in range(MARKS_LEFT + 1)],
+BY_GAIN = np.array([sorted(range(N_PATCHES), key=lambda x: -int(GAIN[m, x])) for m in range(MARKS_LEFT + 1)],
                    dtype=np.int64)
 
 # --- search constants -----------------------------------------------------------------------------
@@ -231,7 +243,6 @@ R_COMPLETE, R_BEST, R_ADVANCE, R_OTHER, R_LEATHER = 0, 1, 2, 3, 4
 MK, MLO, MHI, MCLO, MCHI, MRANK = 0, 1, 2, 3, 4, 5
 MI_ROWS = 6
 _NO_VALUE = -(1 << 41)  # last_move_value: not a last move
-METHOD = "mtdf"
 FSCORE, FKEY = 0, 1
 # entry words
 ENTRY_WORDS = 8
@@ -449,7 +460,7 @@ def value_bounds(s: np.ndarray, p: int, rem: int) -> tuple[int, int]:
 
 
 @nb.njit(cache=_CACHE, inline="always")
-def last_move_value(s: np.ndarray, mi_scratch: np.ndarray) -> int:
+def last_move_value(s: np.ndarray, scratch: np.ndarray) -> int:
     """The exact value for the player to move when their move ends the game, else ``_NO_VALUE``.
 
     That is when the other player has finished (so advancing goes straight to the end), no
@@ -475,13 +486,13 @@ def last_move_value(s: np.ndarray, mi_scratch: np.ndarray) -> int:
         pid = s[CIRCLE + k]
         if COST_A[pid] > buttons:
             continue
-        n = fitting(pid, qlo, qhi, mi_scratch)
+        n = fitting(pid, qlo, qhi, scratch)
         if n == 0:
             continue
         gain = 2 * AREA_A[pid] - COST_A[pid] + INCOME_A[pid] * m
         if bonus_free:
             for f in range(n):
-                i = mi_scratch[f]
+                i = scratch[f]
                 if full_window(qlo | PL_LO[pid, i], qhi | PL_HI[pid, i]):
                     gain += 7
                     break
@@ -684,12 +695,18 @@ def _prefetch_row(typingctx: object, table: types.Array, row: types.Integer) -> 
         zero = context.get_constant(types.intp, 0)  # type: ignore[attr-defined]
         ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero])  # type: ignore[index]
         i32 = ir.IntType(32)
+        ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())  # type: ignore[attr-defined]
         fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")  # type: ignore[attr-defined]
+        # the typed-pointer name: LLVM with opaque pointers upgrades it to llvm.prefetch.p0
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")  # type: ignore[attr-defined]
         builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])  # type: ignore[attr-defined]
         return context.get_dummy_value()  # type: ignore[attr-defined]
 
     return types.void(table, row), codegen
+
+
+#: ``_prefetch_row`` as compiled code calls it (mypy sees the intrinsic's typing signature).
+_prefetch = cast(Callable[[np.ndarray, int], None], _prefetch_row)
 
 
 @nb.njit(cache=_CACHE, inline="always")
@@ -720,21 +737,21 @@ def _matches(tt: np.ndarray, j: int, k0: int, k1: int, k2: int, k3: int, k4: int
 
 
 @nb.njit(cache=_CACHE, inline="always")
-def _probe(tt: np.ndarray, b: int, k0: int, k1: int, k2: int, k3: int, k4: int,
-           k5: int) -> tuple[bool, int, int, int]:
+def _probe(tt: np.ndarray, b: int, k0: int, k1: int, k2: int, k3: int, k4: int, k5: int,
+           salt: int) -> tuple[bool, int, int, int]:
     """(found, lower, upper, hint) of the position's entry (an entry whose words do not XOR to its
     check word was being written by another thread: not found)."""
     for j in (b, b + 1):
         w0, w1, w2, w3, w4, w5, w6, w7 = tt[j, 0], tt[j, 1], tt[j, 2], tt[j, 3], tt[j, 4], tt[j, 5], tt[j, 6], tt[j, 7]
         if (w0 == k0 and w1 == k1 and w2 == k2 and w3 == k3 and w4 == k4 and w5 == k5
-                and (w0 ^ w1 ^ w2 ^ w3 ^ w4 ^ w5 ^ w6) == w7):
+                and (w0 ^ w1 ^ w2 ^ w3 ^ w4 ^ w5 ^ w6 ^ salt) == w7):
             return True, (w6 & 0xFFFF) - _OFF, ((w6 >> 16) & 0xFFFF) - _OFF, (w6 >> 32) & 0xFFF
     return False, -INF, INF, -1
 
 
 @nb.njit(cache=_CACHE, inline="always")
 def _store(tt: np.ndarray, b: int, k0: int, k1: int, k2: int, k3: int, k4: int, k5: int,
-           lower: int, upper: int, hint: int, work: int, gen: int) -> None:
+           lower: int, upper: int, hint: int, work: int, gen: int, salt: int) -> None:
     """Write an entry: over the same position's, else into the bucket's work-preferred slot when
     this search did more below it (or the slot's entry is from an older search; the old entry
     then moves to the other slot), else into the other, always-replaced slot."""
@@ -754,7 +771,7 @@ def _store(tt: np.ndarray, b: int, k0: int, k1: int, k2: int, k3: int, k4: int, 
             j = b + 1
     tt[j, 7] = 0
     tt[j, 0], tt[j, 1], tt[j, 2], tt[j, 3], tt[j, 4], tt[j, 5], tt[j, 6] = k0, k1, k2, k3, k4, k5, data
-    tt[j, 7] = k0 ^ k1 ^ k2 ^ k3 ^ k4 ^ k5 ^ data
+    tt[j, 7] = k0 ^ k1 ^ k2 ^ k3 ^ k4 ^ k5 ^ data ^ salt
 
 
 # --- the search -------------------------------------------------------------------------------------
@@ -786,7 +803,7 @@ def _prepare(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, FR: np.nd
     entries on their way into the cache."""
     k0, k1, k2, k3, k4, k5 = _key(s, CQ, ply, REM[ply])
     b = _bucket(k0, k1, k2, k3, k4, k5, tt.shape[0])
-    _prefetch_row(tt, b)
+    _prefetch(tt, b)
     FR[ply, F_BUCKET] = b
     FR[ply, F_K0], FR[ply, F_K0 + 1], FR[ply, F_K0 + 2] = k0, k1, k2
     FR[ply, F_K0 + 3], FR[ply, F_K0 + 4], FR[ply, F_K0 + 5] = k3, k4, k5
@@ -794,7 +811,7 @@ def _prepare(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, FR: np.nd
 
 @nb.njit(cache=_CACHE, inline="always")
 def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndarray, MF: np.ndarray,
-           FR: np.ndarray, scratch: np.ndarray, tt: np.ndarray) -> tuple[bool, int]:
+           FR: np.ndarray, scratch: np.ndarray, tt: np.ndarray, salt: int) -> tuple[bool, int]:
     """Open the node at ``ply`` (position ``s``, window in its frame): (True, value) when the table
     or the static bounds settle it, else (False, 0) with its moves listed and ordered."""
     p = to_move(s)
@@ -802,7 +819,7 @@ def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndar
     b = FR[ply, F_BUCKET]
     k0, k1, k2 = FR[ply, F_K0], FR[ply, F_K0 + 1], FR[ply, F_K0 + 2]
     k3, k4, k5 = FR[ply, F_K0 + 3], FR[ply, F_K0 + 4], FR[ply, F_K0 + 5]
-    found, lower, upper, hint = _probe(tt, b, k0, k1, k2, k3, k4, k5)
+    found, lower, upper, hint = _probe(tt, b, k0, k1, k2, k3, k4, k5, salt)
     alpha, beta = FR[ply, F_ALPHA], FR[ply, F_BETA]
     if found:
         if lower >= beta:
@@ -831,7 +848,7 @@ def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndar
 
 
 @nb.njit(cache=_CACHE, inline="always")
-def _close(FR: np.ndarray, ply: int, tt: np.ndarray, gen: int, done: int) -> int:
+def _close(FR: np.ndarray, ply: int, tt: np.ndarray, gen: int, salt: int, done: int) -> int:
     """Store the node's result in the table (bounds merged with what the table knew); its value."""
     best = FR[ply, F_BEST]
     if best <= FR[ply, F_ALPHA0]:
@@ -845,14 +862,14 @@ def _close(FR: np.ndarray, ply: int, tt: np.ndarray, gen: int, done: int) -> int
         done >>= 1
         work += 1
     _store(tt, FR[ply, F_BUCKET], FR[ply, F_K0], FR[ply, F_K0 + 1], FR[ply, F_K0 + 2], FR[ply, F_K0 + 3],
-           FR[ply, F_K0 + 4], FR[ply, F_K0 + 5], lower, upper, FR[ply, F_BEST_I], work, gen)
+           FR[ply, F_K0 + 4], FR[ply, F_K0 + 5], lower, upper, FR[ply, F_BEST_I], work, gen, salt)
     return best
 
 
 @nb.njit(cache=_CACHE, nogil=True)
 def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.ndarray, REM: np.ndarray,
                 MI: np.ndarray, MF: np.ndarray, FR: np.ndarray, s: np.ndarray, scratch: np.ndarray,
-                tt: np.ndarray, gen: int, shared: np.ndarray, slot: int) -> int:
+                tt: np.ndarray, gen: int, salt: int, shared: np.ndarray, slot: int) -> int:
     """The value of running position ``s0`` for its player to move: fail-soft alpha-beta with the
     table's bounds, on an explicit stack of plies (``s`` is the working position). Returns 0 at
     once when the search must stop (``shared[STOP]`` raised, or the node budget spent: the caller
@@ -874,7 +891,7 @@ def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.nda
             if not _count(shared, slot):
                 return 0
             FR[ply, F_STARTED] = shared[slot]
-            settled, v = _enter(ply, s, CQ, REM, MI, MF, FR, scratch, tt)
+            settled, v = _enter(ply, s, CQ, REM, MI, MF, FR, scratch, tt, salt)
             if settled:
                 if ply == 0:
                     return v
@@ -896,7 +913,7 @@ def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.nda
             if MF[ply, FKEY, i] > top:
                 top, j = MF[ply, FKEY, i], i
         if j < 0:  # every move searched, or a cutoff: store and return to the parent
-            v = _close(FR, ply, tt, gen, shared[slot] - FR[ply, F_STARTED])
+            v = _close(FR, ply, tt, gen, salt, shared[slot] - FR[ply, F_STARTED])
             if ply == 0:
                 return v
             ply -= 1
@@ -964,7 +981,8 @@ class ExactTable:
     """The transposition table: ``megabytes`` of memory as a power of two of 64-byte entries.
 
     Keep one for a whole game to reuse what earlier moves' searches found; a position from another
-    game (another circle order) clears it. Two threads may search with it at once."""
+    game (another circle order) starts it afresh. The threads of one ``solve`` share it; two
+    ``solve`` calls at once need a table each."""
 
     def __init__(self, megabytes: float = 128.0) -> None:
         if not megabytes > 0:
@@ -972,32 +990,40 @@ class ExactTable:
         entries = 1 << max(4, int(math.log2(megabytes * (1 << 20) / ENTRY_BYTES)))
         self.entries = entries
         self.tt = np.zeros((entries, ENTRY_WORDS), dtype=np.int64)
+        self.tt.fill(0)  # touch every page now, not at random moments inside a timed search
         self.generation = 0
+        self.salt = 0  # XORed into every entry's check word: a new salt empties the table at once
         self._order: dict[int, int] = {}  # patch id -> place in the circle's cyclic order
-        self._used = False  # anything stored since the table was (re)created or cleared
+        self._rng = random.Random()
+        self._stacks: list[_Worker] = []
+
+    def stacks(self, threads: int) -> list[_Worker]:
+        """The search stacks of ``threads`` threads, made once and kept with the table (they are
+        megabytes each: a new one per search would cost more than a small search)."""
+        while len(self._stacks) < threads:
+            self._stacks.append(_Worker(len(self._stacks)))
+        return self._stacks[:threads]
 
     @property
     def megabytes(self) -> float:
         return self.entries * ENTRY_BYTES / (1 << 20)
 
     def clear(self) -> None:
-        if self._used:
-            self.tt.fill(0)
+        """Forget every entry (without touching the memory: no entry checks under a new salt)."""
+        self.salt = self._rng.getrandbits(63)
         self.generation = 0
-        self._used = False
 
     def adopt(self, circle: list[int]) -> None:
         """Make the table ready for a search from a position with this circle: a new search
-        generation, and a clean table when the circle's cyclic order is not the table's."""
+        generation, and an empty table when the circle's cyclic order is not the table's."""
         places = [self._order.get(pid, -1) for pid in circle]
-        wraps = sum(1 for a, b in zip(places, places[1:], strict=False) if b < a)
+        wraps = sum(1 for a, b in itertools.pairwise(places) if b < a)
         same_game = bool(places) and -1 not in places and (
             wraps == 0 or (wraps == 1 and places[-1] < places[0]))
         if not same_game:
             self.clear()
             self._order = {pid: i for i, pid in enumerate(circle)}
         self.generation = (self.generation + 1) % 256
-        self._used = True
 
 
 class _Stopped(Exception):
@@ -1016,7 +1042,7 @@ class _Worker:
         self.MF = np.zeros((MAXPLY, 2, MAXM), dtype=np.float64)
         self.FR = np.zeros((MAXPLY + 1, FRAME), dtype=np.int64)
         self.s = np.zeros(SLEN, dtype=np.int64)
-        self.scratch = np.zeros(MAXM, dtype=np.int64)
+        self.scratch = new_scratch()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1034,16 +1060,23 @@ class ExactCoreResult:
         return self.moves[0]
 
 
-def value_margin(value: int) -> float:
-    """The score margin a value stands for (a tie-break value is a margin of 0)."""
-    return 0.0 if abs(value) == 1 else value / 2
+def new_scratch() -> np.ndarray:
+    """A scratch array for ``fitting`` (as long as any move list)."""
+    return np.zeros(MAXM, dtype=np.int64)
+
+
+def root_moves(state: State) -> list[Move]:
+    """The moves ``solve`` values at ``state``: every legal move up to equivalence (placements equal
+    up to the board's symmetries, a finishing player's placements by outcome class), in the
+    order of ``ExactSearch.moves``."""
+    return [m for m, *_ in _root_moves(encode(state), list(state.circle))]
 
 
 def _root_moves(flat: np.ndarray, circle: list[int]) -> list[tuple[Move, int, int, int]]:
     """The root's moves in ``ExactSearch.moves`` order, as (move, k, lo, hi)."""
     MI = np.zeros((1, MI_ROWS, MAXM), dtype=np.int64)
     MF = np.zeros((1, 2, MAXM), dtype=np.float64)
-    n = int(gen_moves(flat, MI, MF, 0, np.zeros(MAXM, dtype=np.int64)))
+    n = int(gen_moves(flat, MI, MF, 0, new_scratch()))
     w_mi, w_mf = MI[0], MF[0]
     rows = []
     for i in range(n):
@@ -1070,7 +1103,7 @@ class _Run:
         self.table = table
         self.shared = np.zeros(_SHARED_LEN, dtype=np.int64)
         self.shared[LIMIT] = node_limit
-        self.workers = [_Worker(t) for t in range(threads)]
+        self.workers = table.stacks(threads)
 
     @property
     def nodes(self) -> int:
@@ -1085,8 +1118,10 @@ class _Run:
             return int(final_value(child, p))
         same = int(to_move(child)) == p
         lo, hi = (alpha, beta) if same else (-beta, -alpha)
-        v = int(search_from(child, lo, hi, worker.S, worker.CQ, worker.REM, worker.MI, worker.MF,
-                            worker.FR, worker.s, worker.scratch, self.table.tt, self.table.generation, self.shared, worker.slot))
+        v = int(search_from(child, lo, hi, worker.S, worker.CQ, worker.REM, worker.MI, worker.MF, worker.FR,
+                            worker.s, worker.scratch, self.table.tt, self.table.generation, self.table.salt,
+                            self.shared,
+                            worker.slot))
         if self.shared[STOP]:
             raise _Stopped
         return v if same else -v
@@ -1095,17 +1130,6 @@ class _Run:
               upper: int = INF) -> int:
         """The exact value for ``p`` of ``child`` by null-window probes from ``guess`` (MTD(f)),
         knowing it lies in lower..upper."""
-        if METHOD == "full":
-            return self.value(worker, child, p, lower - 1, upper + 1) if lower < upper else lower
-        if METHOD == "bisect":
-            while lower < upper:
-                mid = (lower + upper) // 2
-                g = self.value(worker, child, p, mid, mid + 1)
-                if g <= mid:
-                    upper = g
-                else:
-                    lower = g
-            return lower
         g = min(max(guess, lower), upper)
         while lower < upper:
             beta = g + 1 if g == lower else g
@@ -1153,7 +1177,7 @@ def solve(
     *,
     seconds: float | None = None,
     node_limit: int | None = None,
-    every_move: bool = True,
+    every_move: bool = False,
     threads: int = 1,
     table: ExactTable | None = None,
     pv_plies: int = 4,
@@ -1166,94 +1190,159 @@ def solve(
     and an upper bound as ``value``, their ``win`` still proved 1 or 0), or ``solved=False`` and no
     moves when ``seconds`` or ``node_limit`` ran out (or ``stop``'s callback was called: pass
     ``StopSignal.attach``). ``threads`` (1..8) split the root moves, sharing ``table`` (keep one per
-    game to reuse it; a 128 MB one otherwise)."""
+    game to reuse it; by default the calling thread's own 128 MB one)."""
     if state.is_terminal():
         raise GameOverError("the game is over: there is nothing to solve")
     if not 1 <= threads <= MAX_THREADS:
         raise PatchworkError(f"exact search: threads must be 1..{MAX_THREADS}, got {threads}")
     _check_range(state)
     started = time.perf_counter()
-    table = table if table is not None else ExactTable()
+    table = table if table is not None else _thread_table()
     table.adopt(list(state.circle))
     run = _Run(table, node_limit if node_limit is not None else 1 << 62, threads)
-    timer = None
     if seconds is not None:
-        timer = threading.Timer(max(seconds, 0.0), run.stop)
-        timer.daemon = True
-        timer.start()
+        if seconds <= 0:
+            run.stop()
+        else:
+            _DEADLINES.add(started + seconds, run.shared)
     if stop is not None:
         stop(run.stop)
     flat = encode(state)
-    p = state.to_move()
     roots = _root_moves(flat, list(state.circle))
-    children = [play(flat, k, lo, hi) for _, k, lo, hi in roots]
-    results: list[AnalysedMove | None] = [None] * len(roots)
-    lock = threading.Lock()
-    state_box = {"next": 0, "alpha": -INF, "failed": False}
+    rootwork = _RootWork(run, flat, roots, every_move)
+    if every_move:
+        rootwork.run(range(len(roots)), threads)
+    else:  # the first move's value first: the others are then only tested against it
+        rootwork.run(range(1), 1)
+        rootwork.run(range(1, len(roots)), threads)
+    if rootwork.stopped:
+        return ExactCoreResult((), run.nodes, time.perf_counter() - started, False)
+    moves = rootwork.moves(pv_plies)
+    return ExactCoreResult(tuple(moves), run.nodes, time.perf_counter() - started, True)
 
-    def work(worker: _Worker) -> None:
-        try:
+
+_LOCAL = threading.local()
+
+
+def _thread_table() -> ExactTable:
+    """The calling thread's own table, for searches not given one (made once per thread)."""
+    table = getattr(_LOCAL, "table", None)
+    if table is None:
+        table = _LOCAL.table = ExactTable()
+    return table
+
+
+class _Deadlines:
+    """One thread for every search's deadline in the process: it raises a search's stop flag when
+    its time is up (a timer thread per search costs milliseconds to start on a busy machine)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._heap: list[tuple[float, int, np.ndarray]] = []
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def add(self, deadline: float, shared: np.ndarray) -> None:
+        """Raise ``shared[STOP]`` at ``deadline`` (``time.perf_counter``; harmless once the search
+        is over, so nothing is ever cancelled)."""
+        with self._cond:
+            heapq.heappush(self._heap, (deadline, next(self._order), shared))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, name="exact-search-deadlines", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def _watch(self) -> None:
+        with self._cond:
             while True:
-                with lock:
-                    i = state_box["next"]
-                    if i >= len(roots) or state_box["failed"]:
-                        return
-                    state_box["next"] = i + 1
-                    alpha = int(state_box["alpha"])
-                child = children[i]
-                guess = int(estimate_value(child, p)) if not is_terminal(child) else 0
-                if every_move or alpha == -INF:
-                    v, exact = run.exact(worker, child, p, guess), True
-                else:
-                    v = run.value(worker, child, p, alpha, alpha + 1)
-                    exact = v > alpha
-                    if exact:
-                        v = run.exact(worker, child, p, max(guess, v), lower=v)
-                    elif v > 0:  # refuted, and maybe a win: prove which
-                        w = run.value(worker, child, p, 0, 1)
-                        v = v if w > 0 else w
-                with lock:
-                    if exact and v > state_box["alpha"]:
-                        state_box["alpha"] = v
-                results[i] = _analysed(roots[i][0], v, exact)
-        except _Stopped:
-            with lock:
-                state_box["failed"] = True
+                now = time.perf_counter()
+                while self._heap and self._heap[0][0] <= now:
+                    heapq.heappop(self._heap)[2][STOP] = 1
+                self._cond.wait(self._heap[0][0] - now if self._heap else None)
 
-    try:
-        if threads == 1:
-            work(run.workers[0])
+
+_DEADLINES = _Deadlines()
+
+
+class _RootWork:
+    """The root moves of one ``solve`` and their values, handed out to the threads one by one."""
+
+    def __init__(self, run: _Run, flat: np.ndarray, roots: list[tuple[Move, int, int, int]], every_move: bool) -> None:
+        self.run_ = run
+        self.p = int(to_move(flat))
+        self.roots = roots
+        self.children = [play(flat, k, lo, hi) for _, k, lo, hi in roots]
+        self.results: list[AnalysedMove | None] = [None] * len(roots)
+        self.every_move = every_move
+        self.alpha = -INF  # the best exact value so far
+        self.stopped = False
+        self.error: Exception | None = None
+        self._lock = threading.Lock()
+        self._queue: list[int] = []
+
+    def run(self, indices: range, threads: int) -> None:
+        """Value the root moves ``indices`` on ``threads`` threads (each with its own stack)."""
+        self._queue = list(indices)
+        workers = self.run_.workers[: max(1, min(threads, len(self._queue)))]
+        if len(workers) == 1:
+            self._work(workers[0])
         else:
-            pool = [threading.Thread(target=work, args=(w,), daemon=True) for w in run.workers]
+            pool = [threading.Thread(target=self._work, args=(w,), daemon=True) for w in workers]
             for t in pool:
                 t.start()
             for t in pool:
                 t.join()
-        if state_box["failed"] or any(r is None for r in results):
-            return ExactCoreResult((), run.nodes, time.perf_counter() - started, False)
-        done = [r for r in results if r is not None]
-        order = sorted(range(len(done)), key=lambda i: (not done[i].exact, -(done[i].value or 0)))
-        moves = []
-        for i in order:
-            m = done[i]
-            if m.exact and pv_plies > 1 and not is_terminal(children[i]):
+        if self.error is not None:  # a search failed: fail in the caller's thread
+            raise self.error
+
+    def _work(self, worker: _Worker) -> None:
+        run, p = self.run_, self.p
+        try:
+            while True:
+                with self._lock:
+                    if not self._queue or self.stopped:
+                        return
+                    i = self._queue.pop(0)
+                    alpha = self.alpha
+                child = self.children[i]
+                guess = int(estimate_value(child, p)) if not is_terminal(child) else 0
+                if self.every_move or alpha == -INF:
+                    v, exact = run.exact(worker, child, p, guess), True
+                else:  # is it better than the best so far? if so, by how much
+                    v = run.value(worker, child, p, alpha, alpha + 1)
+                    exact = v > alpha
+                    if exact:
+                        v = run.exact(worker, child, p, max(guess, v), lower=v)
+                    elif v > 0:  # refuted, and maybe still a win: prove which
+                        w = run.value(worker, child, p, 0, 1)
+                        v = v if w > 0 else w
+                with self._lock:
+                    if exact and v > self.alpha:
+                        self.alpha = v
+                    move = self.roots[i][0]
+                    self.results[i] = exact_move(move, v, (move,), bound=not exact)
+        except _Stopped:
+            with self._lock:
+                self.stopped = True
+        except Exception as exc:
+            with self._lock:  # stop the other threads; ``run`` raises it
+                self.error, self.stopped = exc, True
+
+    def moves(self, pv_plies: int) -> list[AnalysedMove]:
+        """The root moves best first (exact values before bounds), exact ones with their line."""
+        done = [(m, c) for m, c in zip(self.results, self.children, strict=True) if m is not None]
+        done.sort(key=lambda mc: (not mc[0].exact, -(mc[0].value or 0)))
+        out = []
+        for m, child in done:
+            if m.exact and m.value is not None and pv_plies > 1 and not is_terminal(child):
+                value = m.value if int(to_move(child)) == self.p else -m.value
                 try:
-                    child = children[i]
-                    value = m.value if int(to_move(child)) == p else -(m.value or 0)
-                    rest = run.line(run.workers[0], child, _circle_of, int(value or 0), pv_plies - 1)
-                except _Stopped:
+                    rest = self.run_.line(self.run_.workers[0], child, _circle_of, value, pv_plies - 1)
+                except _Stopped:  # the budget ran out while reading lines: the values stand
                     rest = []
-                m = AnalysedMove(m.move, m.win, m.margin, 0, True, (m.move, *rest), m.value, False)
-            moves.append(m)
-        return ExactCoreResult(tuple(moves), run.nodes, time.perf_counter() - started, True)
-    finally:
-        if timer is not None:
-            timer.cancel()
-
-
-def _analysed(move: Move, value: int, exact: bool) -> AnalysedMove:
-    win = 1.0 if value > 0 else 0.0
-    return AnalysedMove(move, win, value_margin(value), 0, exact, (move,), value, not exact)
+                m = exact_move(m.move, m.value, (m.move, *rest))
+            out.append(m)
+        return out
 
 
 _warm = False
@@ -1264,6 +1353,50 @@ def warm_up() -> None:
     global _warm
     if not _warm:
         state = State.new(seed=0)
-        state.pos = [52, 52]
-        solve(state, table=ExactTable(1), pv_plies=2)
+        state.pos = [49, 50]  # a few plies from the end: every compiled function runs once
+        solve(state, every_move=True, table=ExactTable(1), pv_plies=2)
+        final_value(play(encode(state), ADVANCE_K, 0, 0), 0)
         _warm = True
+
+
+# --- how long a search takes ----------------------------------------------------------------------------
+#: ln(nodes) = a + b * spaces left (both players together) + c * empty cells (both quilts)
+#: + d * ln(root moves), per mode (``every_move`` False: the best move, as the bot asks; True: every
+#: move, as hints and reviews ask). Least squares over the ``bench exact`` positions of seeds 100-115
+#: cut at spaces 34-46 (112 and 96 positions, a 2e7-node budget; the few unsolved counted at the
+#: budget, so the hardest are underestimated). ``ESTIMATE_SPREAD`` is the residual standard deviation
+#: of ln(nodes): a single position lies within a factor of four of the fit two times in three.
+ESTIMATE_FIT: dict[bool, tuple[float, float, float, float]] = {False: (-4.629, 0.3593, 0.1018, 0.767),
+                                                               True: (-4.153, 0.3370, 0.0991, 1.095)}
+ESTIMATE_SPREAD: dict[bool, float] = {False: 1.38, True: 1.37}
+NODES_PER_SECOND = 1.75e6  # one core: the median over those searches of more than 1e6 nodes
+#: Wall-clock gain of 1 and 2 threads (more count as 2): the median of three positions from space 36
+#: (1.3x-1.8x) on the 2-core machine with about one core's worth of other work; none when both cores
+#: are already busy.
+THREAD_SPEEDUP = (1.0, 1.0, 1.4)
+_NORMAL_QUANTILE = {0.5: 0.0, 0.75: 0.6745, 0.9: 1.2816}
+
+
+def estimate_nodes(state: State, *, every_move: bool = False, quantile: float = 0.5) -> float:
+    """The nodes ``solve`` is expected to search from ``state``: the fit's ``quantile`` (0.5: the
+    typical position; 0.75 or 0.9: three positions in four, nine in ten, need no more)."""
+    z = _NORMAL_QUANTILE.get(quantile)
+    if z is None:
+        raise PatchworkError(f"estimate quantile must be one of {sorted(_NORMAL_QUANTILE)}, got {quantile}")
+    a, b, c, d = ESTIMATE_FIT[every_move]
+    left = 2 * END - state.pos[0] - state.pos[1]
+    empty = sum(81 - q.bit_count() for q in state.quilts)
+    branching = math.log(len(root_moves(state))) if not state.is_terminal() else 0.0
+    return math.exp(a + b * left + c * empty + d * branching + z * ESTIMATE_SPREAD[every_move])
+
+
+def estimate_seconds(state: State, *, every_move: bool = False, threads: int = 1, quantile: float = 0.5) -> float:
+    """The seconds ``solve`` is expected to take from ``state`` on ``threads`` threads."""
+    speedup = THREAD_SPEEDUP[min(max(threads, 1), len(THREAD_SPEEDUP) - 1)]
+    return estimate_nodes(state, every_move=every_move, quantile=quantile) / (NODES_PER_SECOND * speedup)
+
+
+def worth_trying(state: State, seconds: float, *, every_move: bool = False, threads: int = 1) -> bool:
+    """Whether ``solve`` will likely (three times in four) finish within ``seconds``: the AI, hints
+    and reviews try the exact search from wherever this says so, not from a fixed space."""
+    return estimate_seconds(state, every_move=every_move, threads=threads, quantile=0.75) <= seconds

@@ -7,8 +7,10 @@ random legal move and whether it searches the endgame exactly: level 1 loses mos
 level 5 is the strongest setting (the Elo ladder is in the README). ``time_per_move`` replaces a
 level's time, its iteration cap and its root placements by the full-strength search.
 
-``solver-rollout`` is the solver whose search values its leaves by noisy-greedy rollouts, kept as
-a fixed reference (as ``mcts`` was kept) for the solver with the learned evaluation (issue 24).
+``solver`` values its search's leaves with the learned evaluation (``search.default_evaluator``)
+and solves endgames with the compiled exact search. ``solver-rollout`` is the solver as it was
+before: noisy-greedy rollouts, the Python exact search from space 40, every setting as it was,
+kept as a fixed reference (as ``mcts`` was kept).
 """
 
 from __future__ import annotations
@@ -79,11 +81,12 @@ def make_bot(
 
         by_level = time_per_move is None
         top_k = LEVEL_ROOT_PLACEMENTS[level] if by_level else None
+        reference = key == "solver-rollout"  # the solver as it was: rollouts, Python exact search
         bot = SolverBot(advisor, seed=seed, time_per_move=seconds, iterations=iterations,
                         exact=LEVEL_EXACT[level], blunder=LEVEL_BLUNDER[level],
                         max_iterations=LEVEL_ITERATIONS[level] if by_level else None,
-                        top_k=ROOT_PLACEMENTS if top_k is None else top_k)
-        if key == "solver-rollout":  # today's solver searches with rollouts: the same bot, named apart
+                        top_k=ROOT_PLACEMENTS if top_k is None else top_k, reference=reference)
+        if reference:
             bot.name = key if advisor is not None else f"{key}(heuristic)"
         return bot
     raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")

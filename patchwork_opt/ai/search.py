@@ -1,38 +1,60 @@
 """Position analysis: every root move with its win chance, expected margin, visits and line.
 
 The one entry point the solver bot, ``patchwork move`` and reviews use. Late in the game the
-exact search (``exact``) tries to solve the rest of the game over every legal move within a share
-of the budget; when it finishes the figures are exact (win 1 or 0, the final margin under best
-play). Otherwise the compiled UCT (``fastcore``) samples: root moves are advance and each
-affordable offer placed where the advisor ranks first, plus any placement completing a 7x7 (this
-search's options of the one candidate list, ``candidates``). Every move comes back as the one
-analysed-move type, ``AnalysedMove``.
+exact search tries to solve the rest of the game over every legal move within a share of the
+budget; when it finishes the figures are exact (win 1 or 0, the final margin under best play).
+It is the compiled one (``exactcore``), tried wherever its estimate says it can finish in that
+share (not from a fixed space), with the bot's table kept across a game's moves. Otherwise the
+compiled UCT (``fastcore``) samples: root moves are advance and each affordable offer placed
+where the advisor ranks first, plus any placement completing a 7x7 (this search's options of the
+one candidate list, ``candidates``), leaves valued by the evaluator passed in (the learned value
+by default, ``default_evaluator``). A timed search stops early once its most visited root move
+can no longer change (``settled``). Every move comes back as the one analysed-move type,
+``AnalysedMove``.
+
+The reference bot ``solver-rollout`` keeps the search as it was before the learned value: the
+rollout evaluator, the rollout's tree capacity, no early stop, and the Python exact search
+(``exact.ExactSearch``: pass one as ``exact_solver``) from space ``EXACT_FROM`` with its node caps.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+import numpy as np
+
+from patchwork_opt.ai import exactcore
 from patchwork_opt.ai.base import AnalysedMove, PlacementAdvisor
 from patchwork_opt.ai.candidates import candidate_moves
 from patchwork_opt.ai.exact import ExactSearch, final_value, value_margin
-from patchwork_opt.ai.fastcore import MAX_CHILDREN, CompiledSearch
+from patchwork_opt.ai.exactcore import ExactTable
+from patchwork_opt.ai.fastcore import MAX_CHILDREN, ROLLOUT, CompiledEvaluator, CompiledSearch
 from patchwork_opt.ai.heuristic import leather_cell
 from patchwork_opt.ai.policy import EXPLORATION
 from patchwork_opt.ai.seeding import require_running
+from patchwork_opt.ai.value import learned_evaluator
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 
-EXACT_FROM = 40  # try the exact search once both tokens have reached this space
 EXACT_SHARE = 0.5  # share of the budget the exact search may use before sampling takes over
-NODES_PER_ITERATION = 0.5  # exact-search nodes allowed per iteration of an iteration budget
 SLICE = 256  # iterations per call into the compiled core between clock checks
-NODES_PER_SECOND = 120_000  # tree capacity per second of search (the core's speed, generously)
-MAX_NODES = 400_000
+MAX_NODES = 400_000  # tree nodes at most (about 220 MB)
+#: Tree capacity per second of search, by evaluator name (the core's speed with it, generously);
+#: an evaluator not named here gets the rollout's.
+NODES_PER_SECOND = 120_000  # the rollout's (``solver-rollout``'s, kept as it was)
+CAPACITY_PER_SECOND: dict[str, int] = {ROLLOUT.name: NODES_PER_SECOND, "learned": 250_000}
+#: The compiled exact search's nodes per iteration of an iteration budget (its share of it: the
+#: exact search visits about ten nodes in the time UCT with the learned value runs one iteration).
+COMPILED_NODES_PER_ITERATION = 5.0
+EXACT_TABLE_MB = 128.0  # the compiled exact search's table at most (a bot keeps one per game)
+#: the reference (Python) exact search: from this space, with this many nodes per iteration
+EXACT_FROM = 40
+NODES_PER_ITERATION = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +65,22 @@ class Analysis:
     nodes: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    exact_failed: bool = False  # an exact search was tried and ran out of its share of the budget
 
     @property
     def best(self) -> AnalysedMove:
         return self.moves[0]
+
+
+@functools.cache
+def default_evaluator() -> CompiledEvaluator:
+    """The leaf evaluator of every search not told otherwise: the learned value of the shipped
+    weights (measured stronger and better calibrated than the rollout; see the README)."""
+    return learned_evaluator()
+
+
+def capacity_per_second(evaluator: CompiledEvaluator) -> int:
+    return CAPACITY_PER_SECOND.get(evaluator.name, NODES_PER_SECOND)
 
 
 def root_moves(state: State, advisor: PlacementAdvisor | None, top_k: int = 1) -> list[Move]:
@@ -56,35 +90,63 @@ def root_moves(state: State, advisor: PlacementAdvisor | None, top_k: int = 1) -
     return candidate_moves(state, per_offer=top_k, advisor=advisor)[:MAX_CHILDREN]
 
 
-def exact_analysis(state: State, solver: ExactSearch, every_move: bool) -> Analysis | None:
-    solved = solver.solve(state, every_move=every_move)
-    if solved is None:
-        return None
-    return Analysis(solved.moves, True, nodes=solved.nodes, seconds=solved.seconds)
+def settled(visits: np.ndarray, left: float) -> bool:
+    """Whether ``left`` more iterations cannot change the most visited root move (``visits`` of
+    each root move): its lead over the runner-up is more than they could add to the runner-up."""
+    if len(visits) < 2:
+        return True
+    top, second = np.partition(visits, len(visits) - 2)[-2:][::-1]
+    return bool(top - second > left)
+
+
+def _root_visits(search: CompiledSearch) -> np.ndarray:
+    """Visits of every root move (0 for those not tried yet)."""
+    out = np.zeros(len(search.root_moves))
+    n = int(search.n_exp[0])
+    out[:n] = search.visits[search.child[0, :n]]
+    return out
 
 
 def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | None,
                      iterations: int | None, seed: int, pv_plies: int = 4,
-                     max_iterations: int | None = None, stop: StopSignal | None = None) -> Analysis:
-    """The compiled UCT over ``moves``: exactly ``iterations``, or for ``seconds`` (stopping early
-    at ``max_iterations``, the easier levels' cap, or when ``stop`` is set: what it has so far)."""
+                     max_iterations: int | None = None, stop: StopSignal | None = None,
+                     evaluator: CompiledEvaluator | None = None, early_stop: bool = False) -> Analysis:
+    """The compiled UCT over ``moves`` with leaves valued by ``evaluator`` (None: the default,
+    ``default_evaluator``): exactly ``iterations``, or for ``seconds`` (stopping early at
+    ``max_iterations``, the easier levels' cap, or when ``stop`` is set: what it has so far).
+
+    ``early_stop`` ends the search once the most visited root move can no longer change: with a
+    fixed ``iterations`` budget exactly (the move chosen is the full budget's), with a clock by
+    the iterations the time left is expected to hold at the rate so far."""
     started = time.perf_counter()
+    evaluator = evaluator if evaluator is not None else default_evaluator()
     if iterations is not None:
         capacity = iterations + 2
     else:
-        capacity = int(min(MAX_NODES, (seconds or 0.0) * NODES_PER_SECOND + 1000))
+        capacity = int(min(MAX_NODES, (seconds or 0.0) * capacity_per_second(evaluator) + 1000))
         if max_iterations is not None:
             capacity = min(capacity, max_iterations + 2)
-    search = CompiledSearch(state, list(moves), seed=seed, capacity=capacity, exploration=EXPLORATION)
+    search = CompiledSearch(state, list(moves), seed=seed, capacity=capacity, exploration=EXPLORATION,
+                            evaluator=evaluator)
     if iterations is not None:
-        search.run(iterations)
+        if early_stop:
+            while search.iterations < iterations and not settled(_root_visits(search), iterations - search.iterations):
+                search.run(min(SLICE, iterations - search.iterations))
+        else:
+            search.run(iterations)
     else:
         deadline = started + (seconds or 0.0)
         cap = max_iterations if max_iterations is not None else 1 << 62
+        ran = time.perf_counter()
         while search.iterations < cap:
             search.run(min(SLICE, cap - search.iterations))
-            if time.perf_counter() >= deadline or (stop is not None and stop.is_set()):
+            now = time.perf_counter()
+            if now >= deadline or (stop is not None and stop.is_set()):
                 break
+            if early_stop:
+                left = min(cap - search.iterations, search.iterations / max(now - ran, 1e-9) * (deadline - now))
+                if settled(_root_visits(search), left):
+                    break
     stats = sorted(search.stats(), key=lambda r: (-r.visits, -r.value))
     # the compiled core's root figures become the one analysed-move type here, and only here
     out = [
@@ -95,9 +157,78 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
     return Analysis(out, False, iterations=search.iterations, seconds=time.perf_counter() - started)
 
 
+# --- the exact endgame ---------------------------------------------------------------------------
+
+
+def exact_budget(state: State, *, seconds: float | None, iterations: int | None,
+                 every_move: bool) -> tuple[float | None, int | None] | None:
+    """The compiled exact search's share of a budget, ``(seconds, node_limit)``, when its estimate
+    says it is likely (three times in four) to finish within it; None when not worth trying."""
+    if iterations is not None:
+        nodes = max(1, int(iterations * COMPILED_NODES_PER_ITERATION))
+        if exactcore.estimate_nodes(state, every_move=every_move, quantile=0.75) > nodes:
+            return None
+        return None, nodes
+    share = EXACT_SHARE * (seconds or 0.0)
+    if not exactcore.worth_trying(state, share, every_move=every_move):
+        return None
+    return share, None
+
+
+def table_for(seconds: float | None, node_limit: int | None) -> ExactTable:
+    """A table for one exact search: about the entries it can fill, at most ``EXACT_TABLE_MB``."""
+    nodes = node_limit if node_limit is not None else (seconds or 0.0) * exactcore.NODES_PER_SECOND
+    return ExactTable(min(EXACT_TABLE_MB, max(1.0, nodes * exactcore.ENTRY_BYTES / (1 << 20))))
+
+
+def exact_analysis(state: State, *, seconds: float | None, iterations: int | None, every_move: bool,
+                   table: ExactTable | None = None, stop: StopSignal | None = None,
+                   pv_plies: int = 4) -> Analysis | None:
+    """The compiled exact search over every legal move, when it is worth trying within its share
+    of the budget (``exact_budget``) and finishes there; None otherwise. ``table`` is one kept
+    across a game (a fresh one sized to the budget otherwise)."""
+    budget = exact_budget(state, seconds=seconds, iterations=iterations, every_move=every_move)
+    if budget is None:
+        return None
+    return _solved(state, budget, every_move=every_move, table=table, stop=stop, pv_plies=pv_plies)
+
+
+def _solved(state: State, budget: tuple[float | None, int | None], *, every_move: bool, table: ExactTable | None,
+            stop: StopSignal | None, pv_plies: int = 4) -> Analysis | None:
+    share, nodes = budget
+    solved = exactcore.solve(state, seconds=share, node_limit=nodes, every_move=every_move,
+                             table=table if table is not None else table_for(share, nodes), pv_plies=pv_plies,
+                             stop=stop.attach if stop is not None else None)
+    if not solved.solved:
+        return None
+    return Analysis(list(solved.moves), True, nodes=solved.nodes, seconds=solved.seconds)
+
+
+def reference_exact_analysis(state: State, solver: ExactSearch, *, seconds: float | None,
+                             iterations: int | None, every_move: bool, started: float,
+                             stop: StopSignal | None = None) -> Analysis | None:
+    """The Python exact search as ``solver-rollout`` tries it: from ``EXACT_FROM``, for half the
+    time or ``NODES_PER_ITERATION`` nodes per iteration."""
+    if min(state.pos) < EXACT_FROM:
+        return None
+    solver.nodes = 0
+    if iterations is not None:
+        solver.node_limit, solver.deadline = max(1, int(iterations * NODES_PER_ITERATION)), math.inf
+    else:
+        solver.node_limit = 10**9
+        solver.deadline = started + EXACT_SHARE * (seconds or 0.0)
+    if stop is not None:
+        stop.attach(solver.give_up)
+    solved = solver.solve(state, every_move=every_move)
+    if solved is None:
+        return None
+    return Analysis(solved.moves, True, nodes=solved.nodes, seconds=solved.seconds)
+
+
 def _leather_analysis(state: State, *, seconds: float | None, iterations: int | None, seed: int,
                       advisor: PlacementAdvisor | None, max_iterations: int | None,
-                      stop: StopSignal | None = None) -> Analysis:
+                      stop: StopSignal | None = None, evaluator: CompiledEvaluator | None = None,
+                      early_stop: bool = False) -> Analysis:
     """A pending leather patch outside the exact search's reach: the heuristic's cell, valued by
     sampling the position it leads to."""
     p = state.to_move()
@@ -108,7 +239,8 @@ def _leather_analysis(state: State, *, seconds: float | None, iterations: int | 
         v = final_value(after, p)
         return Analysis([AnalysedMove(move, 1.0 if v > 0 else 0.0, value_margin(v), 0, True, (move,), v)], True)
     inner = sampled_analysis(after, root_moves(after, advisor), seconds=seconds, iterations=iterations,
-                             seed=seed, max_iterations=max_iterations, stop=stop)
+                             seed=seed, max_iterations=max_iterations, stop=stop, evaluator=evaluator,
+                             early_stop=early_stop)
     best = inner.best
     same = after.to_move() == p
     win = best.win if same else 1.0 - best.win
@@ -127,51 +259,70 @@ def run_analysis(
     top_k: int = 1,
     exact: bool = True,
     every_move: bool = True,
-    exact_solver: ExactSearch | None = None,
+    exact_solver: ExactTable | ExactSearch | None = None,
     max_iterations: int | None = None,
     stop: StopSignal | None = None,
+    evaluator: CompiledEvaluator | None = None,
+    early_stop: bool = False,
 ) -> Analysis:
     """The analysis behind ``analyse`` (with the search's counts and which search answered).
 
-    ``exact_solver`` passes a table kept from earlier moves of the same game; ``max_iterations``
-    caps a timed sampling search (the easier levels)."""
+    ``exact_solver`` passes the exact search's table kept from earlier moves of the same game: an
+    ``ExactTable`` of the compiled search, or a Python ``ExactSearch``, which makes the exact part
+    the reference's (``reference_exact_analysis``); ``max_iterations`` caps a timed sampling search
+    (the easier levels); ``evaluator`` values the sampling search's leaves (None: the default) and
+    ``early_stop`` lets it stop once its best move is settled (``sampled_analysis``)."""
     require_running(state)
     if seconds is None and iterations is None:
         raise ValueError("analysis needs a time or an iteration budget")
     started = time.perf_counter()
-    if exact and min(state.pos) >= EXACT_FROM:
-        solver = exact_solver if exact_solver is not None else ExactSearch()
-        solver.nodes = 0
-        if iterations is not None:
-            solver.node_limit, solver.deadline = max(1, int(iterations * NODES_PER_ITERATION)), math.inf
+    tried = False
+    if exact:
+        if isinstance(exact_solver, ExactSearch):
+            tried = min(state.pos) >= EXACT_FROM
+            solved = reference_exact_analysis(state, exact_solver, seconds=seconds, iterations=iterations,
+                                              every_move=every_move, started=started, stop=stop)
         else:
-            solver.node_limit = 10**9
-            solver.deadline = started + EXACT_SHARE * (seconds or 0.0)
-        if stop is not None:
-            stop.attach(solver.give_up)
-        solved = exact_analysis(state, solver, every_move)
+            budget = exact_budget(state, seconds=seconds, iterations=iterations, every_move=every_move)
+            tried = budget is not None
+            solved = None if budget is None else _solved(state, budget, every_move=every_move, table=exact_solver,
+                                                         stop=stop)
         if solved is not None:
             return solved
+    sampled = _sampled(state, started, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
+                       top_k=top_k, max_iterations=max_iterations, stop=stop, evaluator=evaluator,
+                       early_stop=early_stop)
+    return replace(sampled, exact_failed=tried)
+
+
+def _sampled(state: State, started: float, *, seconds: float | None, iterations: int | None, seed: int,
+             advisor: PlacementAdvisor | None, top_k: int, max_iterations: int | None, stop: StopSignal | None,
+             evaluator: CompiledEvaluator | None, early_stop: bool) -> Analysis:
+    """``run_analysis`` without the exact search (its budget counted from ``started``)."""
     if state.pending >= 0:
-        return _leather_analysis(state, seconds=_left(seconds, started), iterations=iterations, seed=seed,
-                                 advisor=advisor, max_iterations=max_iterations, stop=stop)
+        return _leather_analysis(state, seconds=time_left(seconds, started), iterations=iterations, seed=seed,
+                                 advisor=advisor, max_iterations=max_iterations, stop=stop, evaluator=evaluator,
+                                 early_stop=early_stop)
     moves = root_moves(state, advisor, top_k)
     if len(moves) == 1:
         # the only move, played without a search: its figures are not ``valued``
         return Analysis([AnalysedMove(ADVANCE, 0.5, 0.0, 0, False, (ADVANCE,))], False,
                         notes=["no affordable patch fits"])
-    return sampled_analysis(state, moves, seconds=_left(seconds, started), iterations=iterations, seed=seed,
-                            max_iterations=max_iterations, stop=stop)
+    return sampled_analysis(state, moves, seconds=time_left(seconds, started), iterations=iterations, seed=seed,
+                            max_iterations=max_iterations, stop=stop, evaluator=evaluator, early_stop=early_stop)
 
 
-def _left(seconds: float | None, started: float) -> float | None:
-    """What is left of the budget for sampling (at least 30% of it, after a failed exact try)."""
+def time_left(seconds: float | None, started: float) -> float | None:
+    """What is left of a budget of ``seconds`` from ``started`` for sampling (at least 30% of it,
+    after a failed exact try)."""
     if seconds is None:
         return None
     return max(seconds - (time.perf_counter() - started), 0.3 * seconds)
 
 
 def analyse(state: State, *, seconds: float | None = None, iterations: int | None = None,
-            seed: int = 0, advisor: PlacementAdvisor | None = None) -> list[AnalysedMove]:
+            seed: int = 0, advisor: PlacementAdvisor | None = None,
+            evaluator: CompiledEvaluator | None = None) -> list[AnalysedMove]:
     """Every root move of ``state`` with its figures, best first (see ``AnalysedMove``)."""
-    return run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor).moves
+    return run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
+                        evaluator=evaluator, early_stop=iterations is None).moves

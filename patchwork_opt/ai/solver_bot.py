@@ -1,15 +1,22 @@
 """The strongest bot: the compiled UCT with advisor-placed root buys, and the exact endgame.
 
-Each move is ``search.run_analysis``: late in the game the exact search over every legal move
-(all placements, every leather cell) tries to solve the rest of the game within half the move's
-time, and a winning move is played whenever one exists; otherwise the compiled UCT
+Each move is ``search.run_analysis``: late in the game the compiled exact search (``exactcore``)
+over every legal move (all placements, every leather cell) tries to solve the rest of the game
+within half the move's budget, from wherever its estimate says it can, with a table kept across
+the game's moves, and a winning move is played whenever one exists; otherwise the compiled UCT
 (``fastcore``, ~30x the iterations of ``mcts``) compares advance, each affordable offer placed
 where the plugged-in ``PlacementAdvisor`` ranks first (the CP-SAT best fit with lookahead, when the
 caller plugs it in) and any placement completing a 7x7 square. Below the root it branches on
-buy/advance with heuristic placements and noisy-greedy rollouts, so it sees an opponent about to
-complete their 7x7 with an offered patch and buys it away when that wins more games. After an
-exact attempt that ran out of time it waits two spaces before trying again. ``bonus_feasible``
-is asked when a window is nearly covered, and the reason reports it.
+buy/advance with heuristic placements and values its leaves with the evaluator it is given (the
+learned value by default, ``search.default_evaluator``), so it sees an opponent about to
+complete their 7x7 with an offered patch and buys it away when that wins more games; it stops
+once its most visited move can no longer change. After an exact attempt that ran out of time it
+waits two spaces before trying again. ``bonus_feasible`` is asked when a window is nearly
+covered, and the reason reports it.
+
+``reference=True`` is today's solver kept fixed as ``solver-rollout`` (the registry builds it):
+the rollout evaluator, the Python exact search (``exact.ExactSearch``) from space ``EXACT_FROM``
+with its node caps, no early stop.
 
 ``max_iterations`` stops a timed search early and ``blunder`` (the easy levels) plays, with that
 chance, a random legal move (a random move kind, then a random placement: ``State.random_move``)
@@ -22,13 +29,15 @@ from __future__ import annotations
 import random
 import time
 
+from patchwork_opt.ai import exactcore, fastcore
 from patchwork_opt.ai.base import AnalysedMove, Decision, PlacementAdvisor
 from patchwork_opt.ai.candidates import completing_placement
 from patchwork_opt.ai.exact import ExactSearch
+from patchwork_opt.ai.exactcore import ExactTable
 from patchwork_opt.ai.explain import describe, where
-from patchwork_opt.ai.fastcore import warm_up
+from patchwork_opt.ai.fastcore import CompiledEvaluator
 from patchwork_opt.ai.heuristic import COST, window_progress
-from patchwork_opt.ai.search import EXACT_FROM, Analysis, run_analysis
+from patchwork_opt.ai.search import EXACT_FROM, EXACT_TABLE_MB, Analysis, default_evaluator, run_analysis
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import OFFER_SIZE, State
@@ -37,7 +46,7 @@ BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this ma
 BONUS_POOL = 12  # patches of the circle offered to bonus_feasible
 EXACT_RETRY = 2  # after a failed exact attempt, wait until both tokens are this many spaces further
 ROOT_PLACEMENTS = 3  # placements of each offer compared at the root (3 beat 1: 26-14 at 8,000 iterations)
-TABLE_LIMIT = 500_000  # exact-search table entries kept between moves of a game (~150 MB)
+TABLE_LIMIT = 500_000  # the reference's exact-search table entries kept between moves (~150 MB)
 
 
 def bonus_notes(state: State, advisor: PlacementAdvisor | None) -> list[str]:
@@ -91,7 +100,10 @@ def explain(analysis: Analysis, chosen: AnalysedMove) -> str:
 
 
 class SolverBot:
-    """Exact endgame + compiled UCT; ``iterations`` gives a repeatable fixed budget."""
+    """Exact endgame + compiled UCT; ``iterations`` gives a repeatable fixed budget.
+
+    ``evaluator`` values the search's leaves (None: the default, the learned value; the rollout
+    when ``reference``)."""
 
     def __init__(
         self,
@@ -104,6 +116,8 @@ class SolverBot:
         exact: bool = True,
         blunder: float = 0.0,
         max_iterations: int | None = None,
+        evaluator: CompiledEvaluator | None = None,
+        reference: bool = False,
     ) -> None:
         self.advisor = advisor
         self.name = "solver" if advisor is not None else "solver(heuristic)"
@@ -114,17 +128,39 @@ class SolverBot:
         self.exact = exact
         self.blunder = blunder
         self.max_iterations = max_iterations  # caps a timed search (the easier levels)
-        self._exact_from = EXACT_FROM  # raised after an exact search that ran out of time
-        self._table = ExactSearch()
-        warm_up()
+        self.reference = reference
+        if evaluator is None:
+            evaluator = fastcore.ROLLOUT if reference else default_evaluator()
+        self.evaluator = evaluator
+        # the exact search is tried from this space on (raised after an attempt ran out of budget)
+        self._exact_from = EXACT_FROM if reference else 0
+        self._failed_at = -1  # where that attempt was: a position behind it is another game's
+        self._reference_table = ExactSearch()
+        self._table: ExactTable | None = None  # made at the first exact attempt, kept for the game
+        fastcore.warm_up()
+        if exact and not reference:
+            exactcore.warm_up()
+
+    def _exact_table(self, state: State) -> ExactTable | ExactSearch:
+        """The exact search's table for this move: the compiled one kept across a game (it starts
+        afresh by itself on another game's position), or the reference's."""
+        behind = min(state.pos)
+        if self.reference:
+            if behind < EXACT_FROM:
+                self._exact_from = EXACT_FROM  # a new game
+                self._reference_table = ExactSearch()
+            if len(self._reference_table.table) > TABLE_LIMIT:
+                self._reference_table = ExactSearch()
+            return self._reference_table
+        if behind < self._failed_at:
+            self._exact_from, self._failed_at = 0, -1  # a new game
+        if self._table is None:
+            self._table = ExactTable(EXACT_TABLE_MB)
+        return self._table
 
     def analyse(self, state: State) -> Analysis:
         behind = min(state.pos)
-        if behind < EXACT_FROM:
-            self._exact_from = EXACT_FROM  # a new game
-            self._table = ExactSearch()
-        if len(self._table.table) > TABLE_LIMIT:
-            self._table = ExactSearch()
+        table = self._exact_table(state)
         rng = decision_rng(self.seed, state)
         analysis = run_analysis(
             state,
@@ -135,11 +171,13 @@ class SolverBot:
             top_k=self.top_k,
             exact=self.exact and behind >= self._exact_from,
             every_move=False,
-            exact_solver=self._table,
+            exact_solver=table,
             max_iterations=self.max_iterations,
+            evaluator=self.evaluator,
+            early_stop=not self.reference,
         )
-        if self.exact and behind >= self._exact_from and not analysis.exact:
-            self._exact_from = behind + EXACT_RETRY
+        if analysis.exact_failed:
+            self._exact_from, self._failed_at = behind + EXACT_RETRY, behind
         return analysis
 
     def decide(self, state: State) -> Decision:

@@ -108,6 +108,31 @@ def bench_calibration(
     _print_json(result) if as_json else typer.echo(render_calibration_bench(result))
 
 
+@bench_app.command("exact")
+def bench_exact(
+    space: Annotated[int, typer.Option("--from", help="Cut the games where both tokens first reach this space.")] = 40,
+    positions: Annotated[int, typer.Option(help="Positions (noisy-greedy games with seeds from --seed).")] = 10,
+    seconds: Annotated[float, typer.Option(help="Wall-clock seconds per position, each search.")] = 2.0,
+    seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
+    threads: Annotated[int, typer.Option(help="Threads of the compiled search (root moves split).")] = 1,
+    every_move: Annotated[bool, typer.Option("--every-move", help="Value every root move exactly (analysis), "
+                                             "not only the best (the bot).")] = False,
+    baseline_seconds: Annotated[float | None, typer.Option(
+        "--baseline-seconds", help="Seconds per position for today's Python search (default: --seconds; 0: none).",
+    )] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Compiled exact search vs the Python one: share solved in time, median time, nodes/s and ratio."""
+    from patchwork_opt.bench.exact import check_exact_bench, render_exact_bench, run_exact_bench
+
+    check_exact_bench(space=space, positions=positions, seconds=seconds, threads=threads,
+                      baseline_seconds=baseline_seconds)
+    with phase_progress(disable=as_json) as report:
+        result = run_exact_bench(space=space, positions=positions, seconds=seconds, seed=seed, threads=threads,
+                                 every_move=every_move, baseline_seconds=baseline_seconds, progress=report)
+    _print_json(result) if as_json else typer.echo(render_exact_bench(result))
+
+
 @bench_app.command("web")
 def bench_web(
     clients: Annotated[int, typer.Option(min=1, max=200, help="Clients asking for hints at once.")] = 20,
@@ -157,3 +182,29 @@ def bench_web(
             typer.echo(f"  error: {sample}", err=True)
     if result["errors"]:
         raise typer.Exit(1)
+
+
+@bench_app.command("puzzles")
+def bench_puzzles(
+    per_difficulty: Annotated[
+        int, typer.Option("--per-difficulty", help="Endgame puzzles of each difficulty the bots answer.")
+    ] = 10,
+    generate: Annotated[int, typer.Option(help="Endgame puzzles made from fresh seeds, each timed.")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed of the sample, the bots and the fresh puzzles.")] = 0,
+    ai: Annotated[str, typer.Option("--ai", help="The bot answering the puzzles at levels 1-5.")] = "solver",
+    bank: Annotated[
+        str | None, typer.Option(help="A bank directory (puzzle bank --out); the shipped one by default.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Does puzzle difficulty mean something (the bot at levels 1-5 on each difficulty), and the time to make one."""
+    from patchwork_opt.bench.puzzles import render_puzzle_bench, run_puzzle_bench
+    from patchwork_opt.puzzles.bank import load_bank
+    from solvers.plugins import bot_advisor
+
+    if per_difficulty < 0 or generate < 0:
+        raise PatchworkError("--per-difficulty and --generate must be at least 0")
+    with phase_progress() as report:
+        result = run_puzzle_bench(load_bank(bank), per_difficulty=per_difficulty, generate=generate, seed=seed, ai=ai,
+                                  advisor=bot_advisor(ai), progress=report)
+    _print_json(result) if as_json else typer.echo(render_puzzle_bench(result))

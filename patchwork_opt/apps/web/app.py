@@ -3,7 +3,7 @@
 ``create_app(db, services, limits)`` takes the solver-backed functions from its caller (``cli.py``
 builds them from ``solvers/``), so this package never imports the solvers. It puts the store, the
 services, the limits, the job queue and the analysis cache on ``app.state`` and includes one router
-per part (``routers/``: service, games, solvers, reviews), whose routes take them through
+per part (``routers/``: service, games, solvers, reviews, puzzles), whose routes take them through
 ``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads;
 solver and AI jobs go through a bounded queue (``jobs.py``) that drops a job whose client went
 away, so the event loop keeps answering while the AI thinks. Domain errors become answers in one
@@ -25,7 +25,7 @@ from patchwork_opt.apps.web.databases import open_store
 from patchwork_opt.apps.web.errors import COMMON_ANSWERS, install_error_handlers
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobs import JobQueue
-from patchwork_opt.apps.web.routers import games, reviews, service
+from patchwork_opt.apps.web.routers import games, puzzles, reviews, service
 from patchwork_opt.apps.web.routers.solvers import solvers_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import IdlePurge
@@ -75,7 +75,7 @@ def create_app(
     app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first
     install_error_handlers(app)
     service.mount_assets(app)
-    for router in (service.router, games.router, solvers_router(services.solvers), reviews.router):
+    for router in (service.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router):
         app.include_router(router)
     _publish_ai_names(app, services.ai_names)
     return app

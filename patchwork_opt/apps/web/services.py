@@ -21,6 +21,7 @@ from patchwork_opt.ai.base import Bot
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.puzzles.model import Puzzle
 
 
 class AnalysisOf(Protocol):
@@ -43,6 +44,9 @@ SolverRun = Callable[[BaseModel, float, StopSignal, AnalysisOf], BaseModel]
 BotFactory = Callable[[str, int, int, float, AnalysisOf], Bot]
 #: ``game_hint(state, analysis)``: the hint for the player to move, as ``patchwork hint --json``.
 GameHint = Callable[[State, PositionAnalysis], BaseModel]
+#: ``make_puzzle(kind, difficulty, seed, stop)``: a new puzzle (``puzzle new``'s), when the bank has
+#: none left for a visitor; ends early (``PatchworkError``) when ``stop`` is set.
+PuzzleMaker = Callable[[str, int | None, int, StopSignal], Puzzle]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,3 +105,5 @@ class Services:
     make_bot: BotFactory | None = None
     ai_names: Sequence[str] = ()
     default_ai: str = ""
+    #: new puzzles beyond the shipped bank; None: the bank alone (a visitor may meet a puzzle again)
+    make_puzzle: PuzzleMaker | None = None

@@ -10,7 +10,9 @@ committed move survives a restart or a power cut.
 
 The same database keeps the analysis cache (``analyses.py``): analyses keyed by the position's
 notation and the seconds they were made with, at most ``max_analyses`` of them (the oldest written
-are deleted), shared by every server on the database.
+are deleted), shared by every server on the database. It also keeps the puzzles made on demand
+(those of the shipped bank are package data), each visitor's and each puzzle's Glicko-2 rating,
+and which puzzles each visitor answered (only a first answer moves the ratings).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import secrets
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +33,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
+from patchwork_opt.puzzles.glicko import Rating
 
 Actor = Literal["human", "ai"]
 
@@ -65,6 +68,36 @@ CREATE TABLE IF NOT EXISTS analyses (
     created REAL NOT NULL,
     UNIQUE (position, seconds)
 );
+CREATE TABLE IF NOT EXISTS puzzles (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('endgame', 'fill')),
+    data TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+    puzzle_id TEXT PRIMARY KEY,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    answers INTEGER NOT NULL DEFAULT 0,
+    solved INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS visitors (
+    id TEXT PRIMARY KEY,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    answers INTEGER NOT NULL DEFAULT 0,
+    solved INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_answers (
+    visitor_id TEXT NOT NULL REFERENCES visitors(id) ON DELETE CASCADE,
+    puzzle_id TEXT NOT NULL,
+    correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    created REAL NOT NULL,
+    PRIMARY KEY (visitor_id, puzzle_id)
+);
 """
 #: analyses kept by default (about 4 kB each)
 MAX_ANALYSES = 10_000
@@ -81,6 +114,25 @@ class GameNotFoundError(PatchworkError):
     """No game with that id (the service answers 404)."""
 
     http_status = 404
+
+
+class VisitorNotFoundError(PatchworkError):
+    """No puzzle solver with that visitor id (the service answers 404)."""
+
+    http_status = 404
+
+
+@dataclass(frozen=True, slots=True)
+class RatedAnswer:
+    """The ratings after an answer; ``rated`` is False for a visitor's second answer to a puzzle."""
+
+    visitor: Rating
+    puzzle: Rating
+    rated: bool
+
+
+#: ``rate(visitor, puzzle, correct)``: both ratings after one answer (``puzzles.glicko.rate_answer``).
+RateFn = Callable[[Rating, Rating, bool], tuple[Rating, Rating]]
 
 
 class StaleGameError(PatchworkError):
@@ -149,6 +201,9 @@ class GameStore(ABC):
     where: str
     #: analyses kept at most; 0 keeps none
     max_analyses: int = MAX_ANALYSES
+    #: what a read that is followed by a write of the same row appends (PostgreSQL: ``FOR UPDATE``;
+    #: a SQLite transaction holds the whole file already)
+    _row_lock: str = ""
 
     @abstractmethod
     def _connect(self) -> AbstractContextManager[Connection]:
@@ -266,6 +321,94 @@ class GameStore(ABC):
         with self._connect() as conn:
             (n,) = conn.execute("SELECT COUNT(*) FROM analyses").fetchone()
         return int(n)
+
+    # --- puzzles and their ratings ------------------------------------------------------------
+    def keep_puzzle(self, puzzle_id: str, kind: str, data: str) -> None:
+        """Store a puzzle made on demand (its JSON); the first one kept under an id stays."""
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO puzzles (id, kind, data, created) VALUES (?,?,?,?) ON CONFLICT (id) DO NOTHING",
+                (puzzle_id, kind, data, time.time()),
+            )
+
+    def stored_puzzle(self, puzzle_id: str) -> str | None:
+        """The JSON of a puzzle made on demand, or None."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT data FROM puzzles WHERE id = ?", (puzzle_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def new_visitor(self, visitor_id: str, start: Rating) -> Rating:
+        """A new puzzle solver with the rating ``start``."""
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO visitors (id, rating, deviation, volatility, created) VALUES (?,?,?,?,?)",
+                (visitor_id, start.rating, start.deviation, start.volatility, time.time()),
+            )
+        return start
+
+    def visitor_rating(self, visitor_id: str) -> Rating:
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT rating, deviation, volatility FROM visitors WHERE id = ?", (visitor_id,)
+            ).fetchone()
+        if row is None:
+            raise VisitorNotFoundError(f"no puzzle solver with visitor id {visitor_id!r}")
+        return Rating(*row)
+
+    def puzzle_rating(self, puzzle_id: str, start: Rating) -> Rating:
+        """The puzzle's rating (``start`` until someone answers it)."""
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT rating, deviation, volatility FROM puzzle_ratings WHERE puzzle_id = ?", (puzzle_id,)
+            ).fetchone()
+        return start if row is None else Rating(*row)
+
+    def answered(self, visitor_id: str) -> set[str]:
+        """The ids of the puzzles the visitor has answered."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT puzzle_id FROM puzzle_answers WHERE visitor_id = ?", (visitor_id,)).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def rate_answer(self, visitor_id: str, puzzle_id: str, correct: bool, start: Rating, rate: RateFn) -> RatedAnswer:
+        """Record the visitor's answer and move both ratings by ``rate``, in one transaction that holds
+        both rows (visitor first, then puzzle: one order, so no two answers deadlock); a second answer
+        to the same puzzle changes nothing (``rated`` False)."""
+        with self._transaction() as conn:
+            row = conn.execute(
+                f"SELECT rating, deviation, volatility FROM visitors WHERE id = ?{self._row_lock}", (visitor_id,)
+            ).fetchone()
+            if row is None:
+                raise VisitorNotFoundError(f"no puzzle solver with visitor id {visitor_id!r}")
+            visitor = Rating(*row)
+            conn.execute(
+                "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility) VALUES (?,?,?,?) "
+                "ON CONFLICT (puzzle_id) DO NOTHING",
+                (puzzle_id, start.rating, start.deviation, start.volatility),
+            )
+            puzzle = Rating(*conn.execute(
+                f"SELECT rating, deviation, volatility FROM puzzle_ratings WHERE puzzle_id = ?{self._row_lock}",
+                (puzzle_id,),
+            ).fetchone())
+            first = conn.execute(
+                "INSERT INTO puzzle_answers (visitor_id, puzzle_id, correct, created) VALUES (?,?,?,?) "
+                "ON CONFLICT (visitor_id, puzzle_id) DO NOTHING",
+                (visitor_id, puzzle_id, int(correct), time.time()),
+            ).rowcount
+            if not first:
+                return RatedAnswer(visitor, puzzle, rated=False)
+            visitor, puzzle = rate(visitor, puzzle, correct)
+            solved = int(correct)
+            conn.execute(
+                "UPDATE visitors SET rating = ?, deviation = ?, volatility = ?, answers = answers + 1, "
+                "solved = solved + ? WHERE id = ?",
+                (visitor.rating, visitor.deviation, visitor.volatility, solved, visitor_id),
+            )
+            conn.execute(
+                "UPDATE puzzle_ratings SET rating = ?, deviation = ?, volatility = ?, answers = answers + 1, "
+                "solved = solved + ? WHERE puzzle_id = ?",
+                (puzzle.rating, puzzle.deviation, puzzle.volatility, 1 - solved, puzzle_id),
+            )
+        return RatedAnswer(visitor, puzzle, rated=True)
 
     # --- moves ------------------------------------------------------------------------------
     def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "") -> Game:

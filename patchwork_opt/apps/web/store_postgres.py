@@ -5,7 +5,8 @@ row (``SELECT ... FOR UPDATE``), so of two servers racing for the same ply one s
 and the other, once the lock is free, reads the new ply and answers ``StaleGameError`` (409).
 The primary key ``(game_id, ply)`` backs that up. Connections come from a small pool per process.
 The analysis cache is one table every server reads and writes: a position analysed by one server
-is answered from the cache by the others.
+is answered from the cache by the others. Ratings are read ``FOR UPDATE`` before they are written,
+so two servers rating answers of one visitor at once do not lose either update.
 """
 
 from __future__ import annotations
@@ -58,6 +59,36 @@ _SCHEMA = [
         created DOUBLE PRECISION NOT NULL,
         UNIQUE (position, seconds)
     )""",
+    """CREATE TABLE IF NOT EXISTS puzzles (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('endgame', 'fill')),
+        data TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS puzzle_ratings (
+        puzzle_id TEXT PRIMARY KEY,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        answers INTEGER NOT NULL DEFAULT 0,
+        solved INTEGER NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE IF NOT EXISTS visitors (
+        id TEXT PRIMARY KEY,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        answers INTEGER NOT NULL DEFAULT 0,
+        solved INTEGER NOT NULL DEFAULT 0,
+        created DOUBLE PRECISION NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS puzzle_answers (
+        visitor_id TEXT NOT NULL REFERENCES visitors(id) ON DELETE CASCADE,
+        puzzle_id TEXT NOT NULL,
+        correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+        created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (visitor_id, puzzle_id)
+    )""",
 ]
 #: serializes schema creation between servers starting at once (CREATE IF NOT EXISTS can race)
 _SCHEMA_LOCK = 0x70617463  # "patc"
@@ -75,6 +106,8 @@ class _Qmark:
 
 class PostgresGameStore(GameStore):
     """``postgresql://USER[:PASSWORD]@HOST:PORT/DB`` (libpq's URL and its ``?options``)."""
+
+    _row_lock = " FOR UPDATE"
 
     def __init__(self, url: str, max_connections: int = 8, max_analyses: int = MAX_ANALYSES) -> None:
         self.where = redacted_url(url)

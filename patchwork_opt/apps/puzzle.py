@@ -1,0 +1,268 @@
+"""``patchwork puzzle solve``: a puzzle in the terminal (or from a script on standard input).
+
+An endgame is drawn as ``patchwork play`` draws a game and the move is typed as in ``play`` (``buy 2
+o1 4,5``, ``advance``, ``12@34,35,45``); once it is made, the exact search's verdict follows with its
+proof: the line of best play after the move. A fill is drawn as the quilt and the patches to
+place; patches are placed one by one (``12 o1 4,5``, ``12 34,35,45`` or ``12@34,35,45``; ``undo``
+takes the last one back) and ``done`` compares the fill with the proven optimum, drawn beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from patchwork_opt.ai.explain import describe
+from patchwork_opt.apps.play import draw
+from patchwork_opt.apps.play.commands import CommandError, Hint, Save, Undo, parse_command, parse_place
+from patchwork_opt.apps.play.loop import Terminal
+from patchwork_opt.apps.play.session import Session
+from patchwork_opt.core.bitboard import SIZE, cells_of
+from patchwork_opt.core.catalogue import PATCHES, is_placement, patch_worth, placement
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.formats.render import piece_labels
+from patchwork_opt.puzzles.judge import judge_endgame, judge_fill
+from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle, Placement, Puzzle
+from patchwork_opt.puzzles.proof import BestPlayBot, Prover
+
+FILL_HELP = """\
+commands (case does not matter):
+  12 o3 4,5      place patch 12 in orientation o3, top-left of its box on row 4 col 5
+  12 34,35,45    place patch 12 on exactly these cells (row digit, column digit); 12@34,35,45 too
+  patch 12       draw patch 12's orientations o0, o1, ...
+  undo  (u)      take the last patch back
+  done           compare your fill with the proven optimum
+  show           draw the quilt again
+  help  (?)      this text
+  quit  (q)      stop"""
+_PATCH_PLACE = re.compile(r"^#?(\d+)\s+(.+)$")
+_PATCH_MOVE = re.compile(r"^\d+@[0-8]{2}(?:,[0-8]{2})*$")
+
+
+def _lines(term: Terminal, prompt: str) -> Iterator[str]:
+    while True:
+        line = term.read(prompt)
+        if line is None:
+            return
+        yield line
+
+
+# --- endgames -----------------------------------------------------------------------------------
+def question(puzzle: EndgamePuzzle) -> str:
+    return (f"{player_name(puzzle.player)} (you) to move: find a winning move. "
+            f"{plural(puzzle.legal, 'distinct move')}, {len(puzzle.winning)} of them "
+            f"win{'s' if len(puzzle.winning) == 1 else ''}; difficulty {puzzle.difficulty} of 5.")
+
+
+def line_text(puzzle: EndgamePuzzle, line: tuple[Move, ...]) -> str:
+    """The moves of a line, numbered, each by who plays it: ``1. you: buys #12 ...``."""
+    state = puzzle.state()
+    out = []
+    for i, move in enumerate(line):
+        mover = state.to_move()
+        who = "you" if mover == puzzle.player else player_name(mover)
+        out.append(f"{i + 1:>2}. {who}: {describe(move)}")
+        state.apply(move)
+    if state.is_terminal():
+        mine, theirs = state.score(puzzle.player), state.score(1 - puzzle.player)
+        out.append(f"    final score: you {mine}, {player_name(1 - puzzle.player)} {theirs}")
+    return "\n".join(out)
+
+
+def render_endgame(puzzle: EndgamePuzzle, prover: Prover | None = None) -> RenderableType:
+    session = Session(puzzle.record, puzzle.player, BestPlayBot(prover))
+    return Group(draw.board(session), Text(question(puzzle), style="bold"))
+
+
+def solve_endgame(puzzle: EndgamePuzzle, term: Terminal) -> None:
+    """Draw the position, read the person's move as ``play`` reads it, judge it and show the proof."""
+    prover = Prover()
+    session = Session(puzzle.record, puzzle.player, BestPlayBot(prover))
+    start = len(session.record.moves)
+    term.show(draw.board(session))
+    term.say(question(puzzle), style="bold")
+    term.say("type your move as in patchwork play (buy 1-3, advance, 12@34,35,45; help lists them)", style="dim")
+    for line in _lines(term, "your move> "):
+        try:
+            command = parse_command(line)
+            if command is None:
+                continue
+            if isinstance(command, (Hint, Undo, Save)):
+                raise CommandError("a puzzle has no hints, undo or save: make your move, or quit")
+            reply = session.handle(command)
+        except PatchworkError as exc:
+            term.say(f"error: {exc}", style="bold red")
+            continue
+        if reply.quit:
+            term.say("bye")
+            return
+        if reply.help:
+            term.show(draw.help_text())
+        if len(session.record.moves) > start:
+            move = session.record.moves[start]
+            with term.busy("proving…"):
+                verdict = judge_endgame(puzzle, move, prover)
+            term.say(verdict.text, style="bold green" if verdict.correct else "bold red")
+            term.say("the proof, best play from your move:")
+            term.say(line_text(puzzle, verdict.line))
+            return
+        if reply.placing:
+            term.show(draw.placement_view(session, crop_notes=term.interactive))
+        elif reply.show:
+            term.show(draw.board(session))
+
+
+# --- fills ----------------------------------------------------------------------------------------
+def fill_task(puzzle: FillPuzzle) -> str:
+    patches = plural(len(puzzle.patches), "patch", "patches")
+    if puzzle.objective == "points":
+        goal = (f"the best score change (2 a cell, income at {plural(puzzle.marks, 'income mark')} ahead, "
+                f"less the price)")
+    else:
+        goal = "as many covered cells as possible"
+    parts = [f"Fill the quilt with some of the {patches} (each at most once) for {goal}"]
+    if puzzle.budget is not None:
+        parts.append(f"spending at most {plural(puzzle.budget, 'button')}")
+    if puzzle.require_bonus:
+        parts.append("completing a 7x7 square")
+    return ", ".join(parts) + f". Difficulty {puzzle.difficulty} of 5."
+
+
+def fill_quilt(quilt: int, placed: list[Placement] | tuple[Placement, ...], title: str) -> Panel:
+    """The quilt: covered cells shaded, each placed patch in its colour with its letter."""
+    grid: list[list[tuple[str, str]]] = [[(draw.EMPTY, "dim")] * SIZE for _ in range(SIZE)]
+    for r, c in cells_of(quilt):
+        grid[r][c] = ("▒", "dim")
+    for (pid, _), (label, mask) in zip(placed, piece_labels(list(placed)), strict=True):
+        for r, c in cells_of(mask):
+            grid[r][c] = (label, draw.patch_style(pid))
+    text = Text("   " + " ".join(str(c) for c in range(SIZE)) + "\n", style="dim")
+    for r in range(SIZE):
+        text.append(f"{r} ", style="dim")
+        for c in range(SIZE):
+            label, style = grid[r][c]
+            text.append(" " + label, style=style)
+        if r + 1 < SIZE:
+            text.append("\n")
+    return Panel(text, title=title, expand=False)
+
+
+def patch_cards(pids: list[int], puzzle: FillPuzzle) -> RenderableType:
+    cards = []
+    for pid in pids:
+        p = PATCHES[pid]
+        facts = Text(f"cells {p.area}  cost {p.cost}\ntime {p.time}  income {p.income}")
+        if puzzle.objective == "points":
+            facts.append(f"\nworth {patch_worth(pid, puzzle.marks)}")
+        cards.append(Panel(Group(draw.shape_text(pid, draw.flat_orientation(pid)), Text(""), facts),
+                           title=f"#{pid}", width=22))
+    return Columns(cards) if cards else Text("no patches left", style="dim")
+
+
+def render_fill(puzzle: FillPuzzle, placed: list[Placement] | None = None) -> RenderableType:
+    placed = placed or []
+    left = [pid for pid in puzzle.patches if pid not in {p for p, _ in placed}]
+    return Group(fill_quilt(puzzle.quilt, placed, "your quilt"), Text("patches to place:", style="bold"),
+                 patch_cards(left, puzzle), Text(fill_task(puzzle), style="bold"))
+
+
+def read_placement(text: str, puzzle: FillPuzzle, taken: int) -> Placement:
+    """``12 o3 4,5``, ``12 34,35,45`` or ``12@34,35,45`` as (patch, mask); CommandError names why not."""
+    if _PATCH_MOVE.match(text):
+        move = Move.parse(text)
+        pid, mask = move.patch, move.mask
+    else:
+        match = _PATCH_PLACE.match(text)
+        if not match:
+            raise CommandError(f"cannot read {text!r}: give a patch and where, like 12 o3 4,5 or 12 34,35,45")
+        pid = int(match.group(1))
+        spec = parse_place(match.group(2))
+        if spec.suggestion is not None or (spec.cell is not None and spec.orientation is None):
+            raise CommandError("give an orientation and a cell (12 o3 4,5) or all the patch's cells (12 34,35,45)")
+        if pid not in puzzle.patches:
+            raise CommandError(f"#{pid} is not one of the puzzle's patches {list(puzzle.patches)}")
+        if spec.orientation is not None:
+            assert spec.cell is not None
+            count = len(PATCHES[pid].orientations)
+            if spec.orientation >= count:
+                raise CommandError(f"#{pid} has orientations o0-o{count - 1}, not o{spec.orientation}")
+            try:
+                mask = placement(pid, spec.orientation, *spec.cell)
+            except PatchworkError:
+                where = f"{spec.cell[0]},{spec.cell[1]}"
+                raise CommandError(f"o{spec.orientation} of #{pid} at {where} runs off the quilt") from None
+        else:
+            mask = spec.cells
+            if not is_placement(pid, mask):
+                raise CommandError(f"those cells are not the shape of #{pid} ({PATCHES[pid].area} cells)")
+    if pid not in puzzle.patches:
+        raise CommandError(f"#{pid} is not one of the puzzle's patches {list(puzzle.patches)}")
+    if mask & taken:
+        raise CommandError(f"cells {[list(c) for c in cells_of(mask & taken)]} are already covered")
+    return pid, mask
+
+
+def solve_fill(puzzle: FillPuzzle, term: Terminal) -> None:
+    """Place patches one by one, then compare the fill with the proven optimum."""
+    placed: list[Placement] = []
+    term.show(render_fill(puzzle))
+    term.say("place patches like 12 o3 4,5 or 12 34,35,45; done when finished (help lists the commands)", style="dim")
+    for line in _lines(term, "place> "):
+        text = line.strip().lower()
+        if not text:
+            continue
+        try:
+            if text in ("quit", "q", "exit"):
+                term.say("bye")
+                return
+            if text in ("help", "?", "h"):
+                term.say(FILL_HELP)
+            elif text in ("show", "board"):
+                term.show(render_fill(puzzle, placed))
+            elif text in ("undo", "u"):
+                if not placed:
+                    raise CommandError("nothing to undo: no patch placed yet")
+                pid, _ = placed.pop()
+                term.say(f"took #{pid} back")
+                term.show(render_fill(puzzle, placed))
+            elif text.startswith("patch "):
+                pid = int(text.split()[1]) if text.split()[1].isdigit() else -1
+                if pid not in puzzle.patches:
+                    raise CommandError(f"#{text.split()[1]} is not one of the puzzle's patches")
+                term.show(Columns([Panel(draw.shape_text(pid, o), title=f"o{o.index}", expand=False)
+                                   for o in PATCHES[pid].orientations]))
+            elif text == "done":
+                verdict = judge_fill(puzzle, placed)
+                term.say(verdict.text, style="bold green" if verdict.correct else "bold red")
+                term.show(Columns([fill_quilt(puzzle.quilt, placed, f"yours: {verdict.value}"),
+                                   fill_quilt(puzzle.quilt, puzzle.best, f"the optimum: {verdict.best}")]))
+                return
+            else:
+                taken = puzzle.quilt
+                for _, mask in placed:
+                    taken |= mask
+                pid, mask = read_placement(text, puzzle, taken)
+                if pid in {p for p, _ in placed}:
+                    raise CommandError(f"#{pid} is placed already (each patch at most once)")
+                placed.append((pid, mask))
+                term.show(render_fill(puzzle, placed))
+        except PatchworkError as exc:
+            term.say(f"error: {exc}", style="bold red")
+
+
+def solve(puzzle: Puzzle, term: Terminal) -> None:
+    if isinstance(puzzle, EndgamePuzzle):
+        solve_endgame(puzzle, term)
+    else:
+        solve_fill(puzzle, term)
+
+
+def render_puzzle(puzzle: Puzzle) -> RenderableType:
+    return render_endgame(puzzle) if isinstance(puzzle, EndgamePuzzle) else render_fill(puzzle)

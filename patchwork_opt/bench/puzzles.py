@@ -1,0 +1,114 @@
+"""``patchwork bench puzzles``: does difficulty mean something, and how long does a puzzle take to make?
+
+For a seeded sample of the bank's endgame puzzles of each difficulty, the solver bot at each level
+1-5, as people play it (on its level's clock, with the advisor the caller plugs in), answers each
+puzzle; a success is a winning move. Difficulty means something when level 1 solves the easy
+puzzles more often than the hard ones and level 5 solves more than level 1 at every difficulty.
+The bank rated its puzzles with the reference bot on fixed budgets (``puzzles/endgame.py``), so
+this is an independent check, not the same measurement again.
+
+Then ``generate`` endgame puzzles are made from fresh seeds, one after the other on this core, and
+the median and slowest times are reported (the compiled searches loaded first: no clock starts
+while Numba loads).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from patchwork_opt.ai.base import PlacementAdvisor
+from patchwork_opt.ai.exactcore import warm_up as warm_exact
+from patchwork_opt.ai.fastcore import warm_up as warm_search
+from patchwork_opt.ai.registry import make_bot
+from patchwork_opt.puzzles.bank import Bank
+from patchwork_opt.puzzles.endgame import generate_endgame
+from patchwork_opt.puzzles.model import DIFFICULTIES, EndgamePuzzle
+from patchwork_opt.puzzles.proof import move_key
+
+LEVELS = (1, 2, 3, 4, 5)
+
+
+def solve_rates(bank: Bank, per_difficulty: int, seed: int, ai: str, advisor: PlacementAdvisor | None,
+                progress: Callable[[str, int, int], None]) -> dict[int, dict[int, float]]:
+    """rates[difficulty][level]: the share of the sampled puzzles the bot at that level solves."""
+    rng = random.Random(seed)
+    sample = {d: rng.sample(bank.of("endgame", d), min(per_difficulty, len(bank.of("endgame", d))))
+              for d in DIFFICULTIES}
+    total = sum(len(s) for s in sample.values()) * len(LEVELS)
+    done = 0
+    rates: dict[int, dict[int, float]] = {}
+    for d, puzzles in sample.items():
+        rates[d] = {}
+        for level in LEVELS:
+            solved = 0
+            for puzzle in puzzles:
+                assert isinstance(puzzle, EndgamePuzzle)
+                state = puzzle.state()
+                bot = make_bot(ai, level=level, seed=rng.randrange(1 << 31), advisor=advisor)
+                wins = {move_key(state, m) for m in puzzle.winning}
+                solved += move_key(state, bot.decide(state.clone()).move) in wins
+                done += 1
+                progress("bots answering puzzles", done, total)
+            rates[d][level] = solved / len(puzzles) if puzzles else 0.0
+    return rates
+
+
+def generation_times(count: int, seed: int, progress: Callable[[str, int, int], None]) -> list[float]:
+    """Seconds to make each of ``count`` endgame puzzles from fresh seeds, one after the other."""
+    warm_exact()
+    warm_search()
+    rng = random.Random(seed)
+    times = []
+    for i in range(count):
+        started = time.perf_counter()
+        generate_endgame(rng.randrange(1 << 31))
+        times.append(time.perf_counter() - started)
+        progress("endgame puzzles made", i + 1, count)
+    return times
+
+
+def run_puzzle_bench(bank: Bank, *, per_difficulty: int, generate: int, seed: int, ai: str,
+                     advisor: PlacementAdvisor | None, progress: Callable[[str, int, int], None]) -> dict[str, Any]:
+    rates = solve_rates(bank, per_difficulty, seed, ai, advisor, progress) if per_difficulty else {}
+    times = generation_times(generate, seed, progress) if generate else []
+    checks = {}
+    if rates:
+        checks["level 1 solves easy more often than hard"] = rates[1][1] > rates[5][1]
+        checks["level 5 beats level 1 at every difficulty"] = all(rates[d][5] > rates[d][1] for d in rates)
+    return {
+        "bank": bank.counts(),
+        "ai": ai,
+        "per_difficulty": per_difficulty,
+        "solve_rates": {str(d): {str(level): round(r, 3) for level, r in by.items()} for d, by in rates.items()},
+        "checks": checks,
+        "generation_seconds": {
+            "count": len(times),
+            "median": round(statistics.median(times), 2) if times else None,
+            "max": round(max(times), 2) if times else None,
+        },
+    }
+
+
+def render_puzzle_bench(result: dict[str, Any]) -> str:
+    lines = []
+    for kind, counts in result["bank"].items():
+        spread = ", ".join(f"{d}: {n}" for d, n in counts.items())
+        lines.append(f"bank {kind:8} {sum(counts.values())} puzzles (by difficulty {spread})")
+    rates = result["solve_rates"]
+    if rates:
+        lines.append(f"share of {result['per_difficulty']} endgame puzzles per difficulty that {result['ai']} "
+                     "solves, by level (on its level's clock)")
+        lines.append("difficulty  " + "  ".join(f"level {level}" for level in LEVELS))
+        for d, by in rates.items():
+            lines.append(f"{d:>10}  " + "  ".join(f"{by[str(level)]:>7.0%}" for level in LEVELS))
+        for check, ok in result["checks"].items():
+            lines.append(f"{'yes' if ok else 'NO ':3}  {check}")
+    gen = result["generation_seconds"]
+    if gen["count"]:
+        lines.append(f"making an endgame puzzle (one core): median {gen['median']:.1f} s, slowest {gen['max']:.1f} s "
+                     f"over {gen['count']}")
+    return "\n".join(lines)

@@ -1,0 +1,107 @@
+"""The shipped bank of puzzles (package data ``patchwork_opt/data/puzzles/``), so a puzzle is served at once.
+
+Two files, ``endgames.json`` and ``fills.json``, each ``{"format": 1, "command": "...", "puzzles":
+[...]}``: the puzzles in the format of ``model.py`` and the command that wrote them
+(``patchwork puzzle bank``, ``solvers/puzzles.py``). Every puzzle is validated when the bank is
+read; the tests prove every one again.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.puzzles.model import KINDS, Puzzle, PuzzleFormatError, puzzle_from_json
+
+BANK_FILES: dict[str, str] = {"endgame": "endgames.json", "fill": "fills.json"}
+FORMAT = 1
+
+
+class PuzzleNotFoundError(PatchworkError):
+    """No puzzle with that id (the service answers 404)."""
+
+    http_status = 404
+
+
+def bank_json(puzzles: Sequence[dict[str, Any]], command: str) -> str:
+    """A bank file's text: one puzzle a line, so that a change to the bank reads as a diff."""
+    lines = ",\n".join(json.dumps(p, separators=(",", ":")) for p in puzzles)
+    head = json.dumps({"format": FORMAT, "command": command})[:-1]
+    return f'{head}, "puzzles": [\n{lines}\n]}}\n'
+
+
+@dataclass(frozen=True, slots=True)
+class Bank:
+    """The puzzles by kind; ``find`` by id, ``pick`` one of a kind and difficulty."""
+
+    puzzles: dict[str, tuple[Puzzle, ...]]
+    commands: dict[str, str] = field(default_factory=dict)
+    _by_id: dict[str, Puzzle] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for kind in self.puzzles.values():
+            for puzzle in kind:
+                self._by_id[puzzle.id] = puzzle
+
+    def find(self, puzzle_id: str) -> Puzzle | None:
+        return self._by_id.get(puzzle_id)
+
+    def of(self, kind: str, difficulty: int | None = None) -> list[Puzzle]:
+        return [p for p in self.puzzles.get(kind, ()) if difficulty is None or p.difficulty == difficulty]
+
+    def pick(self, kind: str, difficulty: int | None, rng: random.Random, exclude: Iterable[str] = ()) -> Puzzle | None:
+        """A random puzzle of ``kind`` (and ``difficulty``) not in ``exclude``; None when none is left."""
+        skip = set(exclude)
+        left = [p for p in self.of(kind, difficulty) if p.id not in skip]
+        return rng.choice(left) if left else None
+
+    def counts(self) -> dict[str, dict[int, int]]:
+        return {kind: {d: len(self.of(kind, d)) for d in range(1, 6)} for kind in self.puzzles}
+
+
+def read_bank_file(path: Path | Any, kind: str) -> tuple[tuple[Puzzle, ...], str]:
+    """The puzzles of one bank file and the command that wrote it; ``PuzzleFormatError`` names the
+    file and the puzzle at fault."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PuzzleFormatError(f"{path}: cannot read the puzzle bank ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
+        raise PuzzleFormatError(f"{path}: not a puzzle bank of format {FORMAT}")
+    puzzles = []
+    for i, item in enumerate(data["puzzles"]):
+        try:
+            puzzle = puzzle_from_json(item)
+        except PuzzleFormatError as exc:
+            raise PuzzleFormatError(f"{path}: puzzles[{i}]: {exc}") from None
+        if puzzle.kind != kind:
+            raise PuzzleFormatError(f"{path}: puzzles[{i}]: a {puzzle.kind} puzzle in the {kind} file")
+        puzzles.append(puzzle)
+    return tuple(puzzles), str(data.get("command", ""))
+
+
+def load_bank(directory: str | Path | None = None) -> Bank:
+    """The bank in ``directory`` (the shipped one by default); a missing file is an empty kind."""
+    puzzles: dict[str, tuple[Puzzle, ...]] = {}
+    commands: dict[str, str] = {}
+    base: Any = Path(directory) if directory is not None else resources.files("patchwork_opt") / "data" / "puzzles"
+    for kind in KINDS:
+        path = base / BANK_FILES[kind]
+        if path.is_file():
+            puzzles[kind], commands[kind] = read_bank_file(path, kind)
+        else:
+            puzzles[kind] = ()
+    return Bank(puzzles, commands)
+
+
+@lru_cache(maxsize=1)
+def shipped_bank() -> Bank:
+    """The shipped bank, read once per process."""
+    return load_bank()

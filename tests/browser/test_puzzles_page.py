@@ -1,0 +1,191 @@
+"""The Puzzles page in a real browser: `patchwork serve` in a subprocess, Debian's Chromium driven by
+Playwright. A visitor solves an endgame by moving as in a game (a patch chosen, turned, placed with a
+click) and sees the verdict, the line and their rating; misses another and sees the refutation; fills
+a quilt patch by patch and sees the proven optimum."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("PATCHWORK_CHROMIUM", "/usr/bin/chromium")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+from patchwork_opt.core.bitboard import cells_of  # noqa: E402
+from patchwork_opt.core.catalogue import PATCHES  # noqa: E402
+from patchwork_opt.puzzles.bank import shipped_bank  # noqa: E402
+from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle  # noqa: E402
+from patchwork_opt.puzzles.proof import distinct_moves, move_key  # noqa: E402
+
+pytestmark = pytest.mark.slow
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+BANK = shipped_bank()
+Cells = list[tuple[int, int]]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("puzzles")
+    log = folder / "server.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db",
+                                 str(folder / "games.db")], stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            if proc.poll() is not None:
+                pytest.fail(f"patchwork serve exited: {log.read_text()}")
+            try:
+                urllib.request.urlopen(f"{url}/api/health", timeout=5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"patchwork serve did not answer: {log.read_text()}")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    yield pg
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def _normalised(cells: Cells) -> Cells:
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    return sorted((r - top, c - left) for r, c in cells)
+
+
+def turns_to(pid: int, cells: Cells) -> tuple[int, bool]:
+    """How many presses of Rotate (then whether Flip) turn the patch as the page first shows it
+    (its orientation o0) into the shape of ``cells``: the page's own rotate and flip, in Python."""
+    start = list(PATCHES[pid].orientations[0].cells)
+    want = _normalised(cells)
+    for flipped in (False, True):
+        shape = _normalised([(r, -c) for r, c in start]) if flipped else _normalised(start)
+        for presses in range(4):
+            if shape == want:
+                return presses, flipped
+            shape = _normalised([(c, -r) for r, c in shape])
+    raise AssertionError(f"no turn of #{pid} gives {cells}")
+
+
+def place(page: Page, quilt: str, pid: int, cells: Cells) -> None:
+    """Choose the patch, turn it with the buttons, and click the quilt where the page puts it on ``cells``."""
+    page.click(f".offer[data-patch='{pid}']")
+    presses, flipped = turns_to(pid, cells)
+    buttons = "#eg" if quilt.startswith("#eg") else "#fill"
+    if flipped:
+        page.click(f"{buttons}-flip")
+    for _ in range(presses):
+        page.keyboard.press("r")
+    shape = _normalised(cells)
+    height, width = max(r for r, _ in shape) + 1, max(c for _, c in shape) + 1
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    row, col = top + (height - 1) // 2, left + (width - 1) // 2  # the page centres the shape on the pointer
+    cell = f"{quilt} .cell[data-r='{row}'][data-c='{col}']"
+    page.hover(cell)
+    preview = page.locator("[data-testid=preview] rect").evaluate_all(
+        "rs => rs.map(r => [Number(r.getAttribute('y')) / 34, Number(r.getAttribute('x')) / 34])")
+    assert sorted((int(r), int(c)) for r, c in preview) == sorted(cells)
+    page.click(cell)
+
+
+def open_puzzle(page: Page, server: str, puzzle_id: str) -> None:
+    page.goto(f"{server}/puzzles#{puzzle_id}")
+    page.wait_for_selector(f"body[data-ready=true][data-puzzle='{puzzle_id}'][data-busy=false]", timeout=30_000)
+
+
+def answered(page: Page) -> str:
+    page.wait_for_selector("body[data-busy=false]:is([data-answered=correct], [data-answered=wrong])", timeout=60_000)
+    return page.get_attribute("body", "data-answered") or ""
+
+
+def endgame_with_a_winning_buy() -> EndgamePuzzle:
+    return next(p for p in BANK.puzzles["endgame"] if isinstance(p, EndgamePuzzle)
+                and any(m.kind == "buy" for m in p.winning))
+
+
+def test_an_endgame_is_solved_by_moving_as_in_a_game(page: Page, server: str) -> None:
+    puzzle = endgame_with_a_winning_buy()
+    move = next(m for m in puzzle.winning if m.kind == "buy")
+    open_puzzle(page, server, puzzle.id)
+    assert "find a winning move" in page.inner_text("[data-testid=task]")
+    assert page.locator("#eg-offers .offer").count() == len(puzzle.state().offers())
+    assert page.locator("#eg-track .space").count() == 54
+    place(page, "#eg-quilt-you", move.patch, cells_of(move.mask))
+    assert answered(page) == "correct"
+    verdict = page.inner_text("[data-testid=verdict]")
+    assert "Correct!" in verdict and "you win" in verdict and "Winning moves" in verdict
+    assert page.locator("[data-testid=verdict-line] li").first.inner_text().startswith("you: buy #")
+    assert page.locator("[data-testid=answer-move]").count() == 1
+    rating = page.inner_text("[data-testid=my-rating]")
+    assert rating.startswith("Your puzzle rating: ") and int(rating.split(": ")[1].split(" ")[0]) > 1500
+
+
+def test_a_wrong_move_shows_the_refutation(page: Page, server: str) -> None:
+    puzzle = next(p for p in BANK.puzzles["endgame"] if isinstance(p, EndgamePuzzle)
+                  and p.id != endgame_with_a_winning_buy().id)
+    state = puzzle.state()
+    wins = {move_key(state, m) for m in puzzle.winning}
+    wrong = next(m for k, m in distinct_moves(state).items() if k not in wins and m.kind in ("advance", "buy"))
+    open_puzzle(page, server, puzzle.id)
+    if wrong.kind == "advance":
+        page.click("#eg-advance")
+    else:
+        place(page, "#eg-quilt-you", wrong.patch, cells_of(wrong.mask))
+    assert answered(page) == "wrong"
+    verdict = page.inner_text("[data-testid=verdict]")
+    assert "Not this one" in verdict and "best play refutes it" in verdict
+    assert page.locator("[data-testid=verdict-line] li").count() >= 1
+
+
+def test_a_fill_is_placed_by_click_and_the_optimum_revealed(page: Page, server: str) -> None:
+    puzzle = next(p for p in BANK.puzzles["fill"] if isinstance(p, FillPuzzle) and len(p.best) >= 2)
+    open_puzzle(page, server, puzzle.id)
+    assert "Fill the quilt" in page.inner_text("[data-testid=task]")
+    assert page.locator("#fill-patches .offer").count() == len(puzzle.patches)
+    assert page.locator("#fill-optimum-box").is_hidden()
+    for pid, mask in puzzle.best:
+        place(page, "#fill-quilt", pid, cells_of(mask))
+    assert page.locator(f"#fill-patches .offer[data-patch='{puzzle.best[0][0]}']").is_disabled()
+    assert page.inner_text("[data-testid=fill-score]").startswith(f"Your fill: {puzzle.best_value} ")
+    page.click("#fill-done")
+    assert answered(page) == "correct"
+    assert "the proven optimum" in page.inner_text("[data-testid=verdict]")
+    assert page.locator("[data-testid=optimum] .piece").count() == len(puzzle.best)

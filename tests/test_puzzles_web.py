@@ -1,0 +1,167 @@
+"""The puzzles API as the page uses it: a puzzle without its answer, the verdict with its proof, the
+ratings of visitor and puzzle (kept in the games store, SQLite and PostgreSQL alike), bad input."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
+
+from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.routers.puzzles import START_RATINGS
+from patchwork_opt.apps.web.services import Services
+from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.puzzles.bank import Bank, shipped_bank
+from patchwork_opt.puzzles.glicko import Rating, rate_answer
+from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle, Puzzle, placements_json
+from patchwork_opt.puzzles.proof import distinct_moves, move_key
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", UserWarning)
+    from fastapi.testclient import TestClient
+
+LOCAL = "http://127.0.0.1"
+BANK = shipped_bank()
+ENDGAME = next(p for p in BANK.puzzles["endgame"] if isinstance(p, EndgamePuzzle))
+FILL = next(p for p in BANK.puzzles["fill"] if isinstance(p, FillPuzzle))
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(base_url=LOCAL, app=create_app(db, Services())) as c:
+        yield c
+
+
+def wrong_move(puzzle: EndgamePuzzle) -> dict[str, Any]:
+    state = puzzle.state()
+    wins = {move_key(state, m) for m in puzzle.winning}
+    return next(m for k, m in distinct_moves(state).items() if k not in wins).to_json()
+
+
+def answer(client: TestClient, puzzle: Puzzle, body: dict[str, Any]) -> Any:
+    return client.post(f"/api/puzzles/{puzzle.id}/answer", json=body)
+
+
+def test_a_puzzle_is_served_without_its_answer(client: TestClient) -> None:
+    for kind in ("endgame", "fill"):
+        for difficulty in (1, 5):
+            view = client.post("/api/puzzles", json={"kind": kind, "difficulty": difficulty}).json()
+            puzzle = BANK.find(view["id"])
+            assert puzzle is not None and puzzle.kind == kind and view["difficulty"] == difficulty
+            assert view["rating"] == {"rating": START_RATINGS[difficulty], "deviation": 250.0}
+            shown = view[kind]
+            assert set(shown) == ({"player", "legal", "winning", "state", "boards", "offers", "upcoming"}
+                                  if kind == "endgame" else
+                                  {"quilt", "patches", "objective", "marks", "budget", "require_bonus"})
+            assert view["endgame" if kind == "fill" else "fill"] is None
+    endgame = client.get(f"/api/puzzles/{ENDGAME.id}").json()["endgame"]
+    assert endgame["player"] == ENDGAME.player and endgame["legal"] == ENDGAME.legal
+    assert endgame["winning"] == len(ENDGAME.winning) and endgame["state"]["position"] == ENDGAME.to_json()["position"]
+    fill = client.get(f"/api/puzzles/{FILL.id}").json()["fill"]
+    assert fill["patches"] == list(FILL.patches) and [tuple(c) for c in fill["quilt"]] == cells_of(FILL.quilt)
+
+
+def test_a_winning_move_is_correct_and_the_ratings_move_the_right_way(client: TestClient) -> None:
+    first = answer(client, ENDGAME, {"move": ENDGAME.winning[0].to_json()})
+    assert first.status_code == 200, first.text
+    verdict = first.json()
+    assert verdict["correct"] and verdict["margin"] >= 0 and verdict["rated"]
+    assert verdict["line"][0] == ENDGAME.winning[0].to_json() and len(verdict["line_players"]) == len(verdict["line"])
+    assert verdict["visitor"]["rating"] > 1500 and verdict["rating"]["rating"] < START_RATINGS[ENDGAME.difficulty]
+    assert len(verdict["winning"]) == len(ENDGAME.winning)
+    visitor = verdict["visitor"]["id"]
+    # a wrong fill answer: the visitor goes down, that puzzle up
+    before = verdict["visitor"]["rating"]
+    short = answer(client, FILL, {"placements": placements_json(FILL.best[:1]), "visitor": visitor}).json()
+    assert not short["correct"] and short["margin"] < 0 and short["best"] == FILL.best_value
+    assert short["visitor"]["rating"] < before and short["rating"]["rating"] > START_RATINGS[FILL.difficulty]
+    assert short["optimum"] == placements_json(FILL.best)
+    # answering again changes nothing; the visitor's rating comes back with the next puzzle
+    again = answer(client, FILL, {"placements": placements_json(FILL.best), "visitor": visitor}).json()
+    assert again["correct"] and not again["rated"] and again["visitor"]["rating"] == short["visitor"]["rating"]
+    view = client.post("/api/puzzles", json={"kind": "fill", "visitor": visitor}).json()
+    assert view["visitor"]["rating"] == short["visitor"]["rating"] and view["id"] != FILL.id
+
+
+def test_a_wrong_move_is_refuted_by_best_play_to_the_end(client: TestClient) -> None:
+    verdict = answer(client, ENDGAME, {"move": wrong_move(ENDGAME)}).json()
+    assert "correct" in verdict, verdict
+    assert not verdict["correct"] and verdict["margin"] <= 0 and "refutes" in verdict["text"]
+    state = ENDGAME.state()
+    for move in verdict["line"]:
+        state.apply(Move.from_json(move))
+    assert state.is_terminal()
+
+
+def test_bad_answers_say_why(client: TestClient) -> None:
+    state = ENDGAME.state()
+    not_offered = next(pid for pid in range(33) if pid not in state.circle[:3])
+    cells = [list(c) for c in cells_of(PATCHES[not_offered].placements[0])]
+    bad = answer(client, ENDGAME, {"move": {"type": "buy", "patch": not_offered, "cells": cells}})
+    assert bad.status_code == 422 and "not on offer" in bad.json()["detail"]
+    assert answer(client, ENDGAME, {"move": {"type": "leather", "cell": [0, 0]}}).status_code == 422
+    assert answer(client, ENDGAME, {"placements": []}).status_code == 422
+    assert answer(client, FILL, {"move": {"type": "advance"}}).status_code == 422
+    stranger = next(pid for pid in range(33) if pid not in FILL.patches)
+    off = answer(client, FILL, {"placements": [{"patch": stranger, "cells": [[0, 0]]}]})
+    assert off.status_code == 422 and f"patch {stranger} is not one of the puzzle's patches" in off.json()["detail"]
+    twice = placements_json(FILL.best[:1]) * 2
+    assert "used twice" in answer(client, FILL, {"placements": twice}).json()["detail"]
+    assert answer(client, ENDGAME, {"move": {"type": "advance"}, "placements": []}).status_code == 422
+    assert answer(client, ENDGAME, {"move": None}).status_code == 422
+    missing = client.post("/api/puzzles/e000000000000/answer", json={"move": {"type": "advance"}})
+    assert missing.status_code == 404 and "no puzzle" in missing.json()["detail"]
+    assert client.get("/api/puzzles/e000000000000").status_code == 404
+    stranger_visitor = {"move": {"type": "advance"}, "visitor": "x" * 22}
+    assert answer(client, ENDGAME, stranger_visitor).status_code == 404
+    assert client.post("/api/puzzles", json={"kind": "fill", "visitor": "x" * 22}).status_code == 404
+    assert client.post("/api/puzzles", json={"kind": "chess"}).status_code == 422
+    assert client.post("/api/puzzles", json={"difficulty": 6}).status_code == 422
+
+
+def test_a_visitor_who_answered_the_whole_bank_gets_a_new_puzzle_made_in_the_queue(db: str) -> None:
+    one = Bank({"endgame": (ENDGAME,), "fill": (FILL,)})
+    made: list[tuple[str, int | None]] = []
+
+    def make(kind: str, difficulty: int | None, seed: int, stop: StopSignal) -> Puzzle:
+        made.append((kind, difficulty))
+        return next(p for p in BANK.puzzles["fill"] if p.id != FILL.id)
+
+    app = create_app(db, Services(make_puzzle=make))
+    app.state.puzzle_bank = one
+    with TestClient(base_url=LOCAL, app=app) as client:
+        visitor = answer(client, FILL, {"placements": []}).json()["visitor"]["id"]
+        view = client.post("/api/puzzles", json={"kind": "fill", "visitor": visitor}).json()
+        assert made == [("fill", None)] and view["id"] != FILL.id
+        kept = client.get(f"/api/puzzles/{view['id']}")  # kept in the store: it can be answered
+        made_puzzle = BANK.find(view["id"])
+        assert kept.status_code == 200 and made_puzzle is not None
+        assert answer(client, made_puzzle, {"placements": []}).status_code == 200
+
+
+def test_concurrent_answers_of_one_visitor_lose_no_update(db: str, opened: Callable[[str], GameStore]) -> None:
+    store = opened(db)
+    store.new_visitor("v" * 22, Rating())
+    puzzles = [p.id for p in BANK.puzzles["fill"][:6]]
+
+    def answer_one(puzzle_id: str) -> None:
+        store.rate_answer("v" * 22, puzzle_id, True, Rating(1500, 250), rate_answer)
+
+    threads = [threading.Thread(target=answer_one, args=(pid,)) for pid in puzzles]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    expected = Rating()
+    for _ in puzzles:
+        expected = rate_answer(expected, Rating(1500, 250), True)[0]
+    assert store.visitor_rating("v" * 22).rating == pytest.approx(expected.rating)
+    assert store.answered("v" * 22) == set(puzzles)
