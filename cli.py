@@ -467,7 +467,7 @@ def serve(
         float, typer.Option(min=0, max=36500, help="Delete games with no move for this many days (0: never).")
     ] = 30.0,
 ) -> None:
-    """Serve the web page and the JSON API (games, hint, fill, bonus; docs at /docs)."""
+    """Serve the web page, the Puzzles page and the JSON API (games, puzzles, hint, fill, bonus; docs at /docs)."""
     from patchwork_opt.apps.web.server import LOOPBACK_NAMES, run_server
     from patchwork_opt.apps.web.services import Limits
     from solvers.plugins import web_services

@@ -4,13 +4,14 @@ The one entry point the solver bot, ``patchwork move`` and reviews use. Late in 
 exact search tries to solve the rest of the game over every legal move within a share of the
 budget; when it finishes the figures are exact (win 1 or 0, the final margin under best play).
 It is the compiled one (``exactcore``), tried wherever its estimate says it can finish in that
-share (not from a fixed space), with the bot's table kept across a game's moves. Otherwise the
+share (not from a fixed space; probed where the estimate is a little over it: ``exact_budget``),
+with the bot's table kept across a game's moves. Otherwise the
 compiled UCT (``fastcore``) samples: root moves are advance and each affordable offer placed
 where the advisor ranks first, plus any placement completing a 7x7 (this search's options of the
 one candidate list, ``candidates``), leaves valued by the evaluator passed in (the learned value
-by default, ``default_evaluator``). A timed search stops early once its most visited root move
-can no longer change (``settled``). Every move comes back as the one analysed-move type,
-``AnalysedMove``.
+by default, ``default_evaluator``). A search may stop early once its most visited root move can
+no longer change (``settled``; the bot's always, the analysis's when timed). Every move comes
+back as the one analysed-move type, ``AnalysedMove``.
 
 The reference bot ``solver-rollout`` keeps the search as it was before the learned value: the
 rollout evaluator, the rollout's tree capacity, no early stop, and the Python exact search
@@ -20,10 +21,14 @@ rollout evaluator, the rollout's tree capacity, no early stop, and the Python ex
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -36,10 +41,11 @@ from patchwork_opt.ai.fastcore import MAX_CHILDREN, ROLLOUT, CompiledEvaluator, 
 from patchwork_opt.ai.heuristic import leather_cell
 from patchwork_opt.ai.policy import EXPLORATION
 from patchwork_opt.ai.seeding import require_running
-from patchwork_opt.ai.value import learned_evaluator
+from patchwork_opt.ai.value import DATA_DIR, SHIPPED_WEIGHTS, ValueModelError, learned_evaluator
 from patchwork_opt.core.move import ADVANCE, Move
-from patchwork_opt.core.state import State
+from patchwork_opt.core.state import END, State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.formats.record import RecordError, write_atomic
 
 EXACT_SHARE = 0.5  # share of the budget the exact search may use before sampling takes over
 SLICE = 256  # iterations per call into the compiled core between clock checks
@@ -48,10 +54,21 @@ MAX_NODES = 400_000  # tree nodes at most (about 220 MB)
 #: an evaluator not named here gets the rollout's.
 NODES_PER_SECOND = 120_000  # the rollout's (``solver-rollout``'s, kept as it was)
 CAPACITY_PER_SECOND: dict[str, int] = {ROLLOUT.name: NODES_PER_SECOND, "learned": 250_000}
-#: The compiled exact search's nodes per iteration of an iteration budget (its share of it: the
-#: exact search visits about ten nodes in the time UCT with the learned value runs one iteration).
-COMPILED_NODES_PER_ITERATION = 5.0
-EXACT_TABLE_MB = 128.0  # the compiled exact search's table at most (a bot keeps one per game)
+#: The compiled exact search's nodes per iteration of an iteration budget: its share of the time
+#: the iterations take (it visits about 4.4 nodes in the time UCT with the learned value runs one
+#: iteration, measured in one process on the same late positions).
+COMPILED_NODES_PER_ITERATION = 2.0
+#: The exact search gets its whole share where its estimate (the median) fits in it. Its spread is
+#: wide (a factor of four either way, two times in three), so where the estimate is at most
+#: ``PROBE_REACH`` times the share it still gets ``PROBE_SHARE`` of it: many such positions are
+#: solved in far less (a player on space 53 places nothing more, whatever their empty cells).
+EXACT_QUANTILE = 0.5
+PROBE_REACH = 10.0
+PROBE_SHARE = 0.1
+EXACT_TABLE_MB = 128.0  # a bot's exact-search table at most
+#: a bot's table entries per node its exact search may visit in one move (the table is cleared and
+#: touched whole when made, once a game: no larger than the searches need)
+TABLE_ENTRIES_PER_NODE = 2.0
 #: the reference (Python) exact search: from this space, with this many nodes per iteration
 EXACT_FROM = 40
 NODES_PER_ITERATION = 0.5
@@ -65,7 +82,7 @@ class Analysis:
     nodes: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
-    exact_failed: bool = False  # an exact search was tried and ran out of its share of the budget
+    exact_failed: bool = False  # an exact search was tried (not probed) and ran out of its share
 
     @property
     def best(self) -> AnalysedMove:
@@ -77,6 +94,96 @@ def default_evaluator() -> CompiledEvaluator:
     """The leaf evaluator of every search not told otherwise: the learned value of the shipped
     weights (measured stronger and better calibrated than the rollout; see the README)."""
     return learned_evaluator()
+
+
+# --- the search's win map ------------------------------------------------------------------------
+SHIPPED_SEARCH_MAP = DATA_DIR / "search_map.json"
+SEARCH_MAP_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SearchMap:
+    """The map from the win chance the search backs up to a calibrated one, fitted on held-out
+    self-play games (``training.fit_search_map``) for one evaluator and one weights file:
+    ``logit(win') = (a + c * progress) * logit(win) + b``, ``progress`` the share of the track both
+    tokens have covered (the search's figures are timid early and too sure late, measured: a slope
+    alone would fix neither). ``weights`` is the SHA-256 of the weights file it was fitted with: a
+    map for other weights does not apply."""
+
+    evaluator: str
+    weights: str
+    a: float = 1.0
+    c: float = 0.0
+    b: float = 0.0
+
+    def __post_init__(self) -> None:
+        if min(self.a, self.a + self.c) <= 0:
+            raise ValueModelError("a search map must keep the order of win chances (a and a + c positive)")
+
+    def apply(self, win: float, progress: float) -> float:
+        if win <= 0.0 or win >= 1.0:
+            return win
+        t = (self.a + self.c * progress) * math.log(win / (1.0 - win)) + self.b
+        return 1.0 / (1.0 + math.exp(-t))
+
+    def raw(self, win: float, progress: float) -> float:
+        """The win chance the search backed up, from the one ``apply`` made of it."""
+        if win <= 0.0 or win >= 1.0:
+            return win
+        t = (math.log(win / (1.0 - win)) - self.b) / (self.a + self.c * progress)
+        return 1.0 / (1.0 + math.exp(-t))
+
+
+def track_progress(state: State) -> float:
+    """The share of the track both tokens have covered (0 at the start, 1 at the end)."""
+    return (state.pos[0] + state.pos[1]) / (2 * END)
+
+
+def file_digest(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def save_search_map(path: str | Path, found: SearchMap, meta: dict[str, Any]) -> None:
+    data = {"format": SEARCH_MAP_FORMAT, "evaluator": found.evaluator, "weights": found.weights,
+            "a": found.a, "c": found.c, "b": found.b, **meta}
+    try:
+        write_atomic(Path(path), json.dumps(data, indent=2) + "\n")
+    except RecordError as exc:
+        raise ValueModelError(str(exc)) from None
+
+
+def read_search_map(path: str | Path) -> SearchMap:
+    try:
+        data = json.loads(Path(path).read_text())
+        if data.get("format") != SEARCH_MAP_FORMAT:
+            raise ValueModelError(f"{path}: search map format {data.get('format')}, expected {SEARCH_MAP_FORMAT}")
+        return SearchMap(str(data["evaluator"]), str(data["weights"]), float(data["a"]), float(data["c"]),
+                         float(data["b"]))
+    except ValueModelError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueModelError(f"{path}: not a readable search map ({exc})") from None
+
+
+@functools.cache
+def shipped_search_map() -> SearchMap | None:
+    """The map shipped beside the weights, when it was fitted with them and the default evaluator
+    (None otherwise: the figures are then the search's own)."""
+    if not SHIPPED_SEARCH_MAP.exists():
+        return None
+    found = read_search_map(SHIPPED_SEARCH_MAP)
+    if found.weights != file_digest(SHIPPED_WEIGHTS) or found.evaluator != default_evaluator().name:
+        return None
+    return found
+
+
+def search_map_for(evaluator: CompiledEvaluator) -> SearchMap | None:
+    """The win map of a search valued by ``evaluator``: the shipped one for the default evaluator
+    (the shipped weights), none for any other (the rollout's figures stay as they were)."""
+    default = default_evaluator()
+    if evaluator is default or evaluator == default:
+        return shipped_search_map()
+    return None
 
 
 def capacity_per_second(evaluator: CompiledEvaluator) -> int:
@@ -130,8 +237,10 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
                             evaluator=evaluator)
     if iterations is not None:
         if early_stop:
-            while search.iterations < iterations and not settled(_root_visits(search), iterations - search.iterations):
+            while search.iterations < iterations:
                 search.run(min(SLICE, iterations - search.iterations))
+                if settled(_root_visits(search), iterations - search.iterations):
+                    break
         else:
             search.run(iterations)
     else:
@@ -148,10 +257,13 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
                 if settled(_root_visits(search), left):
                     break
     stats = sorted(search.stats(), key=lambda r: (-r.visits, -r.value))
-    # the compiled core's root figures become the one analysed-move type here, and only here
+    # the compiled core's root figures become the one analysed-move type here, and only here, with
+    # the evaluator's map (if it has one) making the win chances calibrated
+    mapped = search_map_for(evaluator)
+    progress = track_progress(state)
     out = [
-        AnalysedMove(r.move, float(r.win_rate), float(r.margin), r.visits, False,
-                     search.principal_line(r.move, pv_plies))
+        AnalysedMove(r.move, float(r.win_rate) if mapped is None else mapped.apply(float(r.win_rate), progress),
+                     float(r.margin), r.visits, False, search.principal_line(r.move, pv_plies))
         for r in stats
     ]
     return Analysis(out, False, iterations=search.iterations, seconds=time.perf_counter() - started)
@@ -160,25 +272,44 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
 # --- the exact endgame ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class ExactBudget:
+    """What the compiled exact search may spend on one position: a clock (``seconds``) or a node
+    count (``node_limit``, an iteration budget's share); ``probe`` when only a probe of it."""
+
+    seconds: float | None
+    node_limit: int | None
+    probe: bool = False
+
+
 def exact_budget(state: State, *, seconds: float | None, iterations: int | None,
-                 every_move: bool) -> tuple[float | None, int | None] | None:
-    """The compiled exact search's share of a budget, ``(seconds, node_limit)``, when its estimate
-    says it is likely (three times in four) to finish within it; None when not worth trying."""
+                 every_move: bool) -> ExactBudget | None:
+    """The compiled exact search's share of a budget (``EXACT_SHARE``, or ``COMPILED_NODES_PER_ITERATION``
+    nodes an iteration) when its estimate says it finishes within it, a probe of it when the
+    estimate is within ``PROBE_REACH`` of it; None when not worth trying."""
     if iterations is not None:
         nodes = max(1, int(iterations * COMPILED_NODES_PER_ITERATION))
-        if exactcore.estimate_nodes(state, every_move=every_move, quantile=0.75) > nodes:
+        over = exactcore.estimate_nodes(state, every_move=every_move, quantile=EXACT_QUANTILE) / nodes
+        full = ExactBudget(None, nodes)
+        short = ExactBudget(None, max(1, int(PROBE_SHARE * nodes)), probe=True)
+    else:
+        share = EXACT_SHARE * (seconds or 0.0)
+        if share <= 0:
             return None
-        return None, nodes
-    share = EXACT_SHARE * (seconds or 0.0)
-    if not exactcore.worth_trying(state, share, every_move=every_move):
-        return None
-    return share, None
+        over = exactcore.estimate_seconds(state, every_move=every_move, quantile=EXACT_QUANTILE) / share
+        full, short = ExactBudget(share, None), ExactBudget(PROBE_SHARE * share, None, probe=True)
+    if over <= 1.0:
+        return full
+    return short if over <= PROBE_REACH else None
 
 
 def table_for(seconds: float | None, node_limit: int | None) -> ExactTable:
-    """A table for one exact search: about the entries it can fill, at most ``EXACT_TABLE_MB``."""
+    """A table to keep for a game's exact searches of a clock (``seconds``) or a node limit: about
+    the entries they can fill, at most ``EXACT_TABLE_MB`` (an analysis not given one uses its
+    thread's, ``exactcore``'s own)."""
     nodes = node_limit if node_limit is not None else (seconds or 0.0) * exactcore.NODES_PER_SECOND
-    return ExactTable(min(EXACT_TABLE_MB, max(1.0, nodes * exactcore.ENTRY_BYTES / (1 << 20))))
+    megabytes = TABLE_ENTRIES_PER_NODE * nodes * exactcore.ENTRY_BYTES / (1 << 20)
+    return ExactTable(min(EXACT_TABLE_MB, max(1.0, megabytes)))
 
 
 def exact_analysis(state: State, *, seconds: float | None, iterations: int | None, every_move: bool,
@@ -186,19 +317,17 @@ def exact_analysis(state: State, *, seconds: float | None, iterations: int | Non
                    pv_plies: int = 4) -> Analysis | None:
     """The compiled exact search over every legal move, when it is worth trying within its share
     of the budget (``exact_budget``) and finishes there; None otherwise. ``table`` is one kept
-    across a game (a fresh one sized to the budget otherwise)."""
+    across a game (``table_for``; None: the calling thread's, kept by ``exactcore``)."""
     budget = exact_budget(state, seconds=seconds, iterations=iterations, every_move=every_move)
     if budget is None:
         return None
     return _solved(state, budget, every_move=every_move, table=table, stop=stop, pv_plies=pv_plies)
 
 
-def _solved(state: State, budget: tuple[float | None, int | None], *, every_move: bool, table: ExactTable | None,
+def _solved(state: State, budget: ExactBudget, *, every_move: bool, table: ExactTable | None,
             stop: StopSignal | None, pv_plies: int = 4) -> Analysis | None:
-    share, nodes = budget
-    solved = exactcore.solve(state, seconds=share, node_limit=nodes, every_move=every_move,
-                             table=table if table is not None else table_for(share, nodes), pv_plies=pv_plies,
-                             stop=stop.attach if stop is not None else None)
+    solved = exactcore.solve(state, seconds=budget.seconds, node_limit=budget.node_limit, every_move=every_move,
+                             table=table, pv_plies=pv_plies, stop=stop.attach if stop is not None else None)
     if not solved.solved:
         return None
     return Analysis(list(solved.moves), True, nodes=solved.nodes, seconds=solved.seconds)
@@ -284,7 +413,7 @@ def run_analysis(
                                               every_move=every_move, started=started, stop=stop)
         else:
             budget = exact_budget(state, seconds=seconds, iterations=iterations, every_move=every_move)
-            tried = budget is not None
+            tried = budget is not None and not budget.probe  # a probe that fails is no reason to wait
             solved = None if budget is None else _solved(state, budget, every_move=every_move, table=exact_solver,
                                                          stop=stop)
         if solved is not None:

@@ -37,7 +37,15 @@ from patchwork_opt.ai.exactcore import ExactTable
 from patchwork_opt.ai.explain import describe, where
 from patchwork_opt.ai.fastcore import CompiledEvaluator
 from patchwork_opt.ai.heuristic import COST, window_progress
-from patchwork_opt.ai.search import EXACT_FROM, EXACT_TABLE_MB, Analysis, default_evaluator, run_analysis
+from patchwork_opt.ai.search import (
+    COMPILED_NODES_PER_ITERATION,
+    EXACT_FROM,
+    EXACT_SHARE,
+    Analysis,
+    default_evaluator,
+    run_analysis,
+    table_for,
+)
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import OFFER_SIZE, State
@@ -155,7 +163,10 @@ class SolverBot:
         if behind < self._failed_at:
             self._exact_from, self._failed_at = 0, -1  # a new game
         if self._table is None:
-            self._table = ExactTable(EXACT_TABLE_MB)
+            if self.iterations is not None:
+                self._table = table_for(None, int(self.iterations * COMPILED_NODES_PER_ITERATION))
+            else:
+                self._table = table_for(EXACT_SHARE * self.time_per_move, None)
         return self._table
 
     def analyse(self, state: State) -> Analysis:

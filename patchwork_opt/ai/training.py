@@ -34,7 +34,8 @@ from sklearn.neural_network import MLPClassifier, MLPRegressor
 
 from patchwork_opt.ai.dataset import DatasetError, PositionSet, read_positions
 from patchwork_opt.ai.features import FEATURE_NAMES, FEATURE_VERSION
-from patchwork_opt.ai.forecast import forecast_report, log_loss
+from patchwork_opt.ai.forecast import EPS, forecast_report, log_loss
+from patchwork_opt.ai.search import SearchMap
 from patchwork_opt.ai.value import HEADS, Network, ValueWeights, save_weights
 
 TRAIN_SHARE = 0.7
@@ -209,3 +210,21 @@ def render_train_report(report: dict[str, Any], out: str) -> str:
         f"margin       held-out mean absolute error {report['margin_mae']:.1f} points",
         f"weights      {out} (and {Path(out).with_suffix('.json').name} beside it)",
     ])
+
+
+def fit_search_map(wins: np.ndarray, won: np.ndarray, progress: np.ndarray, *, evaluator: str,
+                   weights: str) -> tuple[SearchMap, dict[str, Any]]:
+    """The search's win map (``search.SearchMap``) fitted on held-out games: who won, by logistic
+    regression on the logit of the win chance the search backed up and that logit times the track
+    covered (``progress``); the map and the figures before and after it on those plies."""
+    if len(np.unique(won)) < 2:
+        raise DatasetError("fitting a win map needs games won and games lost")
+    x = _logit(np.clip(np.asarray(wins, dtype=np.float64), EPS, 1.0 - EPS))
+    design = np.column_stack([x, x * np.asarray(progress, dtype=np.float64)])
+    fitted = LogisticRegression(C=1e6, max_iter=1000).fit(design, won)
+    (a, c), b = fitted.coef_[0], fitted.intercept_[0]
+    found = SearchMap(evaluator, weights, float(a), float(c), float(b))
+    mapped = fitted.predict_proba(design)[:, 1]
+    report = {"plies": len(x), "before": forecast_report(np.asarray(wins), won),
+              "after": forecast_report(mapped, won), "scikit_learn": sklearn.__version__}
+    return found, report

@@ -186,7 +186,7 @@ def read_placement(text: str, puzzle: FillPuzzle, taken: int) -> Placement:
         spec = parse_place(match.group(2))
         if spec.suggestion is not None or (spec.cell is not None and spec.orientation is None):
             raise CommandError("give an orientation and a cell (12 o3 4,5) or all the patch's cells (12 34,35,45)")
-        if pid not in puzzle.patches:
+        if not 0 <= pid < len(PATCHES):
             raise CommandError(f"#{pid} is not one of the puzzle's patches {list(puzzle.patches)}")
         if spec.orientation is not None:
             assert spec.cell is not None

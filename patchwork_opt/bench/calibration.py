@@ -19,6 +19,7 @@ import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -85,8 +86,10 @@ def run_calibration_bench(
     address: str | None = None,
     reviewer: str = DEFAULT_REVIEWER,
     progress: Progress | None = None,
+    fit_map: str | None = None,
 ) -> dict[str, Any]:
-    """Play and review ``spec``'s games (``calibration_spec``), then ``summarize_calibration``."""
+    """Play and review ``spec``'s games (``calibration_spec``), then ``summarize_calibration``;
+    with ``fit_map`` also fit the search's win map on them and write it there (``fit_search_map_on``)."""
     seconds = spec.time_per_move
     assert seconds is not None  # calibration_spec sets it
     done = [0]
@@ -99,8 +102,48 @@ def run_calibration_bench(
     started = time.perf_counter()
     results = run_match(spec, workers=workers, backend=backend, address=address, on_result=on_result,
                         game=CalibrationGame(seconds, reviewer))
-    return summarize_calibration(results, seed=spec.seed, time_per_move=seconds,
-                                 seconds=time.perf_counter() - started)
+    summary = summarize_calibration(results, seed=spec.seed, time_per_move=seconds,
+                                    seconds=time.perf_counter() - started)
+    if fit_map is not None:
+        summary["search_map"] = fit_search_map_on(results, fit_map, seed=spec.seed, time_per_move=seconds,
+                                                  reviewer=reviewer)
+    return summary
+
+
+def fit_search_map_on(results: list[GameResult], path: str, *, seed: int, time_per_move: float,
+                      reviewer: str) -> dict[str, Any]:
+    """``--fit-map``: the search's win map (``search.SearchMap``) fitted on these games, held out by
+    construction, from each reviewed ply outside the exact endgame: the win chance the search
+    backed up (the shipped map undone), the track covered, who won; written to ``path``."""
+    from patchwork_opt.ai.search import (
+        SHIPPED_WEIGHTS,
+        default_evaluator,
+        file_digest,
+        save_search_map,
+        search_map_for,
+        track_progress,
+    )
+    from patchwork_opt.ai.training import fit_search_map
+
+    shipped = search_map_for(default_evaluator())
+    wins, won, progress = [], [], []
+    for r in results:
+        assert isinstance(r, ReviewedGame)
+        winner = 0 if r.p1_won else 1
+        state = r.record.initial_state()
+        for (win_before, player, exact, _, _), move in zip(r.plies, r.record.moves, strict=True):
+            g = track_progress(state)
+            if not exact:
+                wins.append(win_before if shipped is None else shipped.raw(win_before, g))
+                won.append(int(player == winner))
+                progress.append(g)
+            state.apply(move)
+    found, report = fit_search_map(np.array(wins), np.array(won), np.array(progress),
+                                   evaluator=default_evaluator().name, weights=file_digest(SHIPPED_WEIGHTS))
+    fitted_on = {"games": len(results), "seed": seed, "time_per_move": time_per_move, "namespace": NAMESPACE,
+                 "reviewer": reviewer}
+    save_search_map(path, found, {"fitted_on": fitted_on, **report})
+    return {"path": path, "a": round(found.a, 4), "c": round(found.c, 4), "b": round(found.b, 4), **report}
 
 
 def summarize_calibration(results: list[GameResult], *, seed: int, time_per_move: float,
@@ -151,4 +194,25 @@ def render_calibration_bench(result: dict[str, Any]) -> str:
         f"flagged      {result['mistakes_blunders_per_player_game']:.2f} mistakes + blunders per player per game; "
         f"labels {', '.join(f'{k} {v}' for k, v in result['labels'].items())}",
         f"time         {result['seconds']:.1f}s",
+        *_map_lines(result.get("search_map")),
     ])
+
+
+def _map_lines(fitted: dict[str, Any] | None) -> list[str]:
+    if fitted is None:
+        return []
+    before, after = fitted["before"], fitted["after"]
+    return [f"search map   {fitted['path']}: logit' = ({fitted['a']:g} + {fitted['c']:g} progress) logit + "
+            f"{fitted['b']:g}; on these plies log loss {before['log_loss']:.3f} -> {after['log_loss']:.3f}, "
+            f"slope {before['calibration_slope']} -> {after['calibration_slope']}"]
+
+
+def check_fit_map(path: str | None) -> None:
+    """``--fit-map``: a JSON file in an existing directory, checked before any game is played."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.suffix != ".json":
+        raise PatchworkError(f"--fit-map {path}: the search map file must end in .json")
+    if not target.parent.is_dir():
+        raise PatchworkError(f"--fit-map {path}: no directory {target.parent}")

@@ -56,15 +56,16 @@ SOLVE_SECONDS = 1.5
 REFUTATION_PLIES = 12
 #: Puzzles taken from one game at most (its positions are alike).
 PER_GAME = 2
-#: The bot that plays the games and rates the puzzles: the solver as a fixed reference (its settings
-#: do not move with the solver's development, so a seed keeps giving the same games and difficulties).
+#: The bot that plays the games and rates the puzzles: the reference solver, whose settings stay as
+#: they are while the solver is developed (a seed keeps giving the same games and difficulties).
 BOT = "solver-rollout"
 #: Iterations per move of the self-play bots (the solver at level 4, and the weaker one at level 2).
 GAME_ITERATIONS = 1500
 WEAK_ITERATIONS = 600
-#: The solver bot's iterations per move at each level when it rates a puzzle, and its tries per level.
-BOT_ITERATIONS: dict[int, int] = {1: 200, 2: 1000, 3: 2000, 4: 8000, 5: 20000}
-BOT_TRIALS = 2
+#: The solver bot's iterations per move at each level when it rates a puzzle, and its tries per level
+#: (two where its level plays deliberate random moves, one where its choice is all but settled).
+BOT_ITERATIONS: dict[int, int] = {1: 200, 2: 1000, 3: 2000, 4: 5000, 5: 12000}
+BOT_TRIALS: dict[int, int] = {1: 2, 2: 2, 3: 1, 4: 1, 5: 1}
 #: Difficulty from the score (0 easy .. 1 hard): one more than the thresholds the score reaches
 #: (set so that self-play positions spread about evenly over the five difficulties).
 DIFFICULTY_THRESHOLDS = (0.18, 0.32, 0.46, 0.6)
@@ -100,12 +101,12 @@ def bot_rates(state: State, classified: Classified, seed: int) -> tuple[float, .
     rates = []
     for level in DIFFICULTIES:
         found = 0
-        for trial in range(BOT_TRIALS):
+        for trial in range(BOT_TRIALS[level]):
             bot = make_bot(BOT, level=level, seed=seed * 1000 + 10 * level + trial,
                            iterations=BOT_ITERATIONS[level])
             if move_key(state, bot.decide(state.clone()).move) in classified.wins:
                 found += 1
-        rates.append(found / BOT_TRIALS)
+        rates.append(found / BOT_TRIALS[level])
     return tuple(rates)
 
 

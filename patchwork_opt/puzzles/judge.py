@@ -58,7 +58,7 @@ class EndgameVerdict:
 @dataclass(frozen=True, slots=True)
 class FillVerdict:
     """``correct`` when the fill reaches the optimum; ``margin`` its value minus the optimum (0 or
-    less); ``line`` the proven optimum's placements; ``reason`` why it falls short."""
+    less); ``line`` the proven optimum's placements; ``text`` the verdict in words."""
 
     correct: bool
     value: int
@@ -113,7 +113,6 @@ def judge_fill(puzzle: FillPuzzle, placements: list[Placement]) -> FillVerdict:
         text = (f"correct: {value} {unit}, the proven optimum" if correct
                 else f"short: {value} {unit}, the proven optimum is {puzzle.best_value}")
     return FillVerdict(correct, value_shown, puzzle.best_value, value_shown - puzzle.best_value, puzzle.best, text)
-
 
 
 def read_json(text: str, option: str) -> object:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from patchwork_opt.ai.base import AnalysedMove, Decision
 from patchwork_opt.ai.exact import final_value, value_margin
-from patchwork_opt.ai.exactcore import ExactTable, solve
+from patchwork_opt.ai.exactcore import ExactTable, solve, warm_up
 from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.errors import PatchworkError
@@ -81,6 +81,7 @@ class Prover:
 
     def __init__(self, seconds: float | None = None, table_mb: float = TABLE_MB,
                  stop: Callable[[Callable[[], None]], None] | None = None) -> None:
+        warm_up()  # load (or compile) the search before any of its clocks starts
         self.seconds = seconds
         self.table = ExactTable(table_mb)
         self.stop = stop

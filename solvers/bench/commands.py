@@ -94,17 +94,27 @@ def bench_calibration(
     workers: Annotated[int, typer.Option(help="Games played and reviewed in parallel (processes or Ray tasks).")] = 1,
     backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
+    fit_map: Annotated[str | None, typer.Option(
+        "--fit-map", help="Also fit the search's win map on these games and write it here "
+        "(patchwork_opt/data/search_map.json ships one; needs the train extra).",
+    )] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Win chances against outcomes: log loss, calibration slope, ECE, Brier; mistakes per player per game."""
-    from patchwork_opt.bench.calibration import calibration_spec, render_calibration_bench, run_calibration_bench
+    from patchwork_opt.bench.calibration import (
+        calibration_spec,
+        check_fit_map,
+        render_calibration_bench,
+        run_calibration_bench,
+    )
     from solvers.plugins import solver_advisor_path
 
+    check_fit_map(fit_map)
     spec = calibration_spec(games=games, seed=seed, time_per_move=time_per_move, workers=workers, backend=backend,
                             advisor_factory=solver_advisor_path())
     with phase_progress() as report:
         result = run_calibration_bench(spec, workers=workers, backend=backend, address=address,
-                                       reviewer="solvers.hints:review_record", progress=report)
+                                       reviewer="solvers.hints:review_record", progress=report, fit_map=fit_map)
     _print_json(result) if as_json else typer.echo(render_calibration_bench(result))
 
 

@@ -35,14 +35,21 @@ from patchwork_opt.apps.web.jobs import BusyError
 from patchwork_opt.apps.web.routers.service import STATIC_DIR
 from patchwork_opt.apps.web.schemas import OfferView, PlayerBoard, piece_view
 from patchwork_opt.apps.web.store import GameStore, new_game_id
-from patchwork_opt.core.bitboard import cells_of, mask_of
+from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import CellModel, MoveModel, PositionModel, move_from_model, move_model
 from patchwork_opt.puzzles.bank import Bank, PuzzleNotFoundError, shipped_bank
 from patchwork_opt.puzzles.glicko import Rating, rate_answer
-from patchwork_opt.puzzles.judge import JUDGE_SECONDS, EndgameVerdict, FillVerdict, judge_endgame, judge_fill
+from patchwork_opt.puzzles.judge import (
+    JUDGE_SECONDS,
+    EndgameVerdict,
+    FillVerdict,
+    judge_endgame,
+    judge_fill,
+    read_placements,
+)
 from patchwork_opt.puzzles.model import (
     ID_PATTERN,
     EndgamePuzzle,
@@ -70,8 +77,7 @@ class TooManyVisitorsError(BusyError):
 
 
 class AnswerError(PatchworkError):
-    """An answer of the other kind (a move for a fill, placements for an endgame), or a placement
-    listing a cell twice (422)."""
+    """An answer of the other kind: a move for a fill, placements for an endgame (422)."""
 
     http_status = 422
 
@@ -298,13 +304,7 @@ def _judged(puzzle: Puzzle, body: AnswerRequest) -> tuple[bool, Any]:
         return True, move_from_model(body.move)
     if body.placements is None:
         raise AnswerError("a fill puzzle is answered with placements, not a move")
-    placements = []
-    for i, p in enumerate(body.placements):
-        mask = mask_of(p.cells)
-        if mask.bit_count() != len(p.cells):
-            raise AnswerError(f"placements[{i}]: a cell is listed twice")
-        placements.append((p.patch, mask))
-    return False, placements
+    return False, read_placements([p.model_dump() for p in body.placements])
 
 
 @router.post("/api/puzzles/{puzzle_id}/answer", responses=answers(404, 413, 422, 429, 503),
