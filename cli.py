@@ -345,7 +345,7 @@ def puzzle_new(
 
 @puzzle_app.command("solve")
 def puzzle_solve(
-    path: Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle file (puzzle new --save or --json).")],
+    path: Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle file (as puzzle new --save writes it).")],
 ) -> None:
     """Solve a puzzle in the terminal: make your move (or place the patches), then see the proof."""
     import sys
