@@ -209,8 +209,8 @@ def bonus(
 
 @app.command()
 def match(
-    p1: Annotated[str, typer.Option("--p1", help="First bot: random, greedy, mcts or solver.")],
-    p2: Annotated[str, typer.Option("--p2", help="Second bot: random, greedy, mcts or solver.")],
+    p1: Annotated[str, typer.Option("--p1", help="First bot: random, greedy, mcts, solver or solver-rollout.")],
+    p2: Annotated[str, typer.Option("--p2", help="Second bot: random, greedy, mcts, solver or solver-rollout.")],
     games: Annotated[int, typer.Option(help="Number of games (played in pairs, seats swapped).")] = 20,
     seed: Annotated[int, typer.Option(help="Seed for the circles and the bots.")] = 0,
     time_per_move: Annotated[
@@ -412,7 +412,7 @@ PLAY_SIDES = {"first": 0, "second": 1}
 
 @app.command()
 def play(
-    ai: Annotated[str, typer.Option("--ai", help="The AI: random, greedy, mcts or solver.")] = "solver",
+    ai: Annotated[str, typer.Option("--ai", help="The AI: random, greedy, mcts, solver or solver-rollout.")] = "solver",
     level: Annotated[int, typer.Option(min=1, max=5, help="AI strength 1-5 (its thinking time).")] = 3,
     seed: Annotated[int | None, typer.Option(help="Seed for the circle and the AI (random when omitted).")] = None,
     you: Annotated[str, typer.Option(help="Play first or second.")] = "first",
@@ -487,7 +487,7 @@ def serve(
 def move_command(
     what: Annotated[str, typer.Argument(
         metavar="RECORD|POSITION", help="A game record (file) or a position (file or string).")],
-    ai: Annotated[str, typer.Option("--ai", help="The AI: random, greedy, mcts or solver.")] = "solver",
+    ai: Annotated[str, typer.Option("--ai", help="The AI: random, greedy, mcts, solver or solver-rollout.")] = "solver",
     level: Annotated[int, typer.Option(min=1, max=5, help="AI strength 1-5.")] = 3,
     time_per_move: Annotated[
         float | None, typer.Option("--time-per-move", help="Seconds to think (overrides the level's).")

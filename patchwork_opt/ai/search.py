@@ -92,7 +92,9 @@ class Analysis:
 @functools.cache
 def default_evaluator() -> CompiledEvaluator:
     """The leaf evaluator of every search not told otherwise: the learned value of the shipped
-    weights (measured stronger and better calibrated than the rollout; see the README)."""
+    weights alone. Measured against the rollout with the same search: 76 of 120 games at 0.1 s a
+    move, where mixing in rollouts did no better (half and half: 22 of 40; four or eight plies of
+    rollout before the value: 50 of 80, 45 of 80) and cost time."""
     return learned_evaluator()
 
 
