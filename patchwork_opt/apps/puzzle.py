@@ -143,15 +143,7 @@ def fill_quilt(quilt: int, placed: list[Placement] | tuple[Placement, ...], titl
     for (pid, _), (label, mask) in zip(placed, piece_labels(list(placed)), strict=True):
         for r, c in cells_of(mask):
             grid[r][c] = (label, draw.patch_style(pid))
-    text = Text("   " + " ".join(str(c) for c in range(SIZE)) + "\n", style="dim")
-    for r in range(SIZE):
-        text.append(f"{r} ", style="dim")
-        for c in range(SIZE):
-            label, style = grid[r][c]
-            text.append(" " + label, style=style)
-        if r + 1 < SIZE:
-            text.append("\n")
-    return Panel(text, title=title, expand=False)
+    return Panel(draw.grid_text(grid), title=title, expand=False)
 
 
 def patch_cards(pids: list[int], puzzle: FillPuzzle) -> RenderableType:

@@ -57,6 +57,11 @@ def quilt_text(state: State, player: int, overlay: dict[tuple[int, int], str] | 
     if overlay:
         for (r, c), digit in overlay.items():
             grid[r][c] = (digit, SUGGESTION_STYLE)
+    return grid_text(grid)
+
+
+def grid_text(grid: list[list[tuple[str, str]]]) -> Text:
+    """A 9x9 grid of (label, style) cells with row and column numbers: how every quilt is drawn."""
     text = Text("   " + " ".join(str(c) for c in range(SIZE)) + "\n", style="dim")
     for r in range(SIZE):
         text.append(f"{r} ", style="dim")
