@@ -91,12 +91,12 @@ def _left_out(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
-def _optional(description: str) -> Any:
+def optional_field(description: str) -> Any:
     """An optional field: left out when not given (``null`` is refused, and the schema says so)."""
     return Field(default=None, json_schema_extra=_left_out, description=description)
 
 
-def _refuse_nulls(model: BaseModel, names: tuple[str, ...]) -> None:
+def refuse_nulls(model: BaseModel, names: tuple[str, ...]) -> None:
     """An optional field sent as ``null``: refused, as the schema (which has no null) says."""
     sent_null = [name for name in names if name in model.model_fields_set and getattr(model, name) is None]
     if sent_null:
@@ -112,9 +112,9 @@ class PositionInput(_Strict):
         json_schema_extra={"oneOf": [_only((name,), tuple(n for n in _SOURCES if n != name)) for name in _SOURCES]},
     )
 
-    position: PositionText | SkipJsonSchema[None] = _optional("one-line position notation")
-    record: RecordModel | SkipJsonSchema[None] = _optional("a game record; its last position is used")
-    quilt: QuiltCells | SkipJsonSchema[None] = _optional("covered cells of a bare quilt")
+    position: PositionText | SkipJsonSchema[None] = optional_field("one-line position notation")
+    record: RecordModel | SkipJsonSchema[None] = optional_field("a game record; its last position is used")
+    quilt: QuiltCells | SkipJsonSchema[None] = optional_field("covered cells of a bare quilt")
 
     @field_validator("position")
     @classmethod
@@ -125,7 +125,7 @@ class PositionInput(_Strict):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> PositionInput:
-        _refuse_nulls(self, _SOURCES)
+        refuse_nulls(self, _SOURCES)
         given = [name for name in _SOURCES if getattr(self, name) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of position, record or quilt (got {', '.join(given) or 'none'})")
@@ -177,9 +177,9 @@ class HintRequest(PositionInput):
         },
     )
 
-    patch: PatchIdField | SkipJsonSchema[None] = _optional("patch to place (required for a bare quilt)")
-    next: PatchIds | SkipJsonSchema[None] = _optional("next patches (needs patch)")
-    pool: PatchIds | SkipJsonSchema[None] = _optional(
+    patch: PatchIdField | SkipJsonSchema[None] = optional_field("patch to place (required for a bare quilt)")
+    next: PatchIds | SkipJsonSchema[None] = optional_field("next patches (needs patch)")
+    pool: PatchIds | SkipJsonSchema[None] = optional_field(
         "patches still to come, for a bare quilt (default: all but patch)"
     )
     top: int = Field(default=3, ge=1, le=20, description="suggestions per patch")
@@ -195,7 +195,7 @@ class HintRequest(PositionInput):
 
     @model_validator(mode="after")
     def _what_goes_together(self) -> HintRequest:
-        _refuse_nulls(self, ("patch", "next", "pool"))
+        refuse_nulls(self, ("patch", "next", "pool"))
         if self.quilt is not None and self.patch is None:
             raise ValueError("a bare quilt needs a patch to place")
         if self.next is not None and self.patch is None:

@@ -33,7 +33,7 @@ from patchwork_opt.apps.web.deps import (
 from patchwork_opt.apps.web.errors import ServiceMissingError, answers
 from patchwork_opt.apps.web.jobs import BusyError
 from patchwork_opt.apps.web.routers.service import STATIC_DIR
-from patchwork_opt.apps.web.schemas import OfferView, PlayerBoard, piece_view
+from patchwork_opt.apps.web.schemas import OfferView, PlayerBoard, optional_field, piece_view, refuse_nulls
 from patchwork_opt.apps.web.store import GameStore, new_game_id
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
@@ -82,34 +82,19 @@ class AnswerError(PatchworkError):
     http_status = 422
 
 
-def _left_out(schema: dict[str, Any]) -> None:
-    schema.pop("default", None)
-
-
-def _optional(description: str) -> Any:
-    """An optional field: left out when not given (``null`` is refused, and the schema says so)."""
-    return Field(default=None, json_schema_extra=_left_out, description=description)
-
-
-def _refuse_nulls(model: BaseModel, names: tuple[str, ...]) -> None:
-    """An optional field sent as ``null``: refused, as the schema (which has no null) says."""
-    sent_null = [name for name in names if name in model.model_fields_set and getattr(model, name) is None]
-    if sent_null:
-        raise ValueError(f"{sent_null[0]}: leave the field out instead of sending null")
-
-
 class NewPuzzleRequest(BaseModel):
     """A puzzle of a kind (and difficulty), one the visitor has not answered yet when possible."""
 
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["endgame", "fill"] = Field(default="endgame", description="find the winning move, or fill the quilt")
-    difficulty: Annotated[int, Field(ge=1, le=5)] | SkipJsonSchema[None] = _optional("1 (easy) to 5; any when left out")
-    visitor: VisitorId | SkipJsonSchema[None] = _optional("the visitor asking (their rating comes back)")
+    difficulty: Annotated[int, Field(ge=1, le=5)] | SkipJsonSchema[None] = optional_field(
+        "1 (easy) to 5; any when left out")
+    visitor: VisitorId | SkipJsonSchema[None] = optional_field("the visitor asking (their rating comes back)")
 
     @model_validator(mode="after")
     def _no_nulls(self) -> NewPuzzleRequest:
-        _refuse_nulls(self, ("difficulty", "visitor"))
+        refuse_nulls(self, ("difficulty", "visitor"))
         return self
 
 
@@ -121,14 +106,14 @@ class AnswerRequest(BaseModel):
         {"required": ["placements"], "not": {"required": ["move"]}},
     ]})
 
-    move: MoveModel | SkipJsonSchema[None] = _optional("an endgame's answer")
-    placements: Annotated[list[PlacementModel], Field(max_length=33)] | SkipJsonSchema[None] = _optional(
+    move: MoveModel | SkipJsonSchema[None] = optional_field("an endgame's answer")
+    placements: Annotated[list[PlacementModel], Field(max_length=33)] | SkipJsonSchema[None] = optional_field(
         "a fill's answer: the patches and the cells each covers")
-    visitor: VisitorId | SkipJsonSchema[None] = _optional("the visitor answering; a new one is made when left out")
+    visitor: VisitorId | SkipJsonSchema[None] = optional_field("the visitor answering; a new one is made when left out")
 
     @model_validator(mode="after")
     def _exactly_one(self) -> AnswerRequest:
-        _refuse_nulls(self, ("move", "placements", "visitor"))
+        refuse_nulls(self, ("move", "placements", "visitor"))
         if (self.move is None) == (self.placements is None):
             raise ValueError("give exactly one of move (an endgame) or placements (a fill)")
         return self
