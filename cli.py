@@ -6,7 +6,6 @@ Errors become one-line messages and exit codes in one place, ``patchwork_opt.app
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated
 
@@ -24,9 +23,11 @@ from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.render import render_loaded, render_position
 from patchwork_opt.formats.views import position_summary
 from solvers.bench.commands import bench_app
+from solvers.puzzle_commands import puzzle_app
 
 app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
 app.add_typer(bench_app, name="bench")
+app.add_typer(puzzle_app, name="puzzle")
 
 
 @app.callback()
@@ -295,114 +296,6 @@ def train(
 
     report = train_command(data, out, seed=seed, say=lambda line: typer.echo(line, err=True))
     _print_json(report) if as_json else typer.echo(render_train_report(report, out))
-
-
-# ==== puzzles ==================================================================================
-
-puzzle_app = new_typer("Puzzles proven by the solvers: find the winning move, fill the quilt.")
-app.add_typer(puzzle_app, name="puzzle")
-
-
-@puzzle_app.command("new")
-def puzzle_new(
-    kind: Annotated[str, typer.Option(help="endgame (find the winning move) or fill (fill the quilt).")] = "endgame",
-    difficulty: Annotated[
-        int | None, typer.Option(min=1, max=5, help="1 (easy) to 5 (hard); any when omitted.")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed of the games the puzzle comes from (random when omitted).")
-    ] = None,
-    variant: Annotated[
-        str | None, typer.Option(help="A fill's variant: cells, points (with a button budget) or bonus (a 7x7).")
-    ] = None,
-    save: Annotated[str | None, typer.Option(metavar="FILE", help="Also write the puzzle to FILE.")] = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """Make a puzzle from seeded games and prove it (endgame: the exact search; fill: the optimal fill)."""
-    import random
-
-    from patchwork_opt.apps.puzzle import render_puzzle
-    from patchwork_opt.formats.record import write_atomic
-    from solvers.puzzles import new_puzzle
-
-    if seed is None:
-        seed = random.randrange(1 << 31)
-        typer.echo(f"seed {seed}", err=True)
-    with phase_progress() as report:
-        puzzle = new_puzzle(kind, difficulty, seed, variant=variant,  # type: ignore[arg-type]
-                            progress=lambda tries: report("games tried", tries, tries))
-    data = puzzle.to_json()
-    if save is not None:
-        write_atomic(save, json.dumps(data, indent=1) + "\n")
-    if as_json:
-        _print_json(data)
-        return
-    from rich.console import Console
-
-    Console(highlight=False).print(render_puzzle(puzzle))
-    typer.echo(f"puzzle {puzzle.id}" + (f" written to {save}" if save else " (--save FILE keeps it)"))
-
-
-@puzzle_app.command("solve")
-def puzzle_solve(
-    path: Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle file (as puzzle new --save writes it).")],
-) -> None:
-    """Solve a puzzle in the terminal: make your move (or place the patches), then see the proof."""
-    import sys
-
-    from patchwork_opt.apps.play import terminal_for
-    from patchwork_opt.apps.puzzle import solve
-    from patchwork_opt.puzzles.model import load_puzzle
-
-    solve(load_puzzle(path), terminal_for(sys.stdin, sys.stdout, sys.stderr))
-
-
-@puzzle_app.command("check")
-def puzzle_check(
-    path: Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle file.")],
-    move: Annotated[
-        str | None, typer.Option(help='An endgame\'s answer: a move in JSON, e.g. {"type": "advance"}.')
-    ] = None,
-    placements: Annotated[
-        str | None, typer.Option(help='A fill\'s answer: [{"patch": ID, "cells": [[r, c], ...]}, ...] in JSON.')
-    ] = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """Judge an answer for scripts: correct or not, the final margin (a fill: value minus the optimum),
-    and the proof (the line of best play, or the optimum's placements)."""
-    from patchwork_opt.puzzles.judge import check_answer
-    from patchwork_opt.puzzles.model import load_puzzle
-
-    verdict = check_answer(load_puzzle(path), move=move, placements=placements)
-    _print_json(verdict.to_json()) if as_json else typer.echo(verdict.text)
-
-
-@puzzle_app.command("bank")
-def puzzle_bank(
-    out: Annotated[str, typer.Option(help="Directory to write endgames.json and fills.json to.")],
-    endgames: Annotated[int, typer.Option(help="Endgame puzzles, spread over the five difficulties.")] = 200,
-    fills: Annotated[int, typer.Option(help="Fill puzzles, spread over the five difficulties.")] = 200,
-    seed: Annotated[int, typer.Option(help="Seed of the games (the same command writes the same bank).")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes.")] = 2,
-    as_json: JsonFlag = False,
-) -> None:
-    """Write a bank of puzzles (the shipped one is patchwork_opt/data/puzzles, written by this command)."""
-    from solvers.puzzles import build_bank
-
-    command = (f"patchwork puzzle bank --out {out} --endgames {endgames} --fills {fills} --seed {seed} "
-               f"--workers {workers}")
-    started = time.perf_counter()
-    with phase_progress() as report:
-        counts = build_bank(out, endgames=endgames, fills=fills, seed=seed, workers=workers, progress=report,
-                            command=command)
-    seconds = time.perf_counter() - started
-    if as_json:
-        _print_json({"counts": counts, "seconds": round(seconds, 1)})
-        return
-    for kind, by_difficulty in counts.items():
-        spread = ", ".join(f"{d}: {n}" for d, n in by_difficulty.items())
-        typer.echo(f"{kind:8} {sum(by_difficulty.values())} puzzles (by difficulty {spread})")
-    typer.echo(f"written to {out}/ in {seconds:.0f} s")
 
 
 # ==== play =====================================================================================

@@ -41,8 +41,8 @@ def test_the_calibration_slope_recovers_overconfidence() -> None:
 
 def test_the_summary_counts_flags_per_player_per_game_and_leaves_exact_plies_out() -> None:
     record = Record(circle=list(range(33)))
-    plies = ((0.8, 0, False, "best", 0.0), (0.3, 1, False, "mistake", 7.0), (0.9, 0, False, "blunder", 13.0),
-             (1.0, 1, True, "best", 0.0))
+    plies = ((0.8, 0, False, "best", 0.0, "advance", 0.9), (0.3, 1, False, "mistake", 7.0, "advance", 0.2),
+             (0.9, 0, False, "blunder", 13.0, "advance", 0.95), (1.0, 1, True, "best", 0.0, "advance", None))
     games = [ReviewedGame(index=i, pair=i, p1_seat=0, scores=(10, 5), p1_won=True, record=record, seconds=1.0,
                           plies=plies) for i in range(2)]
     results: list[GameResult] = list(games)

@@ -4,6 +4,7 @@ compiled exact endgame in play and advice, and the early stop of a timed search.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from patchwork_opt.ai.analysis import analyse_position
 from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.registry import make_bot
 from patchwork_opt.ai.solver_bot import SolverBot
-from patchwork_opt.ai.value import SHIPPED_WEIGHTS, ValueModelError
+from patchwork_opt.ai.value import SHIPPED_WEIGHTS, ValueModelError, win_after
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation, to_notation
@@ -192,23 +193,29 @@ def test_a_timed_search_stops_once_its_move_is_settled() -> None:
 # --- the search's win map ---------------------------------------------------------------------------
 
 
-def test_a_search_map_keeps_the_order_of_win_chances_and_undoes_itself() -> None:
-    found = search.SearchMap("learned", "digest", a=1.3, c=-0.9, b=-0.1)
+def test_a_search_map_keeps_the_order_of_win_chances() -> None:
+    found = search.SearchMap("learned", "digest", a=1.3, c=-0.9, b=-0.1, d=0.8)
     for g in (0.0, 0.5, 1.0):
-        wins = [0.01, 0.2, 0.5, 0.8, 0.99]
-        mapped = [found.apply(w, g) for w in wins]
-        assert mapped == sorted(mapped) and all(0.0 < m < 1.0 for m in mapped)
-        assert [found.raw(m, g) for m in mapped] == pytest.approx(wins)
+        for static in (0.1, 0.5, 0.9):
+            wins = [0.01, 0.2, 0.5, 0.8, 0.99]
+            mapped = [found.apply(w, g, static) for w in wins]
+            assert mapped == sorted(mapped) and all(0.0 < m < 1.0 for m in mapped)
+    # the learned value after the move moves the chance the way it points
+    assert found.apply(0.6, 0.5, 0.2) < found.apply(0.6, 0.5, 0.5) < found.apply(0.6, 0.5, 0.8)
     assert found.apply(1.0, 0.5) == 1.0 and found.apply(0.0, 0.5) == 0.0  # proved results stay proved
     with pytest.raises(ValueModelError):
         search.SearchMap("learned", "digest", a=0.5, c=-0.6, b=0.0)  # would turn the order round late
+    late_blind = search.SearchMap("learned", "digest", a=0.5, c=-0.5, b=0.0, d=1.0)  # the value alone at the end
+    assert late_blind.apply(0.2, 1.0, 0.7) == pytest.approx(late_blind.apply(0.9, 1.0, 0.7)) == pytest.approx(0.7)
 
 
 def test_the_shipped_map_belongs_to_the_shipped_weights_and_maps_the_default_search_only() -> None:
     shipped = search.read_search_map(search.SHIPPED_SEARCH_MAP)
     assert shipped.weights == search.file_digest(SHIPPED_WEIGHTS)
+    assert shipped.exploration == search.default_evaluator().exploration
     assert search.search_map_for(search.default_evaluator()) == shipped
     assert search.search_map_for(fastcore.ROLLOUT) is None
+    assert search.search_map_for(replace(search.default_evaluator(), exploration=0.9)) is None
     state = State.new(seed=8)
     moves = search.root_moves(state, None)
     raw = fastcore.CompiledSearch(state, moves, seed=4, capacity=802, evaluator=search.default_evaluator())
@@ -217,7 +224,7 @@ def test_the_shipped_map_belongs_to_the_shipped_weights_and_maps_the_default_sea
     by_move = {r.move: r.win_rate for r in raw.stats()}
     progress = search.track_progress(state)
     assert [m.win for m in reported.moves] == pytest.approx(
-        [shipped.apply(by_move[m.move], progress) for m in reported.moves])
+        [shipped.apply(by_move[m.move], progress, win_after(state, m.move)[0]) for m in reported.moves])
 
 
 def test_a_map_for_other_weights_is_not_applied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,9 +244,63 @@ def test_fitting_a_search_map_recovers_how_far_off_the_chances_are() -> None:
     rng = np.random.default_rng(3)
     progress = rng.random(20_000)
     logit = rng.normal(0.0, 2.0, 20_000)
-    truth = search.SearchMap("learned", "digest", a=1.4, c=-0.8, b=-0.2)
-    chances = [truth.apply(1 / (1 + np.exp(-t)), g) for t, g in zip(logit, progress, strict=True)]
+    static = rng.random(20_000) * 0.98 + 0.01
+    truth = search.SearchMap("learned", "digest", a=1.4, c=-0.8, b=-0.2, d=0.6)
+    chances = [truth.apply(1 / (1 + np.exp(-t)), g, s) for t, g, s in zip(logit, progress, static, strict=True)]
     won = (rng.random(20_000) < np.array(chances)).astype(int)
-    found, report = fit_search_map(1 / (1 + np.exp(-logit)), won, progress, evaluator="learned", weights="digest")
-    assert (found.a, found.c, found.b) == pytest.approx((1.4, -0.8, -0.2), abs=0.1)
+    games = np.arange(20_000) // 40
+    found, report = fit_search_map(1 / (1 + np.exp(-logit)), won, progress, static, evaluator="learned",
+                                   weights="digest", exploration=0.35, games=games)
+    assert (found.a, found.c, found.b, found.d) == pytest.approx((1.4, -0.8, -0.2, 0.6), abs=0.1)
+    assert found.exploration == 0.35
+    # judged on games left out, the map does about as well as on the games it was fitted on
+    assert report["cross_validated"]["log_loss"] == pytest.approx(report["after"]["log_loss"], abs=0.01)
     assert report["after"]["log_loss"] <= report["before"]["log_loss"]
+
+
+def test_a_search_weight_the_fit_puts_below_zero_is_held_at_zero() -> None:
+    from patchwork_opt.ai.training import fit_search_map
+
+    rng = np.random.default_rng(5)
+    n = 20_000
+    progress, searched, static = rng.random(n), rng.normal(0.0, 2.0, n), rng.normal(0.0, 1.5, n)
+    # late in the game the search's chance points the wrong way once the value is known
+    truth = (1.0 - progress) * 1.0 * searched - progress * 1.0 * searched + static
+    won = (rng.random(n) < 1 / (1 + np.exp(-truth))).astype(int)
+    found, _ = fit_search_map(1 / (1 + np.exp(-searched)), won, progress, 1 / (1 + np.exp(-static)),
+                              evaluator="learned", weights="digest", exploration=0.35)
+    assert found.a > 0.3 and found.a + found.c == pytest.approx(0.0) and found.d > 0.5
+
+
+def test_the_value_after_a_move_is_the_learned_value_of_the_search_trees_child() -> None:
+    # the win map weighs the learned value of the position a move leads to: it must be the position
+    # the compiled search holds for that move (a leather patch placed as the search places it)
+    from patchwork_opt.ai.value import learned_value, shipped_params
+
+    checked = leather = 0
+    for seed in range(40):
+        state = State.new(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(int(rng.integers(4, 40))):
+            if state.is_terminal():
+                break
+            moves = list(state.legal_moves())
+            state.apply(moves[int(rng.integers(len(moves)))])
+        if state.is_terminal() or state.pending >= 0:
+            continue
+        moves = search.root_moves(state, None)
+        tree = fastcore.CompiledSearch(state, moves, seed=1, capacity=200, evaluator=search.default_evaluator())
+        tree.run(len(moves))
+        mover = state.to_move()
+        for i, move in enumerate(tree.root_moves[: int(tree.n_exp[0])]):
+            child = tree.states[tree.child[0, i]]
+            if tree.player[tree.child[0, i]] < 0:
+                continue
+            _, win0, margin0 = learned_value(child, shipped_params(), np.random.default_rng(0))
+            win, margin = win_after(state, move)
+            assert (win, margin) == pytest.approx((win0, margin0) if mover == 0 else (1 - win0, -margin0))
+            checked += 1
+            after = state.clone()
+            after.apply(move)
+            leather += after.pending >= 0
+    assert checked > 60 and leather > 0

@@ -171,7 +171,7 @@ def test_the_analysis_bot_plays_the_best_move_of_the_cached_analysis() -> None:
     decision = AnalysisBot(analysis_of, 0.7).decide(start)
     assert decision.move == analysis.best.move and asked == [0.7]
     assert decision.expected == analysis.best.win and decision.stats["margin"] == analysis.best.margin
-    assert "simulated games" in decision.reason
+    assert "simulations" in decision.reason
 
 
 def test_a_stopped_analysis_is_not_kept(tmp_path: Path, base_services: Services) -> None:

@@ -190,8 +190,15 @@ def analyse_position(
     quilt = state.quilts[state.to_move()]
     analysed = _merged(quilt, _search(state, moves, seconds=left, iterations=iterations, seed=seed,
                                       advisor=advisor, stop=stop, evaluator=evaluator))
-    analysed.sort(key=lambda m: (-m.win, not m.exact, -m.margin, -m.visits))
+    analysed.sort(key=_rank)
     return PositionAnalysis(state.to_move(), analysed, time.perf_counter() - started, quilt)
+
+
+def _rank(m: AnalysedMove) -> tuple[float, bool, float, int]:
+    """Best first: by the win chance the search backed up (the win map, which also weighs the
+    learned value of the position after each move, makes the figures shown calibrated, not the
+    search's order), then exact before sampled, margin, visits."""
+    return (-(m.searched if m.searched is not None else m.win), not m.exact, -m.margin, -m.visits)
 
 
 def value_after(state: State, move: Move, following: PositionAnalysis | None) -> tuple[float, float, bool]:

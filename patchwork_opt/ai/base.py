@@ -33,6 +33,8 @@ class AnalysedMove:
     better one and not searched further): ``win`` and ``margin`` are then upper bounds too, so
     ``win`` 0 still proves a loss. A move no search valued (the only move, played at once) has
     ``visits`` 0 and is neither exact nor bound: ``valued`` tells whether the figures mean anything.
+    ``searched`` is, for a sampled move, the win chance the search backed up, before the win map
+    made ``win`` of it (``search.SearchMap``; refitting the map needs it); None otherwise.
     """
 
     move: Move
@@ -43,6 +45,7 @@ class AnalysedMove:
     line: tuple[Move, ...] = ()
     value: int | None = None
     bound: bool = False
+    searched: float | None = None
 
     @property
     def valued(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from patchwork_opt.ai.base import AnalysedMove
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import Move
@@ -30,3 +31,31 @@ def describe(move: Move) -> str:
         f"buys #{p.id} for {p.cost} button{'s' if p.cost != 1 else ''} "
         f"(time {p.time}, income {p.income}) at {where(move.mask)}"
     )
+
+
+def _short(move: Move) -> str:
+    if move.kind == "buy":
+        return f"#{move.patch} at {where(move.mask)}"
+    return "advancing" if move.kind == "advance" else "leather"
+
+
+def reason(chosen: AnalysedMove, runner_up: AnalysedMove | None, exact_nodes: int | None = None) -> str:
+    """Why the AI plays ``chosen``, in one sentence: ``buys #7 ... because the search gives it a 64%
+    chance of winning over 812 simulations (next best, advancing: 41%)``, or after an exact search
+    (``exact_nodes`` positions, when counted) what best play leads to."""
+    move = chosen.move
+    if chosen.exact:
+        margin = chosen.margin
+        if margin == 0:
+            outcome = "wins on the tie-break" if chosen.win else "loses on the tie-break"
+        else:
+            outcome = f"wins by {margin:g}" if margin > 0 else f"loses by {-margin:g}"
+        searched = f" ({exact_nodes} positions)" if exact_nodes is not None else ""
+        return f"{describe(move)} because searching the rest of the game exactly{searched} shows best play {outcome}"
+    if not chosen.valued:
+        return f"{describe(move)} because it is the only move"
+    text = (f"{describe(move)} because the search gives it a {chosen.win:.0%} chance of winning over "
+            f"{chosen.visits} simulations")
+    if runner_up is not None and runner_up.valued:
+        text += f" (next best, {_short(runner_up.move)}: {runner_up.win:.0%})"
+    return text

@@ -601,11 +601,14 @@ class CompiledEvaluator:
     finished; it must not change ``s``), the float64 array of ``params`` and the search's
     ``numpy.random.Generator``, returning for player 0 the value UCT backs up (in [-1, 1], on
     ``policy.outcome_value``'s scale), the chance player 0 wins and the expected final margin.
-    ``name`` says which evaluator a search used."""
+    ``name`` says which evaluator a search used; ``exploration`` is the UCT constant that suits its
+    values (a noisy rollout's one-game results need more exploring than a deterministic learned
+    value, whose small differences are real)."""
 
     name: str
     function: Any  # a numba dispatcher
     params: tuple[float, ...] | np.ndarray = field(default=(), repr=False)  # kept as a tuple of floats
+    exploration: float = EXPLORATION
     _array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -672,10 +675,11 @@ class CompiledSearch:
     leaves with ``evaluator`` and its own generator."""
 
     def __init__(self, state: State, root_moves: Sequence[Move], *, seed: int, capacity: int,
-                 exploration: float = EXPLORATION, noise: float = ROLLOUT_NOISE,
+                 exploration: float | None = None, noise: float = ROLLOUT_NOISE,
                  evaluator: CompiledEvaluator | None = None) -> None:
         """``evaluator`` values the leaves (default: the rollout with ``noise``, which is then its
-        only use); ``seed`` seeds the search's own ``numpy.random.Generator``."""
+        only use); ``exploration`` is the UCT constant (default: the evaluator's own); ``seed``
+        seeds the search's own ``numpy.random.Generator``."""
         if state.pending >= 0 or state.is_terminal():
             raise ValueError("the compiled search starts from a buy/advance decision")
         if not 1 <= len(root_moves) <= MAX_CHILDREN:
@@ -684,8 +688,8 @@ class CompiledSearch:
         width = max(4, len(root_moves))
         self.state = state
         self.root_moves = list(root_moves)
-        self.exploration = exploration
         self.evaluator = evaluator if evaluator is not None else rollout_evaluator(noise)
+        self.exploration = exploration if exploration is not None else self.evaluator.exploration
         self._eval_c, self._eval_jit = self.evaluator.addresses()
         self.params = self.evaluator.params_array()
         self.rng = np.random.default_rng(seed % (1 << 64))

@@ -39,9 +39,15 @@ from patchwork_opt.ai.exact import ExactSearch, final_value, value_margin
 from patchwork_opt.ai.exactcore import ExactTable
 from patchwork_opt.ai.fastcore import MAX_CHILDREN, ROLLOUT, CompiledEvaluator, CompiledSearch
 from patchwork_opt.ai.heuristic import leather_cell
-from patchwork_opt.ai.policy import EXPLORATION
 from patchwork_opt.ai.seeding import require_running
-from patchwork_opt.ai.value import DATA_DIR, SHIPPED_WEIGHTS, ValueModelError, learned_evaluator
+from patchwork_opt.ai.value import (
+    DATA_DIR,
+    LEARNED_EXPLORATION,
+    SHIPPED_WEIGHTS,
+    ValueModelError,
+    learned_evaluator,
+    win_after,
+)
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import END, State
 from patchwork_opt.core.stop import StopSignal
@@ -100,39 +106,43 @@ def default_evaluator() -> CompiledEvaluator:
 
 # --- the search's win map ------------------------------------------------------------------------
 SHIPPED_SEARCH_MAP = DATA_DIR / "search_map.json"
-SEARCH_MAP_FORMAT = 1
+SEARCH_MAP_FORMAT = 2
+EPS = 1e-6  # win chances are clipped to [EPS, 1 - EPS] before their logit
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, EPS), 1.0 - EPS)
+    return math.log(p / (1.0 - p))
 
 
 @dataclass(frozen=True, slots=True)
 class SearchMap:
-    """The map from the win chance the search backs up to a calibrated one, fitted on held-out
-    self-play games (``training.fit_search_map``) for one evaluator and one weights file:
-    ``logit(win') = (a + c * progress) * logit(win) + b``, ``progress`` the share of the track both
-    tokens have covered (the search's figures are timid early and too sure late, measured: a slope
-    alone would fix neither). ``weights`` is the SHA-256 of the weights file it was fitted with: a
-    map for other weights does not apply."""
+    """The map from the win chance the search backed up to a calibrated one, fitted on held-out
+    self-play games (``training.fit_search_map``) for one evaluator, one weights file and one UCT
+    constant: ``logit(win') = (a + c * progress) * logit(win) + d * logit(static) + b``,
+    ``progress`` the share of the track both tokens have covered (the search's figures are timid
+    early and too sure late, measured: a slope alone would fix neither) and ``static`` the learned
+    value of the position the move leads to (``value.win_after``): the search's mean over its tree
+    is sure of itself where the value of one position is not, and the fit weighs the two.
+    ``weights`` is the SHA-256 of the weights file it was fitted with: a map for other weights, or
+    for a search exploring otherwise, does not apply."""
 
     evaluator: str
     weights: str
     a: float = 1.0
     c: float = 0.0
     b: float = 0.0
+    d: float = 0.0
+    exploration: float = LEARNED_EXPLORATION
 
     def __post_init__(self) -> None:
-        if min(self.a, self.a + self.c) <= 0:
-            raise ValueModelError("a search map must keep the order of win chances (a and a + c positive)")
+        if min(self.a, self.a + self.c) < 0:
+            raise ValueModelError("a search map must not turn the search's order round (a and a + c at least 0)")
 
-    def apply(self, win: float, progress: float) -> float:
+    def apply(self, win: float, progress: float, static: float = 0.5) -> float:
         if win <= 0.0 or win >= 1.0:
             return win
-        t = (self.a + self.c * progress) * math.log(win / (1.0 - win)) + self.b
-        return 1.0 / (1.0 + math.exp(-t))
-
-    def raw(self, win: float, progress: float) -> float:
-        """The win chance the search backed up, from the one ``apply`` made of it."""
-        if win <= 0.0 or win >= 1.0:
-            return win
-        t = (math.log(win / (1.0 - win)) - self.b) / (self.a + self.c * progress)
+        t = (self.a + self.c * progress) * _logit(win) + self.d * _logit(static) + self.b
         return 1.0 / (1.0 + math.exp(-t))
 
 
@@ -147,7 +157,7 @@ def file_digest(path: str | Path) -> str:
 
 def save_search_map(path: str | Path, found: SearchMap, meta: dict[str, Any]) -> None:
     data = {"format": SEARCH_MAP_FORMAT, "evaluator": found.evaluator, "weights": found.weights,
-            "a": found.a, "c": found.c, "b": found.b, **meta}
+            "exploration": found.exploration, "a": found.a, "c": found.c, "b": found.b, "d": found.d, **meta}
     try:
         write_atomic(Path(path), json.dumps(data, indent=2) + "\n")
     except RecordError as exc:
@@ -160,7 +170,7 @@ def read_search_map(path: str | Path) -> SearchMap:
         if data.get("format") != SEARCH_MAP_FORMAT:
             raise ValueModelError(f"{path}: search map format {data.get('format')}, expected {SEARCH_MAP_FORMAT}")
         return SearchMap(str(data["evaluator"]), str(data["weights"]), float(data["a"]), float(data["c"]),
-                         float(data["b"]))
+                         float(data["b"]), float(data["d"]), float(data["exploration"]))
     except ValueModelError:
         raise
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -170,11 +180,13 @@ def read_search_map(path: str | Path) -> SearchMap:
 @functools.cache
 def shipped_search_map() -> SearchMap | None:
     """The map shipped beside the weights, when it was fitted with them and the default evaluator
-    (None otherwise: the figures are then the search's own)."""
+    at its UCT constant (None otherwise: the figures are then the search's own)."""
     if not SHIPPED_SEARCH_MAP.exists():
         return None
     found = read_search_map(SHIPPED_SEARCH_MAP)
-    if found.weights != file_digest(SHIPPED_WEIGHTS) or found.evaluator != default_evaluator().name:
+    default = default_evaluator()
+    if (found.weights != file_digest(SHIPPED_WEIGHTS) or found.evaluator != default.name
+            or found.exploration != default.exploration):
         return None
     return found
 
@@ -186,6 +198,11 @@ def search_map_for(evaluator: CompiledEvaluator) -> SearchMap | None:
     if evaluator is default or evaluator == default:
         return shipped_search_map()
     return None
+
+
+def mapped_win(mapped: SearchMap, state: State, move: Move, win: float, progress: float) -> float:
+    """``win``, the chance the search backed up for ``move``, through ``mapped``."""
+    return mapped.apply(float(win), progress, win_after(state, move)[0] if mapped.d else 0.5)
 
 
 def capacity_per_second(evaluator: CompiledEvaluator) -> int:
@@ -235,8 +252,7 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
         capacity = int(min(MAX_NODES, (seconds or 0.0) * capacity_per_second(evaluator) + 1000))
         if max_iterations is not None:
             capacity = min(capacity, max_iterations + 2)
-    search = CompiledSearch(state, list(moves), seed=seed, capacity=capacity, exploration=EXPLORATION,
-                            evaluator=evaluator)
+    search = CompiledSearch(state, list(moves), seed=seed, capacity=capacity, evaluator=evaluator)
     if iterations is not None:
         if early_stop:
             while search.iterations < iterations:
@@ -264,8 +280,10 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
     mapped = search_map_for(evaluator)
     progress = track_progress(state)
     out = [
-        AnalysedMove(r.move, float(r.win_rate) if mapped is None else mapped.apply(float(r.win_rate), progress),
-                     float(r.margin), r.visits, False, search.principal_line(r.move, pv_plies))
+        AnalysedMove(r.move, float(r.win_rate) if mapped is None else mapped_win(mapped, state, r.move, r.win_rate,
+                                                                               progress),
+                     float(r.margin), r.visits, False, search.principal_line(r.move, pv_plies),
+                     searched=float(r.win_rate))
         for r in stats
     ]
     return Analysis(out, False, iterations=search.iterations, seconds=time.perf_counter() - started)
@@ -376,7 +394,8 @@ def _leather_analysis(state: State, *, seconds: float | None, iterations: int | 
     same = after.to_move() == p
     win = best.win if same else 1.0 - best.win
     margin = best.margin if same else -best.margin
-    return Analysis([AnalysedMove(move, win, margin, best.visits, False, (move, *best.line))], False,
+    searched = best.searched if same or best.searched is None else 1.0 - best.searched
+    return Analysis([AnalysedMove(move, win, margin, best.visits, False, (move, *best.line), searched=searched)], False,
                     iterations=inner.iterations, seconds=inner.seconds)
 
 

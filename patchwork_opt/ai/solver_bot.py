@@ -34,7 +34,7 @@ from patchwork_opt.ai.base import AnalysedMove, Decision, PlacementAdvisor
 from patchwork_opt.ai.candidates import completing_placement
 from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.exactcore import ExactTable
-from patchwork_opt.ai.explain import describe, where
+from patchwork_opt.ai.explain import describe, reason
 from patchwork_opt.ai.fastcore import CompiledEvaluator
 from patchwork_opt.ai.heuristic import COST, window_progress
 from patchwork_opt.ai.search import (
@@ -47,7 +47,6 @@ from patchwork_opt.ai.search import (
     table_for,
 )
 from patchwork_opt.ai.seeding import decision_rng, require_running
-from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import OFFER_SIZE, State
 
 BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this many cells covered
@@ -79,32 +78,10 @@ def bonus_notes(state: State, advisor: PlacementAdvisor | None) -> list[str]:
     return notes
 
 
-def _short(move: Move) -> str:
-    if move.kind == "buy":
-        return f"#{move.patch} at {where(move.mask)}"
-    return "advancing" if move.kind == "advance" else "leather"
-
-
 def explain(analysis: Analysis, chosen: AnalysedMove) -> str:
-    """``buys #7 ... because it won 64% of 812 simulated games (next best, advancing: 41%)`` or,
-    after an exact search, what best play leads to."""
-    move = chosen.move
-    if analysis.exact and chosen.exact:
-        margin = chosen.margin
-        if margin == 0:
-            outcome = "wins on the tie-break" if chosen.win else "loses on the tie-break"
-        else:
-            outcome = f"wins by {margin:g}" if margin > 0 else f"loses by {-margin:g}"
-        return (f"{describe(move)} because searching the rest of the game exactly over every legal "
-                f"move ({analysis.nodes} positions) shows best play {outcome}")
-    if not chosen.valued:
-        return f"{describe(move)} because it is the only move"
-    text = f"{describe(move)} because it won {chosen.win:.0%} of {chosen.visits} simulated games"
-    others = [m for m in analysis.moves if m.move != move and m.valued]
-    if others:
-        alt = others[0]
-        text += f" (next best, {_short(alt.move)}: {alt.win:.0%} of {alt.visits})"
-    return text
+    """The one sentence of ``explain.reason`` for the move chosen from ``analysis``."""
+    others = [m for m in analysis.moves if m.move != chosen.move and m.valued]
+    return reason(chosen, others[0] if others else None, analysis.nodes if analysis.exact else None)
 
 
 class SolverBot:

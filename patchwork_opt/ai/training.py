@@ -30,6 +30,7 @@ import numpy as np
 import sklearn
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GroupKFold
 from sklearn.neural_network import MLPClassifier, MLPRegressor
 
 from patchwork_opt.ai.dataset import DatasetError, PositionSet, read_positions
@@ -212,19 +213,52 @@ def render_train_report(report: dict[str, Any], out: str) -> str:
     ])
 
 
-def fit_search_map(wins: np.ndarray, won: np.ndarray, progress: np.ndarray, *, evaluator: str,
-                   weights: str) -> tuple[SearchMap, dict[str, Any]]:
+def fit_search_map(wins: np.ndarray, won: np.ndarray, progress: np.ndarray, statics: np.ndarray | None = None, *,
+                   evaluator: str, weights: str, exploration: float,
+                   games: np.ndarray | None = None) -> tuple[SearchMap, dict[str, Any]]:
     """The search's win map (``search.SearchMap``) fitted on held-out games: who won, by logistic
-    regression on the logit of the win chance the search backed up and that logit times the track
-    covered (``progress``); the map and the figures before and after it on those plies."""
+    regression on the logit of the win chance the search backed up, weighted early and late in the
+    game (the logit times one minus the track covered, ``progress``, and times it), and the logit
+    of the learned value after the move (``statics``; none: the map leaves it out). A search weight
+    the fit finds below zero is held at zero (the map never turns the search's order round) and the
+    rest fitted again. With ``games`` (each ply's game), the report also has the figures of the
+    map fitted on four fifths of the games and judged on the fifth left out, in turn."""
     if len(np.unique(won)) < 2:
         raise DatasetError("fitting a win map needs games won and games lost")
     x = _logit(np.clip(np.asarray(wins, dtype=np.float64), EPS, 1.0 - EPS))
-    design = np.column_stack([x, x * np.asarray(progress, dtype=np.float64)])
-    fitted = LogisticRegression(C=1e6, max_iter=1000).fit(design, won)
-    (a, c), b = fitted.coef_[0], fitted.intercept_[0]
-    found = SearchMap(evaluator, weights, float(a), float(c), float(b))
-    mapped = fitted.predict_proba(design)[:, 1]
-    report = {"plies": len(x), "before": forecast_report(np.asarray(wins), won),
-              "after": forecast_report(mapped, won), "scikit_learn": sklearn.__version__}
+    g = np.asarray(progress, dtype=np.float64)
+    columns = [x * (1.0 - g), x * g]
+    if statics is not None:
+        columns.append(_logit(np.clip(np.asarray(statics, dtype=np.float64), EPS, 1.0 - EPS)))
+    design = np.column_stack(columns)
+    kept, fitted = _fit_with_search_weights_kept_up(design, won)
+    coef = np.zeros(design.shape[1])
+    coef[kept] = fitted.coef_[0]
+    early, late = coef[0], coef[1]
+    d = coef[2] if statics is not None else 0.0
+    found = SearchMap(evaluator, weights, float(early), float(late - early), float(fitted.intercept_[0]), float(d),
+                      exploration)
+    mapped = fitted.predict_proba(design[:, kept])[:, 1]
+    report: dict[str, Any] = {"plies": len(x), "before": forecast_report(np.asarray(wins), won),
+                              "after": forecast_report(mapped, won), "scikit_learn": sklearn.__version__}
+    if statics is not None:
+        report["static"] = forecast_report(np.asarray(statics), won)
+    if games is not None and len(np.unique(games)) >= 5:
+        held = np.empty(len(x))
+        for train, test in GroupKFold(n_splits=5).split(design, won, groups=games):
+            part_kept, part = _fit_with_search_weights_kept_up(design[train], won[train])
+            held[test] = part.predict_proba(design[test][:, part_kept])[:, 1]
+        report["cross_validated"] = forecast_report(held, won)
     return found, report
+
+
+def _fit_with_search_weights_kept_up(design: np.ndarray, won: np.ndarray) -> tuple[list[int], LogisticRegression]:
+    """The logistic fit of ``won`` on ``design``'s columns, the first two (the search's weights)
+    dropped while the fit puts them below zero: the columns kept and the fit on them."""
+    kept = list(range(design.shape[1]))
+    while True:
+        fitted = LogisticRegression(C=1e6, max_iter=1000).fit(design[:, kept], won)
+        negative = [column for column, w in zip(kept, fitted.coef_[0], strict=True) if column < 2 and w < 0]
+        if not negative or len(kept) == 1:
+            return kept, fitted
+        kept.remove(min(negative, key=lambda column: fitted.coef_[0][kept.index(column)]))

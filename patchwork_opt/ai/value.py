@@ -32,7 +32,9 @@ import numpy as np
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
 from patchwork_opt.ai.fastcore import CompiledEvaluator, encode, outcome_value, to_move
 from patchwork_opt.ai.features import FEATURE_VERSION, N_FEATURES, features
+from patchwork_opt.ai.heuristic import leather_cell
 from patchwork_opt.core.errors import GameOverError, PatchworkError, RecordError
+from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import write_atomic
 
@@ -250,9 +252,16 @@ def learned_value(s: np.ndarray, params: np.ndarray, rng: np.random.Generator) -
     return outcome_value(win, margin), win, margin
 
 
-def learned_evaluator(params: np.ndarray | None = None) -> CompiledEvaluator:
+#: The UCT constant of a search valued by the learned value: its values are deterministic and their
+#: small differences real, so it explores less than the rollout's ``policy.EXPLORATION`` (measured:
+#: ``docs/strength.md``).
+LEARNED_EXPLORATION = 0.35
+
+
+def learned_evaluator(params: np.ndarray | None = None, exploration: float = LEARNED_EXPLORATION) -> CompiledEvaluator:
     """The learned value as a leaf evaluator of ``CompiledSearch`` (the shipped weights by default)."""
-    return CompiledEvaluator("learned", learned_value, shipped_params() if params is None else params)
+    return CompiledEvaluator("learned", learned_value, shipped_params() if params is None else params,
+                             exploration=exploration)
 
 
 def win_chance(state: State, params: np.ndarray | None = None) -> tuple[float, float]:
@@ -261,3 +270,20 @@ def win_chance(state: State, params: np.ndarray | None = None) -> tuple[float, f
         raise GameOverError("the game is over: there is nothing to evaluate")
     win, margin = predict(features(encode(state)), shipped_params() if params is None else params)
     return float(win), float(margin)
+
+
+def win_after(state: State, move: Move, params: np.ndarray | None = None) -> tuple[float, float]:
+    """(win chance, expected final margin) of the player to move in ``state`` once ``move`` is
+    played, by the learned value of the position it leads to, as the search's tree holds it (a
+    leather patch it earns placed on ``heuristic.leather_cell``'s cell, the compiled search's one);
+    a finished game gives its own result. The search's win map weighs this beside the figures the
+    search backed up (``search.SearchMap``)."""
+    mover = state.to_move()
+    after = state.clone()
+    after.apply(move)
+    if after.pending >= 0:
+        after.apply(Move("leather", -1, leather_cell(after.quilts[after.pending], after.bonus < 0)))
+    if after.is_terminal():
+        return (1.0 if after.winner() == mover else 0.0), float(after.score(mover) - after.score(1 - mover))
+    win, margin = win_chance(after, params)
+    return (win, margin) if after.to_move() == mover else (1.0 - win, -margin)

@@ -73,6 +73,8 @@ class PlyReview:
     exact: bool
     played_words: str
     best_words: str
+    #: the win chance the search backed up for the best move, before the win map (``AnalysedMove.searched``)
+    searched: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -222,7 +224,7 @@ def _ply(i: int, state: State, played: Move, here: PositionAnalysis | None,
     return PlyReview(
         ply=i, player=here.player, played=played, best=best.move, win_before=best.win, win_after=win_after,
         loss=loss, points_lost=points_lost, label=label_of(loss, points_lost, is_best, exact), exact=exact,
-        played_words=move_words(state, played), best_words=move_words(state, best.move),
+        played_words=move_words(state, played), best_words=move_words(state, best.move), searched=best.searched,
     )
 
 

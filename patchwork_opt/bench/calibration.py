@@ -38,9 +38,11 @@ Progress = Callable[[str, float, float], None]
 
 @dataclass(frozen=True, slots=True)
 class ReviewedGame(GameResult):
-    """A played game with its review's plies: ``(win_before, player, exact, label, points_lost)``."""
+    """A played game with its review's plies: ``(win_before, player, exact, label, points_lost,
+    best, searched)``, ``best`` the best move's text, ``searched`` the win chance the search backed
+    up for it before the win map (None when it was not sampled)."""
 
-    plies: tuple[tuple[float, int, bool, str, float], ...] = ()
+    plies: tuple[tuple[float, int, bool, str, float, str, float | None], ...] = ()
 
 
 def load_reviewer(path: str) -> Callable[..., Any]:
@@ -62,7 +64,8 @@ class CalibrationGame:
     def __call__(self, task: GameTask) -> ReviewedGame:
         played = SelfPlayGame(namespace=NAMESPACE)(task)
         review = load_reviewer(self.reviewer)(played.record, seconds=self.seconds)
-        plies = tuple((p.win_before, p.player, p.exact, p.label, p.points_lost) for p in review.plies)
+        plies = tuple((p.win_before, p.player, p.exact, p.label, p.points_lost, str(p.best), p.searched)
+                      for p in review.plies)
         return ReviewedGame(**{f.name: getattr(played, f.name) for f in fields(GameResult)}, plies=plies)
 
 
@@ -114,36 +117,41 @@ def fit_search_map_on(results: list[GameResult], path: str, *, seed: int, time_p
                       reviewer: str) -> dict[str, Any]:
     """``--fit-map``: the search's win map (``search.SearchMap``) fitted on these games, held out by
     construction, from each reviewed ply outside the exact endgame: the win chance the search
-    backed up (the shipped map undone), the track covered, who won; written to ``path``."""
+    backed up for the best move (before any map), the learned value of the position that move leads
+    to, the track covered, who won; written to ``path``."""
     from patchwork_opt.ai.search import (
         SHIPPED_WEIGHTS,
         default_evaluator,
         file_digest,
         save_search_map,
-        search_map_for,
         track_progress,
     )
     from patchwork_opt.ai.training import fit_search_map
+    from patchwork_opt.ai.value import win_after
+    from patchwork_opt.core.move import Move
 
-    shipped = search_map_for(default_evaluator())
-    wins, won, progress = [], [], []
-    for r in results:
+    evaluator = default_evaluator()
+    wins, statics, won, progress, games = [], [], [], [], []
+    for game, r in enumerate(results):
         assert isinstance(r, ReviewedGame)
         winner = 0 if r.p1_won else 1
         state = r.record.initial_state()
-        for (win_before, player, exact, _, _), move in zip(r.plies, r.record.moves, strict=True):
-            g = track_progress(state)
-            if not exact:
-                wins.append(win_before if shipped is None else shipped.raw(win_before, g))
+        for (_, player, exact, _, _, best, searched), move in zip(r.plies, r.record.moves, strict=True):
+            if not exact and searched is not None:
+                wins.append(searched)
+                statics.append(win_after(state, Move.parse(best))[0])
                 won.append(int(player == winner))
-                progress.append(g)
+                progress.append(track_progress(state))
+                games.append(game)
             state.apply(move)
-    found, report = fit_search_map(np.array(wins), np.array(won), np.array(progress),
-                                   evaluator=default_evaluator().name, weights=file_digest(SHIPPED_WEIGHTS))
+    found, report = fit_search_map(np.array(wins), np.array(won), np.array(progress), np.array(statics),
+                                   evaluator=evaluator.name, weights=file_digest(SHIPPED_WEIGHTS),
+                                   exploration=evaluator.exploration, games=np.array(games))
     fitted_on = {"games": len(results), "seed": seed, "time_per_move": time_per_move, "namespace": NAMESPACE,
                  "reviewer": reviewer}
     save_search_map(path, found, {"fitted_on": fitted_on, **report})
-    return {"path": path, "a": round(found.a, 4), "c": round(found.c, 4), "b": round(found.b, 4), **report}
+    return {"path": path, "a": round(found.a, 4), "c": round(found.c, 4), "b": round(found.b, 4),
+            "d": round(found.d, 4), **report}
 
 
 def summarize_calibration(results: list[GameResult], *, seed: int, time_per_move: float,
@@ -155,7 +163,7 @@ def summarize_calibration(results: list[GameResult], *, seed: int, time_per_move
     for r in results:
         assert isinstance(r, ReviewedGame)
         winner = 0 if r.p1_won else 1  # self-play games sit the first bot first
-        for win_before, player, exact, label, points_lost in r.plies:
+        for win_before, player, exact, label, points_lost, _, _ in r.plies:
             labels[label] += 1
             flagged += label in ("mistake", "blunder")
             points.append(points_lost)

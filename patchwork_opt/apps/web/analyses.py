@@ -25,7 +25,7 @@ from typing import Any
 
 from patchwork_opt.ai.analysis import LINE_PLIES, PositionAnalysis
 from patchwork_opt.ai.base import AnalysedMove, Decision
-from patchwork_opt.ai.explain import describe
+from patchwork_opt.ai.explain import reason
 from patchwork_opt.apps.web.errors import ServiceMissingError
 from patchwork_opt.apps.web.services import Analyser, AnalysisOf
 from patchwork_opt.apps.web.store import GameStore
@@ -114,21 +114,6 @@ class AnalysisCache:
         return {"made": self.made, "reused": self.reused}
 
 
-def analysis_reason(best: AnalysedMove, runner_up: AnalysedMove | None) -> str:
-    """``buys #7 ... because it won 64% of 812 simulated games (next best ...)`` or, from an exact
-    search, what best play leads to."""
-    if best.exact:
-        if best.margin == 0:
-            outcome = "wins on the tie-break" if best.win else "loses on the tie-break"
-        else:
-            outcome = f"wins by {best.margin:g}" if best.margin > 0 else f"loses by {-best.margin:g}"
-        return f"{describe(best.move)} because searching the rest of the game exactly shows best play {outcome}"
-    text = f"{describe(best.move)} because it won {best.win:.0%} of {best.visits} simulated games"
-    if runner_up is not None and not runner_up.exact:
-        text += f" (next best: {runner_up.win:.0%} of {runner_up.visits})"
-    return text
-
-
 class AnalysisBot:
     """The solver AI playing the best move of the (cached) analysis of ``seconds``."""
 
@@ -145,4 +130,4 @@ class AnalysisBot:
         best = analysis.best
         runner_up = analysis.moves[1] if len(analysis.moves) > 1 else None
         stats = {"margin": best.margin, "exact": float(best.exact), "visits": float(best.visits)}
-        return Decision(best.move, analysis_reason(best, runner_up), expected=best.win, stats=stats)
+        return Decision(best.move, reason(best, runner_up), expected=best.win, stats=stats)

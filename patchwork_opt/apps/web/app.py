@@ -65,7 +65,8 @@ def create_app(
     app.state.limits = limits
     app.state.jobs = JobQueue(
         limits.solver_workers, limits.max_queued, limits.per_client_running, limits.client_jobs,
-        retry_after=max(limits.max_solver_seconds, limits.max_ai_seconds),
+        retry_after=max(limits.max_solver_seconds, limits.max_ai_seconds), max_wait=limits.max_queue_wait_seconds,
+        first_job_seconds=limits.game_hint_seconds,
     )
     app.state.creations = CreationLimit(limits.client_games, limits.game_window_seconds)
     app.state.purge = IdlePurge(store, limits.game_idle_seconds)

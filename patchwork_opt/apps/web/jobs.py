@@ -1,12 +1,15 @@
 """Solver and AI work through a bounded queue: a few slots, a short line, a fair share per client.
 
 A job waits in line (FIFO, skipping a client already at its share of running slots) until a slot
-is free, then runs in a worker thread. When the line is full the caller gets ``QueueFullError``
-(503), when the client already has ``client_jobs`` jobs ``ClientBusyError`` (429); both say when
-to retry. If the client disconnects, a waiting job leaves the line without running, and a running
-job gives its slot to the next caller at once: its thread, which Python cannot kill, finishes
-within its time cap as an *orphan*. Orphans are bounded too (at most ``3 * slots`` of them), so
-abandoned work cannot pile up on the CPU without limit.
+is free, then runs in a worker thread. The line is full when it holds ``max_queued`` jobs or when a
+new job would wait longer than ``max_wait`` seconds for its answer, judged by how long jobs have
+been taking (a running mean): a line of quick hints may be long, a line of long AI moves short.
+Then the caller gets ``QueueFullError`` (503) with that expected wait as when to retry; when the
+client already has ``client_jobs`` jobs, ``ClientBusyError`` (429). If the client disconnects, a
+waiting job leaves the line without running, and a running job gives its slot to the next caller
+at once: its thread, which Python cannot kill, finishes within its time cap as an *orphan*.
+Orphans are bounded too (at most ``3 * slots`` of them), so abandoned work cannot pile up on the
+CPU without limit.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +33,8 @@ T = TypeVar("T")
 #: A slot freed by an abandoned job is handed on after this long, so that when many clients give
 #: up at once (a proxy timeout) the jobs queued behind it are dropped before any of them starts.
 ABANDON_GRACE_SECONDS = 0.25
+#: the weight of the last finished job in the running mean of job times
+JOB_TIME_WEIGHT = 0.1
 
 
 class BusyError(PatchworkError):
@@ -73,14 +79,20 @@ class JobQueue:
     """``await run(client, fn, receive)``: ``fn()`` in a worker thread once a slot is free."""
 
     def __init__(
-        self, slots: int, max_queued: int, client_running: int, client_jobs: int, retry_after: float
+        self, slots: int, max_queued: int, client_running: int, client_jobs: int, retry_after: float,
+        max_wait: float | None = None, first_job_seconds: float = 1.0,
     ) -> None:
+        """``retry_after``: the longest wait told (a job's time cap); ``max_wait``: the longest a
+        new job may expect to wait for its answer (None: only ``max_queued`` bounds the line);
+        ``first_job_seconds``: the job time assumed until jobs have finished."""
         self.slots = max(1, slots)
         self.max_orphans = 3 * self.slots
         self.max_queued = max(0, max_queued)
         self.client_running = max(1, client_running)
         self.client_jobs = max(1, client_jobs)
         self.retry_after = max(1, math.ceil(retry_after))
+        self.max_wait = max_wait
+        self.job_seconds = first_job_seconds  # the running mean of finished jobs' times
         self._executor = ThreadPoolExecutor(self.slots + self.max_orphans, thread_name_prefix="patchwork-job")
         self._running: dict[str, int] = {}
         self._jobs: dict[str, int] = {}
@@ -126,9 +138,19 @@ class JobQueue:
                 f"you already have {self.client_jobs} solver or AI jobs queued or running; retry later",
                 self.retry_after,
             )
-        if not self._can_start(client) and len(self._line) >= self.max_queued:
-            raise QueueFullError("the solvers are busy (queue full); retry later", self.retry_after)
+        if not self._can_start(client):
+            queued = len(self._line)
+            wait = self.expected_wait()
+            too_long = self.max_wait is not None and queued >= self.slots and wait > self.max_wait
+            if queued >= self.max_queued or too_long:
+                retry = min(self.retry_after, max(1, math.ceil(wait)))
+                raise QueueFullError("the solvers are busy (queue full); retry later", retry)
         self._jobs[client] = self._jobs.get(client, 0) + 1
+
+    def expected_wait(self) -> float:
+        """Seconds a job joining the line now may expect to wait for its answer: the line ahead of
+        it shared by the slots, then its own run, at the running mean of job times."""
+        return (len(self._line) / self.slots + 1.0) * self.job_seconds
 
     def _can_start(self, client: str) -> bool:
         running = sum(self._running.values())
@@ -171,10 +193,14 @@ class JobQueue:
                     self._wake()
                 raise
         loop = asyncio.get_running_loop()
+        started = time.perf_counter()
         future = self._executor.submit(fn)
         abandoned = False
         try:
-            return await asyncio.wrap_future(future)
+            result = await asyncio.wrap_future(future)
+            took = time.perf_counter() - started
+            self.job_seconds += JOB_TIME_WEIGHT * (took - self.job_seconds)
+            return result
         except BaseException:
             if not future.done():  # abandoned mid-run: the thread becomes an orphan, told to stop
                 abandoned = True

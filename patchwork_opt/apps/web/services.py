@@ -70,13 +70,17 @@ class Limits:
     #: a whole game review: its time per position is cut to fit (``time_per_move <= this / positions``)
     max_review_seconds: float = 30.0
     #: the analysis budget of a game hint (``GET /api/games/{id}/hint``), at most ``max_solver_seconds``:
-    #: the learned-value search at 0.5 s matched the rollout search at 1 s (the hints' old budget):
-    #: 14-10 over 24 games, where 0.25 s lost 9-15 (``patchwork match``, 2 workers, machine loaded)
-    game_hint_seconds: float = 0.5
+    #: the learned-value search at 0.25 s is no weaker than the rollout search at 1 s (the hints' old
+    #: budget): 55-45 over 100 games (``patchwork match --p1 solver --p2 solver-rollout
+    #: --time-per-move 0.25 --p2-time-per-move 1 --seed 2``, quiet machine; docs/strength.md)
+    game_hint_seconds: float = 0.25
     #: solver and AI jobs running at once (more wait their turn; the event loop never blocks)
     solver_workers: int = 2
-    #: jobs waiting for a slot; past this the answer is 503 with ``Retry-After``
-    max_queued: int = 8
+    #: jobs waiting for a slot at most; past this the answer is 503 with ``Retry-After``
+    max_queued: int = 32
+    #: nor may a job join the line when it would wait longer than this for its answer, by the
+    #: running mean of job times (the line holds many quick hints, few long AI moves)
+    max_queue_wait_seconds: float = 1.5
     #: jobs one client (address) may have running at once: ``solver_workers - 1``, at least 1
     client_running: int | None = None
     #: jobs one client may have queued or running; past this the answer is 429 with ``Retry-After``
