@@ -14,8 +14,9 @@ from patchwork_opt.formats.record import Record
 
 
 def test_many_points_thrown_away_are_a_mistake_even_in_a_decided_game() -> None:
-    assert label_of(0.0, 8.0, is_best=False) == "mistake"
-    assert label_of(0.0, 15.0, is_best=False) == "blunder"
+    assert label_of(0.0, 5.0, is_best=False) == "mistake"
+    assert label_of(0.0, 9.0, is_best=False) == "blunder"
+    assert label_of(0.0, 3.0, is_best=False) == "inaccuracy"
     assert label_of(0.0, 1.0, is_best=False) == "good"
 
 

@@ -31,6 +31,7 @@ from patchwork_opt.ai.value import (
     win_chance,
 )
 from patchwork_opt.apps.match import MatchSpec, run_match
+from patchwork_opt.apps.review import WIN_PER_POINT
 from patchwork_opt.core.bitboard import WINDOW_MASKS
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.move import ADVANCE, Move
@@ -133,6 +134,13 @@ def test_the_shipped_weights_load_and_say_what_made_them() -> None:
     meta = json.loads(SHIPPED_WEIGHTS.with_suffix(".json").read_text())
     assert meta["games"] >= 100 and {"seed", "held_out_log_loss", "calibration_slope"} <= meta.keys()
     assert shipped_params().ndim == 1
+
+
+def test_the_review_weighs_points_at_the_shipped_weights_rate() -> None:
+    # the review's exchange rate between points and win chance is the one the shipped weights were
+    # fitted with: retraining without updating it would let noise through, or hide weak moves
+    meta = json.loads(SHIPPED_WEIGHTS.with_suffix(".json").read_text())
+    assert abs(WIN_PER_POINT - meta["win_per_point"]) <= 5e-4
 
 
 #: A mid-game quilt: the top three rows and three cells of the fourth covered (30 cells, no hole).

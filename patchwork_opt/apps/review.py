@@ -40,11 +40,17 @@ from patchwork_opt.formats.record import Record, write_atomic
 
 #: (label, the loss in win chance below which a non-best move gets it), mildest first.
 LABELS: tuple[tuple[str, float], ...] = (("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
-#: (label, the expected points lost below which a non-best move gets it), mildest first.
-POINT_LABELS: tuple[tuple[str, float], ...] = (("good", 3.0), ("inaccuracy", 6.0), ("mistake", 12.0))
+#: (label, the expected points lost below which a non-best move gets it), mildest first: about twice
+#: the points each grade of ``LABELS`` takes where a point is worth most (0.05, 0.10 and 0.20 of win
+#: chance are 0.8, 1.6 and 3.1 points at ``WIN_PER_POINT``), so a grade in points alone asks for a
+#: loss that would earn it in an even game with room to spare. Measured (docs/benchmarks.md): a
+#: random player against the solver gets about 6 mistakes and blunders a game, two equal solvers
+#: well under 0.3 a player.
+POINT_LABELS: tuple[tuple[str, float], ...] = (("good", 2.0), ("inaccuracy", 4.0), ("mistake", 8.0))
 #: The most win chance one point of expected margin is worth: the steepest slope of the shipped
-#: value model's win map, a/4 for win = 1 / (1 + exp(-(a * margin + b))), a = 0.227 (data/value.json).
-WIN_PER_POINT = 0.057
+#: value model's map from margin to win chance, a/4 for win = 1 / (1 + exp(-(a * margin + b))),
+#: ``win_per_point`` in data/value.json (a test keeps the two equal).
+WIN_PER_POINT = 0.0645
 BLUNDER = "blunder"
 ACCURACY_SCALE = 0.2  # loss in win chance at which a move's accuracy falls to 37%
 DECIDED = 0.03  # a win chance this close to 0 or 1 is a decided game
