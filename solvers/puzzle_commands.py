@@ -37,8 +37,9 @@ def puzzle_new(
 
     from patchwork_opt.apps.puzzle import render_puzzle
     from patchwork_opt.formats.record import write_atomic
-    from solvers.puzzles import new_puzzle
+    from solvers.puzzles import check_puzzle_request, new_puzzle
 
+    check_puzzle_request(kind, variant)
     if seed is None:
         seed = random.randrange(1 << 31)
         typer.echo(f"seed {seed}", err=True)

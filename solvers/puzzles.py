@@ -171,13 +171,21 @@ def new_puzzle(kind: str, difficulty: int | None, seed: int, *, variant: Variant
                progress: Callable[[int], None] | None = None, stop: StopSignal | None = None) -> Puzzle:
     """``patchwork puzzle new``'s puzzle: an endgame or a fill of ``difficulty`` from ``seed``
     (``progress(tries)`` after each game or quilt tried)."""
+    check_puzzle_request(kind, variant)
     if kind == "endgame":
-        if variant is not None:
-            raise PatchworkError("--variant is for fill puzzles")
         return generate_endgame(seed, difficulty, progress=progress, stop=stop)
-    if kind == "fill":
-        return generate_fill(seed, difficulty, variant, progress=progress, stop=stop)
-    raise PatchworkError(f"kind must be endgame or fill, not {kind!r}")
+    return generate_fill(seed, difficulty, variant, progress=progress, stop=stop)
+
+
+def check_puzzle_request(kind: str, variant: str | None) -> None:
+    """The kind and variant ``new_puzzle`` is asked for, refused before any game is dealt (so the
+    command says nothing else first, not even the random seed it drew)."""
+    if kind not in ("endgame", "fill"):
+        raise PatchworkError(f"kind must be endgame or fill, not {kind!r}")
+    if kind == "endgame" and variant is not None:
+        raise PatchworkError("--variant is for fill puzzles")
+    if variant is not None and variant not in VARIANTS:
+        raise PatchworkError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
 
 
 # --- the bank -------------------------------------------------------------------------------------

@@ -175,4 +175,6 @@ def test_new_fill_puzzle_from_a_seed(tmp_path: Path) -> None:
     code, again, _ = run("puzzle", "new", "--kind", "fill", "--seed", "7", "--json")
     assert again == out  # the same seed, the same puzzle
     code, _, err = run("puzzle", "new", "--kind", "chess")
-    assert code == 2 and "kind must be endgame or fill" in err
+    assert code == 2 and err.startswith("error: kind must be endgame or fill")  # no seed drawn first
+    code, _, err = run("puzzle", "new", "--kind", "fill", "--variant", "squares")
+    assert code == 2 and err.startswith("error: variant must be one of cells, points, bonus")

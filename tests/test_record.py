@@ -175,8 +175,12 @@ def test_loading_files_that_are_not_records(tmp_path: Path) -> None:
         Record.load(tmp_path)
     broken = tmp_path / "broken.json"
     broken.write_text('{"circle": [1, 2,', encoding="utf-8")
-    with pytest.raises(RecordError, match=r"not JSON: .* at line 1, column"):
+    with pytest.raises(RecordError, match=r"broken\.json: not JSON: .* at line 1, column"):
         Record.load(broken)
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"circle": "nope", "moves": []}', encoding="utf-8")
+    with pytest.raises(RecordError, match=r"^.*wrong\.json: .*circle"):
+        Record.load(wrong)
     binary = tmp_path / "binary.json"
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(RecordError, match="not a UTF-8 text file"):

@@ -3,6 +3,7 @@ scikit-learn, the weights file, and the shipped weights on hand-built positions.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -103,6 +104,8 @@ def test_train_command_end_to_end_and_repeatable(data_dir: Path, tmp_path: Path)
         assert result.exit_code == 0, result.output
         report = json.loads(result.stdout)
         assert report["games"] == 24 and report["seed"] == 1 and "calibration_slope" in report
+        shards = sorted(data_dir.glob("positions-*.npz"))
+        assert report["shards"] == {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in shards}
         assert json.loads(out.with_suffix(".json").read_text())["held_out_log_loss"] == report["held_out_log_loss"]
         outs.append(load_weights(out).flatten())
     np.testing.assert_array_equal(outs[0], outs[1])

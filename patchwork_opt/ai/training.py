@@ -33,10 +33,10 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 from sklearn.neural_network import MLPClassifier, MLPRegressor
 
-from patchwork_opt.ai.dataset import DatasetError, PositionSet, read_positions
+from patchwork_opt.ai.dataset import SHARD_GLOB, DatasetError, PositionSet, read_positions
 from patchwork_opt.ai.features import FEATURE_NAMES, FEATURE_VERSION
 from patchwork_opt.ai.forecast import EPS, forecast_report, log_loss
-from patchwork_opt.ai.search import SearchMap
+from patchwork_opt.ai.search import SearchMap, file_digest
 from patchwork_opt.ai.value import HEADS, Network, ValueWeights, save_weights
 
 TRAIN_SHARE = 0.7
@@ -199,9 +199,15 @@ def train_command(data_dir: str, out: str, *, seed: int = 0, say: Say | None = N
     if data.recomputed and say is not None:
         say("some shards hold features of another version: recomputed from their positions")
     trained = train_value(data, seed=seed, say=say)
-    report = {**trained.report, "data": str(data_dir)}
+    report = {**trained.report, "data": str(data_dir), "shards": shard_digests(data_dir)}
     save_weights(target, trained.weights, report)
     return report
+
+
+def shard_digests(data_dir: str | Path) -> dict[str, str]:
+    """Each shard trained on, by file name, with its SHA-256: the directory named in ``data`` is a
+    path on the machine that trained, the digests say which files elsewhere are the same data."""
+    return {path.name: file_digest(path) for path in sorted(Path(data_dir).glob(SHARD_GLOB))}
 
 
 def render_train_report(report: dict[str, Any], out: str) -> str:

@@ -90,7 +90,12 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        return cls.loads(read_text(path))
+        """The record in the file at ``path``; a file that is not a record says which file."""
+        text = read_text(path)
+        try:
+            return cls.loads(text)
+        except RecordError as exc:
+            raise RecordError(f"{path}: {exc}") from None
 
     def save(self, path: str | Path) -> None:
         write_atomic(path, json.dumps(self.to_json(), indent=1) + "\n")
