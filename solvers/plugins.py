@@ -17,7 +17,7 @@ from patchwork_opt.apps.web.analyses import AnalysisBot
 from patchwork_opt.apps.web.schemas import SERVER_WORKERS, BonusRequest, FillRequest, HintRequest
 from patchwork_opt.apps.web.services import AnalysisOf, Services, SolverEndpoint
 from patchwork_opt.core.catalogue import check_patch_ids
-from patchwork_opt.core.move import Move
+from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
@@ -158,5 +158,20 @@ def web_services(max_ai_seconds: float) -> Services:
 
     return Services(
         solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
-        default_ai="solver", make_puzzle=make_puzzle,
+        default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches,
     )
+
+
+def warm_compiled_searches() -> None:
+    """Load every compiled search the service uses (from Numba's cache, or compile it: about a minute
+    the first time an install runs): the game search with the learned evaluation, the exact
+    endgame and the packing search of fills."""
+    from patchwork_opt.ai import exactcore, fastcore
+    from patchwork_opt.ai.search import default_evaluator
+    from solvers.search import warm_up as warm_packing
+
+    fastcore.warm_up()
+    fastcore.CompiledSearch(State.new(seed=0), [ADVANCE], seed=0, capacity=4,
+                            evaluator=default_evaluator()).run(1)
+    exactcore.warm_up()
+    warm_packing()

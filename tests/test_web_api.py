@@ -315,3 +315,21 @@ def test_without_an_ai_games_cannot_be_created(tmp_path: Path) -> None:
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", Services())) as c:
         response = c.post("/api/games", json={})
         assert response.status_code == 503 and "without an AI" in response.json()["detail"]
+
+
+def test_the_compiled_searches_load_in_the_background_as_the_server_starts(tmp_path: Path) -> None:
+    started, release = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    def warm_up() -> None:  # a compilation that takes as long as the test wants
+        calls.append(threading.current_thread().name)
+        started.set()
+        release.wait(10)
+
+    app = create_app(tmp_path / "games.db", engine_services(warm_up=warm_up))
+    with TestClient(base_url=LOCAL, app=app) as client:
+        assert started.wait(10), "the server did not start loading the compiled searches"
+        assert client.get("/api/health").status_code == 200  # answering while they load
+        assert new_game(client, seed=3)["ply"] == 0
+        release.set()
+    assert calls == ["warm-up"]

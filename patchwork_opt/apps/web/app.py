@@ -12,6 +12,7 @@ handler (``errors.py``).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,6 +35,10 @@ from patchwork_opt.apps.web.store import IdlePurge
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await anyio.to_thread.run_sync(app.state.purge)
+    warm_up = app.state.services.warm_up
+    if warm_up is not None:  # in the background: the server answers at once, and requests that
+        # need a compiled search meanwhile wait for the one compilation rather than start their own
+        threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     try:
         yield
     finally:

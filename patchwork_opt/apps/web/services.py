@@ -71,7 +71,7 @@ class Limits:
     max_review_seconds: float = 30.0
     #: the analysis budget of a game hint (``GET /api/games/{id}/hint``), at most ``max_solver_seconds``:
     #: the learned-value search at 0.25 s is no weaker than the rollout search at 1 s (the hints' old
-    #: budget): 55-45 over 100 games (``patchwork match --p1 solver --p2 solver-rollout
+    #: budget): 122-78 over 200 games (``patchwork match --p1 solver --p2 solver-rollout
     #: --time-per-move 0.25 --p2-time-per-move 1 --seed 2``, quiet machine; docs/strength.md)
     game_hint_seconds: float = 0.25
     #: solver and AI jobs running at once (more wait their turn; the event loop never blocks)
@@ -113,3 +113,7 @@ class Services:
     default_ai: str = ""
     #: new puzzles beyond the shipped bank; None: the bank alone (a visitor may meet a puzzle again)
     make_puzzle: PuzzleMaker | None = None
+    #: loads the compiled searches (compiling them, about a minute on one core, the first time an install runs);
+    #: the app runs it in the background as it starts, so the first visitor's hint, AI move or
+    #: puzzle answer does not wait for it. None: nothing to load
+    warm_up: Callable[[], None] | None = None
