@@ -69,7 +69,9 @@ def test_an_analysis_reads_back_as_it_was_made() -> None:
     assert [m.move for m in again.moves] == [m.move for m in made.moves]
     for old, new in zip(made.moves, again.moves, strict=True):
         assert (new.win, new.margin, new.visits, new.exact) == (old.win, old.margin, old.visits, old.exact)
+        assert new.searched == old.searched
         assert new.line == old.line[: len(new.line)] and new.line[0] == old.move
+    assert any(m.searched is not None for m in again.moves)  # the search's own chances, before the map
     for junk in ("", "{}", "[]", '{"v": 999, "moves": []}', '{"v": 1, "player": 0, "moves": [["Q@99"]]}'):
         assert analysis_from_json(junk) is None  # another format: a miss, never an error
 

@@ -35,7 +35,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 
-FORMAT = 1  # the version of an entry's JSON; entries of another version are misses
+FORMAT = 2  # the version of an entry's JSON; entries of another version are misses (2: ``searched``)
 STORED_MOVES = 32  # best moves kept per entry (a hint shows at most 20; an exact search lists all)
 
 
@@ -43,7 +43,7 @@ def analysis_to_json(analysis: PositionAnalysis) -> str:
     """An analysis as the cache stores it (compact JSON)."""
     moves = [
         [str(m.move), m.win, m.margin, m.visits, int(m.exact), [str(x) for x in m.line[:LINE_PLIES]],
-         m.value, int(m.bound)]
+         m.value, int(m.bound), m.searched]
         for m in analysis.moves[:STORED_MOVES]
     ]
     data = {"v": FORMAT, "player": analysis.player, "seconds": analysis.seconds, "quilt": analysis.quilt,
@@ -61,9 +61,9 @@ def analysis_from_json(text: str) -> PositionAnalysis | None:
             AnalysedMove(
                 move=Move.parse(move), win=float(win), margin=float(margin), visits=int(visits), exact=bool(exact),
                 line=tuple(Move.parse(x) for x in line), value=None if value is None else int(value),
-                bound=bool(bound),
-            )
-            for move, win, margin, visits, exact, line, value, bound in data["moves"]
+                bound=bool(bound), searched=None if searched is None else float(searched),
+            )  # ``searched`` too: a review made from the cache carries the search's own chances, as a fresh one
+            for move, win, margin, visits, exact, line, value, bound, searched in data["moves"]
         ]
         return PositionAnalysis(int(data["player"]), moves, float(data["seconds"]), int(data["quilt"]))
     except (ValueError, TypeError, KeyError, PatchworkError):
