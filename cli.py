@@ -1,17 +1,17 @@
 """The ``patchwork`` command line. Commands parse, call the library and render; nothing more.
 
 Errors become one-line messages and exit codes in one place, ``patchwork_opt.apps.typer_app``; the
-``bench`` commands are in ``solvers/bench/commands.py``.
+``bench`` commands are in ``solvers/bench/commands.py``, ``puzzle`` in ``solvers/puzzle_commands.py``,
+``match``, ``selfplay`` and ``train`` in ``solvers/ai_commands.py``.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 import typer
 
-from patchwork_opt.apps.progress import match_progress, phase_progress, solve_status
+from patchwork_opt.apps.progress import phase_progress, solve_status
 from patchwork_opt.apps.typer_app import JsonFlag, VersionFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.core.catalogue import parse_patch_ids
@@ -22,12 +22,14 @@ from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.render import render_loaded, render_position
 from patchwork_opt.formats.views import position_summary
+from solvers.ai_commands import ai_app
 from solvers.bench.commands import bench_app
 from solvers.puzzle_commands import puzzle_app
 
 app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
 app.add_typer(bench_app, name="bench")
 app.add_typer(puzzle_app, name="puzzle")
+app.add_typer(ai_app)  # match, selfplay, train: top-level commands
 
 
 @app.callback()
@@ -204,98 +206,6 @@ def bonus(
     quilt = load_quilt(quilt_arg).mask
     result = bonus_completion(quilt, ids, SolverConfig(time_limit=min(time_limit, 3600), workers=min(workers, 64)))
     _print_json(result.to_json()) if as_json else typer.echo(render_bonus(quilt, result))
-
-
-# ==== AI commands (match, selfplay, train) =====================================================
-
-@app.command()
-def match(
-    p1: Annotated[str, typer.Option("--p1", help="First bot: random, greedy, mcts, solver or solver-rollout.")],
-    p2: Annotated[str, typer.Option("--p2", help="Second bot: random, greedy, mcts, solver or solver-rollout.")],
-    games: Annotated[int, typer.Option(help="Number of games (played in pairs, seats swapped).")] = 20,
-    seed: Annotated[int, typer.Option(help="Seed for the circles and the bots.")] = 0,
-    time_per_move: Annotated[
-        float | None, typer.Option("--time-per-move", help="Seconds per move for searching bots.")
-    ] = None,
-    p2_time: Annotated[float | None, typer.Option("--p2-time-per-move", help="Seconds a move for --p2 alone.")] = None,
-    level: Annotated[int, typer.Option(help="Level 1-5 (time per move when --time-per-move is not given).")] = 3,
-    p2_level: Annotated[int | None, typer.Option("--p2-level", help="Level for --p2 alone.")] = None,
-    iterations: Annotated[
-        int | None, typer.Option(help="Fixed simulations per move instead of a clock (repeatable).")
-    ] = None,
-    workers: Annotated[int, typer.Option(help="Games played in parallel (processes or Ray tasks).")] = 1,
-    save: Annotated[str | None, typer.Option(help="Directory to write each game's record to.")] = None,
-    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """Play bots against each other and report wins, scores and an Elo difference."""
-    from patchwork_opt.apps.match import checked_spec, render_summary, run_match, save_records, summarize
-    from solvers.plugins import match_advisor
-
-    solver = "solver" in (p1.strip().lower(), p2.strip().lower())
-    advisor = match_advisor(p1, p2)
-    spec = checked_spec(p1, p2, games=games, seed=seed, level=level, time_per_move=time_per_move,
-                        iterations=iterations, workers=workers, backend=backend, save=save, advisor_factory=advisor,
-                        p2_time_per_move=p2_time, p2_level=p2_level)
-    if solver and advisor is None:
-        typer.echo("warning: solvers.advisor is not available; the solver bot uses the heuristic advisor", err=True)
-    started = time.perf_counter()
-    with match_progress(spec.p1, spec.p2, games) as on_result:
-        results = run_match(spec, workers=workers, backend=backend, address=address, on_result=on_result)
-    summary = summarize(spec, results, time.perf_counter() - started)
-    if save:
-        save_records(results, save, spec)
-    if as_json:
-        _print_json(summary.to_json())
-    else:
-        typer.echo(render_summary(summary))
-        if save:
-            typer.echo(f"records      {len(results)} games written to {save}/")
-
-
-@app.command()
-def selfplay(
-    out: Annotated[str, typer.Option(help="Directory for the records and the position files (see ai/dataset.py).")],
-    games: Annotated[int, typer.Option(help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed for the circles, the openings and the bots.")] = 0,
-    time_per_move: Annotated[
-        float | None, typer.Option("--time-per-move", help="Seconds per move (0.1 when --iterations is not given).")
-    ] = None,
-    iterations: Annotated[int | None, typer.Option(help="Fixed simulations per move instead of a clock.")] = None,
-    random_openings: Annotated[
-        int, typer.Option("--random-openings", help="Each game opens with 0 to this many random moves.")
-    ] = 0,
-    workers: Annotated[int, typer.Option(help="Games played in parallel (processes or Ray tasks).")] = 1,
-    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """The solver against itself: game records and, per position, training data (NumPy .npz)."""
-    from patchwork_opt.apps.selfplay import check_request, render_report, run_selfplay, selfplay_spec
-    from solvers.plugins import solver_advisor_path
-
-    spec = selfplay_spec(games=games, seed=seed, time_per_move=time_per_move, iterations=iterations,
-                         advisor_factory=solver_advisor_path())
-    check_request(spec, out, random_openings=random_openings, workers=workers, backend=backend)
-    with phase_progress() as report:
-        result = run_selfplay(spec, out, random_openings=random_openings, workers=workers, backend=backend,
-                              address=address, progress=report, say=lambda line: typer.echo(line, err=True))
-    _print_json(result.to_json()) if as_json else typer.echo(render_report(result, out))
-
-
-@app.command()
-def train(
-    data: Annotated[str, typer.Option(help="Directory of self-play data (patchwork selfplay --out).")],
-    out: Annotated[str, typer.Option(help="Weights file to write (.npz; its report goes beside it as .json).")],
-    seed: Annotated[int, typer.Option(help="Seed of the split and the fits.")] = 0,
-    as_json: JsonFlag = False,
-) -> None:
-    """Fit the learned evaluation (win chance and margin) to self-play data (needs the 'train' extra)."""
-    from patchwork_opt.ai.training import render_train_report, train_command
-
-    report = train_command(data, out, seed=seed, say=lambda line: typer.echo(line, err=True))
-    _print_json(report) if as_json else typer.echo(render_train_report(report, out))
 
 
 # ==== play =====================================================================================

@@ -39,7 +39,7 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import write_atomic
 from patchwork_opt.puzzles.bank import BANK_FILES, bank_json
 from patchwork_opt.puzzles.endgame import SOLVE_SECONDS, generate_endgame, puzzles_of_game
-from patchwork_opt.puzzles.model import DIFFICULTIES, FillPuzzle, Objective, Placement, Puzzle
+from patchwork_opt.puzzles.model import DIFFICULTIES, KINDS, FillPuzzle, Objective, Placement, Puzzle
 from patchwork_opt.puzzles.proof import Prover
 from solvers.fill import optimal_fill
 from solvers.model import SolverConfig, SolveStatus
@@ -151,8 +151,7 @@ def generate_fill(seed: int, difficulty: int | None = None, variant: Variant | N
     the same seed gives the same puzzle."""
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise PatchworkError(f"difficulty must be 1-5, not {difficulty}")
-    if variant is not None and variant not in VARIANTS:
-        raise PatchworkError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    check_variant(variant)
     rng = random.Random(seed)
     for tried in range(max_seeds):
         kind = variant or VARIANTS[tried % len(VARIANTS)]
@@ -180,10 +179,14 @@ def new_puzzle(kind: str, difficulty: int | None, seed: int, *, variant: Variant
 def check_puzzle_request(kind: str, variant: str | None) -> None:
     """The kind and variant ``new_puzzle`` is asked for, refused before any game is dealt (so the
     command says nothing else first, not even the random seed it drew)."""
-    if kind not in ("endgame", "fill"):
-        raise PatchworkError(f"kind must be endgame or fill, not {kind!r}")
+    if kind not in KINDS:
+        raise PatchworkError(f"kind must be {' or '.join(KINDS)}, not {kind!r}")
     if kind == "endgame" and variant is not None:
         raise PatchworkError("--variant is for fill puzzles")
+    check_variant(variant)
+
+
+def check_variant(variant: str | None) -> None:
     if variant is not None and variant not in VARIANTS:
         raise PatchworkError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
 
