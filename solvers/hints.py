@@ -216,7 +216,8 @@ def render_advised_hints(result: AdvisedHints, state: State) -> str:
     if result.player < 0:
         return "the game is over: no moves to suggest"
     quilt = state.quilts[result.player]
-    lines = [f"Player {result.player + 1} to move: {len(result.hints)} suggestions, best first", ""]
+    count = len(result.hints)
+    lines = [f"Player {result.player + 1} to move: {count} suggestion{'s' if count != 1 else ''}, best first", ""]
     drawn = [(i, h) for i, h in enumerate(result.hints) if h.type != "advance"][:6]
     for start in range(0, len(drawn), 3):
         chunk = drawn[start : start + 3]

@@ -90,6 +90,8 @@ def test_top_hint_wins_whenever_a_win_exists_in_late_endgames() -> None:
 def test_hint_json_shape_and_plain_words() -> None:
     text = runner.invoke(app, ["hint", ONE_WINNER, "--top", "2", "--time-limit", "0.3"])
     assert text.exit_code == 0 and "buy #22 at" in text.stdout and "you win by 2 points with best play" in text.stdout
+    count = int(text.stdout.split(" to move: ")[1].split()[0])
+    assert f"to move: {count} suggestion{'s' if count != 1 else ''}, best first" in text.stdout
     result = runner.invoke(app, ["hint", to_notation(State.new(seed=5)), "--json", "--time-limit", "0.3", "--top", "4"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

@@ -14,6 +14,7 @@ from patchwork_opt.core.bitboard import bit
 from patchwork_opt.core.errors import IllegalMoveError, NotationError, PatchworkError, RecordError, ReplayError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record, write_atomic
 
 BUY_1 = {"type": "buy", "patch": 1, "cells": [[0, 2], [0, 0], [0, 1]]}  # any order
@@ -177,6 +178,10 @@ def test_loading_files_that_are_not_records(tmp_path: Path) -> None:
     broken.write_text('{"circle": [1, 2,', encoding="utf-8")
     with pytest.raises(RecordError, match=r"broken\.json: not JSON: .* at line 1, column"):
         Record.load(broken)
+    position = tmp_path / "midgame.pos"
+    position.write_text(to_notation(State.new(seed=1)) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"midgame\.pos: not a game record"):
+        Record.load(position)
     wrong = tmp_path / "wrong.json"
     wrong.write_text('{"circle": "nope", "moves": []}', encoding="utf-8")
     with pytest.raises(RecordError, match=r"^.*wrong\.json: .*circle"):

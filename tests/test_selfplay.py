@@ -127,3 +127,13 @@ def test_selfplay_refuses_an_out_path_that_is_a_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["selfplay", "--out", str(target), "--games", "1", "--iterations", "10"])
     assert result.exit_code == 2 and result.stderr.startswith("error: ") and "is not a directory" in result.stderr
     assert target.read_text() == "keep me"
+
+
+def test_selfplay_error_found_while_playing_is_the_first_line_on_stderr(tmp_path: Path) -> None:
+    # The out directory is checked inside the progress bars: their teardown must not print first.
+    blocker = tmp_path / "file"
+    blocker.write_text("keep me")
+    result = runner.invoke(app, ["selfplay", "--out", str(blocker / "sub"), "--games", "1", "--iterations", "10"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --out ") and "cannot create it" in result.stderr, repr(result.stderr)
+    assert blocker.read_text() == "keep me"

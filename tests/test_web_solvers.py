@@ -112,6 +112,8 @@ def test_hint_requests_are_validated(client: TestClient) -> None:
         ({"quilt": [[0, 0]]}, 422, "needs a patch to place"),
         ({"quilt": [[0, 0]], "patch": 33}, 422, "body.patch"),
         ({"quilt": [[0, 9]], "patch": 3}, 422, "body.quilt"),
+        ({"quilt": "x", "patch": 3}, 422, "body.quilt: Input should be a valid array"),
+        ({"record": {"circle": 3, "moves": []}}, 422, "body.record.circle: Input should be a valid array"),
         ({"quilt": [[0, 0]], "patch": 3, "pool": [4, 4]}, 422, "patch 4 is listed twice"),
         ({"position": "nonsense"}, 422, "not a position in the notation"),
         ({"position": position.replace(" ", ",", 1)}, 422, "not a position in the notation"),
@@ -126,6 +128,7 @@ def test_hint_requests_are_validated(client: TestClient) -> None:
         response = client.post("/api/hint", json=body)
         assert response.status_code == status, (body, response.text)
         assert words in response.json()["detail"], (body, response.json())
+        assert "should be null" not in response.json()["detail"], (body, response.json())
 
 
 def test_game_hint_is_the_hint_of_the_game_position(client: TestClient) -> None:

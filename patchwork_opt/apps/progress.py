@@ -13,8 +13,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 @contextmanager
 def phase_progress(disable: bool = False) -> Iterator[Callable[[str, float, float], None]]:
-    """One bar per named phase; yields ``report(name, done, total)``."""
-    with Progress(console=Console(stderr=True), transient=True, disable=disable) as bar:
+    """One bar per named phase; yields ``report(name, done, total)``. Bars are drawn on a terminal
+    only: elsewhere (a log file, a pipe) Rich would leave a stray empty line on stderr, ahead of an
+    error message, and draw nothing else of a transient bar."""
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True, disable=disable or not console.is_terminal) as bar:
         tasks: dict[str, TaskID] = {}
 
         def report(name: str, done: float, total: float) -> None:

@@ -92,6 +92,11 @@ class Record:
     def load(cls, path: str | Path) -> Record:
         """The record in the file at ``path``; a file that is not a record says which file."""
         text = read_text(path)
+        if not text.lstrip().startswith("{"):
+            # A position line or a quilt handed where a game is needed: "not JSON: Extra data at
+            # line 1, column 3" would not tell the user what the command wants.
+            raise RecordError(f"{path}: not a game record (a record is a JSON object, as `new --save`, "
+                              "`play --save` and `match --save` write)")
         try:
             return cls.loads(text)
         except RecordError as exc:

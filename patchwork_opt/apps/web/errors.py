@@ -81,12 +81,24 @@ COMMON_ANSWERS = answers(400)
 
 
 def validation_message(exc: RequestValidationError) -> str:
-    """One line naming each field at fault: ``body.move.cells.0: ...; ...``."""
+    """One line naming each field at fault: ``body.move.cells.0: ...; ...``.
+
+    An optional field (``X | None``) that gets a wrong value fails both members of its union, and
+    Pydantic reports each under the member's tag (``body.quilt.list[tuple[...]]`` and
+    ``body.quilt.none: Input should be null``): the null member's complaint is left out when
+    another remains, and the members' tags (a type with brackets or a model's class name, never
+    one of our snake_case field names) are dropped from the place."""
+    errors = exc.errors()
+    wanted = [e for e in errors if e.get("type") != "none_required"] or list(errors)
     parts = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(x) for x in error.get("loc", ()))
+    for error in wanted[:5]:
+        where = ".".join(str(x) for x in error.get("loc", ()) if not _union_tag(x))
         parts.append(f"{where}: {error.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
+    return "; ".join(dict.fromkeys(parts)) or "invalid request"
+
+
+def _union_tag(part: object) -> bool:
+    return isinstance(part, str) and ("[" in part or part[:1].isupper())
 
 
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:
