@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from patchwork_opt.core.bitboard import FULL, bit
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit
+from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
 
@@ -88,6 +89,36 @@ def minimax(state: State, root: int) -> int:
         child.apply(move)
         values.append(minimax(child, root))
     return max(values) if state.to_move() == root else min(values)
+
+
+def after(state: State, move: Move) -> State:
+    """The position ``move`` leads to (``state`` untouched)."""
+    child = state.clone()
+    child.apply(move)
+    return child
+
+
+def tie_break_position() -> State:
+    """An endgame the exact searches must get right: player 0 on 48, player 1 on 49, buying #26
+    ties the game and reaches 53 first."""
+    cross = FULL & ~sum(bit(r, 4) | bit(4, r) for r in range(9))
+    state = make_state([0, 26, 6, 19, 32, 9], pos=(48, 49), buttons=(2, 5), quilts=(cross, cross),
+                       track_leather=False)
+    state.last_mover = 1
+    return state
+
+
+def leather_position() -> State:
+    """Player 0 took a leather patch on the way to 53; only the cell completing the 7x7 wins."""
+    # player 0: 48 cells + leather, 60 buttons: -4, with the bonus +3. Player 1 on 52: 17 buttons,
+    # 9 empty cells in column 8 that no offered patch fits, +1 for the last step: 0.
+    column8 = sum(bit(r, 8) for r in range(9))
+    state = make_state([6, 19, 32, 9], pos=(53, 52), buttons=(60, 17),
+                       quilts=(WINDOW_MASKS[0] & ~bit(3, 3), FULL & ~column8), track_leather=False)
+    state.first_end = 0
+    state.last_mover = 0
+    state.pending = 0
+    return state
 
 
 def random_record(seed: int) -> Record:

@@ -7,14 +7,14 @@ import random
 
 import numpy as np
 import pytest
-from conftest import late_positions, make_state, minimax
+from conftest import after, late_positions, leather_position, make_state, minimax, tie_break_position
 
 from patchwork_opt.ai.exact import ExactSearch
 from patchwork_opt.ai.fastcore import CompiledSearch, advance, buy, encode, place_leather
 from patchwork_opt.ai.registry import LEVEL_ITERATIONS, make_bot
 from patchwork_opt.ai.search import analyse, root_moves
 from patchwork_opt.ai.solver_bot import SolverBot
-from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit
+from patchwork_opt.core.bitboard import WINDOW_MASKS, bit
 from patchwork_opt.core.catalogue import placement
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -30,12 +30,6 @@ def _outcomes(state: State) -> dict[Move, int]:
     return out
 
 
-def _after(state: State, move: Move) -> State:
-    child = state.clone()
-    child.apply(move)
-    return child
-
-
 CROSS = placement(16, 0, 2, 2)  # patch 16 (cost 0, time 3) inside the top-left 7x7 window
 
 
@@ -47,28 +41,6 @@ def completing_position() -> State:
                        quilts=(WINDOW_MASKS[0] & ~CROSS, 0), track_leather=False)
     state.first_end = 1
     state.last_mover = 1
-    return state
-
-
-def tie_break_position() -> State:
-    """Player 0 on 48, player 1 on 49: buying #26 ties the game and reaches 53 first."""
-    cross = FULL & ~sum(bit(r, 4) | bit(4, r) for r in range(9))
-    state = make_state([0, 26, 6, 19, 32, 9], pos=(48, 49), buttons=(2, 5), quilts=(cross, cross),
-                       track_leather=False)
-    state.last_mover = 1
-    return state
-
-
-def leather_position() -> State:
-    """Player 0 took a leather patch on the way to 53; only the cell completing the 7x7 wins."""
-    # player 0: 48 cells + leather, 60 buttons: -4, with the bonus +3. Player 1 on 52: 17 buttons,
-    # 9 empty cells in column 8 that no offered patch fits, +1 for the last step: 0.
-    column8 = sum(bit(r, 8) for r in range(9))
-    state = make_state([6, 19, 32, 9], pos=(53, 52), buttons=(60, 17),
-                       quilts=(WINDOW_MASKS[0] & ~bit(3, 3), FULL & ~column8), track_leather=False)
-    state.first_end = 0
-    state.last_mover = 0
-    state.pending = 0
     return state
 
 
@@ -87,7 +59,7 @@ def test_solver_finds_the_one_winning_move(build: object, budget: dict[str, floa
 def test_hand_built_positions_turn_on_what_they_say() -> None:
     state = completing_position()
     wins = [m for m, v in _outcomes(state).items() if v > 0]
-    assert wins and all(_after(state, m).bonus == 0 for m in wins)
+    assert wins and all(after(state, m).bonus == 0 for m in wins)
     state = tie_break_position()
     assert max(_outcomes(state).values()) == 1  # a tie, won on the tie-break
     state = leather_position()
@@ -103,8 +75,8 @@ def test_solver_wins_every_late_position_exact_search_says_is_won(seed: int) -> 
         best = ExactSearch().solve(state)
         assert best is not None
         move = SolverBot(None, seed=seed, iterations=40000).decide(state).move
-        after = _after(state, move)
-        value = ExactSearch().value(after, root)
+        played = after(state, move)
+        value = ExactSearch().value(played, root)
         assert value == best.best.value  # the best margin, so a win whenever one exists
 
 

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from conftest import late_positions, make_state, minimax
+from conftest import after, late_positions, leather_position, make_state, minimax, tie_break_position
 from typer.testing import CliRunner
 
 from cli import app
@@ -43,15 +43,9 @@ def _random_quilts(n: int, seed: int) -> list[int]:
     return out
 
 
-def _after(state: State, move: Move) -> State:
-    child = state.clone()
-    child.apply(move)
-    return child
-
-
 def _minimax_values(state: State) -> dict[Move, int]:
     root = state.to_move()
-    return {m: minimax(_after(state, m), root) for m in state.legal_moves()}
+    return {m: minimax(after(state, m), root) for m in state.legal_moves()}
 
 
 def _value(m: AnalysedMove) -> int:
@@ -163,32 +157,12 @@ def race_position() -> State:
     return state
 
 
-def tie_break_position() -> State:
-    """Player 0 on 48, player 1 on 49: buying #26 ties the game and reaches 53 first."""
-    cross = FULL & ~sum(bit(r, 4) | bit(4, r) for r in range(9))
-    state = make_state([0, 26, 6, 19, 32, 9], pos=(48, 49), buttons=(2, 5), quilts=(cross, cross),
-                       track_leather=False)
-    state.last_mover = 1
-    return state
-
-
-def leather_position() -> State:
-    """Player 0 took a leather patch on the way to 53; only the cell completing the 7x7 wins."""
-    column8 = sum(bit(r, 8) for r in range(9))
-    state = make_state([6, 19, 32, 9], pos=(53, 52), buttons=(60, 17),
-                       quilts=(WINDOW_MASKS[0] & ~bit(3, 3), FULL & ~column8), track_leather=False)
-    state.first_end = 0
-    state.last_mover = 0
-    state.pending = 0
-    return state
-
-
 def test_hand_built_positions_are_solved_as_the_plain_minimax_solves_them() -> None:
     race = race_position()
     _assert_exact_like_minimax(race)
     truth = _minimax_values(race)
     winners = [m for m, v in truth.items() if v > 0]
-    assert winners and all(_after(race, m).bonus == 0 for m in winners)  # the race is for the 7x7
+    assert winners and all(after(race, m).bonus == 0 for m in winners)  # the race is for the 7x7
     assert any(v < 0 for v in truth.values())
 
     tie = tie_break_position()
