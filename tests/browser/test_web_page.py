@@ -9,34 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
+from served_pages import browser_fixture, page_fixture, server_fixture  # noqa: F401  (fixtures browser, page, server)
 
-CHROMIUM = os.environ.get("PATCHWORK_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-
-from patchwork_opt.core.catalogue import PATCHES  # noqa: E402
+from patchwork_opt.core.catalogue import PATCHES
 
 pytestmark = pytest.mark.slow
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SHOTS = os.environ.get("PATCHWORK_SCREENSHOTS")  # a folder to keep screenshots in, when set
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _get(url: str) -> Any:
@@ -66,55 +50,6 @@ def _finished_game(server: str, seed: int) -> dict[str, Any]:
             move = {"type": "leather", "cell": empty}
         game = _post(f"{moves}/moves", {"ply": game["ply"], "move": move})
     return game
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    db = tmp_path_factory.mktemp("web") / "games.db"
-    log = tmp_path_factory.mktemp("web") / "server.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", str(db)],
-            stdout=out, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            if proc.poll() is not None:
-                pytest.fail(f"patchwork serve exited: {log.read_text()}")
-            try:
-                _get(f"{url}/api/health")
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"patchwork serve did not answer: {log.read_text()}")
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    # console errors include failed loads and Content-Security-Policy violations
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    yield pg
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
 
 
 def shot(page: Page, name: str) -> None:
