@@ -147,59 +147,14 @@ function drawOffers() {
   }
 }
 
-function drawTrack(svg = $("track"), game = S.game) {
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", "0 0 724 136");
-  svg.setAttribute("width", 724);
-  svg.setAttribute("height", 136);
-  const end = S.catalogue.end;
-  const marks = new Set(S.catalogue.income_marks);
-  const leather = new Set(game.state.leather_left);
-  for (let s = 0; s <= end; s++) {
-    const [x, y] = trackXY(s);
-    const g = el("g", { class: "space", "data-space": s }, svg);
-    el("rect", { x, y, width: 38, height: 40, rx: 4, class: s === end ? "space-box end" : "space-box" }, g);
-    el("text", { x: x + 3, y: y + 11, class: "space-no" }, g).textContent = s;
-    if (marks.has(s)) el("circle", { cx: x + 30, cy: y + 9, r: 5, class: "button-icon" }, g);
-    if (leather.has(s)) el("rect", { x: x + 24, y: y + 24, width: 11, height: 11, class: "leather-token" }, g);
-  }
-  const pos = game.state.players.map((p) => p.position);
-  const top = game.moves.length ? game.moves[game.moves.length - 1].player : 0;
-  [aiSeat(), humanSeat()].forEach((seat) => {
-    const [x, y] = trackXY(pos[seat]);
-    const stacked = pos[0] === pos[1];
-    const dy = stacked ? (seat === top ? -4 : 4) : 0;
-    const dx = stacked ? (seat === top ? 5 : -5) : 0;
-    const g = el("g", { class: seat === humanSeat() ? "token human" : "token ai", "data-testid": seat === humanSeat() ? "token-human" : "token-ai" }, svg);
-    el("circle", { cx: x + 14 + dx, cy: y + 26 + dy, r: 9 }, g);
-    el("text", { x: x + 14 + dx, y: y + 30 + dy, "text-anchor": "middle" }, g).textContent = seat === humanSeat() ? "Y" : "A";
-  });
-  if (pos[0] === pos[1]) {
-    // the token on top is drawn last
-    const tokens = [...svg.querySelectorAll(".token")];
-    const onTop = tokens.find((t) => t.classList.contains(top === humanSeat() ? "human" : "ai"));
-    if (onTop) svg.appendChild(onTop);
-  }
-}
-
-function drawStats(dl, player) {
-  dl.replaceChildren();
-  const rows = [
-    ["Space", player.position],
-    ["Buttons", player.buttons],
-    ["Income", player.income],
-    ["Empty cells", player.empty],
-    ["7x7 bonus", player.bonus ? "yes" : "no"],
-    ["Score now", player.score],
-  ];
-  for (const [k, v] of rows) {
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    dd.textContent = v;
-    dd.dataset.stat = k.toLowerCase().replace(/[^a-z0-9]+/g, "-");
-    dl.append(dt, dd);
-  }
+// The game's track: the human's token "Y", the AI's "A"; on a shared space the player to move
+// (or, once the game is over, the last to move) is on top.
+function drawGameTrack(svg, game) {
+  const tokens = [];
+  tokens[humanSeat()] = { cls: "human", testid: "token-human", letter: "Y" };
+  tokens[aiSeat()] = { cls: "ai", testid: "token-ai", letter: "A" };
+  const last = game.moves.length ? game.moves[game.moves.length - 1].player : 0;
+  drawTrack(svg, S.catalogue, game.state, tokens, game.state.to_move ?? last);
 }
 
 function statusText() {
@@ -292,7 +247,7 @@ function render() {
   $("ai-title").textContent = `AI's quilt (${playerName(aiSeat())}: ${g.ai}, level ${g.level})`;
   drawStats($("stats-human"), g.state.players[humanSeat()]);
   drawStats($("stats-ai"), g.state.players[aiSeat()]);
-  drawTrack();
+  drawGameTrack($("track"), g);
   drawOffers();
   drawLog();
   drawResult();
@@ -399,16 +354,6 @@ function placeAt(row, col) {
   }
   if (S.selected.patch === LEATHER) play({ type: "leather", cell: at.cells[0] });
   else play({ type: "buy", patch: S.selected.patch, cells: at.cells });
-}
-
-function cellFromEvent(evt) {
-  const svg = $("quilt-human");
-  const box = svg.getBoundingClientRect();
-  const scale = (SIZE * CELL + 4) / box.width;
-  const x = (evt.clientX - box.left) * scale - 2;
-  const y = (evt.clientY - box.top) * scale - 2;
-  const r = Math.floor(y / CELL), c = Math.floor(x / CELL);
-  return r >= 0 && r < SIZE && c >= 0 && c < SIZE ? [r, c] : null;
 }
 
 async function showHint() {
@@ -540,7 +485,7 @@ async function showReviewPly(ply) {
   drawBoard($("review-quilt-ai"), then.boards[aiSeat()]);
   $("review-human-title").textContent = `Your quilt before ply ${ply}`;
   $("review-ai-title").textContent = `AI's quilt before ply ${ply}`;
-  drawTrack($("review-track"), then);
+  drawGameTrack($("review-track"), then);
   const quilt = p.player === humanSeat() ? $("review-quilt-human") : $("review-quilt-ai");
   if (p.label !== "best") overlayMove(quilt, p.best, "best");
   overlayMove(quilt, p.played, "played");
@@ -598,12 +543,12 @@ async function boot() {
   });
   const quilt = $("quilt-human");
   quilt.addEventListener("mousemove", (evt) => {
-    const cell = cellFromEvent(evt);
+    const cell = cellFromEvent(quilt, evt);
     if (String(cell) !== String(S.hover)) { S.hover = cell; if (S.selected) render(); }
   });
   // leaving the quilt (to press Rotate or Flip, say) keeps the preview where it was
   quilt.addEventListener("click", (evt) => {
-    const cell = cellFromEvent(evt);
+    const cell = cellFromEvent(quilt, evt);
     if (!cell) return;
     // on a touch screen there is no hover: the first tap shows the preview, a second tap places
     const firstTouch = evt.pointerType === "touch" && String(cell) !== String(S.hover);

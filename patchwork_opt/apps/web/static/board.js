@@ -116,3 +116,65 @@ function trackXY(space) {
   const col = row % 2 === 0 ? i : 17 - i;
   return [col * 40 + 2, row * 44 + 2];
 }
+
+// The time track: every space (its number, income marks, leather patches still lying there) and
+// both tokens. ``tokens`` gives each seat's class, test id and letter; tokens sharing a space are
+// offset and the one on top (``top``: it moves next) is drawn last, over the other.
+function drawTrack(svg, catalogue, state, tokens, top) {
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", "0 0 724 136");
+  svg.setAttribute("width", 724);
+  svg.setAttribute("height", 136);
+  const end = catalogue.end;
+  const marks = new Set(catalogue.income_marks);
+  const leather = new Set(state.leather_left);
+  for (let s = 0; s <= end; s++) {
+    const [x, y] = trackXY(s);
+    const g = el("g", { class: "space", "data-space": s }, svg);
+    el("rect", { x, y, width: 38, height: 40, rx: 4, class: s === end ? "space-box end" : "space-box" }, g);
+    el("text", { x: x + 3, y: y + 11, class: "space-no" }, g).textContent = s;
+    if (marks.has(s)) el("circle", { cx: x + 30, cy: y + 9, r: 5, class: "button-icon" }, g);
+    if (leather.has(s)) el("rect", { x: x + 24, y: y + 24, width: 11, height: 11, class: "leather-token" }, g);
+  }
+  const pos = state.players.map((p) => p.position);
+  const stacked = pos[0] === pos[1];
+  for (const seat of [1 - top, top]) {
+    const [x, y] = trackXY(pos[seat]);
+    const shift = stacked ? (seat === top ? 5 : -5) : 0;
+    const { cls, testid, letter } = tokens[seat];
+    const g = el("g", { class: `token ${cls}`, "data-testid": testid }, svg);
+    el("circle", { cx: x + 14 + shift, cy: y + 26 - shift, r: 9 }, g);
+    el("text", { x: x + 14 + shift, y: y + 30 - shift, "text-anchor": "middle" }, g).textContent = letter;
+  }
+}
+
+// A player's figures as a definition list (each value tagged data-stat for tests and styles).
+function drawStats(dl, player) {
+  dl.replaceChildren();
+  const rows = [
+    ["Space", player.position],
+    ["Buttons", player.buttons],
+    ["Income", player.income],
+    ["Empty cells", player.empty],
+    ["7x7 bonus", player.bonus ? "yes" : "no"],
+    ["Score now", player.score],
+  ];
+  for (const [k, v] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = v;
+    dd.dataset.stat = k.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    dl.append(dt, dd);
+  }
+}
+
+// The quilt cell [row, col] under the pointer of ``evt`` on ``svg`` (a drawn quilt), or null.
+function cellFromEvent(svg, evt) {
+  const box = svg.getBoundingClientRect();
+  const scale = (SIZE * CELL + 4) / box.width;
+  const x = (evt.clientX - box.left) * scale - 2;
+  const y = (evt.clientY - box.top) * scale - 2;
+  const r = Math.floor(y / CELL), c = Math.floor(x / CELL);
+  return r >= 0 && r < SIZE && c >= 0 && c < SIZE ? [r, c] : null;
+}

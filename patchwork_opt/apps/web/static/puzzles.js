@@ -101,44 +101,6 @@ function patchCard(pid, facts, usable, onClick) {
   return card;
 }
 
-function drawTrack(svg, state, you) {
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", "0 0 724 136");
-  svg.setAttribute("width", 724);
-  svg.setAttribute("height", 136);
-  const end = S.catalogue.end;
-  const marks = new Set(S.catalogue.income_marks);
-  const leather = new Set(state.leather_left);
-  for (let s = 0; s <= end; s++) {
-    const [x, y] = trackXY(s);
-    const g = el("g", { class: "space" }, svg);
-    el("rect", { x, y, width: 38, height: 40, rx: 4, class: s === end ? "space-box end" : "space-box" }, g);
-    el("text", { x: x + 3, y: y + 11, class: "space-no" }, g).textContent = s;
-    if (marks.has(s)) el("circle", { cx: x + 30, cy: y + 9, r: 5, class: "button-icon" }, g);
-    if (leather.has(s)) el("rect", { x: x + 24, y: y + 24, width: 11, height: 11, class: "leather-token" }, g);
-  }
-  const pos = state.players.map((p) => p.position);
-  [1 - you, you].forEach((seat) => {
-    const [x, y] = trackXY(pos[seat]);
-    const shift = pos[0] === pos[1] ? (seat === you ? 5 : -5) : 0;
-    const g = el("g", { class: seat === you ? "token human" : "token ai", "data-testid": seat === you ? "token-you" : "token-other" }, svg);
-    el("circle", { cx: x + 14 + shift, cy: y + 26 - shift, r: 9 }, g);
-    el("text", { x: x + 14 + shift, y: y + 30 - shift, "text-anchor": "middle" }, g).textContent = seat === you ? "Y" : "O";
-  });
-}
-
-function drawStats(dl, player) {
-  dl.replaceChildren();
-  for (const [k, v] of [["Space", player.position], ["Buttons", player.buttons], ["Income", player.income],
-    ["Empty cells", player.empty], ["7x7 bonus", player.bonus ? "yes" : "no"], ["Score now", player.score]]) {
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    dd.textContent = v;
-    dl.append(dt, dd);
-  }
-}
-
 const ratingText = (r) => `${Math.round(r.rating)} ± ${Math.round(r.deviation)}`;
 
 function canAct() {
@@ -167,7 +129,10 @@ function renderEndgame() {
   $("eg-other-title").textContent = `${playerName(other)}'s quilt`;
   drawStats($("eg-stats-you"), e.state.players[you]);
   drawStats($("eg-stats-other"), e.state.players[other]);
-  drawTrack($("eg-track"), e.state, you);
+  const tokens = [];
+  tokens[you] = { cls: "human", testid: "token-you", letter: "Y" };
+  tokens[other] = { cls: "ai", testid: "token-other", letter: "O" };
+  drawTrack($("eg-track"), S.catalogue, e.state, tokens, you);
   const box = $("eg-offers");
   box.replaceChildren();
   for (const offer of e.offers) {
@@ -370,15 +335,6 @@ function newPuzzle(evt) {
   if ($("difficulty").value) body.difficulty = Number($("difficulty").value);
   if (S.visitor) body.visitor = S.visitor.id;
   return load(() => api("POST", "/api/puzzles", body));
-}
-
-function cellFromEvent(svg, evt) {
-  const box = svg.getBoundingClientRect();
-  const scale = (SIZE * CELL + 4) / box.width;
-  const x = (evt.clientX - box.left) * scale - 2;
-  const y = (evt.clientY - box.top) * scale - 2;
-  const r = Math.floor(y / CELL), c = Math.floor(x / CELL);
-  return r >= 0 && r < SIZE && c >= 0 && c < SIZE ? [r, c] : null;
 }
 
 function wireQuilt(svg, place) {
