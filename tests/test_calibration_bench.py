@@ -25,6 +25,9 @@ def test_a_coin_scores_what_the_textbook_says() -> None:
     assert brier(p, y) == pytest.approx(0.25)
     assert ece(p, y) == pytest.approx(0.0)
     assert math.isnan(calibration_slope(np.full(4, 0.3), np.ones(4))[0])  # one outcome: no slope
+    # every win predicted above every loss: the refit's slope has no finite best
+    assert math.isnan(calibration_slope(np.array([0.2, 0.3, 0.7, 0.8]), np.array([0, 0, 1, 1]))[0])
+    assert forecast_report(np.array([0.2, 0.3, 0.7, 0.8]), np.array([1, 0, 1, 1]))["calibration_slope"] is not None
 
 
 def test_the_calibration_slope_recovers_overconfidence() -> None:

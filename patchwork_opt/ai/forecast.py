@@ -55,15 +55,22 @@ def ece(p: np.ndarray, y: np.ndarray, bins: int = ECE_BINS) -> float:
 
 def calibration_slope(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """(slope, intercept) of the logistic refit of ``y`` on ``logit(p)`` (Newton's method on the
-    two parameters; NaN when the outcomes are all alike, where no slope is defined)."""
+    two parameters). NaN where no slope is defined: the outcomes all alike, or split by the
+    predictions (every win predicted above every loss, or below), where the fitted slope has no
+    finite best and Newton's steps would only run off to some large number."""
     p, y = _checked(p, y)
     if y.min() == y.max():
         return math.nan, math.nan
     x = np.log(p / (1.0 - p))
+    won, lost = x[y == 1], x[y == 0]
+    if won.min() >= lost.max() or won.max() <= lost.min():
+        return math.nan, math.nan
     design = np.column_stack([x, np.ones_like(x)])
     beta = np.zeros(2)
     for _ in range(NEWTON_STEPS):
-        q = 1.0 / (1.0 + np.exp(-(design @ beta)))
+        # clipped: on a small set the outcomes can be separated and the slope run off, and the
+        # logistic of +-500 is 0 or 1 to double precision anyway
+        q = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -500.0, 500.0)))
         grad = design.T @ (y - q)
         hess = design.T @ (design * (q * (1.0 - q))[:, None]) + 1e-9 * np.eye(2)
         step = np.linalg.solve(hess, grad)
