@@ -319,10 +319,12 @@ def analyze(
     as_json: JsonFlag = False,
 ) -> None:
     """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
-    from patchwork_opt.apps.review import render_review, write_chart
+    from patchwork_opt.apps.review import chart_target, render_review, write_chart
     from solvers.hints import review_record
 
     game = Record.load(record)
+    if chart:
+        chart_target(chart)  # a bad name is refused before the analysis, not after
     with phase_progress() as report:
         review = review_record(game, seconds=time_per_move, progress=report)
     written = write_chart(review, chart) if chart else None

@@ -64,3 +64,21 @@ def test_analyze_writes_a_png_chart_and_reports_an_unwritable_one(tmp_path: Path
     assert refused.exit_code == 2
     lines = [line for line in refused.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and "taken.png" in lines[0], refused.stderr
+    assert not list(tmp_path.glob("taken.png/*")) and not list(tmp_path.glob(".*tmp*"))  # nothing half-written
+
+
+def test_analyze_refuses_a_chart_name_it_cannot_write_before_analysing(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.json"
+    random_record(8).save(path)
+    import solvers.hints
+
+    def must_not_run(*_: object, **__: object) -> None:
+        raise AssertionError("the game was analysed before the chart's name was checked")
+
+    monkeypatch.setattr(solvers.hints, "review_record", must_not_run)
+    result = runner.invoke(app, ["analyze", str(path), "--chart", str(tmp_path / "win.gif")])
+    assert result.exit_code == 2
+    wanted = f"error: --chart {tmp_path / 'win.gif'}: the chart is written as .svg or .png, not .gif"
+    assert result.stderr.strip() == wanted
+    assert not (tmp_path / "win.gif").exists()

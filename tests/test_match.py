@@ -195,6 +195,11 @@ def test_match_refuses_a_save_path_that_is_a_file_before_playing(tmp_path: Path)
     assert out.exit_code == 2 and "not a directory" in out.stderr
     assert target.read_text() == "keep me"
     assert "━" not in out.stderr, "refused before the progress bar (and any game) started"
+    # a directory that cannot be made (its parent is a file): refused before playing too
+    out = runner.invoke(app, ["match", "--p1", "greedy", "--p2", "random", "--games", "2", "--save",
+                              str(target / "records")])
+    assert out.exit_code == 2 and out.stderr.startswith(f"error: --save {target / 'records'}: cannot create it")
+    assert "game 1/2" not in out.stderr and "━" not in out.stderr
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="ray is installed")

@@ -9,10 +9,10 @@ make it clickable.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
-from pathlib import Path
 
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 24, 36
@@ -92,13 +92,13 @@ def win_chart_svg(
     return "\n".join(parts) + "\n"
 
 
-def write_win_chart_png(
-    path: str | Path,
+def win_chart_png(
     first_wins: Sequence[float],
     marks: Sequence[Mark] = (),
     names: Sequence[str] = ("Player 1", "Player 2"),
-) -> None:
-    """The same chart as ``win_chart_svg``, as a PNG (OSError when the file cannot be written)."""
+) -> bytes:
+    """The same chart as ``win_chart_svg``, as the bytes of a PNG file (written whole by the
+    caller, so a failed write leaves no half picture)."""
     from PIL import Image, ImageDraw, ImageFont  # Pillow is needed for this picture only
 
     s = PNG_SCALE
@@ -124,4 +124,6 @@ def write_win_chart_png(
     for x, y, colour, _, _ in chart.marks:
         r = 4.5 * s
         draw.ellipse((x * s - r, y * s - r, x * s + r, y * s + r), fill=colour)
-    image.save(path, format="PNG")
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()

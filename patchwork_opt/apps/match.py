@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 import random
 import statistics
 import time
@@ -238,10 +239,17 @@ def check_run(workers: int, backend: str) -> None:
 
 
 def check_save_dir(directory: str | Path) -> None:
-    """Refuse a --save path that cannot hold records before any game is played."""
+    """Refuse a --save path that cannot hold records before any game is played (the directory is
+    made now, when missing), so a long match is never played for records that cannot be kept."""
     path = Path(directory)
     if path.exists() and not path.is_dir():
         raise MatchError(f"--save {directory}: exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MatchError(f"--save {directory}: cannot create it: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise MatchError(f"--save {directory}: cannot write there (permission denied)")
 
 
 def checked_spec(

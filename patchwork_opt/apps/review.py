@@ -31,7 +31,7 @@ from typing import Any
 
 from patchwork_opt.ai.analysis import PositionAnalysis, analyse_position, move_words, value_after
 from patchwork_opt.ai.base import PlacementAdvisor
-from patchwork_opt.apps.chart import win_chart_svg, write_win_chart_png
+from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -257,18 +257,27 @@ def render_review(review: GameReview) -> str:
     return "\n".join(lines)
 
 
-def write_chart(review: GameReview, path: str) -> str:
-    """Write the win-chance chart as SVG, or as PNG for a ``.png`` name (``.svg`` added when the
-    name has no suffix); the path written."""
+CHART_SUFFIXES = (".svg", ".png")
+
+
+def chart_target(path: str) -> Path:
+    """Where ``--chart`` writes: the name as given (``.svg`` added when it has no suffix); any
+    suffix but ``.svg`` or ``.png`` is refused, before the game is analysed."""
     target = Path(path)
     if not target.suffix:
-        target = target.with_suffix(".svg")
+        return target.with_suffix(".svg")
+    if target.suffix.lower() not in CHART_SUFFIXES:
+        raise RecordError(f"--chart {path}: the chart is written as .svg or .png, not {target.suffix}")
+    return target
+
+
+def write_chart(review: GameReview, path: str) -> str:
+    """Write the win-chance chart as SVG, or as PNG for a ``.png`` name, whole or not at all; the
+    path written."""
+    target = chart_target(path)
     names = [p.name for p in review.players]
     if target.suffix.lower() == ".png":
-        try:
-            write_win_chart_png(target, review.first_wins, review.marks(), names)
-        except OSError as exc:
-            raise RecordError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        write_atomic(target, win_chart_png(review.first_wins, review.marks(), names))
     else:
         write_atomic(target, win_chart_svg(review.first_wins, review.marks(), names))
     return str(target)
