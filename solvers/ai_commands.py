@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from patchwork_opt.apps.progress import match_progress, phase_progress
-from patchwork_opt.apps.typer_app import JsonFlag, new_typer
+from patchwork_opt.apps.typer_app import BackendOption, JsonFlag, RayAddressOption, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 
 ai_app = new_typer("Matches, self-play and training.")
@@ -34,8 +34,8 @@ def match(
     ] = None,
     workers: Annotated[int, typer.Option(help="Games played in parallel (processes or Ray tasks).")] = 1,
     save: Annotated[str | None, typer.Option(help="Directory to write each game's record to.")] = None,
-    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
+    backend: BackendOption = "local",
+    address: RayAddressOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play bots against each other and report wins, scores and an Elo difference."""
@@ -76,8 +76,8 @@ def selfplay(
         int, typer.Option("--random-openings", help="Each game opens with 0 to this many random moves.")
     ] = 0,
     workers: Annotated[int, typer.Option(help="Games played in parallel (processes or Ray tasks).")] = 1,
-    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
+    backend: BackendOption = "local",
+    address: RayAddressOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """The solver against itself: game records and, per position, training data (NumPy .npz)."""

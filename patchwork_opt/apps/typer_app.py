@@ -76,6 +76,9 @@ VersionFlag = Annotated[
     bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+#: Where the games of ``match``, ``selfplay`` and ``bench calibration`` run.
+BackendOption = Annotated[str, typer.Option(help="local (processes) or ray.")]
+RayAddressOption = Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")]
 
 
 def print_json(data: object) -> None:

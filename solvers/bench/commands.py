@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from patchwork_opt.apps.progress import phase_progress
-from patchwork_opt.apps.typer_app import JsonFlag, new_typer
+from patchwork_opt.apps.typer_app import BackendOption, JsonFlag, RayAddressOption, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.core.errors import PatchworkError
 
@@ -92,8 +92,8 @@ def bench_calibration(
         float, typer.Option("--time-per-move", help="Seconds per move, to play and to review.")
     ] = 0.3,
     workers: Annotated[int, typer.Option(help="Games played and reviewed in parallel (processes or Ray tasks).")] = 1,
-    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")] = None,
+    backend: BackendOption = "local",
+    address: RayAddressOption = None,
     fit_map: Annotated[str | None, typer.Option(
         "--fit-map", help="Also fit the search's win map on these games and write it here "
         "(patchwork_opt/data/search_map.json ships one; needs the train extra).",
