@@ -1,8 +1,8 @@
 """The ``patchwork`` command line. Commands parse, call the library and render; nothing more.
 
 Errors become one-line messages and exit codes in one place, ``patchwork_opt.apps.typer_app``; the
-``bench`` commands are in ``solvers/bench/commands.py``, ``puzzle`` in ``solvers/puzzle_commands.py``,
-``match``, ``selfplay`` and ``train`` in ``solvers/ai_commands.py``.
+``bench`` commands are in ``patchwork_opt/bench/commands.py``, ``puzzle`` in ``patchwork_opt/apps/commands/puzzle.py``,
+``match``, ``selfplay`` and ``train`` in ``patchwork_opt/apps/commands/ai.py``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ from typing import Annotated
 
 import typer
 
+from patchwork_opt.apps.commands.ai import ai_app
+from patchwork_opt.apps.commands.puzzle import puzzle_app
 from patchwork_opt.apps.progress import phase_progress, solve_status
 from patchwork_opt.apps.typer_app import JsonFlag, VersionFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
+from patchwork_opt.bench.commands import bench_app
 from patchwork_opt.core.catalogue import parse_patch_ids
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
@@ -22,9 +25,6 @@ from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.render import render_loaded, render_position
 from patchwork_opt.formats.views import position_summary
-from solvers.ai_commands import ai_app
-from solvers.bench.commands import bench_app
-from solvers.puzzle_commands import puzzle_app
 
 app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
 app.add_typer(bench_app, name="bench")
@@ -126,7 +126,7 @@ def hint(
     as_json: JsonFlag = False,
 ) -> None:
     """Best placements of a patch on a quilt, or the ranked moves of the player to move."""
-    from solvers.hints import AdvisedHints, hint_for, render_advised_hints, render_best_fit
+    from patchwork_opt.apps.hints import AdvisedHints, hint_for, render_advised_hints, render_best_fit
 
     patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
     if len(patch_ids) > 1:
@@ -166,10 +166,10 @@ def fill(
     as_json: JsonFlag = False,
 ) -> None:
     """Optimal fill: the patches (each at most once) and placements that cover the most."""
+    from patchwork_opt.apps.solutions import render_fill
     from patchwork_opt.formats.inputs import load_quilt
     from solvers.fill import optimal_fill
     from solvers.model import SolverConfig
-    from solvers.render import render_fill
 
     ids = parse_patch_ids(patches)
     if objective not in ("cells", "points"):
@@ -195,10 +195,10 @@ def bonus(
     as_json: JsonFlag = False,
 ) -> None:
     """Can a 7x7 square be completed with these patches (each at most once)?"""
+    from patchwork_opt.apps.solutions import render_bonus
     from patchwork_opt.formats.inputs import load_quilt
     from solvers.bonus import bonus_completion
     from solvers.model import SolverConfig
-    from solvers.render import render_bonus
 
     ids = parse_patch_ids(patches)
     if time_limit <= 0 or workers < 1:
@@ -227,7 +227,7 @@ def play(
     import sys
 
     from patchwork_opt.apps.play import Session, run, start_record, terminal_for
-    from solvers.plugins import play_bot, play_hinter, play_reviewer
+    from patchwork_opt.apps.wiring import play_bot, play_hinter, play_reviewer
 
     if you not in PLAY_SIDES:
         raise PatchworkError(f"--you must be first or second, not {you!r}")
@@ -273,7 +273,7 @@ def serve(
     """Serve the web page, the Puzzles page and the JSON API (games, puzzles, hint, fill, bonus; docs at /docs)."""
     from patchwork_opt.apps.web.server import LOOPBACK_NAMES, run_server
     from patchwork_opt.apps.web.services import Limits
-    from solvers.plugins import web_services
+    from patchwork_opt.apps.web.wiring import web_services
 
     limits = Limits(
         max_solver_seconds=max_solver_seconds, max_ai_seconds=max_ai_seconds, game_idle_seconds=expire_days * 86400,
@@ -299,9 +299,9 @@ def move_command(
     as_json: JsonFlag = False,
 ) -> None:
     """The AI's move for the player to move, with its reason, win chance and expected margin."""
-    from patchwork_opt.ai.answer import move_answer, render_answer
+    from patchwork_opt.ai.bots.answer import move_answer, render_answer
+    from patchwork_opt.apps.wiring import bot_advisor
     from patchwork_opt.core.move import Move
-    from solvers.plugins import bot_advisor
 
     state = load_position_input(what).state
     answer = move_answer(state, ai=ai, level=level, time_per_move=time_per_move, seed=seed, advisor=bot_advisor(ai))
@@ -319,8 +319,8 @@ def analyze(
     as_json: JsonFlag = False,
 ) -> None:
     """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
+    from patchwork_opt.apps.hints import review_record
     from patchwork_opt.apps.review import chart_target, render_review, write_chart
-    from solvers.hints import review_record
 
     game = Record.load(record)
     if chart:

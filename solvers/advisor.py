@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from patchwork_opt.ai.base import RankedPlacement
+from patchwork_opt.core.advice import RankedPlacement
 from patchwork_opt.core.catalogue import fits_anywhere
 from solvers.bestfit import CoverSolver, ScoreWeights, best_fit
 from solvers.bonus import bonus_completion

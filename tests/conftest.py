@@ -79,7 +79,7 @@ def late_positions(seed: int, from_space: int) -> list[State]:
 
 def minimax(state: State, root: int) -> int:
     """Plain minimax over every legal move (no pruning, no reductions): the reference exact value."""
-    from patchwork_opt.ai.exact import final_value
+    from patchwork_opt.ai.search.exact import final_value
 
     if state.is_terminal():
         return final_value(state, root)

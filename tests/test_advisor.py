@@ -6,16 +6,16 @@ import random
 
 from conftest import assert_covers
 
-from patchwork_opt.ai.base import PlacementAdvisor, RankedPlacement
 from patchwork_opt.apps.web.schemas import BonusRequest
+from patchwork_opt.apps.web.wiring import web_bonus
+from patchwork_opt.bench.bonus import near_complete_quilt
+from patchwork_opt.bench.hint import random_midgame
+from patchwork_opt.core.advice import PlacementAdvisor, RankedPlacement
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, cells_of, mask_of
 from patchwork_opt.core.catalogue import PLACEMENTS, is_placement, legal_placements
 from solvers.advisor import SolverAdvisor
-from solvers.bench.bonus import near_complete_quilt
-from solvers.bench.hint import random_midgame
 from solvers.bonus import bonus_completion
 from solvers.model import SolverConfig
-from solvers.plugins import web_bonus
 from solvers.search import PackingProblem, pack
 
 CONFIG = SolverConfig(time_limit=5.0, workers=1, seed=0)

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 import pytest
 from conftest import make_state
 
-from patchwork_opt.ai.base import Bot, Decision, PlacementAdvisor, RankedPlacement
+from patchwork_opt.ai.base import Bot, Decision
+from patchwork_opt.ai.bots.registry import BOT_NAMES, UnknownBotError, make_bot
+from patchwork_opt.ai.bots.solver_bot import SolverBot
 from patchwork_opt.ai.heuristic import (
     HeuristicAdvisor,
     best_placement,
@@ -17,8 +19,7 @@ from patchwork_opt.ai.heuristic import (
     leather_cell,
     purchase_value,
 )
-from patchwork_opt.ai.registry import BOT_NAMES, UnknownBotError, make_bot
-from patchwork_opt.ai.solver_bot import SolverBot
+from patchwork_opt.core.advice import PlacementAdvisor, RankedPlacement
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, has_full_window
 from patchwork_opt.core.catalogue import PATCHES, legal_placements, placement
 from patchwork_opt.core.errors import PatchworkError

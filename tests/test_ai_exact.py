@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from conftest import after, late_positions, leather_position, make_state, minimax, tie_break_position
 
-from patchwork_opt.ai.exact import ExactSearch
-from patchwork_opt.ai.fastcore import CompiledSearch, advance, buy, encode, place_leather
-from patchwork_opt.ai.registry import LEVEL_ITERATIONS, make_bot
-from patchwork_opt.ai.search import analyse, root_moves
-from patchwork_opt.ai.solver_bot import SolverBot
+from patchwork_opt.ai.analysis.run import analyse, root_moves
+from patchwork_opt.ai.bots.registry import LEVEL_ITERATIONS, make_bot
+from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.search.exact import ExactSearch
+from patchwork_opt.ai.search.fastcore import CompiledSearch, advance, buy, encode, place_leather
 from patchwork_opt.core.bitboard import WINDOW_MASKS, bit
 from patchwork_opt.core.catalogue import placement
 from patchwork_opt.core.move import Move

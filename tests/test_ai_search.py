@@ -7,10 +7,10 @@ import random
 import pytest
 from conftest import late_positions, make_state, minimax
 
-from patchwork_opt.ai.exact import ExactSearch
-from patchwork_opt.ai.mcts import Mcts, child_state, find_subtree, macro_moves
-from patchwork_opt.ai.policy import RolloutEvaluator, result_value, rollout
-from patchwork_opt.ai.solver_bot import SolverBot
+from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.search.exact import ExactSearch
+from patchwork_opt.ai.search.mcts import Mcts, child_state, find_subtree, macro_moves
+from patchwork_opt.ai.search.policy import RolloutEvaluator, result_value, rollout
 from patchwork_opt.core.bitboard import bit
 from patchwork_opt.core.catalogue import placement
 from patchwork_opt.core.move import ADVANCE, Move

@@ -13,13 +13,13 @@ from conftest import random_record
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.ai.analysis import analyse_position, move_key
+from patchwork_opt.ai.analysis.position import analyse_position, move_key
+from patchwork_opt.ai.analysis.run import run_analysis
 from patchwork_opt.ai.base import Bot
-from patchwork_opt.ai.exact import ExactSearch
-from patchwork_opt.ai.random_bot import RandomBot
-from patchwork_opt.ai.registry import BOT_NAMES, make_bot
-from patchwork_opt.ai.search import run_analysis
-from patchwork_opt.ai.solver_bot import SolverBot
+from patchwork_opt.ai.bots.random_bot import RandomBot
+from patchwork_opt.ai.bots.registry import BOT_NAMES, make_bot
+from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.search.exact import ExactSearch
 from patchwork_opt.apps.review import review_game
 from patchwork_opt.core.bitboard import FULL
 from patchwork_opt.core.errors import GameOverError, IllegalMoveError

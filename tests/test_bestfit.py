@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from patchwork_opt.bench.hint import random_midgame
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements
 from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError, UnknownPatchError
-from solvers.bench.hint import random_midgame
 from solvers.bestfit import (
     CoverSolver,
     ScoreWeights,

@@ -1,4 +1,4 @@
-"""How win chances are judged (``ai/forecast.py``) and ``patchwork bench calibration`` end to end."""
+"""How win chances are judged (``ai/learned/forecast.py``) and ``patchwork bench calibration`` end to end."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.ai.forecast import brier, calibration_slope, ece, forecast_report, log_loss
+from patchwork_opt.ai.learned.forecast import brier, calibration_slope, ece, forecast_report, log_loss
 from patchwork_opt.apps.match import GameResult
 from patchwork_opt.bench.calibration import ReviewedGame, summarize_calibration
 from patchwork_opt.formats.record import Record

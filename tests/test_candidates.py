@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from patchwork_opt.ai.analysis import move_key
-from patchwork_opt.ai.base import RankedPlacement
-from patchwork_opt.ai.candidates import ADVISOR_FROM, EVERY, candidate_moves
+from patchwork_opt.ai.analysis.position import move_key
 from patchwork_opt.ai.heuristic import TIME, leather_cell, rank_placements
+from patchwork_opt.ai.search.candidates import ADVISOR_FROM, EVERY, candidate_moves
+from patchwork_opt.core.advice import RankedPlacement
 from patchwork_opt.core.bitboard import has_full_window
 from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.move import ADVANCE, Move

@@ -71,12 +71,12 @@ def test_analyze_refuses_a_chart_name_it_cannot_write_before_analysing(tmp_path:
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "game.json"
     random_record(8).save(path)
-    import solvers.hints
+    import patchwork_opt.apps.hints
 
     def must_not_run(*_: object, **__: object) -> None:
         raise AssertionError("the game was analysed before the chart's name was checked")
 
-    monkeypatch.setattr(solvers.hints, "review_record", must_not_run)
+    monkeypatch.setattr(patchwork_opt.apps.hints, "review_record", must_not_run)
     result = runner.invoke(app, ["analyze", str(path), "--chart", str(tmp_path / "win.gif")])
     assert result.exit_code == 2
     wanted = f"error: --chart {tmp_path / 'win.gif'}: the chart is written as .svg or .png, not .gif"

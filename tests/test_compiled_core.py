@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from patchwork_opt.ai import fastcore as fc
+from patchwork_opt.ai.analysis.run import root_moves
 from patchwork_opt.ai.heuristic import (
     best_placement,
     completing_cell,
@@ -28,8 +28,9 @@ from patchwork_opt.ai.heuristic import (
     rank_leather_cells,
     window_progress,
 )
-from patchwork_opt.ai.mcts import macro_moves
-from patchwork_opt.ai.policy import (
+from patchwork_opt.ai.search import fastcore as fc
+from patchwork_opt.ai.search.mcts import macro_moves
+from patchwork_opt.ai.search.policy import (
     ADVANCE_VALUE,
     ROLLOUT_NOISE,
     RolloutEvaluator,
@@ -37,7 +38,6 @@ from patchwork_opt.ai.policy import (
     result_value,
     rollout,
 )
-from patchwork_opt.ai.search import root_moves
 from patchwork_opt.core.bitboard import FULL, has_full_window
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, fits_anywhere, legal_placements
 from patchwork_opt.core.state import State

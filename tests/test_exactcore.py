@@ -1,4 +1,4 @@
-"""The compiled exact search (``ai/exactcore.py``): the plain minimax's and ``ExactSearch``'s values
+"""The compiled exact search (``ai/search/exactcore.py``): the plain minimax's and ``ExactSearch``'s values
 and winning moves on small endgames and hand-built positions, its compiled pieces against the
 engine's, budgets that end it cleanly, threads and a kept table, its time estimate, ``bench exact``."""
 
@@ -12,9 +12,9 @@ from conftest import after, late_positions, leather_position, make_state, minima
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.ai import exactcore
 from patchwork_opt.ai.base import AnalysedMove
-from patchwork_opt.ai.exact import ExactSearch, final_value
+from patchwork_opt.ai.search import exactcore
+from patchwork_opt.ai.search.exact import ExactSearch, final_value
 from patchwork_opt.bench.exact import cut_position, run_exact_bench
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, legal_placements, placement

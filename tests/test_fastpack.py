@@ -10,9 +10,9 @@ import pytest
 from conftest import assert_covers
 from test_fill import exhaustive, small_instances
 
+from patchwork_opt.bench.fill import random_instance
 from patchwork_opt.core.bitboard import FULL
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, is_placement, legal_placements
-from solvers.bench.fill import random_instance
 from solvers.bounds import fill_bounds
 from solvers.search import Packer, PackingProblem, PackResult, pack
 

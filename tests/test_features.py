@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from conftest import cells_mask, late_positions, make_state, random_record
 
-from patchwork_opt.ai.candidates import completing_placement
-from patchwork_opt.ai.fastcore import encode
-from patchwork_opt.ai.features import FEATURE_NAMES, N_FEATURES, features_of_positions, state_features
 from patchwork_opt.ai.heuristic import COST, isolated, purchase_value, window_progress
+from patchwork_opt.ai.learned.features import FEATURE_NAMES, N_FEATURES, features_of_positions, state_features
+from patchwork_opt.ai.search.candidates import completing_placement
+from patchwork_opt.ai.search.fastcore import encode
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS
 from patchwork_opt.core.catalogue import fits_anywhere
 from patchwork_opt.core.errors import GameOverError

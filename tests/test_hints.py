@@ -9,12 +9,12 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from cli import app
+from patchwork_opt.bench.hint import random_midgame, run_hint_bench
 from patchwork_opt.core.bitboard import FULL, bit, mask_of
 from patchwork_opt.core.catalogue import is_placement
 from patchwork_opt.core.move import ADVANCE
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import to_notation
-from solvers.bench.hint import random_midgame, run_hint_bench
 
 runner = CliRunner()
 
@@ -37,7 +37,7 @@ def _positions(count: int, seed: int) -> list[State]:
 
 def test_a_position_hint_considers_legal_distinct_moves_for_every_affordable_offer() -> None:
     """The placement part of a position hint (the CP-SAT advisor's best placements of each offer)."""
-    from patchwork_opt.ai.analysis import candidate_moves
+    from patchwork_opt.ai.analysis.position import candidate_moves
     from solvers.advisor import SolverAdvisor
 
     advisor = SolverAdvisor(budget=0.05)
@@ -56,7 +56,7 @@ def test_a_position_hint_considers_legal_distinct_moves_for_every_affordable_off
 
 
 def test_finished_game_has_no_hints() -> None:
-    from solvers.hints import advised_hints
+    from patchwork_opt.apps.hints import advised_hints
 
     state = State.new(seed=1)
     state.playout(random.Random(1))

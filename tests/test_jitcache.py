@@ -38,7 +38,7 @@ import importlib, json, sys
 from numba.core.dispatcher import Dispatcher
 from numba.core.caching import NullCache
 modules = [importlib.import_module(name) for name in sys.argv[1:]]
-from patchwork_opt.ai.fastcore import warm_up
+from patchwork_opt.ai.search.fastcore import warm_up
 from patchwork_opt.core.bitboard import FULL
 from solvers.search import PackingProblem, pack
 warm_up()
@@ -56,14 +56,14 @@ print(json.dumps(paths))
 @pytest.mark.slow
 def test_compiled_code_caches_in_the_given_directory_and_not_beside_the_source(tmp_path: Path) -> None:
     modules = _compiled_modules()
-    assert {"patchwork_opt.ai.fastcore", "solvers.search.fastpack"} <= set(modules)
+    assert {"patchwork_opt.ai.search.fastcore", "solvers.search.fastpack"} <= set(modules)
     before = _beside_source()
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", _CHILD, *modules], capture_output=True, text=True, env=env,
                           cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr
     paths = json.loads(done.stdout)
-    assert any(name.startswith("patchwork_opt.ai.fastcore.") for name in paths)
+    assert any(name.startswith("patchwork_opt.ai.search.fastcore.") for name in paths)
     assert any(name.startswith("solvers.search.fastpack.") for name in paths)
     outside = {name: path for name, path in paths.items() if not Path(path).is_relative_to(tmp_path)}
     assert outside == {}

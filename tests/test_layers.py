@@ -59,26 +59,50 @@ def test_no_two_modules_import_each_other() -> None:
     assert pairs == []
 
 
+#: The house, bottom to top (docs/architecture.md): the engine (``core``, ``formats``, and
+#: ``jitcache``, where compiled code keeps its cache), then the solvers and the AI side by side, then
+#: puzzles, the applications, the benchmarks and ``cli.py``. Each layer may import only the layers
+#: below it; the solvers import the engine alone.
+ENGINE = ("patchwork_opt.core", "patchwork_opt.formats", "patchwork_opt.jitcache")
+ABOVE_AI = ("solvers", "patchwork_opt.puzzles", "patchwork_opt.apps", "patchwork_opt.bench", "cli")
+
+
+def _under(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def test_the_solvers_import_only_the_engine() -> None:
+    wrong = sorted(
+        f"{module} -> {dep}"
+        for module, deps in _imports().items()
+        if _under(module, ("solvers",))
+        for dep in deps
+        if not _under(dep, (*ENGINE, "solvers"))
+    )
+    assert wrong == []
+
+
 @pytest.mark.parametrize(
     ("layer", "forbidden"),
     [
-        ("patchwork_opt", ("solvers", "cli")),
-        ("solvers", ("cli",)),
-        (
-            "patchwork_opt.core",
-            ("patchwork_opt.formats", "patchwork_opt.ai", "patchwork_opt.apps", "patchwork_opt.bench"),
-        ),
-        ("patchwork_opt.formats", ("patchwork_opt.ai", "patchwork_opt.apps", "patchwork_opt.bench")),
-        ("patchwork_opt.ai", ("patchwork_opt.apps", "patchwork_opt.bench")),
+        ("patchwork_opt.core", ("patchwork_opt.formats", "patchwork_opt.ai", *ABOVE_AI)),
+        ("patchwork_opt.formats", ("patchwork_opt.ai", *ABOVE_AI)),
+        ("patchwork_opt.ai", ABOVE_AI),
+        ("patchwork_opt.ai.search", ("patchwork_opt.ai.learned", "patchwork_opt.ai.analysis", "patchwork_opt.ai.bots")),
+        ("patchwork_opt.ai.learned", ("patchwork_opt.ai.analysis", "patchwork_opt.ai.bots")),
+        ("patchwork_opt.ai.analysis", ("patchwork_opt.ai.bots",)),
+        ("patchwork_opt.puzzles", ("patchwork_opt.apps", "patchwork_opt.bench", "cli")),
+        ("patchwork_opt.apps", ("patchwork_opt.bench", "cli")),
+        ("patchwork_opt.bench", ("cli",)),
     ],
 )
 def test_imports_go_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
     wrong = sorted(
         f"{module} -> {dep}"
         for module, deps in _imports().items()
-        if module == layer or module.startswith(layer + ".")
+        if _under(module, (layer,))
         for dep in deps
-        if any(dep == f or dep.startswith(f + ".") for f in forbidden)
+        if _under(dep, forbidden)
     )
     assert wrong == []
 

@@ -8,7 +8,7 @@ import re
 from conftest import ORDERED_CIRCLE
 from rich.console import Console
 
-from patchwork_opt.ai.greedy import GreedyBot
+from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.apps.play import draw
 from patchwork_opt.apps.play.commands import Buy
 from patchwork_opt.apps.play.session import Session

@@ -10,7 +10,7 @@ import pytest
 from conftest import ORDERED_CIRCLE
 
 from patchwork_opt.ai.base import Bot, Decision
-from patchwork_opt.ai.greedy import GreedyBot
+from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.apps.play.commands import Advance, CommandError, parse_command
 from patchwork_opt.apps.play.session import Hinter, HintLine, Reply, Session
 from patchwork_opt.core.bitboard import bit, mask_of

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import pytest
 
-from patchwork_opt.ai.exact import final_value
+from patchwork_opt.ai.search.exact import final_value
 from patchwork_opt.puzzles.bank import shipped_bank
 from patchwork_opt.puzzles.model import (
     DIFFICULTIES,

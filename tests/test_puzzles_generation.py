@@ -11,9 +11,9 @@ import pytest
 from patchwork_opt.core.state import State
 from patchwork_opt.puzzles.bank import load_bank
 from patchwork_opt.puzzles.endgame import REFUTATION_PLIES, difficulty_of, puzzles_of_game, self_play
+from patchwork_opt.puzzles.making import build_bank, fill_difficulty, fill_puzzle, greedy_fill
 from patchwork_opt.puzzles.model import FillPuzzle, fill_problem, fill_value, puzzle_from_json
 from patchwork_opt.puzzles.proof import ADVANCE_KEY, Prover, distinct_moves, move_key
-from solvers.puzzles import build_bank, fill_difficulty, fill_puzzle, greedy_fill
 
 #: A self-play game with a puzzle among its last positions (found once, kept: the game is seeded).
 GAME_SEED = 5

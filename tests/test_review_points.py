@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from patchwork_opt.ai.base import Bot
-from patchwork_opt.ai.random_bot import RandomBot
-from patchwork_opt.ai.solver_bot import SolverBot
+from patchwork_opt.ai.bots.random_bot import RandomBot
+from patchwork_opt.ai.bots.solver_bot import SolverBot
 from patchwork_opt.apps.review import GameReview, label_of, render_review, review_game
 from patchwork_opt.apps.web.schemas import review_view
 from patchwork_opt.core.state import State

@@ -13,12 +13,14 @@ from conftest import late_positions
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.ai import exact, exactcore, fastcore, search
-from patchwork_opt.ai.analysis import analyse_position
-from patchwork_opt.ai.exact import ExactSearch
-from patchwork_opt.ai.registry import make_bot
-from patchwork_opt.ai.solver_bot import SolverBot
-from patchwork_opt.ai.value import SHIPPED_WEIGHTS, ValueModelError, win_after
+from patchwork_opt.ai.analysis import run as search
+from patchwork_opt.ai.analysis.position import analyse_position
+from patchwork_opt.ai.bots.registry import make_bot
+from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.learned import winmap
+from patchwork_opt.ai.learned.value import SHIPPED_WEIGHTS, ValueModelError, win_after
+from patchwork_opt.ai.search import exact, exactcore, fastcore
+from patchwork_opt.ai.search.exact import ExactSearch
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation, to_notation
@@ -194,7 +196,7 @@ def test_a_timed_search_stops_once_its_move_is_settled() -> None:
 
 
 def test_a_search_map_keeps_the_order_of_win_chances() -> None:
-    found = search.SearchMap("learned", "digest", a=1.3, c=-0.9, b=-0.1, d=0.8)
+    found = winmap.SearchMap("learned", "digest", a=1.3, c=-0.9, b=-0.1, d=0.8)
     for g in (0.0, 0.5, 1.0):
         for static in (0.1, 0.5, 0.9):
             wins = [0.01, 0.2, 0.5, 0.8, 0.99]
@@ -204,14 +206,14 @@ def test_a_search_map_keeps_the_order_of_win_chances() -> None:
     assert found.apply(0.6, 0.5, 0.2) < found.apply(0.6, 0.5, 0.5) < found.apply(0.6, 0.5, 0.8)
     assert found.apply(1.0, 0.5) == 1.0 and found.apply(0.0, 0.5) == 0.0  # proved results stay proved
     with pytest.raises(ValueModelError):
-        search.SearchMap("learned", "digest", a=0.5, c=-0.6, b=0.0)  # would turn the order round late
-    late_blind = search.SearchMap("learned", "digest", a=0.5, c=-0.5, b=0.0, d=1.0)  # the value alone at the end
+        winmap.SearchMap("learned", "digest", a=0.5, c=-0.6, b=0.0)  # would turn the order round late
+    late_blind = winmap.SearchMap("learned", "digest", a=0.5, c=-0.5, b=0.0, d=1.0)  # the value alone at the end
     assert late_blind.apply(0.2, 1.0, 0.7) == pytest.approx(late_blind.apply(0.9, 1.0, 0.7)) == pytest.approx(0.7)
 
 
 def test_the_shipped_map_belongs_to_the_shipped_weights_and_maps_the_default_search_only() -> None:
-    shipped = search.read_search_map(search.SHIPPED_SEARCH_MAP)
-    assert shipped.weights == search.file_digest(SHIPPED_WEIGHTS)
+    shipped = winmap.read_search_map(winmap.SHIPPED_SEARCH_MAP)
+    assert shipped.weights == winmap.file_digest(SHIPPED_WEIGHTS)
     assert shipped.exploration == search.default_evaluator().exploration
     assert search.search_map_for(search.default_evaluator()) == shipped
     assert search.search_map_for(fastcore.ROLLOUT) is None
@@ -222,14 +224,14 @@ def test_the_shipped_map_belongs_to_the_shipped_weights_and_maps_the_default_sea
     raw.run(800)
     reported = search.sampled_analysis(state, moves, seconds=None, iterations=800, seed=4)
     by_move = {r.move: r.win_rate for r in raw.stats()}
-    progress = search.track_progress(state)
+    progress = winmap.track_progress(state)
     assert [m.win for m in reported.moves] == pytest.approx(
         [shipped.apply(by_move[m.move], progress, win_after(state, m.move)[0]) for m in reported.moves])
 
 
 def test_a_map_for_other_weights_is_not_applied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     other = tmp_path / "search_map.json"
-    search.save_search_map(other, search.SearchMap("learned", "0" * 64, a=2.0), {})
+    winmap.save_search_map(other, winmap.SearchMap("learned", "0" * 64, a=2.0), {})
     monkeypatch.setattr(search, "SHIPPED_SEARCH_MAP", other)
     search.shipped_search_map.cache_clear()
     try:
@@ -239,13 +241,13 @@ def test_a_map_for_other_weights_is_not_applied(tmp_path: Path, monkeypatch: pyt
 
 
 def test_fitting_a_search_map_recovers_how_far_off_the_chances_are() -> None:
-    from patchwork_opt.ai.training import fit_search_map
+    from patchwork_opt.ai.learned.training import fit_search_map
 
     rng = np.random.default_rng(3)
     progress = rng.random(20_000)
     logit = rng.normal(0.0, 2.0, 20_000)
     static = rng.random(20_000) * 0.98 + 0.01
-    truth = search.SearchMap("learned", "digest", a=1.4, c=-0.8, b=-0.2, d=0.6)
+    truth = winmap.SearchMap("learned", "digest", a=1.4, c=-0.8, b=-0.2, d=0.6)
     chances = [truth.apply(1 / (1 + np.exp(-t)), g, s) for t, g, s in zip(logit, progress, static, strict=True)]
     won = (rng.random(20_000) < np.array(chances)).astype(int)
     games = np.arange(20_000) // 40
@@ -259,7 +261,7 @@ def test_fitting_a_search_map_recovers_how_far_off_the_chances_are() -> None:
 
 
 def test_a_search_weight_the_fit_puts_below_zero_is_held_at_zero() -> None:
-    from patchwork_opt.ai.training import fit_search_map
+    from patchwork_opt.ai.learned.training import fit_search_map
 
     rng = np.random.default_rng(5)
     n = 20_000
@@ -275,7 +277,7 @@ def test_a_search_weight_the_fit_puts_below_zero_is_held_at_zero() -> None:
 def test_the_value_after_a_move_is_the_learned_value_of_the_search_trees_child() -> None:
     # the win map weighs the learned value of the position a move leads to: it must be the position
     # the compiled search holds for that move (a leather patch placed as the search places it)
-    from patchwork_opt.ai.value import learned_value, shipped_params
+    from patchwork_opt.ai.learned.value import learned_value, shipped_params
 
     checked = leather = 0
     for seed in range(40):

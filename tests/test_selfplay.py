@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.ai.dataset import read_positions
-from patchwork_opt.ai.fastcore import encode
-from patchwork_opt.ai.features import features
+from patchwork_opt.ai.learned.dataset import read_positions
+from patchwork_opt.ai.learned.features import features
+from patchwork_opt.ai.search.fastcore import encode
 from patchwork_opt.apps.match import MatchSpec, run_match
 from patchwork_opt.apps.selfplay import SelfPlayGame, run_selfplay, selfplay_spec
 from patchwork_opt.core.state import State

@@ -14,12 +14,11 @@ from conftest import cells_mask, make_state
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.ai.dataset import GameRows, game_rows, read_positions, write_shard
-from patchwork_opt.ai.fastcore import CompiledSearch, encode
-from patchwork_opt.ai.features import FEATURE_NAMES, state_features
 from patchwork_opt.ai.heuristic import best_placement
-from patchwork_opt.ai.training import TrainedValue, train_value
-from patchwork_opt.ai.value import (
+from patchwork_opt.ai.learned.dataset import GameRows, game_rows, read_positions, write_shard
+from patchwork_opt.ai.learned.features import FEATURE_NAMES, state_features
+from patchwork_opt.ai.learned.training import TrainedValue, train_value
+from patchwork_opt.ai.learned.value import (
     HEADS,
     SHIPPED_WEIGHTS,
     ValueModelError,
@@ -31,6 +30,7 @@ from patchwork_opt.ai.value import (
     shipped_params,
     win_chance,
 )
+from patchwork_opt.ai.search.fastcore import CompiledSearch, encode
 from patchwork_opt.apps.match import MatchSpec, run_match
 from patchwork_opt.apps.review import WIN_PER_POINT
 from patchwork_opt.core.bitboard import WINDOW_MASKS

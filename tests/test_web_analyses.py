@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
-from patchwork_opt.ai.analysis import PositionAnalysis, analyse_position
+from patchwork_opt.ai.analysis.position import PositionAnalysis, analyse_position
 from patchwork_opt.apps.web.analyses import AnalysisBot, analysis_from_json, analysis_to_json
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.apps.web.wiring import web_services
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
-from solvers.plugins import web_services
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from patchwork_opt.ai.base import Bot, Decision
-from patchwork_opt.ai.registry import make_bot
+from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
 from patchwork_opt.core.bitboard import cells_of

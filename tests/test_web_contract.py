@@ -17,10 +17,10 @@ import httpx
 import pytest
 from test_web_faults import serving
 
-from patchwork_opt.ai.registry import BOT_NAMES
+from patchwork_opt.ai.bots.registry import BOT_NAMES
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits
-from solvers.plugins import web_services
+from patchwork_opt.apps.web.wiring import web_services
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES_PER_OPERATION = 8

@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel
 
 from patchwork_opt.ai.base import Bot
-from patchwork_opt.ai.registry import make_bot
+from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.server import ServeError, bind, make_server
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services, SolverEndpoint

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from patchwork_opt.ai.base import Bot
-from patchwork_opt.ai.registry import make_bot
+from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.apps.web import store as store_module
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.guards import PAGE_CSP, host_name

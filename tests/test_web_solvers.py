@@ -15,9 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from patchwork_opt.ai.analysis import PositionAnalysis
+from patchwork_opt.ai.analysis.position import PositionAnalysis
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services, SolverEndpoint
+from patchwork_opt.apps.web.wiring import web_services
 from patchwork_opt.core.catalogue import is_placement, legal_placements
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.quilt import Quilt
@@ -25,7 +26,6 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
-from solvers.plugins import web_services
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)  # starlette suggests httpx2; httpx works the same here

@@ -1,8 +1,10 @@
-"""The small protocols every bot and every plugged-in placement advisor follows."""
+"""The small types every bot and search shares: a decision, an analysed move, the ``Bot`` protocol.
+
+The placement advisor's protocol is in ``core/advice.py``: the solvers implement it without
+importing the AI."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -34,7 +36,7 @@ class AnalysedMove:
     ``win`` 0 still proves a loss. A move no search valued (the only move, played at once) has
     ``visits`` 0 and is neither exact nor bound: ``valued`` tells whether the figures mean anything.
     ``searched`` is, for a sampled move, the win chance the search backed up, before the win map
-    made ``win`` of it (``search.SearchMap``; refitting the map needs it); None otherwise.
+    made ``win`` of it (``winmap.SearchMap``; refitting the map needs it); None otherwise.
     """
 
     move: Move
@@ -64,27 +66,3 @@ class Bot(Protocol):
     name: str
 
     def decide(self, state: State) -> Decision: ...
-
-
-@dataclass(frozen=True, slots=True)
-class RankedPlacement:
-    """One placement of a patch with its score and the named parts the score is made of."""
-
-    mask: int
-    score: float
-    parts: dict[str, float] = field(default_factory=dict)
-
-
-@runtime_checkable
-class PlacementAdvisor(Protocol):
-    """Placement advice plugged into bots by the caller (the CP-SAT solvers implement it)."""
-
-    def rank_placements(
-        self, quilt: int, patch_id: int, upcoming: Sequence[int], top_k: int
-    ) -> list[RankedPlacement]:
-        """Legal placements of ``patch_id`` on ``quilt``, best first (at most ``top_k``)."""
-        ...
-
-    def bonus_feasible(self, quilt: int, patches: Sequence[int]) -> bool | None:
-        """Can some 7x7 square still be completed with these patches? None when unknown."""
-        ...

@@ -24,7 +24,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from patchwork_opt.ai.base import RankedPlacement
+from patchwork_opt.core.advice import RankedPlacement
 from patchwork_opt.core.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, WINDOW_MASKS, has_full_window, mask_of
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, legal_placements, patch_worth
 from patchwork_opt.core.state import BONUS_POINTS, END, OFFER_SIZE, State, marks_ahead

@@ -20,8 +20,9 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.ai.base import Bot, PlacementAdvisor
-from patchwork_opt.ai.registry import ADVISED_BOTS, BOT_NAMES, UnknownBotError, make_bot
+from patchwork_opt.ai.base import Bot
+from patchwork_opt.ai.bots.registry import ADVISED_BOTS, BOT_NAMES, UnknownBotError, make_bot
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.ai.analysis import PositionAnalysis, analyse_position, move_words, value_after
-from patchwork_opt.ai.base import PlacementAdvisor
+from patchwork_opt.ai.analysis.position import PositionAnalysis, analyse_position, move_words, value_after
 from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State

@@ -3,10 +3,10 @@
 Games are played by the match machinery (``match.run_match``: one process, a process pool or a
 Ray cluster), each on a circle of its own dealt from the run's seed and the game's index, and
 each opened with between 0 and ``random_openings`` random legal moves (drawn per game; the data
-marks them, see ``ai/dataset.py``) so that games differ beyond their circles and the data holds
+marks them, see ``ai/learned/dataset.py``) so that games differ beyond their circles and the data holds
 lopsided positions the solver would not reach against itself. The main process turns every
 finished game into rows (``dataset.game_rows``) and writes a shard every ``SHARD_GAMES`` games,
-so a long run that stops keeps the games it finished. The format is ``ai/dataset.py``'s docstring.
+so a long run that stops keeps the games it finished. The format is ``ai/learned/dataset.py``'s docstring.
 """
 
 from __future__ import annotations
@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.ai.dataset import RECORDS, DatasetError, GameRows, game_rows, shard_name, shards_of_seed, write_shard
+from patchwork_opt.ai.learned.dataset import (
+    RECORDS,
+    DatasetError,
+    GameRows,
+    game_rows,
+    shard_name,
+    shards_of_seed,
+    write_shard,
+)
 from patchwork_opt.apps.match import GameResult, GameTask, MatchSpec, bot_for, bot_seed, check_run, play, run_match
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
@@ -147,7 +155,7 @@ def run_selfplay(
     progress: Progress | None = None,
     say: Callable[[str], None] | None = None,
 ) -> SelfPlayReport:
-    """Play ``spec``'s games and write them under ``out`` (see ``ai/dataset.py``)."""
+    """Play ``spec``'s games and write them under ``out`` (see ``ai/learned/dataset.py``)."""
     check_request(spec, out, random_openings=random_openings, workers=workers, backend=backend)
     player = SelfPlayGame(random_openings)
     root = prepare_out(out)

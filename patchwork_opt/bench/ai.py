@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from patchwork_opt.ai.fastcore import CompiledSearch, warm_up
+from patchwork_opt.ai.analysis.run import NODES_PER_SECOND, SLICE, root_moves
 from patchwork_opt.ai.heuristic import (
     ADVANCE_VALUE,
     contact_planes,
@@ -27,9 +27,9 @@ from patchwork_opt.ai.heuristic import (
     placement_score,
     purchase_value,
 )
-from patchwork_opt.ai.mcts import Mcts
-from patchwork_opt.ai.policy import ROLLOUT_NOISE, RolloutEvaluator, rollout
-from patchwork_opt.ai.search import NODES_PER_SECOND, SLICE, root_moves
+from patchwork_opt.ai.search.fastcore import CompiledSearch, warm_up
+from patchwork_opt.ai.search.mcts import Mcts
+from patchwork_opt.ai.search.policy import ROLLOUT_NOISE, RolloutEvaluator, rollout
 from patchwork_opt.core.bitboard import FULL
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State

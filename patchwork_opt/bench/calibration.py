@@ -8,7 +8,7 @@ reviewing a game is one task of the match machinery, so ``--workers`` and Ray sp
 
 Every reviewed ply outside the exact endgame gives a prediction, the mover's ``win_before``, and
 an outcome, whether the mover won; on those: log loss, calibration slope, ECE over 10 bins and
-Brier score (``ai/forecast.py``). Between two equal players every flagged move is noise or a
+Brier score (``ai/learned/forecast.py``). Between two equal players every flagged move is noise or a
 real slip of the same player: mistakes plus blunders per player per game is the review's false
 alarm rate.
 """
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from patchwork_opt.ai.forecast import forecast_report
+from patchwork_opt.ai.learned.forecast import forecast_report
 from patchwork_opt.apps.match import GameResult, GameTask, MatchError, MatchSpec, check_run, run_match
 from patchwork_opt.apps.selfplay import BOT, SelfPlayGame
 from patchwork_opt.core.errors import PatchworkError
@@ -115,19 +115,14 @@ def run_calibration_bench(
 
 def fit_search_map_on(results: list[GameResult], path: str, *, seed: int, time_per_move: float,
                       reviewer: str) -> dict[str, Any]:
-    """``--fit-map``: the search's win map (``search.SearchMap``) fitted on these games, held out by
+    """``--fit-map``: the search's win map (``winmap.SearchMap``) fitted on these games, held out by
     construction, from each reviewed ply outside the exact endgame: the win chance the search
     backed up for the best move (before any map), the learned value of the position that move leads
     to, the track covered, who won; written to ``path``."""
-    from patchwork_opt.ai.search import (
-        SHIPPED_WEIGHTS,
-        default_evaluator,
-        file_digest,
-        save_search_map,
-        track_progress,
-    )
-    from patchwork_opt.ai.training import fit_search_map
-    from patchwork_opt.ai.value import win_after
+    from patchwork_opt.ai.analysis.run import SHIPPED_WEIGHTS, default_evaluator
+    from patchwork_opt.ai.learned.training import fit_search_map
+    from patchwork_opt.ai.learned.value import win_after
+    from patchwork_opt.ai.learned.winmap import file_digest, save_search_map, track_progress
     from patchwork_opt.core.move import Move
 
     evaluator = default_evaluator()

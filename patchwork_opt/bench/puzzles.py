@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from patchwork_opt.ai.base import PlacementAdvisor
-from patchwork_opt.ai.exactcore import warm_up as warm_exact
-from patchwork_opt.ai.fastcore import warm_up as warm_search
-from patchwork_opt.ai.registry import make_bot
+from patchwork_opt.ai.bots.registry import make_bot
+from patchwork_opt.ai.search.exactcore import warm_up as warm_exact
+from patchwork_opt.ai.search.fastcore import warm_up as warm_search
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.puzzles.bank import Bank
 from patchwork_opt.puzzles.endgame import generate_endgame
 from patchwork_opt.puzzles.model import DIFFICULTIES, EndgamePuzzle

@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from patchwork_opt.ai.greedy import GreedyBot
+from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.bench.loadtest import (
     LoadResult,
     Probe,

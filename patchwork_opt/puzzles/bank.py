@@ -2,7 +2,7 @@
 
 Two files, ``endgames.json`` and ``fills.json``, each ``{"format": 1, "command": "...", "puzzles":
 [...]}``: the puzzles in the format of ``model.py`` and the command that wrote them
-(``patchwork puzzle bank``, ``solvers/puzzles.py``). Every puzzle is validated when the bank is
+(``patchwork puzzle bank``, ``patchwork_opt/puzzles/making.py``). Every puzzle is validated when the bank is
 read; the tests prove every one again.
 """
 

@@ -26,9 +26,9 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from patchwork_opt.ai.exactcore import worth_trying
-from patchwork_opt.ai.greedy import GreedyBot
-from patchwork_opt.ai.registry import make_bot
+from patchwork_opt.ai.bots.greedy import GreedyBot
+from patchwork_opt.ai.bots.registry import make_bot
+from patchwork_opt.ai.search.exactcore import worth_trying
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State

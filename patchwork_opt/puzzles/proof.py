@@ -1,4 +1,4 @@
-"""What proves an endgame puzzle: the compiled exact search (``ai/exactcore.py``) over every legal move.
+"""What proves an endgame puzzle: the compiled exact search (``ai/search/exactcore.py``) over every legal move.
 
 A puzzle counts moves as a player sees them: placements leaving quilts equal up to the board's
 rotations and reflections are one move (``move_key``, with ``core.symmetry.canonical``). The
@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from patchwork_opt.ai.base import AnalysedMove, Decision
-from patchwork_opt.ai.exact import final_value, value_margin
-from patchwork_opt.ai.exactcore import ExactTable, solve, warm_up
 from patchwork_opt.ai.explain import describe
+from patchwork_opt.ai.search.exact import final_value, value_margin
+from patchwork_opt.ai.search.exactcore import ExactTable, solve, warm_up
 from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move

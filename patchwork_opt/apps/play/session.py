@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from patchwork_opt.ai.base import Bot, PlacementAdvisor
+from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.heuristic import HeuristicAdvisor
 from patchwork_opt.apps.play.commands import (
@@ -31,6 +31,7 @@ from patchwork_opt.apps.play.commands import (
     Undo,
 )
 from patchwork_opt.apps.play.suggest import Suggestion, leather_suggestions, patch_suggestions
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, placement
 from patchwork_opt.core.errors import PatchworkError

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from patchwork_opt.ai.base import PlacementAdvisor
 from patchwork_opt.ai.heuristic import contact_planes, rank_leather_cells
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import has_full_window
 
 

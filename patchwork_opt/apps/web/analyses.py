@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from patchwork_opt.ai.analysis import LINE_PLIES, PositionAnalysis
+from patchwork_opt.ai.analysis.position import LINE_PLIES, PositionAnalysis
 from patchwork_opt.ai.base import AnalysedMove, Decision
 from patchwork_opt.ai.explain import reason
 from patchwork_opt.apps.web.errors import ServiceMissingError

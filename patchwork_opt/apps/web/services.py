@@ -1,6 +1,6 @@
 """What the caller plugs into the app: solver-backed functions and the AI, plus the server's limits.
 
-``patchwork_opt`` never imports the solvers; ``solvers/plugins.py`` builds these for ``patchwork serve``
+``patchwork_opt`` never imports the solvers; ``patchwork_opt/apps/wiring.py`` builds these for ``patchwork serve``
 from the solvers and the AI registry, and tests plug in their own.
 
 One computation serves game hints, the solver AI's moves and reviews: ``Services.analyse``, the AI's
@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from patchwork_opt.ai.analysis import PositionAnalysis
+from patchwork_opt.ai.analysis.position import PositionAnalysis
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State

@@ -11,7 +11,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from patchwork_opt.ai.analysis import PositionAnalysis
+from patchwork_opt.ai.analysis.position import PositionAnalysis
 from patchwork_opt.apps.review import GameReview, review_game
 from patchwork_opt.apps.web.deps import AnalysesDep, LimitsDep, StoreDep, WorkerDep, in_thread
 from patchwork_opt.apps.web.errors import NothingToReviewError, ServiceMissingError, answers

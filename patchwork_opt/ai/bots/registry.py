@@ -15,7 +15,8 @@ kept as a fixed reference (as ``mcts`` was kept).
 
 from __future__ import annotations
 
-from patchwork_opt.ai.base import Bot, PlacementAdvisor
+from patchwork_opt.ai.base import Bot
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "solver", "solver-rollout")
@@ -65,19 +66,19 @@ def make_bot(
     if iterations is not None and iterations < 1:
         raise UnknownBotError(f"iterations must be at least 1, got {iterations}")
     if key == "random":
-        from patchwork_opt.ai.random_bot import RandomBot
+        from patchwork_opt.ai.bots.random_bot import RandomBot
 
         return RandomBot(seed)
     if key == "greedy":
-        from patchwork_opt.ai.greedy import GreedyBot
+        from patchwork_opt.ai.bots.greedy import GreedyBot
 
         return GreedyBot(seed)
     if key == "mcts":
-        from patchwork_opt.ai.mcts import MctsBot
+        from patchwork_opt.ai.search.mcts import MctsBot
 
         return MctsBot(seed=seed, time_per_move=seconds, iterations=iterations)
     if key in ADVISED_BOTS:
-        from patchwork_opt.ai.solver_bot import ROOT_PLACEMENTS, SolverBot
+        from patchwork_opt.ai.bots.solver_bot import ROOT_PLACEMENTS, SolverBot
 
         by_level = time_per_move is None
         top_k = LEVEL_ROOT_PLACEMENTS[level] if by_level else None

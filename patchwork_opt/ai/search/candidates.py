@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from patchwork_opt.ai.base import PlacementAdvisor
 from patchwork_opt.ai.heuristic import COST, TIME, HeuristicAdvisor, completing_cell, rank_leather_cells
 from patchwork_opt.ai.heuristic import rank_placements as heuristic_ranking
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import FULL, SIZE, has_full_window
 from patchwork_opt.core.catalogue import fits_anywhere, legal_placements
 from patchwork_opt.core.move import ADVANCE, Move

@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
-from patchwork_opt.ai.fastcore import (
+from patchwork_opt.ai.search.fastcore import (
     AFTER,
     AREA_A,
     BONUS,

@@ -2,7 +2,7 @@
 
 Random requests as a user makes them, each with ``--require-bonus`` and half of them with a
 ``--budget``: an empty quilt, a lightly covered one (1-5 patches placed at random) and one with a
-7x7 window 80-98% covered (``solvers.bench.bonus.near_complete_quilt``), 3-16 patches offered.
+7x7 window 80-98% covered (``patchwork_opt.bench.bonus.near_complete_quilt``), 3-16 patches offered.
 Each is solved once; the figures are per kind of proof (area, budget, shape: what the reason
 names) over the requests proven infeasible, the ones left unknown, and the feasible ones. A
 ``tight`` family, on empty and lightly covered quilts, puts the budget at the cheapest completion's
@@ -14,7 +14,7 @@ from the three kinds of proof): the CP-SAT model of the fill with the requiremen
 which is what optimal fill ran before it settled requirements first; a request it does not prove
 is charged its time limit. The ratio is the median of its time over ours, request by request.
 
-    .venv/bin/python -m solvers.bench.requirements [requests] [seed] [time_limit] [baseline]
+    .venv/bin/python -m patchwork_opt.bench.requirements [requests] [seed] [time_limit] [baseline]
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import sys
 import time
 from typing import Any
 
+from patchwork_opt.bench.bonus import near_complete_quilt
 from patchwork_opt.core.bitboard import WINDOW_MASKS
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, legal_placements
-from solvers.bench.bonus import near_complete_quilt
 from solvers.bonus import cheapest_cover
 from solvers.bounds import fill_bounds
 from solvers.fill import _solve_cp_sat, optimal_fill

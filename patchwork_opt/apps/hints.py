@@ -1,5 +1,5 @@
 """What ``patchwork hint`` answers: for a position, the moves of the player to move valued by the
-AI's search (``patchwork_opt.ai.analysis``, with the CP-SAT advisor placing the offers): win
+AI's search (``patchwork_opt.ai.analysis.position``, with the CP-SAT advisor placing the offers): win
 chance, expected margin, exact or not, in plain words; for a quilt and a patch, the patch's best
 placements (``solvers.bestfit``). Also the game review of ``patchwork analyze``.
 """
@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from patchwork_opt.ai.analysis import PositionAnalysis, advice, analyse_position, ranking_value
+from patchwork_opt.ai.analysis.position import PositionAnalysis, advice, analyse_position, ranking_value
 from patchwork_opt.apps.review import GameReview, Progress, review_game
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
@@ -27,7 +27,7 @@ from solvers.model import SolverConfig
 
 
 class AdvisedHint(BaseModel):
-    """One move of the player to move, valued by the AI's search (``patchwork_opt.ai.analysis``)."""
+    """One move of the player to move, valued by the AI's search (``patchwork_opt.ai.analysis.position``)."""
 
     type: Literal["advance", "buy", "leather"]
     patch: int | None

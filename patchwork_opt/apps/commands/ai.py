@@ -1,6 +1,6 @@
 """The ``patchwork match``, ``selfplay`` and ``train`` commands: bots against bots, the solver
 against itself for training data, and the learned evaluation fitted to that data (the work itself:
-``patchwork_opt/apps/match.py``, ``apps/selfplay.py``, ``ai/training.py``). ``cli.py`` merges these
+``patchwork_opt/apps/match.py``, ``apps/selfplay.py``, ``ai/learned/training.py``). ``cli.py`` merges these
 into the top level, as it adds ``bench`` and ``puzzle`` under their names."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def match(
 ) -> None:
     """Play bots against each other and report wins, scores and an Elo difference."""
     from patchwork_opt.apps.match import checked_spec, render_summary, run_match, save_records, summarize
-    from solvers.plugins import match_advisor
+    from patchwork_opt.apps.wiring import match_advisor
 
     solver = "solver" in (p1.strip().lower(), p2.strip().lower())
     advisor = match_advisor(p1, p2)
@@ -65,7 +65,7 @@ def match(
 
 @ai_app.command()
 def selfplay(
-    out: Annotated[str, typer.Option(help="Directory for the records and the position files (see ai/dataset.py).")],
+    out: Annotated[str, typer.Option(help="Directory for the records and the position files.")],
     games: Annotated[int, typer.Option(help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for the circles, the openings and the bots.")] = 0,
     time_per_move: Annotated[
@@ -82,7 +82,7 @@ def selfplay(
 ) -> None:
     """The solver against itself: game records and, per position, training data (NumPy .npz)."""
     from patchwork_opt.apps.selfplay import check_request, render_report, run_selfplay, selfplay_spec
-    from solvers.plugins import solver_advisor_path
+    from patchwork_opt.apps.wiring import solver_advisor_path
 
     spec = selfplay_spec(games=games, seed=seed, time_per_move=time_per_move, iterations=iterations,
                          advisor_factory=solver_advisor_path())
@@ -101,7 +101,7 @@ def train(
     as_json: JsonFlag = False,
 ) -> None:
     """Fit the learned evaluation (win chance and margin) to self-play data (needs the 'train' extra)."""
-    from patchwork_opt.ai.training import render_train_report, train_command
+    from patchwork_opt.ai.learned.training import render_train_report, train_command
 
     report = train_command(data, out, seed=seed, say=lambda line: typer.echo(line, err=True))
     _print_json(report) if as_json else typer.echo(render_train_report(report, out))

@@ -39,7 +39,7 @@ def bench_hint(
     as_json: JsonFlag = False,
 ) -> None:
     """Best-fit latency (p50/p95) on mid-game quilts with 3-6 lookahead patches, vs plain CP-SAT."""
-    from solvers.bench.hint import render_hint_bench, run_hint_bench
+    from patchwork_opt.bench.hint import render_hint_bench, run_hint_bench
 
     if quilts < 1 or baseline < 0 or positions < 0:
         raise PatchworkError("--quilts must be at least 1, --baseline and --positions at least 0")
@@ -59,7 +59,7 @@ def bench_solvers(
     as_json: JsonFlag = False,
 ) -> None:
     """Optimal fill vs a naive CP-SAT model on random 4-18 patch sets, 0-40% filled quilts."""
-    from solvers.bench.fill import render_solver_bench, run_solver_bench
+    from patchwork_opt.bench.fill import render_solver_bench, run_solver_bench
 
     if sets < 1 or not 4 <= max_patches <= 33 or time_limit <= 0:
         raise PatchworkError("--sets must be at least 1, --max-patches 4..33, --time-limit positive")
@@ -101,20 +101,21 @@ def bench_calibration(
     as_json: JsonFlag = False,
 ) -> None:
     """Win chances against outcomes: log loss, calibration slope, ECE, Brier; mistakes per player per game."""
+    from patchwork_opt.apps.wiring import solver_advisor_path
     from patchwork_opt.bench.calibration import (
         calibration_spec,
         check_fit_map,
         render_calibration_bench,
         run_calibration_bench,
     )
-    from solvers.plugins import solver_advisor_path
 
     check_fit_map(fit_map)
     spec = calibration_spec(games=games, seed=seed, time_per_move=time_per_move, workers=workers, backend=backend,
                             advisor_factory=solver_advisor_path())
     with phase_progress() as report:
         result = run_calibration_bench(spec, workers=workers, backend=backend, address=address,
-                                       reviewer="solvers.hints:review_record", progress=report, fit_map=fit_map)
+                                       reviewer="patchwork_opt.apps.hints:review_record", progress=report,
+                                       fit_map=fit_map)
     _print_json(result) if as_json else typer.echo(render_calibration_bench(result))
 
 
@@ -208,9 +209,9 @@ def bench_puzzles(
     as_json: JsonFlag = False,
 ) -> None:
     """Does puzzle difficulty mean something (the bot at levels 1-5 on each difficulty), and the time to make one."""
+    from patchwork_opt.apps.wiring import bot_advisor
     from patchwork_opt.bench.puzzles import render_puzzle_bench, run_puzzle_bench
     from patchwork_opt.puzzles.bank import load_bank
-    from solvers.plugins import bot_advisor
 
     if per_difficulty < 0 or generate < 0:
         raise PatchworkError("--per-difficulty and --generate must be at least 0")

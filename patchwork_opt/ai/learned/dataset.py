@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from patchwork_opt.ai.fastcore import SLEN, encode
-from patchwork_opt.ai.features import FEATURE_VERSION, N_FEATURES, features_of_positions
+from patchwork_opt.ai.learned.features import FEATURE_VERSION, N_FEATURES, features_of_positions
+from patchwork_opt.ai.search.fastcore import SLEN, encode
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.formats.record import Record, write_atomic
 

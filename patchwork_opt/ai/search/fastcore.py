@@ -40,8 +40,8 @@ from patchwork_opt.ai.heuristic import (
     VALUE_PER_TIME,
     WINDOW_WEIGHT,
 )
-from patchwork_opt.ai.policy import EXPLORATION, ROLLOUT_NOISE
-from patchwork_opt.ai.policy import outcome_value as _outcome_value_py
+from patchwork_opt.ai.search.policy import EXPLORATION, ROLLOUT_NOISE
+from patchwork_opt.ai.search.policy import outcome_value as _outcome_value_py
 from patchwork_opt.core.bitboard import SIZE, WINDOW_MASKS
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 from patchwork_opt.core.move import ADVANCE, Move

@@ -1,89 +1,31 @@
-"""Where the solvers are plugged into the applications: the one place that wires CP-SAT work into
-terminal play, ``move``, matches and the web service, which never import ``solvers`` themselves.
+"""The web service's solver endpoints and AI, wired for ``create_app``: ``POST /api/hint``,
+``/api/fill`` and ``/api/bonus`` answer what the CLI prints for the same inputs, and the game AI
+and hints share the service's analysis cache.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Sequence
 from typing import Any
 
-from patchwork_opt.ai.analysis import PositionAnalysis, analyse_position
-from patchwork_opt.ai.base import Bot, PlacementAdvisor
-from patchwork_opt.ai.registry import ADVISED_BOTS, BOT_NAMES, LEVEL_BLUNDER, level_time, make_bot
-from patchwork_opt.apps.play import HintLine
-from patchwork_opt.apps.review import render_review
+from patchwork_opt.ai.analysis.position import PositionAnalysis
+from patchwork_opt.ai.base import Bot
+from patchwork_opt.ai.bots.registry import BOT_NAMES, LEVEL_BLUNDER, level_time, make_bot
+from patchwork_opt.apps.hints import MOVES_SHOWN, AdvisedHints, hint_for, hints_of
 from patchwork_opt.apps.web.analyses import AnalysisBot
 from patchwork_opt.apps.web.schemas import SERVER_WORKERS, BonusRequest, FillRequest, HintRequest
 from patchwork_opt.apps.web.services import AnalysisOf, Services, SolverEndpoint
+from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
-from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.formats.record import Record
+from patchwork_opt.puzzles.making import new_puzzle
 from patchwork_opt.puzzles.model import Puzzle
-from solvers.advisor import SolverAdvisor
 from solvers.bestfit import BestFitResult
 from solvers.bonus import BonusResult, bonus_completion
 from solvers.fill import FillResult, optimal_fill
-from solvers.hints import ADVISOR_SHARE, MOVES_SHOWN, AdvisedHints, advised_hints, hint_for, hints_of, review_record
 from solvers.model import SolverConfig
-from solvers.puzzles import new_puzzle
-
-PLAY_HINT_SECONDS = 1.0  # the AI's time for a hint in terminal play
-PLAY_REVIEW_SECONDS = 0.2  # the AI's time per position for the review offered after a game
-
-#: The CP-SAT advisor, by import path: match workers (processes, Ray tasks) import it themselves.
-SOLVER_ADVISOR = "solvers.advisor:SolverAdvisor"
-
-
-def solver_advisor_path() -> str | None:
-    """``SOLVER_ADVISOR`` when its module can be imported here, else None (the heuristic stands in)."""
-    try:
-        found = importlib.util.find_spec(SOLVER_ADVISOR.split(":")[0]) is not None
-    except ModuleNotFoundError:
-        found = False
-    return SOLVER_ADVISOR if found else None
-
-
-def play_hinter(state: State, count: int) -> list[HintLine]:
-    """The AI's ranked moves of the position with their win chances, as terminal play shows them."""
-    result = advised_hints(state, time_limit=PLAY_HINT_SECONDS, top=count)
-    return [HintLine(Move.from_json(h.line[0]), h.reason) for h in result.hints]
-
-
-def play_reviewer(record: Record) -> str:
-    """The review of a finished game, as terminal play offers it."""
-    return render_review(review_record(record, seconds=PLAY_REVIEW_SECONDS))
-
-
-def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]:
-    """The AI for terminal play, with the CP-SAT advisor plugged in (also used for suggestions)."""
-    advisor = SolverAdvisor()
-    return make_bot(ai, level=level, seed=seed, advisor=advisor), advisor
-
-
-def bot_advisor(ai: str) -> PlacementAdvisor | None:
-    """The placement advisor a bot named ``ai`` takes: the CP-SAT one for the advised bots
-    (``registry.ADVISED_BOTS``), else none (``patchwork move`` and the service's bots)."""
-    return SolverAdvisor() if ai.strip().lower() in ADVISED_BOTS else None
-
-
-def match_advisor(p1: str, p2: str) -> str | None:
-    """The advisor the match workers import (``SOLVER_ADVISOR``) when an advised bot plays and the
-    module can be imported here; None when none plays or the heuristic stands in."""
-    if not {p1.strip().lower(), p2.strip().lower()} & set(ADVISED_BOTS):
-        return None
-    return solver_advisor_path()
-
-
-def analyse(
-    state: State, seconds: float, extra: Sequence[Move] = (), stop: StopSignal | None = None
-) -> PositionAnalysis:
-    """The AI's analysis of a position with the CP-SAT advisor placing the offers, as ``patchwork
-    hint`` and ``patchwork analyze`` make it: the service caches it for hints, reviews and AI moves."""
-    advisor = SolverAdvisor(budget=ADVISOR_SHARE * seconds)
-    return analyse_position(state, seconds=seconds, advisor=advisor, extra=extra, stop=stop)
 
 
 def web_hint(
@@ -160,18 +102,3 @@ def web_services(max_ai_seconds: float) -> Services:
         solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
         default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches,
     )
-
-
-def warm_compiled_searches() -> None:
-    """Load every compiled search the service uses (from Numba's cache, or compile it: about a minute
-    the first time an install runs): the game search with the learned evaluation, the exact
-    endgame and the packing search of fills."""
-    from patchwork_opt.ai import exactcore, fastcore
-    from patchwork_opt.ai.search import default_evaluator
-    from solvers.search import warm_up as warm_packing
-
-    fastcore.warm_up()
-    fastcore.CompiledSearch(State.new(seed=0), [ADVANCE], seed=0, capacity=4,
-                            evaluator=default_evaluator()).run(1)
-    exactcore.warm_up()
-    warm_packing()

@@ -30,9 +30,9 @@ import numba as nb
 import numpy as np
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
-from patchwork_opt.ai.fastcore import CompiledEvaluator, encode, outcome_value, to_move
-from patchwork_opt.ai.features import FEATURE_VERSION, N_FEATURES, features
 from patchwork_opt.ai.heuristic import leather_cell
+from patchwork_opt.ai.learned.features import FEATURE_VERSION, N_FEATURES, features
+from patchwork_opt.ai.search.fastcore import CompiledEvaluator, encode, outcome_value, to_move
 from patchwork_opt.core.errors import GameOverError, PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -40,7 +40,7 @@ from patchwork_opt.formats.record import write_atomic
 
 WEIGHTS_FORMAT = 1
 HEADS = ("margin", "classifier")
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SHIPPED_WEIGHTS = DATA_DIR / "value.npz"
 
 # flattened parameters: a header, the standardisation, then the networks
@@ -277,7 +277,7 @@ def win_after(state: State, move: Move, params: np.ndarray | None = None) -> tup
     played, by the learned value of the position it leads to, as the search's tree holds it (a
     leather patch it earns placed on ``heuristic.leather_cell``'s cell, the compiled search's one);
     a finished game gives its own result. The search's win map weighs this beside the figures the
-    search backed up (``search.SearchMap``)."""
+    search backed up (``winmap.SearchMap``)."""
     mover = state.to_move()
     after = state.clone()
     after.apply(move)

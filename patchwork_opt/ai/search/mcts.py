@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from patchwork_opt.ai.base import Decision
 from patchwork_opt.ai.explain import describe, where
 from patchwork_opt.ai.heuristic import ADVANCE_VALUE, COST, best_placement, leather_cell, purchase_value
-from patchwork_opt.ai.policy import EXPLORATION, Evaluator, RolloutEvaluator, result_value
+from patchwork_opt.ai.search.policy import EXPLORATION, Evaluator, RolloutEvaluator, result_value
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.catalogue import fits_anywhere
 from patchwork_opt.core.move import ADVANCE, Move

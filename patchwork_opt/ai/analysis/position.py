@@ -6,7 +6,7 @@ player to move, the expected final margin, whether the rest of the game was sear
 exhaustively, and the expected continuation. Placements leaving quilts equal up to the board's
 eight symmetries (nothing else differs between them) are listed once.
 
-The numbers come from the AI's search (``patchwork_opt.ai.search``), so every gain in the AI's
+The numbers come from the AI's search (``patchwork_opt.ai.analysis.run``), so every gain in the AI's
 strength flows into the advice: wherever its estimate says the compiled exact search can finish
 within its share of the budget, ``exact_analysis`` searches the rest of the game exhaustively over
 every legal move (the top move then wins whenever a winning move exists); for a pending leather
@@ -24,13 +24,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from patchwork_opt.ai import candidates, search
-from patchwork_opt.ai.base import AnalysedMove, PlacementAdvisor
-from patchwork_opt.ai.exact import final_value
+from patchwork_opt.ai.analysis import run as search
+from patchwork_opt.ai.base import AnalysedMove
 from patchwork_opt.ai.explain import where
-from patchwork_opt.ai.fastcore import MAX_CHILDREN, CompiledEvaluator
-from patchwork_opt.ai.policy import outcome_value
+from patchwork_opt.ai.search import candidates
+from patchwork_opt.ai.search.exact import final_value
+from patchwork_opt.ai.search.fastcore import MAX_CHILDREN, CompiledEvaluator
+from patchwork_opt.ai.search.policy import outcome_value
 from patchwork_opt.ai.seeding import require_running
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State

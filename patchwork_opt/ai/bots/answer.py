@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from patchwork_opt.ai.base import PlacementAdvisor
-from patchwork_opt.ai.registry import make_bot
+from patchwork_opt.ai.bots.registry import make_bot
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.state import State
 

@@ -1,6 +1,6 @@
 """The ``patchwork puzzle`` commands: make a puzzle proven by the solvers, solve one in the terminal,
 judge an answer, write a bank (the puzzles themselves: ``patchwork_opt/puzzles`` and
-``solvers/puzzles.py``)."""
+``patchwork_opt/puzzles/making.py``)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def puzzle_new(
 
     from patchwork_opt.apps.puzzle import render_puzzle
     from patchwork_opt.formats.record import write_atomic
-    from solvers.puzzles import check_puzzle_request, new_puzzle
+    from patchwork_opt.puzzles.making import check_puzzle_request, new_puzzle
 
     check_puzzle_request(kind, variant)
     if seed is None:
@@ -102,7 +102,7 @@ def puzzle_bank(
     as_json: JsonFlag = False,
 ) -> None:
     """Write a bank of puzzles (the shipped one is patchwork_opt/data/puzzles, written by this command)."""
-    from solvers.puzzles import build_bank
+    from patchwork_opt.puzzles.making import build_bank
 
     command = (f"patchwork puzzle bank --out {out} --endgames {endgames} --fills {fills} --seed {seed} "
                f"--workers {workers}")

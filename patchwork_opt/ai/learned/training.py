@@ -33,11 +33,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 from sklearn.neural_network import MLPClassifier, MLPRegressor
 
-from patchwork_opt.ai.dataset import SHARD_GLOB, DatasetError, PositionSet, read_positions
-from patchwork_opt.ai.features import FEATURE_NAMES, FEATURE_VERSION
-from patchwork_opt.ai.forecast import EPS, forecast_report, log_loss
-from patchwork_opt.ai.search import SearchMap, file_digest
-from patchwork_opt.ai.value import HEADS, Network, ValueWeights, save_weights
+from patchwork_opt.ai.learned.dataset import SHARD_GLOB, DatasetError, PositionSet, read_positions
+from patchwork_opt.ai.learned.features import FEATURE_NAMES, FEATURE_VERSION
+from patchwork_opt.ai.learned.forecast import EPS, forecast_report, log_loss
+from patchwork_opt.ai.learned.value import HEADS, Network, ValueWeights, save_weights
+from patchwork_opt.ai.learned.winmap import SearchMap, file_digest
 
 TRAIN_SHARE = 0.7
 CALIBRATION_SHARE = 0.15
@@ -225,7 +225,7 @@ def render_train_report(report: dict[str, Any], out: str) -> str:
 def fit_search_map(wins: np.ndarray, won: np.ndarray, progress: np.ndarray, statics: np.ndarray | None = None, *,
                    evaluator: str, weights: str, exploration: float,
                    games: np.ndarray | None = None) -> tuple[SearchMap, dict[str, Any]]:
-    """The search's win map (``search.SearchMap``) fitted on held-out games: who won, by logistic
+    """The search's win map (``winmap.SearchMap``) fitted on held-out games: who won, by logistic
     regression on the logit of the win chance the search backed up, weighted early and late in the
     game (the logit times one minus the track covered, ``progress``, and times it), and the logit
     of the learned value after the move (``statics``; none: the map leaves it out). A search weight

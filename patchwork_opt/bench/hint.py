@@ -10,12 +10,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from patchwork_opt.ai.analysis import candidate_moves
+from patchwork_opt.ai.analysis.position import candidate_moves
+from patchwork_opt.apps.hints import ADVISOR_SHARE
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.state import State
 from solvers.advisor import SolverAdvisor
 from solvers.bestfit import best_fit, contact
-from solvers.hints import ADVISOR_SHARE
 from solvers.model import SolverConfig
 
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 
 from patchwork_opt.ai.base import AnalysedMove
-from patchwork_opt.ai.candidates import EVERY, candidate_moves
+from patchwork_opt.ai.search.candidates import EVERY, candidate_moves
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import OFFER_SIZE, State
 

@@ -29,15 +29,7 @@ from __future__ import annotations
 import random
 import time
 
-from patchwork_opt.ai import exactcore, fastcore
-from patchwork_opt.ai.base import AnalysedMove, Decision, PlacementAdvisor
-from patchwork_opt.ai.candidates import completing_placement
-from patchwork_opt.ai.exact import ExactSearch
-from patchwork_opt.ai.exactcore import ExactTable
-from patchwork_opt.ai.explain import describe, reason
-from patchwork_opt.ai.fastcore import CompiledEvaluator
-from patchwork_opt.ai.heuristic import COST, window_progress
-from patchwork_opt.ai.search import (
+from patchwork_opt.ai.analysis.run import (
     COMPILED_NODES_PER_ITERATION,
     EXACT_FROM,
     EXACT_SHARE,
@@ -46,7 +38,16 @@ from patchwork_opt.ai.search import (
     run_analysis,
     table_for,
 )
+from patchwork_opt.ai.base import AnalysedMove, Decision
+from patchwork_opt.ai.explain import describe, reason
+from patchwork_opt.ai.heuristic import COST, window_progress
+from patchwork_opt.ai.search import exactcore, fastcore
+from patchwork_opt.ai.search.candidates import completing_placement
+from patchwork_opt.ai.search.exact import ExactSearch
+from patchwork_opt.ai.search.exactcore import ExactTable
+from patchwork_opt.ai.search.fastcore import CompiledEvaluator
 from patchwork_opt.ai.seeding import decision_rng, require_running
+from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.state import OFFER_SIZE, State
 
 BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this many cells covered

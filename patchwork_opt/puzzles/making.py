@@ -29,7 +29,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
-from patchwork_opt.ai.greedy import GreedyBot
+from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.ai.heuristic import AREA, COST, best_placement, window_progress
 from patchwork_opt.core.bitboard import has_full_window
 from patchwork_opt.core.catalogue import patch_worth

@@ -1,1 +1,0 @@
-"""Solver benchmarks (``patchwork bench solvers`` and ``bench hint``)."""
