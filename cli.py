@@ -3,6 +3,12 @@
 Errors become one-line messages and exit codes in one place, ``patchwork_opt.apps.typer_app``; the
 ``bench`` commands are in ``patchwork_opt/bench/commands.py``, ``puzzle`` in ``patchwork_opt/apps/commands/puzzle.py``,
 ``match``, ``selfplay`` and ``train`` in ``patchwork_opt/apps/commands/ai.py``.
+
+Start-up time: this module and the command groups import only the engine, the formats and Typer.
+Every command imports what it calls inside its own body (Numba's compiled searches, OR-Tools,
+Rich's progress bars, the web service), so that ``show`` or ``move --ai random`` does not pay
+for the solvers, and the core install runs every command whose extra it does not need
+(tests/test_cli_startup.py, tests/test_core_install.py).
 """
 
 from __future__ import annotations
@@ -12,8 +18,8 @@ from typing import Annotated
 import typer
 
 from patchwork_opt.apps.commands.ai import ai_app
+from patchwork_opt.apps.commands.engine import engine_app
 from patchwork_opt.apps.commands.puzzle import puzzle_app
-from patchwork_opt.apps.progress import phase_progress, solve_status
 from patchwork_opt.apps.typer_app import JsonFlag, VersionFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.bench.commands import bench_app
@@ -30,6 +36,7 @@ app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
 app.add_typer(bench_app, name="bench")
 app.add_typer(puzzle_app, name="puzzle")
 app.add_typer(ai_app)  # match, selfplay, train: top-level commands
+app.add_typer(engine_app)  # engine: the protocol for other programs
 
 
 @app.callback()
@@ -84,10 +91,11 @@ def show(
     as_json: JsonFlag = False,
 ) -> None:
     """Render a quilt, a record (its final position) or a position; --svg/--png draw it as the web page does."""
-    from patchwork_opt.formats.picture import save_pictures
-
     loaded = load_position_input(what)
-    save_pictures(loaded, svg=svg, png=png)
+    if svg is not None or png is not None:
+        from patchwork_opt.formats.picture import save_pictures
+
+        save_pictures(loaded, svg=svg, png=png)
     _print_json(loaded.summary()) if as_json else typer.echo(render_loaded(loaded))
 
 
@@ -166,6 +174,7 @@ def fill(
     as_json: JsonFlag = False,
 ) -> None:
     """Optimal fill: the patches (each at most once) and placements that cover the most."""
+    from patchwork_opt.apps.progress import solve_status
     from patchwork_opt.apps.solutions import render_fill
     from patchwork_opt.formats.inputs import load_quilt
     from solvers.fill import optimal_fill
@@ -320,6 +329,7 @@ def analyze(
 ) -> None:
     """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
     from patchwork_opt.apps.hints import review_record
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.review import chart_target, render_review, write_chart
 
     game = Record.load(record)

@@ -34,17 +34,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.core.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, cells_of, has_full_window
+from patchwork_opt.core.bitboard import FULL, cells_of, contact_edges, has_full_window, mask_of
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, check_patch_ids, fits_anywhere, legal_placements, patch
 from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError
 from solvers.bounds import FillOutlook, Pool, best_sum_at_most, outlook, subset_sums
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
-from solvers.search import PackingProblem, PackResult, pack
-
-_TOP_ROW = (1 << SIZE) - 1
-_BOTTOM_ROW = _TOP_ROW << (SIZE * (SIZE - 1))
-_COL0 = FULL & ~NOT_COL0
-_COL8 = FULL & ~NOT_COL8
 
 
 class ScoreWeights(BaseModel):
@@ -76,10 +70,7 @@ class Hint(BaseModel):
 
     @property
     def mask(self) -> int:
-        out = 0
-        for r, c in self.cells:
-            out |= 1 << (r * SIZE + c)
-        return out
+        return mask_of(self.cells)
 
 
 class BestFitResult(BaseModel):
@@ -185,6 +176,8 @@ class CoverSolver:
         return cover
 
     def _dfs(self, quilt: int, upper: int, floor: int) -> Cover:
+        from solvers.search import PackingProblem, PackResult, pack  # compiled (Numba): only with a lookahead
+
         self.dfs_runs += 1
         # only covers above the floor matter: it stands as the incumbent to beat
         problem = PackingProblem(FULL & ~quilt, self.ids)
@@ -223,29 +216,9 @@ class CoverSolver:
 
 
 def contact(mask: int, quilt: int) -> float:
-    """Share of the outline of ``mask`` lying against the border or covered cells of ``quilt``."""
-    outline = 0
-    touching = 0
-    # up
-    edge = mask & _TOP_ROW
-    inner = (mask & ~_TOP_ROW) >> SIZE
-    outline += edge.bit_count() + (inner & ~mask).bit_count()
-    touching += edge.bit_count() + (inner & quilt).bit_count()
-    # down
-    edge = mask & _BOTTOM_ROW
-    inner = ((mask & ~_BOTTOM_ROW) << SIZE) & FULL
-    outline += edge.bit_count() + (inner & ~mask).bit_count()
-    touching += edge.bit_count() + (inner & quilt).bit_count()
-    # left
-    edge = mask & _COL0
-    inner = (mask & NOT_COL0) >> 1
-    outline += edge.bit_count() + (inner & ~mask).bit_count()
-    touching += edge.bit_count() + (inner & quilt).bit_count()
-    # right
-    edge = mask & _COL8
-    inner = (mask & NOT_COL8) << 1
-    outline += edge.bit_count() + (inner & ~mask).bit_count()
-    touching += edge.bit_count() + (inner & quilt).bit_count()
+    """Share of the outline of ``mask`` lying against the border or covered cells of ``quilt``
+    (the engine's ``contact_edges``, which the heuristic's contact counts too)."""
+    touching, outline = contact_edges(mask, quilt)
     return touching / outline if outline else 0.0
 
 
@@ -424,16 +397,7 @@ def best_fit(
     ``covers`` reuses a ``CoverSolver`` (and its cache) for the same lookahead across calls.
     """
     started = time.perf_counter()
-    if not 0 <= quilt <= FULL:
-        raise PatchworkError("quilt must be an 81-bit mask")
-    patch(patch_id)
-    upcoming = check_patch_ids(next_ids, "next patches")
-    if patch_id in upcoming:
-        raise DuplicatePatchError(f"next patches: patch {patch_id} is the patch being placed")
-    pool_ids = check_patch_ids(pool, "pool") if pool is not None else list(range(PATCH_COUNT))
-    pool_ids = sorted({*pool_ids, *upcoming} - {patch_id})
-    if top_k < 1:
-        raise PatchworkError(f"top must be at least 1, got {top_k}")
+    upcoming, pool_ids = _checked_request(quilt, patch_id, next_ids, pool, top_k)
     weights = weights or ScoreWeights()
     config = config or SolverConfig(time_limit=0.1, workers=1)
     ranker = Ranker(
@@ -463,3 +427,21 @@ def best_fit(
         weights=weights,
         wall_time=time.perf_counter() - started,
     )
+
+
+def _checked_request(
+    quilt: int, patch_id: int, next_ids: Sequence[int], pool: Sequence[int] | None, top_k: int
+) -> tuple[list[int], list[int]]:
+    """The request checked (one-line errors): the next patches, and the pool (the given one or
+    every patch, with the next ones and without the one being placed)."""
+    if not 0 <= quilt <= FULL:
+        raise PatchworkError("quilt must be an 81-bit mask")
+    patch(patch_id)
+    upcoming = check_patch_ids(next_ids, "next patches")
+    if patch_id in upcoming:
+        raise DuplicatePatchError(f"next patches: patch {patch_id} is the patch being placed")
+    pool_ids = check_patch_ids(pool, "pool") if pool is not None else list(range(PATCH_COUNT))
+    pool_ids = sorted({*pool_ids, *upcoming} - {patch_id})
+    if top_k < 1:
+        raise PatchworkError(f"top must be at least 1, got {top_k}")
+    return upcoming, pool_ids

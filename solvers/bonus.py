@@ -36,10 +36,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, cells_of, iter_bits, regions
+from patchwork_opt.core.bitboard import (
+    FULL,
+    WINDOW,
+    WINDOW_MASKS,
+    WINDOW_ORIGINS,
+    cells_of,
+    full_window,
+    iter_bits,
+    regions,
+    window_progress,
+)
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
@@ -116,6 +127,20 @@ def _best_cover(missing: int, placements: Sequence[Sequence[int]]) -> list[int]:
     return [max((mask & missing).bit_count() for mask in masks) if masks else 0 for masks in placements]
 
 
+def cheapest_completion(quilt: int, ids: Sequence[int], placements: Sequence[Sequence[int]]) -> int | None:
+    """The fewest buttons completing some 7x7 square costs at least: ``cheapest_cover`` of each
+    window's missing cells, the least over the windows (None when no window's can be covered
+    by the patches, ``placements`` their legal placements)."""
+    costs = [PATCHES[pid].cost for pid in ids]
+    known = []
+    for window in WINDOW_MASKS:
+        missing = window & ~quilt
+        cost = cheapest_cover(_best_cover(missing, placements), costs, missing.bit_count())
+        if cost is not None:
+            known.append(cost)
+    return min(known) if known else None
+
+
 def _refute(
     quilt: int, missing: int, ids: Sequence[int], placements: Sequence[Sequence[int]], reach: int,
     budget: int | None = None,
@@ -162,16 +187,13 @@ def refutation(
     when one proves it (area, then cost), with its numbers, else the closest window's reason."""
     usable = [s for s, masks in enumerate(placements) if masks]
     total = sum(PATCHES[ids[s]].area for s in usable)
-    missing = [w & ~quilt for w in WINDOW_MASKS]
-    need = min(m.bit_count() for m in missing)
+    need = WINDOW * WINDOW - window_progress(quilt)  # the fewest missing cells of any window
     if total < need:
         return f"the patches cover at most {total} cells; every 7x7 square needs at least {need} more"
     if budget is not None:
-        costs = [PATCHES[pid].cost for pid in ids]
-        cheapest = [cheapest_cover(_best_cover(m, placements), costs, m.bit_count()) for m in missing]
-        known = [c for c in cheapest if c is not None]
-        if known and min(known) > budget:
-            return f"completing a 7x7 square costs at least {min(known)} buttons; the budget is {budget}"
+        cheapest = cheapest_completion(quilt, ids, placements)
+        if cheapest is not None and cheapest > budget:
+            return f"completing a 7x7 square costs at least {cheapest} buttons; the budget is {budget}"
     closest = min(verdicts, key=lambda v: (v.missing, v.window))
     return (
         f"every 7x7 square is refuted; the closest, at {list(closest.window)} ({closest.missing} cells "
@@ -246,131 +268,181 @@ def bonus_completion(
 
     ``config.time_limit`` bounds the whole answer; ``node_limit`` the search on each window
     before CP-SAT takes over; ``stop``, set from another thread, ends it early as the time
-    limit would (undecided windows stay undecided).
+    limit would (undecided windows stay undecided). The steps: the cheap refutations of every
+    window, the packing search on the open ones, CP-SAT on what it leaves open, the verdict.
     """
     config = config or SolverConfig()
     stop = stop or StopSignal()
     started = time.perf_counter()
-    deadline = started + config.time_limit
     ids = list(Instance.of(quilt, patch_ids).patch_ids)  # validated
     if budget is not None and budget < 0:
         raise PatchworkError(f"budget must be at least 0, not {budget}")
-    within = "" if budget is None else f" within the budget of {budget} buttons"
-    for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
-        if quilt & wmask == wmask:
-            return BonusResult(
-                feasible=True,
-                status=SolveStatus.FEASIBLE,
-                window=origin,
-                reason="the square is already complete",
-                wall_time=time.perf_counter() - started,
-            )
-    placements = [legal_placements(pid, quilt) for pid in ids]
-    reach = 0
-    for masks in placements:
-        for mask in masks:
-            reach |= mask
-    verdicts: list[WindowVerdict] = []
-    open_windows: list[tuple[tuple[int, int], int]] = []
-    for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
-        missing = wmask & ~quilt
-        reason = _refute(quilt, missing, ids, placements, reach, budget)
-        if reason is not None:
-            verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
-                                          status=SolveStatus.INFEASIBLE, reason=reason))
-        else:
-            open_windows.append((origin, missing))
-    # fewest missing cells first: the likeliest to complete
-    open_windows.sort(key=lambda w: w[1].bit_count())
+    complete = full_window(quilt)
+    if complete is not None:
+        return BonusResult(
+            feasible=True,
+            status=SolveStatus.FEASIBLE,
+            window=complete,
+            reason="the square is already complete",
+            wall_time=time.perf_counter() - started,
+        )
+    windows = _Windows.triage(quilt, ids, budget, config, stop, started)
+    return windows.search(node_limit) or windows.cp_sat() or windows.verdict()
 
-    def done(feasible: bool | None, status: SolveStatus, window: tuple[int, int] | None,
+
+@dataclass
+class _Windows:
+    """The nine windows of one ``bonus_completion`` call as they are settled: the verdicts so far,
+    the windows still open (fewest missing cells first: the likeliest to complete), and one
+    packing search per distinct set of missing cells (windows missing the same cells share the
+    verdict); ``question`` maps missing cells to the search answering them."""
+
+    quilt: int
+    ids: list[int]
+    budget: int | None
+    config: SolverConfig
+    stop: StopSignal
+    started: float
+    placements: list[list[int]]
+    verdicts: list[WindowVerdict]
+    open_windows: list[tuple[tuple[int, int], int]]
+    searches: dict[int, Packer] = field(default_factory=dict)
+    refuted: set[int] = field(default_factory=set)
+    question: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def triage(cls, quilt: int, ids: list[int], budget: int | None, config: SolverConfig, stop: StopSignal,
+               started: float) -> _Windows:
+        """Every window through the cheap necessary conditions (``_refute``)."""
+        placements = [legal_placements(pid, quilt) for pid in ids]
+        reach = 0
+        for masks in placements:
+            for mask in masks:
+                reach |= mask
+        verdicts: list[WindowVerdict] = []
+        open_windows: list[tuple[tuple[int, int], int]] = []
+        for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=True):
+            missing = wmask & ~quilt
+            reason = _refute(quilt, missing, ids, placements, reach, budget)
+            if reason is not None:
+                verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
+                                              status=SolveStatus.INFEASIBLE, reason=reason))
+            else:
+                open_windows.append((origin, missing))
+        open_windows.sort(key=lambda w: w[1].bit_count())
+        return cls(quilt, ids, budget, config, stop, started, placements, verdicts, open_windows)
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.config.time_limit
+
+    @property
+    def within(self) -> str:
+        return "" if self.budget is None else f" within the budget of {self.budget} buttons"
+
+    def done(self, feasible: bool | None, status: SolveStatus, window: tuple[int, int] | None,
              placed: Sequence[tuple[int, int]], reason: str) -> BonusResult:
-        verdicts.sort(key=lambda v: v.window)
+        self.verdicts.sort(key=lambda v: v.window)
         return BonusResult(
             feasible=feasible,
             status=status,
             window=window,
-            placements=[PlacedPatch.of(ids[s], m) for s, m in sorted(placed)],
+            placements=[PlacedPatch.of(self.ids[s], m) for s, m in sorted(placed)],
             reason=reason,
-            windows=verdicts,
-            wall_time=time.perf_counter() - started,
+            windows=self.verdicts,
+            wall_time=time.perf_counter() - self.started,
         )
 
-    # one search per distinct set of missing cells (windows missing the same cells share
-    # the verdict), all resumed with growing node budgets: an easy window settles it at once
-    searches: dict[int, Packer] = {}
-    for _, missing in open_windows:
-        if missing not in searches:
-            searches[missing] = Packer(PackingProblem(FULL & ~quilt, tuple(ids), budget=budget, cover=missing))
-            stop.attach(searches[missing].request_stop)
-    pending = list(searches)
-    spent = dict.fromkeys(searches, 0)
-    refuted: set[int] = set()
-    question = {missing: missing for missing in searches}  # missing cells -> the search answering them
-    search_deadline = min(deadline, started + _SEARCH_SHARE * config.time_limit)
+    def completed(self, origin: tuple[int, int], missing: int, placed: Sequence[tuple[int, int]],
+                  how: str) -> BonusResult:
+        self.verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
+                                           status=SolveStatus.FEASIBLE, reason=how))
+        return self.done(True, SolveStatus.FEASIBLE, origin, placed, f"square at {list(origin)} can be completed")
 
-    def record_refuted() -> None:
-        for origin, missing in open_windows:
-            if question[missing] in refuted:
-                verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(), status=SolveStatus.INFEASIBLE,
-                                              reason=f"no placement of the patches{within} covers its "
-                                                     "missing cells (search exhausted)"))
-
-    long_run = False
-    for nodes in _schedule(node_limit):
-        if nodes > _SHORT_NODES and not long_run:
-            long_run = True
-            # not easy after all: one search per question, each with a table
-            question = _questions(quilt, question, refuted)
-            pending = list(dict.fromkeys(question[m] for m in pending if question[m] not in refuted))
-            for missing in pending:
-                searches[missing].use_table(_TABLE_BITS)
-        still = []
-        for missing in pending:
-            found = searches[missing].run(
-                node_limit=nodes - spent[missing], deadline=deadline if nodes <= _SHORT_NODES else search_deadline
-            )
-            spent[missing] = found.nodes
-            if found.covered:
-                record_refuted()
-                origin = next(o for o, m in open_windows if m == missing)
-                verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
-                                              status=SolveStatus.FEASIBLE, reason="covered"))
-                return done(True, SolveStatus.FEASIBLE, origin, found.placements,
-                            f"square at {list(origin)} can be completed")
-            if found.covered is None:
-                still.append(missing)
-            else:
-                refuted.add(missing)
-        pending = still
-        now = time.perf_counter()
-        if not pending or now >= deadline or stop.is_set() or (nodes >= _SHORT_NODES and now >= search_deadline):
-            break
-    record_refuted()
-    # CP-SAT on what the search left open, one window per question
-    unsettled = [(origin, missing) for origin, missing in open_windows
-                 if question[missing] == missing and missing not in refuted]
-    for i, (origin, missing) in enumerate(unsettled):
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0.01 or stop.is_set():
-            break
-        share = remaining / (len(unsettled) - i)
-        status, placed = _cp_sat_cover(
-            quilt, ids, missing, placements, config.model_copy(update={"time_limit": share}), stop, budget
-        )
-        if status == SolveStatus.FEASIBLE:
-            verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
-                                          status=status, reason="covered (CP-SAT)"))
-            return done(True, SolveStatus.FEASIBLE, origin, placed, f"square at {list(origin)} can be completed")
-        for other, cells in open_windows:
-            if question[cells] == missing:  # the window itself and those its answer covers
-                verdicts.append(WindowVerdict(
-                    window=other, missing=cells.bit_count(), status=status,
-                    reason=f"no placement of the patches{within} covers its missing cells (CP-SAT proof)"
-                    if status == SolveStatus.INFEASIBLE else "time limit",
+    def record_refuted(self) -> None:
+        for origin, missing in self.open_windows:
+            if self.question[missing] in self.refuted:
+                self.verdicts.append(WindowVerdict(
+                    window=origin, missing=missing.bit_count(), status=SolveStatus.INFEASIBLE,
+                    reason=f"no placement of the patches{self.within} covers its missing cells (search exhausted)",
                 ))
-    settled = {v.window for v in verdicts if v.status == SolveStatus.INFEASIBLE}
-    if len(settled) == len(WINDOW_MASKS):
-        return done(False, SolveStatus.INFEASIBLE, None, [], refutation(quilt, ids, placements, budget, verdicts))
-    open_count = len(WINDOW_MASKS) - len(settled)
-    return done(None, SolveStatus.UNKNOWN, None, [], f"{open_count} square(s) undecided at the time limit")
+
+    def search(self, node_limit: int) -> BonusResult | None:
+        """The packing search on every open window at once, resumed with growing node budgets
+        (an easy window settles it at once); the answer when a window is covered."""
+        free = FULL & ~self.quilt
+        for _, missing in self.open_windows:
+            if missing not in self.searches:
+                problem = PackingProblem(free, tuple(self.ids), budget=self.budget, cover=missing)
+                self.searches[missing] = Packer(problem)
+                self.stop.attach(self.searches[missing].request_stop)
+        pending = list(self.searches)
+        spent = dict.fromkeys(self.searches, 0)
+        self.question = {missing: missing for missing in self.searches}
+        search_deadline = min(self.deadline, self.started + _SEARCH_SHARE * self.config.time_limit)
+        long_run = False
+        for nodes in _schedule(node_limit):
+            if nodes > _SHORT_NODES and not long_run:
+                long_run = True
+                # not easy after all: one search per question, each with a table
+                self.question = _questions(self.quilt, self.question, self.refuted)
+                pending = list(dict.fromkeys(self.question[m] for m in pending if self.question[m] not in self.refuted))
+                for missing in pending:
+                    self.searches[missing].use_table(_TABLE_BITS)
+            still = []
+            for missing in pending:
+                found = self.searches[missing].run(
+                    node_limit=nodes - spent[missing],
+                    deadline=self.deadline if nodes <= _SHORT_NODES else search_deadline,
+                )
+                spent[missing] = found.nodes
+                if found.covered:
+                    self.record_refuted()
+                    origin = next(o for o, m in self.open_windows if m == missing)
+                    return self.completed(origin, missing, found.placements, "covered")
+                if found.covered is None:
+                    still.append(missing)
+                else:
+                    self.refuted.add(missing)
+            pending = still
+            now = time.perf_counter()
+            if not pending or now >= self.deadline or self.stop.is_set() or (
+                nodes >= _SHORT_NODES and now >= search_deadline
+            ):
+                break
+        self.record_refuted()
+        return None
+
+    def cp_sat(self) -> BonusResult | None:
+        """CP-SAT on what the search left open, one window per question, sharing the time left;
+        the answer when a window is covered."""
+        unsettled = [(origin, missing) for origin, missing in self.open_windows
+                     if self.question[missing] == missing and missing not in self.refuted]
+        for i, (origin, missing) in enumerate(unsettled):
+            remaining = self.deadline - time.perf_counter()
+            if remaining <= 0.01 or self.stop.is_set():
+                break
+            share = remaining / (len(unsettled) - i)
+            status, placed = _cp_sat_cover(
+                self.quilt, self.ids, missing, self.placements, self.config.model_copy(update={"time_limit": share}),
+                self.stop, self.budget,
+            )
+            if status == SolveStatus.FEASIBLE:
+                return self.completed(origin, missing, placed, "covered (CP-SAT)")
+            for other, cells in self.open_windows:
+                if self.question[cells] == missing:  # the window itself and those its answer covers
+                    self.verdicts.append(WindowVerdict(
+                        window=other, missing=cells.bit_count(), status=status,
+                        reason=f"no placement of the patches{self.within} covers its missing cells (CP-SAT proof)"
+                        if status == SolveStatus.INFEASIBLE else "time limit",
+                    ))
+        return None
+
+    def verdict(self) -> BonusResult:
+        """No window covered: infeasible when every window is refuted, else undecided."""
+        settled = {v.window for v in self.verdicts if v.status == SolveStatus.INFEASIBLE}
+        if len(settled) == len(WINDOW_MASKS):
+            reason = refutation(self.quilt, self.ids, self.placements, self.budget, self.verdicts)
+            return self.done(False, SolveStatus.INFEASIBLE, None, [], reason)
+        open_count = len(WINDOW_MASKS) - len(settled)
+        return self.done(None, SolveStatus.UNKNOWN, None, [], f"{open_count} square(s) undecided at the time limit")

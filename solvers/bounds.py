@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from patchwork_opt.core.bitboard import FULL, SIZE, WINDOW_MASKS, bit, cells_of, has_full_window, regions
 from patchwork_opt.core.catalogue import PATCHES, fitting_anchors, legal_placements
+
+if TYPE_CHECKING:  # NetworkX takes about 0.1 s to import: only ``empty_graph`` loads it
+    import networkx as nx
 
 
 def subset_sums(areas: Iterable[int]) -> int:
@@ -286,6 +288,8 @@ def unfillable_cells(quilt: int, patch_ids: Sequence[int], singles: int = 0) -> 
 
 def empty_graph(quilt: int) -> nx.Graph:
     """The quilt's empty cells as a grid graph (orthogonal neighbours), for analyses beyond region sizes."""
+    import networkx as nx
+
     graph = nx.Graph()
     empty = FULL & ~quilt
     for row, col in cells_of(empty):

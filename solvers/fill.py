@@ -43,11 +43,12 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.core.bitboard import CELLS, WINDOW_MASKS, WINDOW_ORIGINS
+from patchwork_opt.core.bitboard import CELLS, WINDOW_MASKS, full_window, iter_bits
 from patchwork_opt.core.catalogue import PATCHES, patch_worth
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
@@ -156,6 +157,124 @@ def _upper_bound(
     return knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget)
 
 
+CpOutcome = tuple[SolveStatus, int | None, int, list[tuple[int, int]]]
+#: ``_prepare_cp_sat``'s answer: the solve to run, given a handle to stop it and a config.
+CpSolve = Callable[[SolveHandle | None, SolverConfig], CpOutcome]
+
+
+@dataclass
+class _Fill:
+    """One ``optimal_fill`` call as it goes: the validated instance and its bounds, the clock, the
+    best fill known to meet the requirements (``incumbent``, None: none known; found by
+    ``found_by``), and how every answer is made (``finish``)."""
+
+    quilt: int
+    ids: list[int]
+    values: list[int]
+    objective: Objective
+    budget: int | None
+    require_bonus: bool
+    config: SolverConfig
+    progress: ProgressFn | None
+    stop: StopSignal
+    started: float
+    bounds: FillBounds
+    upper: int
+    twins: list[list[int]]
+    incumbent: PackResult | None = field(default_factory=lambda: PackResult(value=0))
+    found_by: str = "dfs"
+    caps: list[int] = field(default_factory=list)
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.config.time_limit
+
+    @property
+    def problem(self) -> PackingProblem:
+        values = None if self.objective == "cells" else tuple(self.values)
+        return PackingProblem(self.bounds.reachable, tuple(self.ids), values, self.budget)
+
+    @property
+    def part_masks(self) -> list[int]:
+        return [region.mask for region in self.bounds.regions]
+
+    @property
+    def reasons(self) -> tuple[str, str]:
+        """What CP-SAT may still prove, and what the time limit may leave open."""
+        within = "" if self.budget is None else f" within the budget of {self.budget} buttons"
+        return (f"CP-SAT proved that no 7x7 square can be completed{within}",
+                f"the time limit left open whether a 7x7 square can be completed{within}")
+
+    def cp_sat_config(self, **update: object) -> SolverConfig:
+        """The config for CP-SAT from now to the deadline, at most ``_CP_WORKERS`` workers."""
+        workers = self.config.workers if _CP_WORKERS is None else min(self.config.workers, _CP_WORKERS)
+        left = max(0.01, self.deadline - time.perf_counter())
+        return self.config.model_copy(update={"time_limit": left, "workers": workers, **update})
+
+    def cp_sat(self, best: PackResult | None) -> CpSolve:
+        """The CP-SAT model of this fill, warm-started from ``best`` (its value a lower bound)."""
+        return _prepare_cp_sat(
+            self.quilt, self.ids, self.values, self.bounds, self.upper,
+            budget=self.budget, require_bonus=self.require_bonus, twins=self.twins,
+            hint=best.placements if best is not None else [], progress=self.progress,
+            lower=best.value if best is not None else None, region_caps=self.caps,
+        )
+
+    def finish(
+        self, status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str,
+        reason: str = "",
+    ) -> FillResult:
+        """The result from a status, value, bound, ``(slot, mask)`` placements, method and reason."""
+        placed_mask = 0
+        for _, mask in placed:
+            placed_mask |= mask
+        final = self.quilt | placed_mask
+        return FillResult(
+            status=status,
+            objective_kind=self.objective,
+            objective=value,
+            bound=max(bound, value) if value is not None else bound,
+            optimal=status == SolveStatus.OPTIMAL,
+            covered=final.bit_count(),
+            empty=CELLS - final.bit_count(),
+            placed_cells=placed_mask.bit_count(),
+            cost=sum(PATCHES[self.ids[s]].cost for s, _ in placed),
+            income=sum(PATCHES[self.ids[s]].income for s, _ in placed),
+            bonus_window=full_window(final),
+            wall_time=time.perf_counter() - self.started,
+            method=method,
+            reason=reason,
+            placements=[PlacedPatch.of(self.ids[slot], mask) for slot, mask in sorted(placed)],
+        )
+
+    def settled(self, result: PackResult) -> FillResult:
+        """A search's proven optimum."""
+        return self.finish(SolveStatus.OPTIMAL, result.value, result.value, result.placements, "dfs")
+
+    def out_of_time(self) -> FillResult:
+        """The best fill known when no time is left for CP-SAT."""
+        if self.incumbent is None:
+            return self.finish(SolveStatus.UNKNOWN, None, self.upper, [], "bonus", self.reasons[1])
+        return self.finish(SolveStatus.FEASIBLE, self.incumbent.value, self.upper, self.incumbent.placements,
+                           self.found_by)
+
+    def finish_cp_sat(self, outcome: CpOutcome, incumbent: PackResult | None, found_by: str) -> FillResult:
+        """Map CP-SAT's answer to the result, or the ``incumbent`` (a fill known to meet the
+        requirements, found by ``found_by``; None: none known) when it is better or CP-SAT found
+        nothing."""
+        status, value, bound, placed = outcome
+        if status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
+            if incumbent is not None and value is not None and value < incumbent.value:
+                value, placed = incumbent.value, incumbent.placements
+            return self.finish(status, value, bound, placed, "cp-sat")
+        if status == SolveStatus.INFEASIBLE and incumbent is None:
+            # only a requirement makes the fill impossible: the empty fill meets all others
+            return self.finish(SolveStatus.INFEASIBLE, None, self.upper, [], "cp-sat", self.reasons[0])
+        if incumbent is not None:
+            return self.finish(SolveStatus.FEASIBLE, incumbent.value, self.upper, incumbent.placements, found_by)
+        return self.finish(SolveStatus.UNKNOWN, None, self.upper, [], "cp-sat", self.reasons[1])
+
+
 def optimal_fill(
     quilt: int,
     patch_ids: Sequence[int],
@@ -168,11 +287,39 @@ def optimal_fill(
     stop: StopSignal | None = None,
 ) -> FillResult:
     """Choose patches (each at most once) and placements maximising the objective. ``stop``, when
-    set from another thread, ends the solve early with the best fill found (as at the time limit)."""
-    config = config or SolverConfig()
-    stop = stop or StopSignal()
+    set from another thread, ends the solve early with the best fill found (as at the time limit).
+
+    The steps of the module's pipeline, each its own function: the 7x7 requirement, the search
+    alone, then CP-SAT alone (a requirement left to it), the race (``cells``) or CP-SAT beside
+    the search (``points``).
+    """
+    fill = _start(quilt, patch_ids, objective, marks, budget, require_bonus, config or SolverConfig(),
+                  progress, stop or StopSignal())
+    if fill.require_bonus:
+        answered = _settle_bonus(fill)
+        if answered is not None:
+            return answered
+    packer: Packer | None = None
+    if not fill.require_bonus:
+        first = _search_alone(fill)
+        if isinstance(first, FillResult):
+            return first
+        packer = first
+    if fill.deadline - time.perf_counter() <= 0.01 or fill.stop.is_set():
+        return fill.out_of_time()
+    if packer is None:
+        return _cp_sat_alone(fill)
+    if fill.objective == "cells":
+        return _race(fill, packer)
+    return _cp_sat_beside_search(fill, packer)
+
+
+def _start(
+    quilt: int, patch_ids: Sequence[int], objective: Objective, marks: int, budget: int | None,
+    require_bonus: bool, config: SolverConfig, progress: ProgressFn | None, stop: StopSignal,
+) -> _Fill:
+    """The arguments checked (one-line errors), the values, the area bounds and the twins."""
     started = time.perf_counter()
-    deadline = started + config.time_limit
     if objective not in ("cells", "points"):
         raise PatchworkError(f"objective must be 'cells' or 'points', not {objective!r}")
     instance = Instance.of(quilt, patch_ids)  # the quilt and the ids, validated
@@ -183,251 +330,202 @@ def optimal_fill(
     ids = list(instance.patch_ids)
     values = [patch_value(pid, objective, marks) for pid in ids]
     bounds = fill_bounds(quilt, ids)
-    upper = _upper_bound(bounds, ids, values, budget)
-
-    def finish(
-        status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str,
-        reason: str = "",
-    ) -> FillResult:
-        placements = [PlacedPatch.of(ids[slot], mask) for slot, mask in sorted(placed)]
-        placed_mask = 0
-        for _, mask in placed:
-            placed_mask |= mask
-        final = quilt | placed_mask
-        window = None
-        for origin, wmask in zip(WINDOW_ORIGINS, WINDOW_MASKS, strict=False):
-            if final & wmask == wmask:
-                window = origin
-                break
-        bound = max(bound, value) if value is not None else bound
-        return FillResult(
-            status=status,
-            objective_kind=objective,
-            objective=value,
-            bound=bound,
-            optimal=status == SolveStatus.OPTIMAL,
-            covered=final.bit_count(),
-            empty=CELLS - final.bit_count(),
-            placed_cells=placed_mask.bit_count(),
-            cost=sum(PATCHES[ids[s]].cost for s, _ in placed),
-            income=sum(PATCHES[ids[s]].income for s, _ in placed),
-            bonus_window=window,
-            wall_time=time.perf_counter() - started,
-            method=method,
-            reason=reason,
-            placements=placements,
-        )
-
-    # the requirements first: a 7x7 square within the budget, or the proof that none can be had
-    incumbent: PackResult | None = PackResult(value=0)  # the best fill known to meet them (None: none)
-    found_by = "dfs"
-    if require_bonus:
-        completion = bonus_completion(
-            quilt, ids, config.model_copy(update={"time_limit": config.time_limit * _BONUS_SHARE}), stop=stop,
-            budget=budget,
-        )
-        if completion.status == SolveStatus.INFEASIBLE:
-            return finish(SolveStatus.INFEASIBLE, None, upper, [], "bonus", completion.reason)
-        if completion.feasible and not completion.placements:
-            require_bonus = False  # a square is complete already: every fill keeps it
-        elif completion.feasible:
-            slot_of = {pid: s for s, pid in enumerate(ids)}
-            placed = [(slot_of[p.patch], p.mask) for p in completion.placements]
-            incumbent = PackResult(value=sum(values[s] for s, _ in placed), placements=placed)
-            found_by = "bonus"
-        else:
-            incumbent = None
-    within = "" if budget is None else f" within the budget of {budget} buttons"
-    # what CP-SAT may still prove, and what the time limit may leave open
-    reasons = (f"CP-SAT proved that no 7x7 square can be completed{within}",
-               f"the time limit left open whether a 7x7 square can be completed{within}")
-
-    twins = interchangeable_groups(ids, _same_for(objective, budget, marks))
-    problem = PackingProblem(
-        bounds.reachable, tuple(ids), None if objective == "cells" else tuple(values), budget
+    return _Fill(
+        quilt=quilt, ids=ids, values=values, objective=objective, budget=budget, require_bonus=require_bonus,
+        config=config, progress=progress, stop=stop, started=started, bounds=bounds,
+        upper=_upper_bound(bounds, ids, values, budget),
+        twins=interchangeable_groups(ids, _same_for(objective, budget, marks)),
     )
 
-    packer: Packer | None = None
-    caps: list[int] = []
-    part_masks = [region.mask for region in bounds.regions]
 
-    if not require_bonus:
-        if upper <= 0:
-            return finish(SolveStatus.OPTIMAL, 0, 0, [], "bounds")
-        # most instances are settled here, before CP-SAT is even built
-        packer = Packer(problem, upper=upper, regions=part_masks, table_bits=_FIRST_TABLE_BITS)
-        stop.attach(packer.request_stop)
-        incumbent = packer.run(deadline=started + min(_FAST_ALONE, config.time_limit * 0.5))
-        if progress is not None:
-            progress(incumbent.value, upper, "dfs")
-        if incumbent.exhausted:
-            return finish(SolveStatus.OPTIMAL, incumbent.value, incumbent.value, incumbent.placements, "dfs")
-        packer.use_table(_TABLE_BITS)  # not trivial after all: remember searched states
-        if objective == "cells" and len(bounds.regions) > 1:
-            # each empty region on its own, with every patch available: a tighter bound
-            caps = region_caps(bounds, ids, time.perf_counter() + min(_REGION_BOUND_TIME, config.time_limit * 0.1))
-            upper = min(upper, sum(caps))
-            packer.tighten(upper)
-            if incumbent.value >= upper:
-                return finish(SolveStatus.OPTIMAL, incumbent.value, upper, incumbent.placements, "bounds")
+def _settle_bonus(fill: _Fill) -> FillResult | None:
+    """Step 0: the 7x7 requirement within the budget, by the one 7x7 completion given a share of
+    the time limit. The answer when it proves the requirement impossible; otherwise None, with
+    the completion found as the incumbent (none when left open), or the requirement dropped
+    when a square is complete already."""
+    completion = bonus_completion(
+        fill.quilt, fill.ids, fill.config.model_copy(update={"time_limit": fill.config.time_limit * _BONUS_SHARE}),
+        stop=fill.stop, budget=fill.budget,
+    )
+    if completion.status == SolveStatus.INFEASIBLE:
+        return fill.finish(SolveStatus.INFEASIBLE, None, fill.upper, [], "bonus", completion.reason)
+    if completion.feasible and not completion.placements:
+        fill.require_bonus = False  # a square is complete already: every fill keeps it
+    elif completion.feasible:
+        slot_of = {pid: s for s, pid in enumerate(fill.ids)}
+        placed = [(slot_of[p.patch], p.mask) for p in completion.placements]
+        fill.incumbent = PackResult(value=sum(fill.values[s] for s, _ in placed), placements=placed)
+        fill.found_by = "bonus"
+    else:
+        fill.incumbent = None
+    return None
 
-    remaining = deadline - time.perf_counter()
-    if remaining <= 0.01 or stop.is_set():
-        if incumbent is None:
-            return finish(SolveStatus.UNKNOWN, None, upper, [], "bonus", reasons[1])
-        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, found_by)
 
-    def build(best: PackResult | None) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
-        return _prepare_cp_sat(
-            quilt,
-            ids,
-            values,
-            bounds,
-            upper,
-            budget=budget,
-            require_bonus=require_bonus,
-            twins=twins,
-            hint=best.placements if best is not None else [],
-            progress=progress,
-            lower=best.value if best is not None else None,
-            region_caps=caps,
-        )
+def _search_alone(fill: _Fill) -> FillResult | Packer:
+    """Steps 1-3: the area bound, the compiled search alone for ``_FAST_ALONE``, and the
+    per-region caps. The answer when one of them settles the fill, else the search to go on."""
+    if fill.upper <= 0:
+        return fill.finish(SolveStatus.OPTIMAL, 0, 0, [], "bounds")
+    # most instances are settled here, before CP-SAT is even built
+    packer = Packer(fill.problem, upper=fill.upper, regions=fill.part_masks, table_bits=_FIRST_TABLE_BITS)
+    fill.stop.attach(packer.request_stop)
+    incumbent = packer.run(deadline=fill.started + min(_FAST_ALONE, fill.config.time_limit * 0.5))
+    fill.incumbent = incumbent
+    if fill.progress is not None:
+        fill.progress(incumbent.value, fill.upper, "dfs")
+    if incumbent.exhausted:
+        return fill.settled(incumbent)
+    packer.use_table(_TABLE_BITS)  # not trivial after all: remember searched states
+    if fill.objective == "cells" and len(fill.bounds.regions) > 1:
+        # each empty region on its own, with every patch available: a tighter bound
+        limit = time.perf_counter() + min(_REGION_BOUND_TIME, fill.config.time_limit * 0.1)
+        fill.caps = region_caps(fill.bounds, fill.ids, limit)
+        fill.upper = min(fill.upper, sum(fill.caps))
+        packer.tighten(fill.upper)
+        if incumbent.value >= fill.upper:
+            return fill.finish(SolveStatus.OPTIMAL, incumbent.value, fill.upper, incumbent.placements, "bounds")
+    return packer
 
-    workers = config.workers if _CP_WORKERS is None else min(config.workers, _CP_WORKERS)
-    if packer is not None and incumbent is not None and objective == "cells":
-        # the same search on the quilt turned half a turn: it scans from the opposite corner
-        turned = Packer(
-            PackingProblem(transform(bounds.reachable, _TURN), problem.patch_ids, problem.values, budget),
-            upper=upper, regions=[transform(m, _TURN) for m in part_masks], table_bits=_TABLE_BITS,
-        )
-        stop.attach(turned.request_stop)
-        switch_at = started + max(_TURNED_ALONE, _TURNED_SHARE * config.time_limit)
-        return _race(packer, turned, build, incumbent, upper, deadline, switch_at,
-                     config.model_copy(update={"workers": workers}), progress, finish, stop)
-    solve = build(incumbent)
-    if packer is None:
-        # CP-SAT alone to the end
-        alone = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter()),
-                                          "workers": workers})
-        handle = SolveHandle()
-        stop.attach(handle.stop)
-        return _finish_cp_sat(solve(handle, alone), incumbent, upper, finish, found_by, reasons)
-    # points objective: CP-SAT (one worker, another seed) in a thread and the compiled search
-    # in this one (both release the GIL); the first to prove optimality stops the other
+
+def _cp_sat_alone(fill: _Fill) -> FillResult:
+    """Step 5 with a 7x7 requirement left open: CP-SAT to the end, warm-started from the
+    completion when there is one."""
+    solve = fill.cp_sat(fill.incumbent)
+    alone = fill.cp_sat_config()
     handle = SolveHandle()
-    stop.attach(handle.stop)
-    outcome: list[CpOutcome] = []
-    errors: list[BaseException] = []
-    again = config.model_copy(
-        update={"time_limit": max(0.01, deadline - time.perf_counter()), "workers": 1, "seed": config.seed + 1}
-    )
+    fill.stop.attach(handle.stop)
+    return fill.finish_cp_sat(solve(handle, alone), fill.incumbent, fill.found_by)
 
-    def run_cp_sat() -> None:
-        try:
-            outcome.append(solve(handle, again))
-        except BaseException as exc:  # re-raised in the calling thread
-            errors.append(exc)
 
-    thread = threading.Thread(target=run_cp_sat, name="cp-sat", daemon=True)
-    thread.start()
-    found = packer.run(deadline=deadline, stop=lambda: not thread.is_alive(), slice_nodes=_TURNED_SLICE)
+def _cp_sat_beside_search(fill: _Fill, packer: Packer) -> FillResult:
+    """Step 5 for ``points``: CP-SAT (one worker, another seed) in a thread and the compiled
+    search in this one (both release the GIL); the first to prove optimality stops the other."""
+    solve = fill.cp_sat(fill.incumbent)
+    handle = SolveHandle()
+    fill.stop.attach(handle.stop)
+    again = fill.cp_sat_config(workers=1, seed=fill.config.seed + 1)
+    cp_sat = _InThread(lambda: solve(handle, again), "cp-sat")
+    found = packer.run(deadline=fill.deadline, stop=lambda: not cp_sat.is_alive(), slice_nodes=_TURNED_SLICE)
     if found.exhausted:
         handle.stop()
-        thread.join()
-        return finish(SolveStatus.OPTIMAL, found.value, found.value, found.placements, "dfs")
-    thread.join()
-    if errors:
-        raise errors[0]
-    return _finish_cp_sat(outcome[0], found, upper, finish, "dfs", reasons)
+        cp_sat.join()
+        return fill.settled(found)
+    return fill.finish_cp_sat(cp_sat.result(), found, "dfs")
 
 
-class FinishFn(Protocol):
-    """``optimal_fill``'s ``finish``: the result from a status, value, bound, placements, method and reason."""
-
-    def __call__(
-        self, status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str,
-        reason: str = "",
-    ) -> FillResult: ...
+T = TypeVar("T")
 
 
-def _race(
-    packer: Packer,
-    turned: Packer,
-    build: Callable[[PackResult | None], Callable[[SolveHandle | None, SolverConfig], CpOutcome]],
-    incumbent: PackResult,
-    upper: int,
-    deadline: float,
-    switch_at: float,
-    config: SolverConfig,
-    progress: ProgressFn | None,
-    finish: FinishFn,
-    stop: StopSignal,
-) -> FillResult:
-    """Two compiled searches, one a core: the quilt as it is in a thread, the quilt turned
+class _InThread(Generic[T]):
+    """``work()`` started at once in a daemon thread; ``result()`` waits for it and raises its
+    exception, if any, in the calling thread."""
+
+    def __init__(self, work: Callable[[], T], name: str) -> None:
+        self._work = work
+        self._value: list[T] = []
+        self._error: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._value.append(self._work())
+        except BaseException as exc:  # re-raised in the calling thread
+            self._error.append(exc)
+
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def result(self) -> T:
+        self._thread.join()
+        if self._error:
+            raise self._error[0]
+        return self._value[0]
+
+
+def _turned_search(fill: _Fill) -> Packer:
+    """The same search on the quilt turned half a turn: it scans from the opposite corner."""
+    problem = fill.problem
+    turned = Packer(
+        PackingProblem(transform(problem.free, _TURN), problem.patch_ids, problem.values, problem.budget),
+        upper=fill.upper, regions=[transform(m, _TURN) for m in fill.part_masks], table_bits=_TABLE_BITS,
+    )
+    fill.stop.attach(turned.request_stop)
+    return turned
+
+
+def _race(fill: _Fill, packer: Packer) -> FillResult:
+    """Step 4: two compiled searches, one a core: the quilt as it is in a thread, the quilt turned
     half a turn in this one (both kernels release the GIL). The first to settle the fill
     stops the other. The order cells are settled in decides how soon a tight pocket is
     met, so the two scans from opposite corners often differ tenfold in time, either way
-    round, proofs included. If neither has settled it by ``switch_at``, CP-SAT (one worker,
-    warm-started from the better packing) takes this core for the time left: on a quilt
-    both scans find hard, its LP bound may still prove the fill, and its bound improves.
+    round, proofs included. If neither has settled it by ``_TURNED_SHARE`` of the time limit,
+    CP-SAT (one worker, warm-started from the better packing) takes this core for the time
+    left: on a quilt both scans find hard, its LP bound may still prove the fill, and its
+    bound improves.
     """
+    assert fill.incumbent is not None  # the search alone has run: its packing
+    incumbent = fill.incumbent
+    turned = _turned_search(fill)
+    switch_at = fill.started + max(_TURNED_ALONE, _TURNED_SHARE * fill.config.time_limit)
     handle = SolveHandle()
-    stop.attach(handle.stop)
-    found: list[PackResult] = []
-    errors: list[BaseException] = []
+    fill.stop.attach(handle.stop)
 
-    def run_search() -> None:
+    def search() -> PackResult:
         try:
             # one long slice: no GIL needed until it ends, ``request_stop`` ends it early
-            result = packer.run(deadline=deadline, slice_nodes=10**15)
-            found.append(result)
-            if result.exhausted:
-                turned.request_stop()
-                handle.stop()
-        except BaseException as exc:  # re-raised in the calling thread
-            errors.append(exc)
+            result = packer.run(deadline=fill.deadline, slice_nodes=10**15)
+        except BaseException:
             turned.request_stop()
             handle.stop()
+            raise
+        if result.exhausted:
+            turned.request_stop()
+            handle.stop()
+        return result
 
-    def settled(result: PackResult) -> FillResult:
-        if progress is not None:
-            progress(result.value, result.value, "dfs")
-        return finish(SolveStatus.OPTIMAL, result.value, result.value, result.placements, "dfs")
-
-    thread = threading.Thread(target=run_search, name="fill-search", daemon=True)
-    thread.start()
-    if progress is not None:
-        progress(incumbent.value, upper, "dfs from two corners")
+    searching = _InThread(search, "fill-search")
+    if fill.progress is not None:
+        fill.progress(incumbent.value, fill.upper, "dfs from two corners")
     # slices of a few milliseconds: this thread keeps the clock (the other one keeps going
     # until told to stop)
-    other = turned.run(deadline=min(deadline, switch_at), slice_nodes=_TURNED_SLICE)
-    other = PackResult(
-        value=other.value,
-        placements=[(slot, transform(mask, _TURN)) for slot, mask in other.placements],
-        exhausted=other.exhausted,
-        nodes=other.nodes,
-    )
+    other = _turned_back(turned.run(deadline=min(fill.deadline, switch_at), slice_nodes=_TURNED_SLICE))
     if other.exhausted:
         packer.request_stop()
-        thread.join()
-        return settled(other)
-    outcome: CpOutcome = (SolveStatus.UNKNOWN, None, upper, [])
-    if not handle.stopped and deadline - time.perf_counter() > 0.01:
+        searching.join()
+        return _settled_in_race(fill, other)
+    outcome: CpOutcome = (SolveStatus.UNKNOWN, None, fill.upper, [])
+    if not handle.stopped and fill.deadline - time.perf_counter() > 0.01:
         best = max((other, incumbent), key=lambda r: r.value)
-        if progress is not None:
-            progress(best.value, upper, "cp-sat beside dfs")
-        solve = build(best)  # the search in the thread runs meanwhile
-        cp_config = config.model_copy(update={"time_limit": max(0.01, deadline - time.perf_counter())})
-        outcome = solve(handle, cp_config)  # returns at once when the search has won meanwhile
+        if fill.progress is not None:
+            fill.progress(best.value, fill.upper, "cp-sat beside dfs")
+        solve = fill.cp_sat(best)  # the search in the thread runs meanwhile
+        outcome = solve(handle, fill.cp_sat_config())  # returns at once when the search has won meanwhile
     packer.request_stop()
-    thread.join()
-    if errors:
-        raise errors[0]
-    searched = found[0]
+    searched = searching.result()
     if searched.exhausted:
-        return settled(searched)
+        return _settled_in_race(fill, searched)
     best = max((searched, other, incumbent), key=lambda r: r.value)
-    return _finish_cp_sat(outcome, best, upper, finish, "dfs", ("", ""))
+    return fill.finish_cp_sat(outcome, best, "dfs")
+
+
+def _turned_back(result: PackResult) -> PackResult:
+    """The turned search's packing on the quilt as it is."""
+    return PackResult(
+        value=result.value,
+        placements=[(slot, transform(mask, _TURN)) for slot, mask in result.placements],
+        exhausted=result.exhausted,
+        nodes=result.nodes,
+    )
+
+
+def _settled_in_race(fill: _Fill, result: PackResult) -> FillResult:
+    if fill.progress is not None:
+        fill.progress(result.value, result.value, "dfs")
+    return fill.settled(result)
 
 
 def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -> list[int]:
@@ -453,31 +551,6 @@ def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -
         if found.exhausted:
             caps[k] = found.value
     return caps
-
-
-def _finish_cp_sat(
-    outcome: CpOutcome,
-    incumbent: PackResult | None,
-    upper: int,
-    finish: FinishFn,
-    found_by: str,
-    reasons: tuple[str, str],
-) -> FillResult:
-    """Map CP-SAT's answer to the result, or the ``incumbent`` (a fill known to meet the
-    requirements, found by ``found_by``; None: none known) when it is better or CP-SAT found
-    nothing. ``reasons``: what CP-SAT proved when it proves no fill possible, and what the
-    time limit left open when nobody has a fill."""
-    status, value, bound, placed = outcome
-    if status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
-        if incumbent is not None and value is not None and value < incumbent.value:
-            value, placed = incumbent.value, incumbent.placements
-        return finish(status, value, bound, placed, "cp-sat")
-    if status == SolveStatus.INFEASIBLE and incumbent is None:
-        # only a requirement makes the fill impossible: the empty fill meets all others
-        return finish(SolveStatus.INFEASIBLE, None, upper, [], "cp-sat", reasons[0])
-    if incumbent is not None:
-        return finish(SolveStatus.FEASIBLE, incumbent.value, upper, incumbent.placements, found_by)
-    return finish(SolveStatus.UNKNOWN, None, upper, [], "cp-sat", reasons[1])
 
 
 def _same_for(objective: Objective, budget: int | None, marks: int) -> Callable[[int, int], bool]:
@@ -517,9 +590,6 @@ def _canonical_hint(
     return list(by_slot.items())
 
 
-CpOutcome = tuple[SolveStatus, int | None, int, list[tuple[int, int]]]
-
-
 def _solve_cp_sat(*args: Any, config: SolverConfig, **kwargs: Any) -> CpOutcome:
     """Build and solve the CP-SAT model in one go (``_prepare_cp_sat``'s arguments)."""
     return _prepare_cp_sat(*args, **kwargs)(None, config)
@@ -540,62 +610,26 @@ def _prepare_cp_sat(
     features: frozenset[str] = _CP_FEATURES,
     lower: int | None = 0,
     region_caps: Sequence[int] = (),
-) -> Callable[[SolveHandle | None, SolverConfig], CpOutcome]:
+) -> CpSolve:
     """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
 
-    The shared placement model over the reachable placements, plus what optimal fill adds:
-    per-region caps, the budget, twins ordering, symmetry breaking, the bonus, the objective
-    with its proven bound as domain (and ``lower``, a known fill's value, when given), and the
-    warm start.
+    The shared placement model over the reachable placements (the variables), then in a fixed
+    order what optimal fill adds: the constraints (per-region caps, the budget, twins ordering,
+    symmetry breaking, the bonus), the objective with its proven bound as domain (and
+    ``lower``, a known fill's value, when given), and the warm start.
     """
     model = PlacementModel(quilt, ids, placements=bounds.placements)
-    slots = model.slots
-    # cells covered in each empty region at most what that region alone allows (a placement
-    # is connected and lies on reachable cells, so it lies inside one region)
-    for region, cap in zip(bounds.regions, region_caps, strict=False):
-        if cap < region.size:
-            terms = [(v, mask.bit_count()) for _, mask, v in model.choices() if mask & region.mask]
-            model.add_linear(terms, 0, cap)
+    _cap_regions(model, bounds, region_caps)
     if budget is not None:
         model.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in model.choices()], 0, budget)
-    # one ordering for interchangeable twins: by the lowest cell of their placements
     if "twins" not in features:
         twins = []
-    for group in twins:
-        for a, b in itertools.pairwise(group):
-            # when b is placed, a is placed too ...
-            model.add_linear([(v, 1) for _, v in slots[b]] + [(v, -1) for _, v in slots[a]], -1, 0)
-            # ... and on an earlier lowest cell: pos_a - pos_b + 82 * used_b <= 81
-            terms = [(v, (mask & -mask).bit_length()) for mask, v in slots[a]]
-            terms += [(v, 82 - (mask & -mask).bit_length()) for mask, v in slots[b]]
-            model.add_linear(terms, 0, 81)
-    # the quilt's symmetries: the first used patch of the chain lies on a canonical placement
+    _order_twins(model, twins)
     symmetries = quilt_symmetries(quilt)
     chain = _chain_slots(ids, twins, bounds) if len(symmetries) > 1 and "symmetry" in features else []
-    for i, s in enumerate(chain):
-        canonical = canonical_placements(ids[s], symmetries)
-        earlier = [v for t in chain[:i] for _, v in slots[t]]
-        for mask, var in slots[s]:
-            if mask not in canonical:
-                if earlier:
-                    model.add_bool_or(earlier, enforce=[var])
-                else:
-                    model.forbid(var)
-    # the 7x7 bonus: some window completely covered
-    if require_bonus:
-        choose = []
-        for wmask in WINDOW_MASKS:
-            missing = wmask & ~quilt
-            if missing & ~bounds.reachable:
-                continue
-            w = model.new_bools(1)
-            for cell in range(CELLS):
-                if missing >> cell & 1:
-                    model.add_linear(model.cell_covered(cell), 1, 1, enforce=[w])
-            choose.append(w)
-        if not choose:
-            return lambda handle, config: (SolveStatus.INFEASIBLE, None, upper, [])
-        model.add_bool_or(choose)
+    _break_symmetry(model, ids, chain, symmetries)
+    if require_bonus and not _require_window(model, quilt, bounds.reachable):
+        return lambda handle, config: (SolveStatus.INFEASIBLE, None, upper, [])
     # over the placement literals, not ``used``: CP-SAT's LP is much stronger that way
     objective = [(v, values[s]) for s, _, v in model.choices()]
     if "upper" in features and upper < sum(max(0, v) for v in values):
@@ -606,6 +640,65 @@ def _prepare_cp_sat(
     if hint and "hint" in features:
         fixed = _canonical_hint(hint, chain, symmetries, twins) if (chain or twins) else list(hint)
         model.add_hint((ids[s], mask) for s, mask in fixed)
+    return _solve_fill_model(model, ids, upper, progress)
+
+
+def _cap_regions(model: PlacementModel, bounds: FillBounds, region_caps: Sequence[int]) -> None:
+    """Cells covered in each empty region at most what that region alone allows (a placement
+    is connected and lies on reachable cells, so it lies inside one region)."""
+    for region, cap in zip(bounds.regions, region_caps, strict=False):
+        if cap < region.size:
+            terms = [(v, mask.bit_count()) for _, mask, v in model.choices() if mask & region.mask]
+            model.add_linear(terms, 0, cap)
+
+
+def _order_twins(model: PlacementModel, twins: Sequence[Sequence[int]]) -> None:
+    """One ordering for interchangeable twins: by the lowest cell of their placements."""
+    slots = model.slots
+    for group in twins:
+        for a, b in itertools.pairwise(group):
+            # when b is placed, a is placed too ...
+            model.add_linear([(v, 1) for _, v in slots[b]] + [(v, -1) for _, v in slots[a]], -1, 0)
+            # ... and on an earlier lowest cell: pos_a - pos_b + 82 * used_b <= 81
+            terms = [(v, (mask & -mask).bit_length()) for mask, v in slots[a]]
+            terms += [(v, 82 - (mask & -mask).bit_length()) for mask, v in slots[b]]
+            model.add_linear(terms, 0, 81)
+
+
+def _break_symmetry(model: PlacementModel, ids: Sequence[int], chain: Sequence[int], symmetries: Sequence[int]) -> None:
+    """The quilt's symmetries: the first used patch of the chain lies on a canonical placement."""
+    slots = model.slots
+    for i, s in enumerate(chain):
+        canonical = canonical_placements(ids[s], symmetries)
+        earlier = [v for t in chain[:i] for _, v in slots[t]]
+        for mask, var in slots[s]:
+            if mask not in canonical:
+                if earlier:
+                    model.add_bool_or(earlier, enforce=[var])
+                else:
+                    model.forbid(var)
+
+
+def _require_window(model: PlacementModel, quilt: int, reachable: int) -> bool:
+    """The 7x7 bonus: some window completely covered (a Boolean per window whose missing cells
+    are all reachable). False when no window is: the requirement cannot be met."""
+    choose = []
+    for wmask in WINDOW_MASKS:
+        missing = wmask & ~quilt
+        if missing & ~reachable:
+            continue
+        w = model.new_bools(1)
+        for cell in iter_bits(missing):
+            model.add_linear(model.cell_covered(cell), 1, 1, enforce=[w])
+        choose.append(w)
+    if not choose:
+        return False
+    model.add_bool_or(choose)
+    return True
+
+
+def _solve_fill_model(model: PlacementModel, ids: Sequence[int], upper: int, progress: ProgressFn | None) -> CpSolve:
+    """The solve of the built model: its status, value, bound (at most ``upper``) and placements."""
     slot_of = {pid: s for s, pid in enumerate(ids)}
 
     def run(handle: SolveHandle | None, config: SolverConfig) -> CpOutcome:

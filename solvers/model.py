@@ -7,25 +7,32 @@ objective to this model, in a fixed order: variables and the placement constrain
 the caller's constraints and objective, then ``solve``, which sets every parameter explicitly
 and maps every CP-SAT status to ``SolveStatus``.
 
-The model is written straight into CP-SAT's proto by variable index (a literal is a variable
-index, ``~v`` its negation): no Python variable objects, no names, Booleans added in cached
-blocks. Building then takes a few milliseconds where the object API takes tens, which counts
-when the whole solve takes less (most best-fit and fill calls).
+The callers speak in variable indices (a literal is a variable index, ``~v`` its negation);
+the model is built through OR-Tools' public API (``cp_model.CpModel``), so no OR-Tools version
+is pinned. Writing the proto directly built a large model up to nine times faster, but measured
+end to end (docs/benchmarks.md, "CP-SAT model: proto writer against the public API") it bought
+nothing: most best-fit and fill calls never build a model, and those that do spend their time
+solving it.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model, cp_model_helper
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.core.bitboard import CELLS, FULL, cells_of
+from patchwork_opt.core.bitboard import CELLS, FULL, cells_of, iter_bits, mask_of
 from patchwork_opt.core.catalogue import PLACEMENTS, check_patch_ids
 from patchwork_opt.core.errors import PatchworkError
+
+if TYPE_CHECKING:
+    # OR-Tools (with the pandas it loads) takes about 0.25 s to import: the functions that build or
+    # solve a model import it, so that the config and results here (a quilt's best fit, which
+    # seldom builds a model; the CLI's other commands) do not pay for it.
+    from ortools.sat.python import cp_model
 
 #: (variable index, coefficient): one term of a linear expression.
 Term = tuple[int, int]
@@ -66,13 +73,17 @@ class SolveStatus(StrEnum):
     MODEL_INVALID = "model_invalid"
 
 
-_STATUS = {
-    cp_model.OPTIMAL: SolveStatus.OPTIMAL,
-    cp_model.FEASIBLE: SolveStatus.FEASIBLE,
-    cp_model.INFEASIBLE: SolveStatus.INFEASIBLE,
-    cp_model.UNKNOWN: SolveStatus.UNKNOWN,
-    cp_model.MODEL_INVALID: SolveStatus.MODEL_INVALID,
-}
+def _status(code: cp_model.CpSolverStatus) -> SolveStatus:
+    """The CP-SAT status ``code`` as a ``SolveStatus`` (UNKNOWN for any other code)."""
+    from ortools.sat.python import cp_model
+
+    return {
+        cp_model.OPTIMAL: SolveStatus.OPTIMAL,
+        cp_model.FEASIBLE: SolveStatus.FEASIBLE,
+        cp_model.INFEASIBLE: SolveStatus.INFEASIBLE,
+        cp_model.UNKNOWN: SolveStatus.UNKNOWN,
+        cp_model.MODEL_INVALID: SolveStatus.MODEL_INVALID,
+    }.get(code, SolveStatus.UNKNOWN)
 
 
 class PlacedPatch(BaseModel):
@@ -89,10 +100,7 @@ class PlacedPatch(BaseModel):
 
     @property
     def mask(self) -> int:
-        out = 0
-        for r, c in self.cells:
-            out |= 1 << (r * 9 + c)
-        return out
+        return mask_of(self.cells)
 
 
 class Solution(BaseModel):
@@ -128,38 +136,6 @@ class SolveHandle:
             self._solver.stop_search()
 
 
-class _Proto:
-    """What ``CpSolver.solve`` reads: ``.proto``. ``cp_model.CpModel()`` itself costs
-    milliseconds (it installs its camelCase aliases), more than many whole solves."""
-
-    def __init__(self) -> None:
-        self.proto = cp_model_helper.CpModelProto()
-
-
-#: _BOOL_BLOCKS[k]: a proto of ``2**k`` Booleans, grown on demand and shared by every model (the
-#: web service builds models in two solver threads at once: a block is appended under the lock,
-#: complete, and never changed after).
-_BOOL_BLOCKS: list[cp_model_helper.CpModelProto] = []
-_BOOL_BLOCKS_LOCK = threading.Lock()
-
-
-def _bool_block(size_log2: int) -> cp_model_helper.CpModelProto:
-    """A proto holding ``2**size_log2`` Booleans, built by doubling and cached: merging these
-    blocks adds variables far faster than one call per variable."""
-    if size_log2 < len(_BOOL_BLOCKS):  # the usual case: already built, read without the lock
-        return _BOOL_BLOCKS[size_log2]
-    with _BOOL_BLOCKS_LOCK:
-        while len(_BOOL_BLOCKS) <= size_log2:
-            block = cp_model_helper.CpModelProto()
-            if not _BOOL_BLOCKS:
-                block.variables.add().domain.extend([0, 1])
-            else:
-                block.merge_from(_BOOL_BLOCKS[-1])
-                block.merge_from(_BOOL_BLOCKS[-1])
-            _BOOL_BLOCKS.append(block)
-        return _BOOL_BLOCKS[size_log2]
-
-
 class PlacementModel:
     """Booleans ``x[patch, placement]`` over the empty cells of ``quilt``, by variable index.
 
@@ -180,8 +156,10 @@ class PlacementModel:
         self.instance = Instance.of(quilt, patch_ids)
         self.quilt = quilt
         self.patch_ids = list(self.instance.patch_ids)
-        self._model = _Proto()
-        self.proto = self._model.proto
+        from ortools.sat.python import cp_model
+
+        self.model = cp_model.CpModel()
+        self._vars: list[cp_model.IntVar] = []
         self._has_objective = False
         # variables
         if placements is None:
@@ -189,22 +167,9 @@ class PlacementModel:
             placements = [[m for m in PLACEMENTS[pid] if not m & forbidden] for pid in self.patch_ids]
         elif len(placements) != len(self.patch_ids):
             raise ValueError("placements: one list of masks per patch id")
-        self.slots: list[list[tuple[int, int]]] = []
-        self.by_cell: list[list[int]] = [[] for _ in range(CELLS)]
-        index = 0
-        for masks in placements:
-            row = []
-            for mask in masks:
-                row.append((mask, index))
-                rest = mask
-                while rest:
-                    low = rest & -rest
-                    self.by_cell[low.bit_length() - 1].append(index)
-                    rest ^= low
-                index += 1
-            self.slots.append(row)
-        self.placement_count = index
-        self.new_bools(index)
+        self.slots, self.by_cell = _index(placements)
+        self.placement_count = sum(len(row) for row in self.slots)
+        self.new_bools(self.placement_count)
         # constraints: each patch at most once, each cell at most once
         for row in self.slots:
             if len(row) > 1:
@@ -217,14 +182,22 @@ class PlacementModel:
 
     def new_bools(self, count: int) -> int:
         """Append ``count`` Boolean variables; the index of the first."""
-        first = len(self.proto.variables)
-        k = 0
-        while count:
-            if count & 1:
-                self.proto.merge_from(_bool_block(k))
-            count >>= 1
-            k += 1
+        first = len(self._vars)
+        new = self.model.new_bool_var
+        self._vars.extend([new("") for _ in range(count)])
         return first
+
+    @property
+    def variable_count(self) -> int:
+        return len(self._vars)
+
+    def _literals(self, literals: Iterable[int]) -> list[cp_model.LiteralT]:
+        return [self._vars[v] if v >= 0 else ~self._vars[~v] for v in literals]
+
+    def _sum(self, terms: Sequence[Term]) -> cp_model.LinearExpr:
+        from ortools.sat.python import cp_model
+
+        return cp_model.LinearExpr.weighted_sum([self._vars[v] for v, _ in terms], [c for _, c in terms])
 
     def choices(self) -> Iterable[tuple[int, int, int]]:
         """(slot, mask, variable) of every placement variable."""
@@ -246,48 +219,42 @@ class PlacementModel:
 
     def add_linear(self, terms: Sequence[Term], lo: int, hi: int, enforce: Sequence[int] = ()) -> None:
         """lo <= sum(coef * var) <= hi, when all ``enforce`` literals hold."""
-        ct = self.proto.constraints.add()
+        constraint = self.model.add_linear_constraint(self._sum(terms), lo, hi)
         if enforce:
-            ct.enforcement_literal.extend(enforce)
-        ct.linear.vars.extend([v for v, _ in terms])
-        ct.linear.coeffs.extend([c for _, c in terms])
-        ct.linear.domain.extend([lo, hi])
+            constraint.only_enforce_if(self._literals(enforce))
 
     def add_at_most_one(self, literals: Sequence[int]) -> None:
-        self.proto.constraints.add().at_most_one.literals.extend(literals)
+        self.model.add_at_most_one(self._literals(literals))
 
     def add_bool_or(self, literals: Sequence[int], enforce: Sequence[int] = ()) -> None:
-        ct = self.proto.constraints.add()
+        constraint = self.model.add_bool_or(self._literals(literals))
         if enforce:
-            ct.enforcement_literal.extend(enforce)
-        ct.bool_or.literals.extend(literals)
+            constraint.only_enforce_if(self._literals(enforce))
 
     def forbid(self, var: int) -> None:
-        self.proto.constraints.add().bool_and.literals.append(~var)
+        self.model.add_bool_and(self._literals([~var]))
 
     # --- objective and warm start --------------------------------------------------------
 
     def maximize(self, terms: Sequence[Term], at_most: int | None = None, at_least: int | None = None) -> None:
         """Maximise sum(coef * var); ``at_most`` / ``at_least`` bound it (a proven bound, an
         incumbent's value) as the objective's domain, which CP-SAT uses directly."""
-        # CP-SAT minimises scaling_factor * sum: both are negated
-        objective = self.proto.objective
-        objective.vars.extend([v for v, _ in terms])
-        objective.coeffs.extend([-c for _, c in terms])
-        objective.scaling_factor = -1
+        self.model.maximize(self._sum(terms))
         if at_most is not None or at_least is not None:
             high = sum(c for _, c in terms if c > 0) if at_most is None else at_most
             low = sum(c for _, c in terms if c < 0) if at_least is None else min(at_least, high)
-            objective.domain.extend([-high, -low])
+            # CpModel has no call for it: the domain of the documented objective proto, which CP-SAT
+            # minimises as the negated sum (scaling factor -1), hence the negated bounds
+            self.model.proto.objective.domain.extend([-high, -low])
         self._has_objective = True
 
     def add_hint(self, placements: Iterable[tuple[int, int]]) -> None:
         """Warm start: the (patch id, mask) pairs of a known solution."""
         chosen = set(placements)
         ids = self.patch_ids
-        hint = self.proto.solution_hint
-        hint.vars.extend(range(self.placement_count))
-        hint.values.extend([int((ids[slot], mask) in chosen) for slot, mask, _ in self.choices()])
+        add = self.model.add_hint
+        for slot, mask, var in self.choices():
+            add(self._vars[var], int((ids[slot], mask) in chosen))
 
     # --- solve ----------------------------------------------------------------------------
 
@@ -303,6 +270,8 @@ class PlacementModel:
         CP-SAT releases the GIL while it searches, so a solve can run in a thread beside
         Python work; ``handle`` lets that work stop it.
         """
+        from ortools.sat.python import cp_model
+
         solver = cp_model.CpSolver()
         if handle is not None:
             handle.attach(solver)
@@ -316,12 +285,10 @@ class PlacementModel:
             setattr(solver.parameters, name, setting)
         started = time.perf_counter()
         # no callback unless asked: each one has to take the GIL
-        if on_solution is not None:
-            code = solver.solve(self._model, _Progress(on_solution))  # type: ignore[arg-type]
-        else:
-            code = solver.solve(self._model)  # type: ignore[arg-type]
+        callback = _progress(on_solution) if on_solution is not None else None
+        code = solver.solve(self.model, callback)
         wall = time.perf_counter() - started
-        status = _STATUS.get(code, SolveStatus.UNKNOWN)
+        status = _status(code)
         if status not in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
             return Solution(status=status, wall_time=wall)
         values = solver.response_proto.solution
@@ -335,10 +302,29 @@ class PlacementModel:
         )
 
 
-class _Progress(cp_model.CpSolverSolutionCallback):
-    def __init__(self, report: Callable[[float, float], None]) -> None:
-        super().__init__()
-        self._report = report
+def _index(placements: Sequence[Sequence[int]]) -> tuple[list[list[tuple[int, int]]], list[list[int]]]:
+    """Number the placements in order: per slot its ``(mask, variable)`` pairs, per cell the
+    variables of the placements covering it."""
+    slots: list[list[tuple[int, int]]] = []
+    by_cell: list[list[int]] = [[] for _ in range(CELLS)]
+    index = 0
+    for masks in placements:
+        row = []
+        for mask in masks:
+            row.append((mask, index))
+            for cell in iter_bits(mask):
+                by_cell[cell].append(index)
+            index += 1
+        slots.append(row)
+    return slots, by_cell
 
-    def on_solution_callback(self) -> None:
-        self._report(self.objective_value, self.best_objective_bound)
+
+def _progress(report: Callable[[float, float], None]) -> cp_model.CpSolverSolutionCallback:
+    """A callback that hands each solution's objective and bound to ``report``."""
+    from ortools.sat.python import cp_model
+
+    class Progress(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            report(self.objective_value, self.best_objective_bound)
+
+    return Progress()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
@@ -15,10 +15,8 @@ ORDERED_CIRCLE: list[int] = [*range(1, 33), 0]
 
 
 def cells_mask(cells: Iterable[tuple[int, int]]) -> int:
-    mask = 0
-    for r, c in cells:
-        mask |= bit(r, c)
-    return mask
+    """The engine's ``mask_of``: the tests' name for it."""
+    return mask_of(cells)
 
 
 def full_except(cells: Iterable[tuple[int, int]]) -> int:

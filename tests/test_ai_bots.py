@@ -25,6 +25,7 @@ from patchwork_opt.core.catalogue import PATCHES, legal_placements, placement
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import from_notation
 
 FAST = {"iterations": 24}  # a fixed, small search budget: fast and repeatable
 
@@ -282,3 +283,99 @@ def test_solver_places_its_buys_where_the_plugged_advisor_ranks_first() -> None:
     assert decision.move.kind == "buy"
     assert decision.move.patch in advisor.asked
     assert decision.move.mask == legal_placements(decision.move.patch, bottom)[-1]
+
+#: Positions cut from three seeded games (random and greedy moves mixed) at several stages, with
+#: the move each fixed baseline played there with an iteration budget (seed 100 + index, level 3)
+#: before the one-clock change (issue 31): a fixed budget must keep playing exactly these.
+RECORDED_POSITIONS: tuple[str, ...] = (
+    "10,25,15,11,29,2,6,4,23,22,14,13,24,17,28,7,8,30,9,26,1,27,3,31,21,32,20,12,5,18,19,16,0 "
+    "0/5/0/000000000000000000000 0/5/0/000000000000000000000 0 - - 26,32,38,44,50 - 26,32,38,44,50",
+    "28,7,8,30,9,26,1,27,3,31,21,32,20,12,5,18,19,16,0,10,15,11,6,4,14,13 "
+    "15/4/1/000000000046678f82038 16/4/4/000000000000081f1f8ff 1 - - 26,32,38,44,50 - 26,32,38,44,50",
+    "18,19,16,0,10,15,11,6,4,14,13,28,7,1,27,20,12 "
+    "35/5/3/0000187c7e5f6f9f9fe7f 34/1/11/0000060301c0bbdffffff 0 - - 38,44,50 - 26,32,38,44,50",
+    "27,20,12,18,19,0,15,6,4,28,7 "
+    "44/5/4/01cf1cfc7e5f6ffffffff 44/20/14/0787870391f8bffffffff 0 - - 50 - 26,32,38,44,50",
+    "12,18,19,0,15,6,4,28,7 "
+    "52/13/5/01cf1dfdfedf6ffffffff 51/34/15/0787c7f391f8fffffffff 0 - - - - 26,32,38,44,50",
+    "30,20,21,14,5,13,24,8,23,1,11,12,9,2,3,10,26,4,22,16,32,6,7,19,17,27,15,25,31,18,28,29,0 "
+    "0/5/0/000000000000000000000 0/5/0/000000000000000000000 0 - - 26,32,38,44,50 - 26,32,38,44,50",
+    "26,4,22,16,32,6,7,19,17,27,15,25,31,18,28,29,0,30,20,5,13,23,1,12,9 "
+    "17/4/4/003008040e0e0300c061f 18/4/3/000000000a070783c0e3f 1 - - 26,32,38,44,50 - 26,32,38,44,50",
+    "13,23,1,12,9,4,22,32,6,19,17,15,29,0,20 "
+    "38/12/8/03b7c9fc5eee63e0f079f 37/13/8/0601088c6e8747efcfe7f 0 0 - 44,50 - 26,32,38,44,50",
+    "4,22,32,6,19,17,15,29,0,20,13,1 "
+    "44/19/10/03b7c9fc5efe7feaf679f 46/12/12/1e8fe9fc7e8747efcfe7f 1 - - 50 - 26,32,38,44,50",
+    "15,29,0,20,13,1,4,22,19 "
+    "50/18/14/03bfcffddefe7ffafe7ff 51/17/15/1f8fefff7f87c7efcfe7f 0 - - - - 26,32,38,44,50",
+    "23,21,26,32,11,16,18,22,19,7,9,27,6,25,29,24,8,15,4,2,1,14,13,31,17,3,10,30,28,20,12,5,0 "
+    "0/5/0/000000000000000000000 0/5/0/000000000000000000000 0 - - 26,32,38,44,50 - 26,32,38,44,50",
+    "15,4,2,1,14,13,31,17,3,10,30,28,20,12,5,0,21,32,18,19,7,6,25,24 "
+    "19/2/5/03c3f0781c07393b83c0c 20/7/4/00000602190ccc0080c00 1 - - 26,32,38,44,50 - 26,32,38,44,50",
+    "19,7,6,25,24,15,4,1,13,10,28,12,21,32 "
+    "40/13/9/1fdffffbfc47b97bb3cfc 34/6/8/0000463e1b0deff9c0e1f 0 0 - 44,50 - 26,32,38,44,50",
+    "24,15,4,1,13,10,28,12,21,32,7,6 "
+    "45/23/9/1fdffffbfdc7f97fb3cfc 44/19/10/03c1463e1b0dfff9c0e1f 0 - - 50 - 26,32,38,44,50",
+    "7,6,24,4,13,12,21 "
+    "53/35/12/1fdffffbfddffffff3ffc 52/13/15/07c347fffb3dffffc6e3f 1 - - - 0 26,32,38,44,50",
+)
+RECORDED_MOVES: dict[tuple[int, str, int], str] = {
+    (0, "solver", 300): "A",
+    (0, "solver-rollout", 300): "A",
+    (0, "mcts", 200): "A",
+    (0, "solver", 2000): "A",
+    (1, "solver", 300): "A",
+    (1, "solver-rollout", 300): "A",
+    (1, "mcts", 200): "A",
+    (1, "solver", 2000): "A",
+    (2, "solver", 300): "16@33,42,43,44,45,53",
+    (2, "solver-rollout", 300): "16@33,42,43,44,45,53",
+    (2, "mcts", 200): "16@33,42,43,44,45,53",
+    (2, "solver", 2000): "16@33,42,43,44,45,53",
+    (3, "solver", 300): "27@47,56,57,66",
+    (3, "solver-rollout", 300): "27@47,56,57,66",
+    (3, "mcts", 200): "27@47,56,57,66",
+    (3, "solver", 2000): "27@47,56,57,66",
+    (4, "solver", 300): "12@61,70,71,72,80,82",
+    (4, "solver-rollout", 300): "12@61,70,71,72,80,82",
+    (4, "mcts", 200): "12@51,52,60,61,71,72",
+    (4, "solver", 2000): "12@61,70,71,72,80,82",
+    (6, "solver", 300): "A",
+    (6, "solver-rollout", 300): "22@53,61,62,63,64,65,73",
+    (6, "mcts", 200): "22@53,61,62,63,64,65,73",
+    (6, "solver", 2000): "A",
+    (7, "solver", 300): "L@40",
+    (7, "solver-rollout", 300): "L@40",
+    (7, "mcts", 200): "L@40",
+    (7, "solver", 2000): "L@40",
+    (8, "solver", 300): "A",
+    (8, "solver-rollout", 300): "A",
+    (8, "mcts", 200): "A",
+    (8, "solver", 2000): "A",
+    (9, "solver", 300): "0@12,13",
+    (9, "solver-rollout", 300): "0@12,13",
+    (9, "mcts", 200): "0@12,13",
+    (9, "solver", 2000): "0@12,13",
+    (11, "solver", 300): "A",
+    (11, "solver-rollout", 300): "A",
+    (11, "mcts", 200): "A",
+    (11, "solver", 2000): "A",
+    (12, "solver", 300): "L@24",
+    (12, "solver-rollout", 300): "L@24",
+    (12, "mcts", 200): "L@24",
+    (12, "solver", 2000): "L@24",
+    (13, "solver", 300): "15@55,56,57,66,76,86",
+    (13, "solver-rollout", 300): "15@55,56,57,66,76,86",
+    (13, "mcts", 200): "15@55,56,57,66,76,86",
+    (13, "solver", 2000): "15@55,56,57,66,76,86",
+    (14, "solver", 300): "A",
+    (14, "solver-rollout", 300): "A",
+    (14, "mcts", 200): "A",
+    (14, "solver", 2000): "A",
+}
+
+
+def test_fixed_budgets_play_the_recorded_moves() -> None:
+    for (i, name, iterations), move in RECORDED_MOVES.items():
+        bot = make_bot(name, level=3, seed=100 + i, iterations=iterations)
+        assert str(bot.decide(from_notation(RECORDED_POSITIONS[i])).move) == move, (i, name, iterations)

@@ -16,6 +16,7 @@ from patchwork_opt.ai.search.exact import ExactSearch
 from patchwork_opt.ai.search.fastcore import CompiledSearch, advance, buy, encode, place_leather
 from patchwork_opt.core.bitboard import WINDOW_MASKS, bit
 from patchwork_opt.core.catalogue import placement
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 
@@ -82,7 +83,7 @@ def test_solver_wins_every_late_position_exact_search_says_is_won(seed: int) -> 
 
 def test_analysis_reports_every_move_exactly_late_in_the_game() -> None:
     state = tie_break_position()
-    stats = analyse(state, seconds=2.0, seed=1)
+    stats = analyse(state, deadline=Deadline.after(2.0), seed=1)
     assert all(s.exact for s in stats)
     assert stats[0].win == 1.0 and stats[0].margin == 0.0
     assert all(s.win == 0.0 and s.margin is not None and s.margin < 0 for s in stats[1:])

@@ -22,6 +22,7 @@ from patchwork_opt.ai.bots.solver_bot import SolverBot
 from patchwork_opt.ai.search.exact import ExactSearch
 from patchwork_opt.apps.review import review_game
 from patchwork_opt.core.bitboard import FULL
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import GameOverError, IllegalMoveError
 from patchwork_opt.core.move import ADVANCE
 from patchwork_opt.core.state import State
@@ -77,7 +78,7 @@ def test_top_hint_wins_whenever_a_win_exists_in_late_endgames() -> None:
         exact = ExactSearch(node_limit=300_000).solve(state)
         if exact is None:
             continue
-        top = analyse_position(state, seconds=2.0).best
+        top = analyse_position(state, deadline=Deadline.after(2.0)).best
         child = state.clone()
         child.apply(top.move)
         assert (ExactSearch().value(child, state.to_move()) > 0) == (exact.best.win == 1.0), seed
@@ -168,7 +169,7 @@ def test_a_stop_signal_ends_the_analysis_early() -> None:
     stop = StopSignal()
     threading.Timer(0.3, stop.set).start()
     started = time.perf_counter()
-    found = analyse_position(state, seconds=20.0, stop=stop)
+    found = analyse_position(state, deadline=Deadline.after(20.0), stop=stop)
     assert time.perf_counter() - started < 3.0  # not the 20 s asked for
     assert found.moves
 

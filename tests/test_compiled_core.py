@@ -316,6 +316,18 @@ def test_search_values_leaves_with_the_evaluator_passed_in() -> None:
     assert 0.85 < rate < 0.95  # the search's generator reaches the evaluator
 
 
+@nb.njit
+def _divides_by_zero(s: np.ndarray, params: np.ndarray, rng: np.random.Generator) -> tuple[float, float, float]:
+    return 1.0 / (params[0] - params[0]), 0.5, 0.0
+
+
+def test_an_evaluator_s_error_reaches_the_caller_of_the_search() -> None:
+    """A failing evaluator stops the search with its own error instead of valuing leaves with garbage."""
+    search = _search(State.new(seed=6), 1, fc.CompiledEvaluator("broken", _divides_by_zero, (1.0,)))
+    with pytest.raises(ZeroDivisionError):
+        search.run(10)
+
+
 def test_evaluator_of_the_wrong_kind_is_refused() -> None:
     state = State.new(seed=6)
     with pytest.raises(TypeError, match=r"evaluator 'plain': its function must be compiled with numba\.njit"):

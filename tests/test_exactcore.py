@@ -12,12 +12,13 @@ from conftest import after, late_positions, leather_position, make_state, minima
 from typer.testing import CliRunner
 
 from cli import app
-from patchwork_opt.ai.base import AnalysedMove
+from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.ai.search import exactcore
 from patchwork_opt.ai.search.exact import ExactSearch, final_value
 from patchwork_opt.bench.exact import cut_position, run_exact_bench
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, legal_placements, placement
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -53,7 +54,7 @@ def _value(m: AnalysedMove) -> int:
     return m.value
 
 
-def _values(result: exactcore.ExactCoreResult) -> dict[Move, int | None]:
+def _values(result: SearchedPosition) -> dict[Move, int | None]:
     return {m.move: m.value for m in result.moves}
 
 
@@ -194,8 +195,8 @@ def test_a_spent_budget_gives_a_clean_unsolved_and_leaves_the_table_sound() -> N
     hard = cut_position(1, 36)
     table = exactcore.ExactTable(16)
     out = exactcore.solve(hard, node_limit=3000, table=table)
-    assert not out.solved and out.moves == () and out.nodes >= 3000
-    assert not exactcore.solve(hard, seconds=0.0, table=table).solved
+    assert not out.solved and out.moves == [] and out.nodes >= 3000
+    assert not exactcore.solve(hard, deadline=Deadline(0.0, lambda: 1.0), table=table).solved
     signal = StopSignal()
     signal.set()
     assert not exactcore.solve(hard, stop=signal.attach, table=table).solved

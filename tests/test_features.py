@@ -6,12 +6,11 @@ import numpy as np
 import pytest
 from conftest import cells_mask, late_positions, make_state, random_record
 
-from patchwork_opt.ai.heuristic import COST, isolated, purchase_value, window_progress
+from patchwork_opt.ai.heuristic import isolated, purchase_value, window_progress
 from patchwork_opt.ai.learned.features import FEATURE_NAMES, N_FEATURES, features_of_positions, state_features
 from patchwork_opt.ai.search.candidates import completing_placement
 from patchwork_opt.ai.search.fastcore import encode
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS
-from patchwork_opt.core.catalogue import fits_anywhere
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import BONUS_POINTS, END, OFFER_SIZE, State, marks_ahead
 
@@ -24,8 +23,7 @@ def reference(state: State) -> dict[str, float]:
     for side, p in (("me", me), ("opp", 1 - me)):
         pos, quilt, income = state.pos[p], state.quilts[p], state.income[p]
         marks = marks_ahead(pos)
-        buyable = [pid for pid in offers
-                   if pos < END and COST[pid] <= state.buttons[p] and fits_anywhere(pid, quilt)]
+        buyable = [state.circle[k] for k in state.buyable_offers(p)] if pos < END else []
         out.update({
             f"{side}_position": pos, f"{side}_buttons": state.buttons[p], f"{side}_income": income,
             f"{side}_marks_ahead": marks, f"{side}_income_to_come": income * marks,
@@ -48,10 +46,10 @@ def reference(state: State) -> dict[str, float]:
         "advance_leather": sum(1 for s in state.leather_left() if mine < s <= target),
         "projected_margin": out["me_projected"] - out["opp_projected"],
     })
+    mine_buyable = state.buyable_offers(me)
     for k in range(OFFER_SIZE):
-        pid = offers[k] if k < len(offers) else None
-        ok = pid is not None and COST[pid] <= state.buttons[me] and fits_anywhere(pid, state.quilts[me])
-        out[f"offer{k}_value"] = purchase_value(pid, mine) if ok and pid is not None else 0.0
+        ok = k in mine_buyable
+        out[f"offer{k}_value"] = purchase_value(offers[k], mine) if ok else 0.0
         out[f"offer{k}_buyable"] = float(ok)
     return out
 

@@ -57,10 +57,11 @@ def test_a_position_hint_considers_legal_distinct_moves_for_every_affordable_off
 
 def test_finished_game_has_no_hints() -> None:
     from patchwork_opt.apps.hints import advised_hints
+    from patchwork_opt.core.clock import Deadline
 
     state = State.new(seed=1)
     state.playout(random.Random(1))
-    assert advised_hints(state).hints == []
+    assert advised_hints(state, deadline=Deadline.after(1.0)).hints == []
 
 
 def test_bench_reports_percentiles() -> None:

@@ -116,13 +116,13 @@ def test_a_placement_on_covered_cells_names_them() -> None:
     assert s.buying is None  # the whole one-line command was refused
 
 
-def test_ai_reply_says_what_and_why() -> None:
+def test_ai_reply_says_what_it_did_in_words_without_internal_scores() -> None:
     s = new_session()
     s.handle(Advance())
     assert s.ai_to_move
     report = s.ai_move()
     assert report.move == ADVANCE
-    assert report.text == "AI advances: always advances (expects +0.25)"
+    assert report.text == "AI advances 2 spaces (+2 buttons)"  # from 0 to just past you on 1
     assert not s.ai_to_move
 
 

@@ -172,3 +172,65 @@ def test_load_quilt_from_files_and_inline(tmp_path: Path) -> None:
     bad.write_text("\n".join(["." * 9] * 8), encoding="utf-8")
     with pytest.raises(QuiltFormatError, match="9 rows, found 8"):
         load_quilt(str(bad))
+
+
+# --- the geometry every rule of thumb shares (issue 31: each once, in the engine) ----------------
+
+
+def test_contact_counts_the_outline_edges_against_covered_cells_or_the_border() -> None:
+    from patchwork_opt.core.bitboard import contact_edges
+
+    domino = bit(0, 0) | bit(0, 1)  # in the corner: top 2 and left 1 of its 6 outline edges
+    assert contact_edges(domino, 0) == (3, 6)
+    assert contact_edges(domino, bit(1, 0) | bit(1, 1) | bit(5, 5)) == (5, 6)  # and the 2 below
+    centre = bit(4, 4)
+    assert contact_edges(centre, 0) == (0, 4)
+    assert contact_edges(centre, bit(3, 4) | bit(5, 4) | bit(4, 3) | bit(4, 5)) == (4, 4)
+    square = bit(3, 3) | bit(3, 4) | bit(4, 3) | bit(4, 4)  # its 4 inner edges are not outline
+    assert contact_edges(square, FULL & ~square) == (8, 8)
+
+
+def test_the_heuristic_and_best_fit_count_the_same_contact() -> None:
+    """The heuristic scores the edges touching, best fit their share of the outline: one count."""
+    import random
+
+    from patchwork_opt.ai.heuristic import score_parts
+    from patchwork_opt.core.bitboard import contact_edges
+    from patchwork_opt.core.catalogue import legal_placements
+    from solvers.bestfit import contact
+
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(60):
+        quilt = 0
+        for _ in range(rng.randint(0, 10)):
+            masks = legal_placements(rng.randrange(33), quilt)
+            if masks:
+                quilt |= rng.choice(masks)
+        for mask in legal_placements(rng.randrange(33), quilt)[:10]:
+            touching, outline = contact_edges(mask, quilt)
+            assert 0 <= touching <= outline
+            assert score_parts(quilt, mask, True)["contact"] == touching
+            assert contact(mask, quilt) == touching / outline
+            checked += 1
+    assert checked > 100
+
+
+def test_window_progress_and_the_best_covered_window() -> None:
+    from patchwork_opt.core.bitboard import best_window, window_progress
+
+    assert window_progress(0) == 0 and best_window(0) == WINDOW_MASKS[0]  # ties: the first window
+    bottom_right = WINDOW_MASKS[-1]
+    quilt = bottom_right & ~(bit(8, 8) | bit(5, 5))
+    assert window_progress(quilt) == 47 and best_window(quilt) == bottom_right
+    assert window_progress(quilt | bit(8, 8) | bit(5, 5)) == 49 and has_full_window(quilt | bit(8, 8) | bit(5, 5))
+
+
+def test_neighbours_stay_on_the_quilt() -> None:
+    from patchwork_opt.core.bitboard import adjacent, neighbours
+
+    assert neighbours(bit(0, 8)) == bit(0, 7) | bit(1, 8)  # no wrap onto the next row
+    assert neighbours(bit(8, 0)) == bit(7, 0) | bit(8, 1)
+    line = bit(4, 2) | bit(4, 3)
+    assert adjacent(line) & line == line and neighbours(line) & line == 0
+    assert neighbours(line).bit_count() == 6

@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.random_bot import RandomBot
 from patchwork_opt.ai.bots.solver_bot import SolverBot
-from patchwork_opt.apps.review import GameReview, label_of, render_review, review_game
+from patchwork_opt.apps.review import (
+    LABELS,
+    POINT_LABELS,
+    WIN_PER_POINT,
+    GameReview,
+    label_of,
+    label_rule,
+    move_accuracy,
+    render_review,
+    review_game,
+)
 from patchwork_opt.apps.web.schemas import review_view
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
+
+
+def test_a_move_that_lost_nothing_is_never_flagged() -> None:
+    assert label_of(0.0, 0.0, is_best=False) == "good"
+    assert label_of(0.0, 0.0, is_best=False, exact=True) == "good"
+    assert label_of(0.01, 0.3, is_best=False) == "good"
 
 
 def test_many_points_thrown_away_are_a_mistake_even_in_a_decided_game() -> None:
@@ -32,6 +50,24 @@ def test_exact_figures_count_in_full() -> None:
     # an exact endgame: a won game thrown away by two points is a blunder
     assert label_of(1.0, 2.0, is_best=False, exact=True) == "blunder"
     assert label_of(1.0, 2.0, is_best=True, exact=True) == "best"
+
+
+def test_the_stated_rule_names_every_threshold_the_labels_use() -> None:
+    rule = label_rule()
+    for (name, chance), (_, points) in zip(LABELS, POINT_LABELS, strict=True):
+        assert f"{name}: {chance:.0%} win chance or {points:g} points" in rule
+        # either threshold reached (the win chance backed by points, or exact) earns the label ...
+        assert label_of(0.0, points, is_best=False) == name
+        assert label_of(chance, chance / WIN_PER_POINT + 1e-9, is_best=False) == name
+        assert label_of(chance, 0.0, is_best=False, exact=True) == name
+        # ... and just under both does not
+        assert label_of(chance - 1e-3, points - 0.01, is_best=False) != name
+
+
+def test_accuracy_is_lichess_formula_of_the_drop_in_win_chance() -> None:
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
+    assert move_accuracy(0.10) == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669)
+    assert move_accuracy(1.0) == 0.0
 
 
 def _solver_against_random(seed: int, solver_seat: int) -> Record:

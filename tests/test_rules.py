@@ -458,6 +458,17 @@ def test_only_patches_that_fit_somewhere_can_be_bought() -> None:
     assert [str(m) for m in state.legal_moves()] == ["0@00,01", "A"]
 
 
+def test_each_player_s_affordable_and_buyable_offers_are_offer_indices_in_circle_order() -> None:
+    quilt = full_except([(0, 0), (0, 1), (5, 5)])  # room for a 1x2 only
+    state = make_state(circle=[3, 5, 0, 1], buttons=(2, 7), quilts=(quilt, 0))  # offers cost 7, 2, 2
+    assert state.affordable_offers(0) == [1, 2]
+    assert state.buyable_offers(0) == [2]  # #5 is affordable but has no room; #0 fits the 1x2
+    assert state.affordable_offers(1) == state.buyable_offers(1) == [0, 1, 2]  # not to move: asked all the same
+    state.circle = [0, 3]  # two patches left
+    assert state.buyable_offers(0) == [0] and state.affordable_offers(1) == [0, 1]
+    assert state.buyable() == [0] and state.can_buy(0) and not state.can_buy(3)
+
+
 def test_a_placement_over_covered_cells_is_refused() -> None:
     state = make_state(quilts=(bit(0, 2), 0))
     assert_refused(state, Move.buy(1, hbar(0, 0, 3)), "overlaps covered cells \\[\\[0, 2\\]\\]")

@@ -21,6 +21,7 @@ from patchwork_opt.ai.learned import winmap
 from patchwork_opt.ai.learned.value import SHIPPED_WEIGHTS, ValueModelError, win_after
 from patchwork_opt.ai.search import exact, exactcore, fastcore
 from patchwork_opt.ai.search.exact import ExactSearch
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation, to_notation
@@ -63,11 +64,11 @@ def test_solver_values_leaves_with_the_learned_value_and_solver_rollout_with_rol
     # the evaluator decides the figures: the same search with each gives different root values
     state = State.new(seed=2)
     moves = search.root_moves(state, None)
-    learned = search.sampled_analysis(state, moves, seconds=None, iterations=300, seed=3)
-    rollout = search.sampled_analysis(state, moves, seconds=None, iterations=300, seed=3,
+    learned = search.sampled_analysis(state, moves, deadline=None, iterations=300, seed=3)
+    rollout = search.sampled_analysis(state, moves, deadline=None, iterations=300, seed=3,
                                       evaluator=fastcore.ROLLOUT)
     assert [m.win for m in learned.moves] != [m.win for m in rollout.moves]
-    assert learned.moves == search.sampled_analysis(state, moves, seconds=None, iterations=300, seed=3,
+    assert learned.moves == search.sampled_analysis(state, moves, deadline=None, iterations=300, seed=3,
                                                     evaluator=search.default_evaluator()).moves
 
 
@@ -104,7 +105,7 @@ def test_advice_is_exact_where_the_estimate_says_the_search_finishes(monkeypatch
     assert analysis.best.move in _winning(state)
     early = State.new(seed=4)  # the whole game: far out of reach, sampled
     assert not any(m.exact for m in analyse_position(early, iterations=300).moves)
-    assert search.exact_budget(early, seconds=1.0, iterations=None, every_move=True) is None
+    assert search.exact_budget(early, deadline=Deadline.after(1.0), iterations=None, every_move=True) is None
 
 
 def test_patchwork_move_answers_exact_from_the_compiled_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,8 +172,8 @@ def test_early_stop_keeps_the_move_the_full_budget_chooses(seed: int) -> None:
         moves = search.root_moves(state, None, top_k=3)
         if len(moves) < 2:
             continue
-        full = search.sampled_analysis(state, moves, seconds=None, iterations=3000, seed=seed)
-        early = search.sampled_analysis(state, moves, seconds=None, iterations=3000, seed=seed, early_stop=True)
+        full = search.sampled_analysis(state, moves, deadline=None, iterations=3000, seed=seed)
+        early = search.sampled_analysis(state, moves, deadline=None, iterations=3000, seed=seed, early_stop=True)
         assert early.best.move == full.best.move, to_notation(state)
         assert full.iterations == 3000 and early.iterations <= 3000
         stopped_early += early.iterations < 3000
@@ -184,9 +185,9 @@ def test_a_timed_search_stops_once_its_move_is_settled() -> None:
     the search stops early and plays the move the whole cap would have."""
     state = State.new(seed=6)
     moves = search.root_moves(state, None, top_k=3)
-    full = search.sampled_analysis(state, moves, seconds=None, iterations=8000, seed=1)
-    timed = search.sampled_analysis(state, moves, seconds=60.0, iterations=None, max_iterations=8000, seed=1,
-                                    early_stop=True)
+    full = search.sampled_analysis(state, moves, deadline=None, iterations=8000, seed=1)
+    timed = search.sampled_analysis(state, moves, deadline=Deadline.after(60.0), iterations=None,
+                                    max_iterations=8000, seed=1, early_stop=True)
     assert timed.iterations < 8000 and timed.best.move == full.best.move
     visits = sorted((m.visits for m in timed.moves), reverse=True)
     assert visits[0] - visits[1] > 8000 - timed.iterations
@@ -222,7 +223,7 @@ def test_the_shipped_map_belongs_to_the_shipped_weights_and_maps_the_default_sea
     moves = search.root_moves(state, None)
     raw = fastcore.CompiledSearch(state, moves, seed=4, capacity=802, evaluator=search.default_evaluator())
     raw.run(800)
-    reported = search.sampled_analysis(state, moves, seconds=None, iterations=800, seed=4)
+    reported = search.sampled_analysis(state, moves, deadline=None, iterations=800, seed=4)
     by_move = {r.move: r.win_rate for r in raw.stats()}
     progress = winmap.track_progress(state)
     assert [m.win for m in reported.moves] == pytest.approx(

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import itertools
-import sys
-import threading
 
-import pytest
-
-import solvers.model
 from patchwork_opt.core.bitboard import FULL, bit
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 from solvers.bounds import best_sum_at_most, fill_bounds, subset_sums, sums_list
@@ -136,41 +131,16 @@ def test_the_objective_domain_and_hint_are_honoured() -> None:
     assert pm2.solve(SolverConfig(time_limit=20, workers=1, seed=1)).status == SolveStatus.INFEASIBLE
 
 
-def _built(booleans: list[int], start: threading.Barrier | None = None) -> list[tuple[int, int]]:
-    """(placement variables, all variables) of empty models given extra Booleans (all threads
-    asking at once, from ``start``), then of a real model."""
-    models = [PlacementModel(FULL, [0]) for _ in booleans]
-    if start is not None:
-        start.wait()
-    for model, count in zip(models, booleans, strict=True):
-        model.new_bools(count)
-    models.append(PlacementModel(bit(0, 0) | bit(4, 4), [3, 12, 22, 30]))
-    return [(m.placement_count, len(m.proto.variables)) for m in models]
-
-
-def _built_together(threads: int, booleans: list[int]) -> list[list[tuple[int, int]]]:
-    start = threading.Barrier(threads)
-    found: list[list[tuple[int, int]]] = []
-    running = [threading.Thread(target=lambda: found.append(_built(booleans, start))) for _ in range(threads)]
-    for t in running:
-        t.start()
-    for t in running:
-        t.join()
-    return found
-
-
-def test_models_built_in_many_threads_at_once_are_those_built_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The web service builds models in two solver threads at once: the shared blocks of Booleans
-    (grown on first use) must come out the same. Each round starts them afresh, all threads growing
-    them together, with the interpreter switching threads as often as it can."""
-    booleans = [(1 << 14) - 1, 5000, 777]
-    monkeypatch.setattr(solvers.model, "_BOOL_BLOCKS", [])
-    expected = _built(booleans)
-    interval = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(1e-6)
-        for _ in range(20):
-            monkeypatch.setattr(solvers.model, "_BOOL_BLOCKS", [])
-            assert _built_together(8, booleans) == [expected] * 8
-    finally:
-        sys.setswitchinterval(interval)
+def test_extra_booleans_are_numbered_after_the_placements() -> None:
+    """Callers add their own Booleans (a 7x7 window chosen) and address them by index."""
+    pm = PlacementModel(bit(0, 0) | bit(4, 4), [3, 12, 22, 30])
+    first = pm.new_bools(5)
+    assert first == pm.placement_count == sum(len(row) for row in pm.slots)
+    assert pm.variable_count == len(pm.model.proto.variables) == pm.placement_count + 5
+    # a forbidden extra Boolean and a required one: only the negation of the first satisfies both
+    pm.forbid(first)
+    pm.add_bool_or([first, first + 1])
+    pm.maximize(pm.covered_cells())
+    assert pm.solve(SolverConfig(time_limit=20, workers=1, seed=1)).status == SolveStatus.OPTIMAL
+    pm.add_bool_or([first], enforce=[first + 1])
+    assert pm.solve(SolverConfig(time_limit=20, workers=1, seed=1)).status == SolveStatus.INFEASIBLE

@@ -61,7 +61,7 @@ def counted(services: Services) -> tuple[Services, Counting]:
 def test_an_analysis_reads_back_as_it_was_made() -> None:
     state = State.new(seed=3)
     state.apply(ADVANCE)
-    made = analyse_position(state, seconds=None, iterations=300, seed=0)
+    made = analyse_position(state, iterations=300, seed=0)
     again = analysis_from_json(analysis_to_json(made))
     assert again is not None
     assert (again.player, again.quilt) == (made.player, made.quilt)
@@ -163,7 +163,7 @@ def test_a_review_reuses_what_hints_and_the_ai_analysed(tmp_path: Path, base_ser
 
 def test_the_analysis_bot_plays_the_best_move_of_the_cached_analysis() -> None:
     start = State.new(seed=8)
-    analysis = analyse_position(start, seconds=None, iterations=300, seed=0)
+    analysis = analyse_position(start, iterations=300, seed=0)
     asked: list[float] = []
 
     def analysis_of(state: State, seconds: float, extra: Sequence[Move] = ()) -> PositionAnalysis:

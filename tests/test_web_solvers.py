@@ -286,7 +286,7 @@ def test_review_of_a_stored_game_has_the_shape_analyze_prints(tmp_path: Path, se
     assert all(p["played_text"] and p["best_text"] for p in data["plies"])
     assert len(data["first_wins"]) == len(record.moves) + 1
     assert data["final_scores"] == [game["state"]["players"][s]["score"] for s in (0, 1)]
-    assert data["seat"] == game["seat"] and data["players"][game["seat"]]["name"].endswith("(you)")
+    assert data["seat"] == game["seat"] and data["players"][game["seat"]]["name"] == "You"
     # the chart marks exactly the flagged plies, each one clickable by its ply
     flagged = [p["ply"] for p in data["plies"] if p["label"] in ("inaccuracy", "mistake", "blunder")]
     svg = data["chart_svg"]

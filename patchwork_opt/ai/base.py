@@ -10,6 +10,9 @@ from typing import Protocol, runtime_checkable
 
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.symmetry import canonical
+
+PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch (or leather cells) shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,69 @@ class AnalysedMove:
     def valued(self) -> bool:
         """``win`` and ``margin`` say something: exact, sampled, or a bound proving a loss."""
         return self.exact or self.visits > 0 or (self.bound and self.win == 0.0)
+
+
+def move_key(quilt: int, move: Move) -> tuple[str, int, int]:
+    """Moves with equal keys leave the same game up to a symmetry of the mover's quilt ``quilt``."""
+    if move.kind == "advance":
+        return ("advance", -1, 0)
+    return (move.kind, move.patch, canonical(quilt | move.mask))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchedPosition:
+    """One searched position as every search reports it (the exact searches, the compiled
+    sampling search, the AI's analysis and the position analysis behind hints and reviews).
+
+    ``moves`` are the root moves, best first, as ``AnalysedMove`` (none when an exact search ran
+    out of its budget: ``solved`` is then False); ``exact`` when their figures come from an
+    exhaustive search; ``iterations`` and ``nodes`` what the sampling and the exact search spent;
+    ``seconds`` the wall time; ``exact_failed`` when an exact search was tried (not probed) and ran
+    out of its share before sampling answered. ``player`` is the player to move and ``quilt`` their
+    quilt (moves are the same up to its symmetries: ``find``)."""
+
+    player: int
+    quilt: int
+    moves: list[AnalysedMove]
+    exact: bool = False
+    iterations: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    exact_failed: bool = False
+
+    @classmethod
+    def of(cls, state: State, moves: list[AnalysedMove], *, exact: bool = False, iterations: int = 0,
+           nodes: int = 0, seconds: float = 0.0, notes: list[str] | None = None) -> SearchedPosition:
+        """The result for the player to move of ``state``."""
+        p = state.to_move()
+        return cls(p, state.quilts[p], moves, exact, iterations, nodes, seconds, notes or [])
+
+    @property
+    def best(self) -> AnalysedMove:
+        return self.moves[0]
+
+    @property
+    def solved(self) -> bool:
+        """An exhaustive search finished: every figure is exact (or a proven bound)."""
+        return self.exact and bool(self.moves)
+
+    def shown(self, per_offer: int = PLACEMENTS_PER_OFFER) -> list[AnalysedMove]:
+        """The moves worth showing, best first: at most ``per_offer`` placements of each patch
+        (an exact analysis values every legal move) and leather cells."""
+        counts: dict[tuple[str, int], int] = {}
+        out = []
+        for m in self.moves:
+            key = (m.move.kind, m.move.patch)
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] <= per_offer:
+                out.append(m)
+        return out
+
+    def find(self, move: Move) -> AnalysedMove | None:
+        """The analysed move equivalent to ``move`` (same up to the board's symmetries), if any."""
+        key = move_key(self.quilt, move)
+        return next((m for m in self.moves if move_key(self.quilt, m.move) == key), None)
 
 
 @runtime_checkable

@@ -1,41 +1,33 @@
-"""Readable words for moves, so every Decision carries a sentence a player can follow."""
+"""Readable words for moves, so every Decision carries a sentence a player can follow.
+
+The move itself is said with ``core.words``' pieces (the cells as rows and columns, the patch's
+number), in the third person: the bot ``buys``, ``advances``, ``places``.
+"""
 
 from __future__ import annotations
 
 from patchwork_opt.ai.base import AnalysedMove
-from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import Move
-
-
-def where(mask: int) -> str:
-    """The cells a mask covers, as its bounding box (rows/cols inclusive, 0-based)."""
-    cells = cells_of(mask)
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
-    row_text = f"row {r0}" if r0 == r1 else f"rows {r0}-{r1}"
-    col_text = f"col {c0}" if c0 == c1 else f"cols {c0}-{c1}"
-    return f"{row_text}, {col_text}"
+from patchwork_opt.core.words import cells_words, plural
 
 
 def describe(move: Move) -> str:
-    """``buys #12 for 3 buttons (time 6, income 2) at rows 0-2, cols 0-2`` and the like."""
+    """``buys #12 for 3 buttons (time 6, income 2) at rows 0-2, cols 0-2``, ``advances``, ``places
+    the leather patch on row 4, col 4``."""
     if move.kind == "advance":
         return "advances"
     if move.kind == "leather":
-        r, c = cells_of(move.mask)[0]
-        return f"places the leather patch on [{r}, {c}]"
+        return f"places the leather patch on {cells_words(move.mask)}"
     p = PATCHES[move.patch]
-    return (
-        f"buys #{p.id} for {p.cost} button{'s' if p.cost != 1 else ''} "
-        f"(time {p.time}, income {p.income}) at {where(move.mask)}"
-    )
+    return f"buys #{p.id} for {plural(p.cost, 'button')} (time {p.time}, income {p.income}) at {cells_words(move.mask)}"
 
 
-def _short(move: Move) -> str:
+def short_words(move: Move) -> str:
+    """A move named in passing (the runner-up of a reason): ``#7 at rows 0-1, cols 3-5``,
+    ``advancing``, ``leather``."""
     if move.kind == "buy":
-        return f"#{move.patch} at {where(move.mask)}"
+        return f"#{move.patch} at {cells_words(move.mask)}"
     return "advancing" if move.kind == "advance" else "leather"
 
 
@@ -57,5 +49,5 @@ def reason(chosen: AnalysedMove, runner_up: AnalysedMove | None, exact_nodes: in
     text = (f"{describe(move)} because the search gives it a {chosen.win:.0%} chance of winning over "
             f"{chosen.visits} simulations")
     if runner_up is not None and runner_up.valued:
-        text += f" (next best, {_short(runner_up.move)}: {runner_up.win:.0%})"
+        text += f" (next best, {short_words(runner_up.move)}: {runner_up.win:.0%})"
     return text

@@ -25,14 +25,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from patchwork_opt.core.advice import RankedPlacement
-from patchwork_opt.core.bitboard import FULL, NOT_COL0, NOT_COL8, SIZE, WINDOW_MASKS, has_full_window, mask_of
+from patchwork_opt.core.bitboard import (
+    FULL,
+    WINDOW,
+    WINDOW_MASKS,
+    adjacent,
+    best_window,
+    contact_planes,
+    edges_against,
+    has_full_window,
+    window_progress,
+)
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, legal_placements, patch_worth
-from patchwork_opt.core.state import BONUS_POINTS, END, OFFER_SIZE, State, marks_ahead
-
-ROW0 = mask_of((0, c) for c in range(SIZE))
-ROW8 = mask_of((SIZE - 1, c) for c in range(SIZE))
-COL0 = mask_of((r, 0) for r in range(SIZE))
-COL8 = mask_of((r, SIZE - 1) for r in range(SIZE))
+from patchwork_opt.core.state import BONUS_POINTS, END, State, marks_ahead
+from patchwork_opt.core.state import COST as COST  # re-exported: the one cost table
 
 HOLE_PENALTY = 4.0  # per empty cell cut off from every other empty cell
 WINDOW_WEIGHT = 0.15  # per cell of the best 7x7 window covered, while the bonus is free
@@ -41,41 +47,23 @@ QUICK_SAMPLES = 6  # random fits a rollout's placement compares (drawn in at mos
 LEATHER_IN_WINDOW = 0.5  # a leather cell inside the best-covered 7x7 (breaks ties of enclosure)
 LEATHER_COMPLETES = 100.0  # the leather cell completing a free 7x7 ranks above every other
 
-# Patch facts as flat tuples (indexing a tuple is cheaper than an attribute lookup in hot loops).
+# Patch facts as flat tuples (indexing a tuple is cheaper than an attribute lookup in hot loops;
+# ``COST`` is the state's, which says what is affordable).
 AREA: tuple[int, ...] = tuple(p.area for p in PATCHES)
-COST: tuple[int, ...] = tuple(p.cost for p in PATCHES)
 TIME: tuple[int, ...] = tuple(p.time for p in PATCHES)
 INCOME: tuple[int, ...] = tuple(p.income for p in PATCHES)
 
 
-def contact_planes(quilt: int) -> tuple[int, int, int, int]:
-    """For each direction, the cells whose neighbour that way is covered or off the quilt."""
-    up = ((quilt << SIZE) & FULL) | ROW0
-    down = (quilt >> SIZE) | ROW8
-    left = ((quilt & NOT_COL8) << 1) | COL0
-    right = ((quilt & NOT_COL0) >> 1) | COL8
-    return up, down, left, right
-
-
 def isolated(empty: int) -> int:
     """Empty cells none of whose neighbours is empty."""
-    spread = ((empty << SIZE) & FULL) | (empty >> SIZE) | ((empty & NOT_COL8) << 1) | ((empty & NOT_COL0) >> 1)
-    return empty & ~spread
-
-
-def window_progress(quilt: int) -> int:
-    """Covered cells of the best-covered 7x7 window."""
-    return max((quilt & w).bit_count() for w in WINDOW_MASKS)
+    return empty & ~adjacent(empty)
 
 
 def placement_score(quilt: int, mask: int, planes: tuple[int, int, int, int], holes_before: int,
                     bonus_free: bool, progress: bool = True) -> float:
     """Heuristic score of covering ``mask`` on ``quilt`` (higher is better); ``progress`` False
     drops the (comparatively slow) 7x7-progress term, as rollouts do."""
-    up, down, left, right = planes
-    contact = (mask & up).bit_count() + (mask & down).bit_count() + (mask & left).bit_count() + (
-        mask & right
-    ).bit_count()
+    contact = edges_against(mask, planes)  # the engine's contact, as best fit's (over the outline)
     after = quilt | mask
     holes = isolated(FULL & ~after).bit_count() - holes_before
     score = contact - HOLE_PENALTY * holes
@@ -89,8 +77,7 @@ def placement_score(quilt: int, mask: int, planes: tuple[int, int, int, int], ho
 
 def score_parts(quilt: int, mask: int, bonus_free: bool) -> dict[str, float]:
     """The named parts of ``placement_score`` for one placement (for explanations)."""
-    up, down, left, right = contact_planes(quilt)
-    contact = sum((mask & plane).bit_count() for plane in (up, down, left, right))
+    contact = edges_against(mask, contact_planes(quilt))
     after = quilt | mask
     holes = isolated(FULL & ~after).bit_count() - isolated(FULL & ~quilt).bit_count()
     completes = bonus_free and has_full_window(after)
@@ -173,7 +160,7 @@ def _leather_scores(quilt: int, bonus_free: bool, completing: int) -> list[tuple
     if not empty:
         return []
     up, down, left, right = contact_planes(quilt)
-    preferred = max(WINDOW_MASKS, key=lambda w: (quilt & w).bit_count()) if bonus_free else 0
+    preferred = best_window(quilt) if bonus_free else 0
     scored: list[tuple[float, int]] = []
     rest = empty
     while rest:
@@ -239,15 +226,12 @@ def greedy_plan(state: State, player: int, *, exhaustive: bool = True,
                 rng: random.Random | None = None, noise: float = 0.0) -> PurchasePlan:
     """The value-per-time rule: buy the best-valued affordable patch that fits when it beats
     advancing, placed by the heuristic (``exhaustive``) or by ``quick_placement``."""
-    quilt, buttons, position = state.quilts[player], state.buttons[player], state.pos[player]
+    quilt, position = state.quilts[player], state.pos[player]
     bonus_free = state.bonus < 0
     circle = state.circle
     options: list[tuple[float, int]] = []
-    for k in range(min(OFFER_SIZE, len(circle))):
-        pid = circle[k]
-        if COST[pid] > buttons:
-            continue
-        value = purchase_value(pid, position)
+    for k in state.affordable_offers(player):
+        value = purchase_value(circle[k], position)
         if noise and rng is not None:
             value += noise * (rng.random() - 0.5)
         options.append((value, k))
@@ -284,7 +268,7 @@ class HeuristicAdvisor:
         if has_full_window(quilt):
             return True
         area = sum(AREA[p] for p in patches)
-        least_empty = min((w & ~quilt).bit_count() for w in WINDOW_MASKS)
+        least_empty = WINDOW * WINDOW - window_progress(quilt)
         if least_empty > area:
             return False
         return None

@@ -44,7 +44,7 @@ def _layout(first_wins: Sequence[float], marks: Sequence[Mark], names: Sequence[
         return TOP + plot_h * (1.0 - win)
 
     out = _Layout(
-        title=f"Chance that {names[0]} wins (above the middle line: {names[0]} ahead; below: {names[1]})",
+        title=f"{names[0]}: chance to win (above the middle line: {names[0]} ahead; below: {names[1]})",
         middle=y(0.5),
     )
     for level in (0.0, 0.25, 0.5, 0.75, 1.0):

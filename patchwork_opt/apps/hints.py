@@ -2,28 +2,33 @@
 AI's search (``patchwork_opt.ai.analysis.position``, with the CP-SAT advisor placing the offers): win
 chance, expected margin, exact or not, in plain words; for a quilt and a patch, the patch's best
 placements (``solvers.bestfit``). Also the game review of ``patchwork analyze``.
+
+The time limit becomes one ``Deadline`` here (``core.clock``), the edge: the analysis, the advisor's
+calls and the best fit's CP-SAT calls all end by it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from patchwork_opt.ai.analysis.position import PositionAnalysis, advice, analyse_position, ranking_value
-from patchwork_opt.apps.review import GameReview, Progress, review_game
-from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.clock import SOLVER_CALL_SECONDS, Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import label_grid, render_grid
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import Record
-from solvers.advisor import SolverAdvisor
 from solvers.bestfit import BestFitResult, Hint, best_fit
 from solvers.model import SolverConfig
+
+if TYPE_CHECKING:  # the AI's searches (Numba) load only for a position's hints and reviews, not a quilt's
+    from patchwork_opt.ai.analysis.position import PositionAnalysis
+    from patchwork_opt.apps.review import GameReview, Progress
 
 
 class AdvisedHint(BaseModel):
@@ -51,22 +56,23 @@ class AdvisedHints(BaseModel):
 PLACEMENTS_SHOWN = 3  # placements of a patch shown by default
 MOVES_SHOWN = 8  # moves of a position shown by default
 
-#: Share of the time limit one advisor call (one offer's placements) may take.
-ADVISOR_SHARE = 0.08
-
-
 def advised_hints(
-    state: State, *, time_limit: float = 1.0, top: int = 8, seed: int = 0, stop: StopSignal | None = None
+    state: State, *, deadline: Deadline, top: int = 8, seed: int = 0, stop: StopSignal | None = None
 ) -> AdvisedHints:
-    """The analysis of the position with the CP-SAT advisor placing the offers, as hints."""
+    """The analysis of the position by ``deadline`` with the CP-SAT advisor placing the offers
+    (each call a share of the time left: ``clock.ADVISOR_SHARE``), as hints."""
+    from patchwork_opt.ai.analysis.position import analyse_position
+    from solvers.advisor import SolverAdvisor
+
     if state.is_terminal():
         return AdvisedHints(player=-1, hints=[], seconds=0.0)
-    advisor = SolverAdvisor(budget=ADVISOR_SHARE * time_limit)
-    analysis = analyse_position(state, seconds=time_limit, seed=seed, advisor=advisor, stop=stop)
+    analysis = analyse_position(state, deadline=deadline, seed=seed, advisor=SolverAdvisor(), stop=stop)
     return hints_of(state, analysis, top)
 
 
 def hints_of(state: State, analysis: PositionAnalysis, top: int) -> AdvisedHints:
+    from patchwork_opt.ai.analysis.position import advice, ranking_value
+
     hints = [
         AdvisedHint(
             type=m.move.kind, patch=m.move.patch if m.move.kind == "buy" else None, cells=cells_of(m.move.mask),
@@ -82,10 +88,13 @@ def review_record(
     record: Record, *, seconds: float, progress: Progress | None = None, stop: StopSignal | None = None
 ) -> GameReview:
     """``patchwork analyze``: the game review with the CP-SAT advisor placing the offers."""
+    from patchwork_opt.apps.review import review_game
+    from solvers.advisor import SolverAdvisor
+
     if seconds <= 0:
         raise PatchworkError(f"time per move must be positive, got {seconds:g}")
-    advisor = SolverAdvisor(budget=ADVISOR_SHARE * seconds)
-    return review_game(record, seconds=seconds, advisor=advisor, progress=progress, stop=stop)
+    # each position's analysis makes its deadline of ``seconds`` and bounds the advisor by it
+    return review_game(record, seconds=seconds, advisor=SolverAdvisor(), progress=progress, stop=stop)
 
 
 class NoPlacementError(PatchworkError):
@@ -110,24 +119,24 @@ def hint_for(
     A position without ``patch_id``: its ranked moves, valued by the AI (``top`` of them). A quilt
     (or a position's mover's quilt) with ``patch_id``: the best fit of that patch; for a position
     the next patches and the pool come from its circle unless ``next_ids`` is given.
-    ``time_limit`` bounds the solver part.
+    Everything ends by ``time_limit`` seconds from now (one ``Deadline``, made here).
     """
     if time_limit <= 0:
         raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
+    deadline = Deadline.after(time_limit)
     if top_k is None:
         top_k = PLACEMENTS_SHOWN if patch_id is not None or loaded.state is None else MOVES_SHOWN
     if top_k < 1:
         raise PatchworkError(f"top must be at least 1, got {top_k}")
     if lookahead < 0:
         raise PatchworkError(f"lookahead must be at least 0, got {lookahead}")
-    config = SolverConfig(time_limit=min(time_limit, 0.2), workers=1)
     state = loaded.state
     if state is not None and pool is not None:
         raise PatchworkError("a pool is for a quilt (a position's patches to come are its circle)")
     if state is not None and patch_id is None:
         if next_ids is not None:
             raise PatchworkError("next patches need a patch (a position's next patches are its circle)")
-        return advised_hints(state, time_limit=time_limit, top=top_k, stop=stop)
+        return advised_hints(state, deadline=deadline, top=top_k, stop=stop)
     if patch_id is None:
         raise PatchworkError("a bare quilt needs a patch to place (--patch ID)")
     upcoming = list(next_ids or [])
@@ -140,8 +149,9 @@ def hint_for(
         if next_ids is None:
             upcoming = circle[:lookahead]
     quilt = loaded.quilt
+    config = SolverConfig(time_limit=max(deadline.within(SOLVER_CALL_SECONDS).remaining(), 0.001), workers=1)
     result = best_fit(
-        quilt.mask, patch_id, upcoming, pool=pool, top_k=top_k, config=config, budget=time_limit
+        quilt.mask, patch_id, upcoming, pool=pool, top_k=top_k, config=config, budget=deadline.remaining()
     )
     if not result.hints:
         raise NoPlacementError(f"patch {patch_id} fits nowhere on this quilt ({quilt.empty} empty cells)")
@@ -222,7 +232,7 @@ def render_advised_hints(result: AdvisedHints, state: State) -> str:
     for start in range(0, len(drawn), 3):
         chunk = drawn[start : start + 3]
         grids = [
-            render_grid(label_grid([(LABELS[i], sum(1 << (r * 9 + c) for r, c in h.cells))], quilt))
+            render_grid(label_grid([(LABELS[i], mask_of(h.cells))], quilt))
             for i, h in chunk
         ]
         width = len(grids[0][0])

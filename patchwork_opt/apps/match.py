@@ -11,6 +11,7 @@ import importlib
 import math
 import os
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +23,7 @@ from typing import Any
 
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import ADVISED_BOTS, BOT_NAMES, UnknownBotError, make_bot
+from patchwork_opt.apps.engine.client import EngineBot, engine_command, is_engine
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
@@ -38,6 +40,10 @@ MAX_PLIES = 2000  # far above any real game (each ply moves a token or fills a c
 
 class MatchError(PatchworkError):
     """A match that cannot be run as asked (bad counts, missing backend...)."""
+
+
+#: The one line a ``--backend ray`` run without the ``ray`` extra ends with (as the CLI names the other extras).
+RAY_MISSING = "the ray backend needs the 'ray' extra: pip install -e '.[ray]'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +83,17 @@ class MatchSpec:
 
     def check(self) -> None:
         for name in (self.p1, self.p2):
-            if name.strip().lower() not in BOT_NAMES:
-                raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")
+            if is_engine(name):
+                engine_command(name)  # a command line (the program itself starts with the first game)
+            elif name.strip().lower() not in BOT_NAMES:
+                raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)}, or engine:CMD)")
         if self.games < 1:
             raise MatchError(f"--games must be at least 1, got {self.games}")
-        # Building the bots once checks the level, time and iterations with the registry's messages.
+        # Building the bots once checks the level, time and iterations with the registry's messages
+        # (an engine's too: it gets the same level, time and iterations).
         for role in (0, 1):
-            make_bot(self.bot_name(role), level=self.level_for(role), time_per_move=self.time_for(role),
-                     iterations=self.iterations)
+            make_bot("random" if is_engine(self.bot_name(role)) else self.bot_name(role), level=self.level_for(role),
+                     time_per_move=self.time_for(role), iterations=self.iterations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +148,9 @@ def load_advisor(factory: str) -> PlacementAdvisor:
 def bot_for(spec: MatchSpec, role: int, seed: int) -> Bot:
     """--p1's bot (role 0) or --p2's (role 1), each with its own clock."""
     name = spec.bot_name(role)
+    if is_engine(name):
+        return EngineBot(name, level=spec.level_for(role), seed=seed, time_per_move=spec.time_for(role),
+                         iterations=spec.iterations)
     advisor = None
     if name.strip().lower() in ADVISED_BOTS and spec.advisor_factory:
         advisor = load_advisor(spec.advisor_factory)
@@ -237,6 +249,11 @@ def check_run(workers: int, backend: str) -> None:
         raise MatchError(f"--workers must be at least 1, got {workers}")
     if backend not in BACKENDS:
         raise MatchError(f"unknown backend {backend!r} (expected {' or '.join(BACKENDS)})")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401  (the games import it anyway: checked here before any progress is drawn)
+        except ImportError:
+            raise MatchError(RAY_MISSING) from None
 
 
 def check_save_dir(directory: str | Path) -> None:
@@ -253,13 +270,18 @@ def check_save_dir(directory: str | Path) -> None:
         raise MatchError(f"--save {directory}: cannot write there (permission denied)")
 
 
+def player_name(name: str) -> str:
+    """A bot's name in lower case; an ``engine:CMD`` player's command as given."""
+    return name.strip() if is_engine(name) else name.strip().lower()
+
+
 def checked_spec(
     p1: str, p2: str, *, games: int, seed: int, level: int, time_per_move: float | None, iterations: int | None,
     workers: int, backend: str, save: str | None, advisor_factory: str | None = None,
     p2_time_per_move: float | None = None, p2_level: int | None = None,
 ) -> MatchSpec:
     """The match ``patchwork match`` asks for, every option checked before any game is played."""
-    spec = MatchSpec(p1=p1.strip().lower(), p2=p2.strip().lower(), games=games, seed=seed, level=level,
+    spec = MatchSpec(p1=player_name(p1), p2=player_name(p2), games=games, seed=seed, level=level,
                      time_per_move=time_per_move, iterations=iterations, advisor_factory=advisor_factory,
                      p2_time_per_move=p2_time_per_move, p2_level=p2_level)
     spec.check()
@@ -280,9 +302,7 @@ def _run_on_ray(
     try:
         import ray
     except ImportError:
-        raise MatchError(
-            "the ray backend needs Ray: pip install 'patchwork-opt[ray]' (or pip install ray)"
-        ) from None
+        raise MatchError(RAY_MISSING) from None
     if not ray.is_initialized():
         if address:
             ray.init(address=address, log_to_driver=False)
@@ -295,13 +315,18 @@ def _run_on_ray(
         collect(ray.get(done[0]))
 
 
+def _file_part(name: str) -> str:
+    """A player's name as a piece of a file name (an engine's command holds spaces and slashes)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")
+
+
 def save_records(results: Sequence[GameResult], directory: str | Path, spec: MatchSpec) -> list[Path]:
     """Write each game as ``game-0001.json`` (a record ``patchwork replay`` reads)."""
     out = Path(directory)
     paths = []
     for r in results:
         first, second = (spec.p1, spec.p2) if r.p1_seat == 0 else (spec.p2, spec.p1)
-        path = out / f"game-{r.index + 1:04d}-{first}-vs-{second}.json"
+        path = out / f"game-{r.index + 1:04d}-{_file_part(first)}-vs-{_file_part(second)}.json"
         r.record.save(path)
         paths.append(path)
     return paths

@@ -8,17 +8,22 @@ Both figures of the move played come from the same search when it valued that mo
 simulations (a sampling search spends few on moves it finds poor, and their figures are noisy),
 else from the analysis of the position the move led to.
 
-Labels weigh both losses: a move gets the worse of its grade in win chance (``LABELS``) and its
-grade in points (``POINT_LABELS``), so a move throwing away many points is a mistake even in a
-game already decided. A sampled estimate's loss in win chance counts only as far as the points
-back it: one point of expected margin is worth at most ``WIN_PER_POINT`` of win chance (the
-steepest slope of the win chance against the margin, at 50%), so a larger drop with few points
-lost is the noise of two estimates, not a weak move, and two equal players are not flagged for
-it. Exact figures count in full. A player's accuracy averages
-``100 * exp(-loss / ACCURACY_SCALE)`` over their moves, so a best move scores 100 and a move that
-throws away a won game about 0; moves in a game already decided (the win chance within
-``DECIDED`` of 0 or 1, and kept so) do not count: any move is as good there, and counting them
-would pull both players towards 100.
+Labels follow one rule, the one the page's legend states (``label_rule``): a move that is not the
+best gets the worse of two grades, its grade in win chance lost (5%, 10%, 20%: ``LABELS``) and its
+grade in expected points lost (2, 4, 8: ``POINT_LABELS``), so a move throwing away many points is a
+mistake even in a game already decided, and a move that lost neither is never flagged. A sampled
+estimate's loss in win chance counts only as far as the points back it: one point of expected margin
+is worth at most ``WIN_PER_POINT`` of win chance (the steepest slope of the win chance against the
+margin, at 50%), so a larger drop with few points lost is the noise of two estimates, not a weak
+move, and two equal players are not flagged for it. Exact figures (every way the game can go
+checked) count in full. Measured (docs/benchmarks.md): a random player against the solver gets about
+6 mistakes and blunders a game, two equal solvers well under 0.3 a player.
+
+A player's accuracy is lichess's (docs/review.md): each move scores
+``103.1668 * exp(-0.04354 * (win% before - win% after)) - 3.1669``, kept within 0-100, so a best
+move scores 100 and a move that throws away a won game about 0; a player's accuracy averages
+their moves, leaving out moves in a game already decided (the win chance within ``DECIDED`` of 0
+or 1, and kept so): any move is as good there, and counting them would pull both players to 100.
 """
 
 from __future__ import annotations
@@ -32,27 +37,28 @@ from typing import Any
 from patchwork_opt.ai.analysis.position import PositionAnalysis, analyse_position, move_words, value_after
 from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
 from patchwork_opt.core.advice import PlacementAdvisor
+from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record, write_atomic
 
-#: (label, the loss in win chance below which a non-best move gets it), mildest first.
-LABELS: tuple[tuple[str, float], ...] = (("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
-#: (label, the expected points lost below which a non-best move gets it), mildest first: about twice
-#: the points each grade of ``LABELS`` takes where a point is worth most (0.05, 0.10 and 0.20 of win
-#: chance are 0.8, 1.6 and 3.1 points at ``WIN_PER_POINT``), so a grade in points alone asks for a
-#: loss that would earn it in an even game with room to spare. Measured (docs/benchmarks.md): a
-#: random player against the solver gets about 6 mistakes and blunders a game, two equal solvers
-#: well under 0.3 a player.
-POINT_LABELS: tuple[tuple[str, float], ...] = (("good", 2.0), ("inaccuracy", 4.0), ("mistake", 8.0))
+#: (label, the loss in win chance from which a move that is not the best gets it), mildest first.
+LABELS: tuple[tuple[str, float], ...] = (("inaccuracy", 0.05), ("mistake", 0.10), ("blunder", 0.20))
+#: (label, the expected points lost from which a move that is not the best gets it), mildest first:
+#: about twice the points each grade of ``LABELS`` takes where a point is worth most (0.05, 0.10 and
+#: 0.20 of win chance are 0.8, 1.6 and 3.1 points at ``WIN_PER_POINT``), so a grade in points alone
+#: asks for a loss that would earn it in an even game with room to spare.
+POINT_LABELS: tuple[tuple[str, float], ...] = (("inaccuracy", 2.0), ("mistake", 4.0), ("blunder", 8.0))
 #: The most win chance one point of expected margin is worth: the steepest slope of the shipped
 #: value model's map from margin to win chance, a/4 for win = 1 / (1 + exp(-(a * margin + b))),
-#: ``win_per_point`` in data/value.json (a test keeps the two equal).
+#: ``win_per_point`` in data/value.json (a test keeps the two equal). A sampled loss in win chance
+#: counts only as far as the points lost back it.
 WIN_PER_POINT = 0.0645
 BLUNDER = "blunder"
-ACCURACY_SCALE = 0.2  # loss in win chance at which a move's accuracy falls to 37%
+#: lichess's move accuracy from the drop in win percent (0-100): A * exp(-K * drop) + B.
+ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668, 0.04354, -3.1669
 DECIDED = 0.03  # a win chance this close to 0 or 1 is a decided game
 RELIABLE_SHARE = 0.2  # a move's own figure counts when it had this share of the best move's visits
 
@@ -130,30 +136,52 @@ class GameReview:
         ]
 
 
-def _grade(value: float, scale: tuple[tuple[str, float], ...]) -> int:
-    """0 good, 1 inaccuracy, 2 mistake, 3 blunder."""
-    return next((i for i, (_, below) in enumerate(scale) if value < below), len(scale))
+def counted_loss(loss: float, points_lost: float, exact: bool) -> float:
+    """The win chance a move's label counts: all of it when exact, else only as far as the points
+    lost back it (``WIN_PER_POINT`` a point)."""
+    return loss if exact else min(loss, points_lost * WIN_PER_POINT)
 
 
 def label_of(loss: float, points_lost: float, is_best: bool, exact: bool = False) -> str:
     """The label of a move losing ``loss`` win chance and ``points_lost`` expected points
-    (``exact``: both figures are exact, so the win chance counts in full)."""
+    (``exact``: both figures are exact, so the win chance counts in full): the worse of its grade
+    in win chance and its grade in points, ``good`` when it reaches neither."""
     if is_best:
         return "best"
-    counted = loss if exact else min(loss, points_lost * WIN_PER_POINT)
-    grade = max(_grade(counted, LABELS), _grade(points_lost, POINT_LABELS))
-    return LABELS[grade][0] if grade < len(LABELS) else BLUNDER
+    counted = counted_loss(loss, points_lost, exact)
+    label = "good"
+    for (name, chance), (_, points) in zip(LABELS, POINT_LABELS, strict=True):
+        if counted >= chance or points_lost >= points:
+            label = name
+    return label
+
+
+def label_rule() -> str:
+    """The rule ``label_of`` follows, in the words the page's legend and the terminal show."""
+    grades = "; ".join(f"{name}: {chance:.0%} win chance or {points:g} points"
+                       for (name, chance), (_, points) in zip(LABELS, POINT_LABELS, strict=True))
+    return (f"A move that is not the best gets the worse of two grades, by the win chance and by the "
+            f"expected points it lost against the best move ({grades}). A sampled drop in win chance "
+            f"counts only as far as the points lost back it ({WIN_PER_POINT:.2%} a point); when every way "
+            f"the game can go was checked (exact) it counts in full. A move that lost neither is never "
+            f"flagged.")
 
 
 def counts_for_accuracy(ply: PlyReview) -> bool:
     return DECIDED < ply.win_before < 1.0 - DECIDED or ply.loss >= DECIDED
 
 
+def move_accuracy(loss: float) -> float:
+    """lichess's accuracy of a move losing ``loss`` (0-1) win chance, within 0-100."""
+    raw = ACCURACY_A * math.exp(-ACCURACY_K * 100.0 * loss) + ACCURACY_B
+    return min(100.0, max(0.0, raw))
+
+
 def accuracy_of(plies: list[PlyReview]) -> float:
     losses = [p.loss for p in plies if counts_for_accuracy(p)]
     if not losses:
         return 100.0
-    return 100.0 * sum(math.exp(-loss / ACCURACY_SCALE) for loss in losses) / len(losses)
+    return sum(move_accuracy(loss) for loss in losses) / len(losses)
 
 
 def review_game(
@@ -190,7 +218,9 @@ def review_game(
         if analyse is not None:
             analyses.append(analyse(state, extra))
         else:
-            analyses.append(analyse_position(state, seconds=seconds, iterations=iterations, seed=seed,
+            # each position's own deadline, made as its analysis starts (the time per ply is the edge)
+            deadline = deadline_after(seconds) if iterations is None else None
+            analyses.append(analyse_position(state, deadline=deadline, iterations=iterations, seed=seed,
                                              advisor=advisor, extra=extra, stop=stop))
         if progress is not None:
             progress("analysing positions", i + 1, total)

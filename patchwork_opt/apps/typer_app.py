@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib import metadata
 from typing import Annotated, Any
 
 import typer
@@ -14,8 +13,15 @@ from typer.core import TyperGroup
 
 from patchwork_opt.core.errors import PatchworkError
 
-#: Libraries of the optional extras (pyproject.toml), for a one-line hint when one is missing.
-EXTRAS = {"fastapi": "web", "uvicorn": "web", "starlette": "web", "httpx": "web", "ray": "ray", "sklearn": "train"}
+#: Libraries of the optional extras (pyproject.toml), for a one-line hint when one is missing: every
+#: one the project imports itself (the web service imports anyio and h11, which come with the web
+#: extra's FastAPI and Uvicorn; tests/test_core_install.py runs the commands without them).
+EXTRAS = {
+    "fastapi": "web", "uvicorn": "web", "starlette": "web", "anyio": "web", "h11": "web", "httpx": "web",
+    "psycopg": "web", "psycopg_pool": "web",
+    "ray": "ray", "sklearn": "train", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "rl", "open_spiel": "rl",
+    "pygame": "rl",
+}
 
 
 @contextmanager
@@ -68,6 +74,8 @@ def new_typer(help_text: str) -> typer.Typer:
 
 def _print_version(wanted: bool) -> None:
     if wanted:
+        from importlib import metadata  # about 20 ms: only when asked
+
         typer.echo(f"patchwork-opt {metadata.version('patchwork-opt')}")
         raise typer.Exit()
 

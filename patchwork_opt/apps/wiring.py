@@ -8,23 +8,21 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from patchwork_opt.ai.analysis.position import PositionAnalysis, analyse_position
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import ADVISED_BOTS, make_bot
-from patchwork_opt.apps.hints import (
-    ADVISOR_SHARE,
-    advised_hints,
-    review_record,
-)
-from patchwork_opt.apps.play import HintLine
-from patchwork_opt.apps.review import render_review
 from patchwork_opt.core.advice import PlacementAdvisor
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
-from solvers.advisor import SolverAdvisor
+
+if TYPE_CHECKING:  # the searches, OR-Tools and the terminal UI are imported by the functions that use them
+    from patchwork_opt.ai.analysis.position import PositionAnalysis
+    from patchwork_opt.apps.play import HintLine
+    from solvers.advisor import SolverAdvisor
 
 PLAY_HINT_SECONDS = 1.0  # the AI's time for a hint in terminal play
 PLAY_REVIEW_SECONDS = 0.2  # the AI's time per position for the review offered after a game
@@ -44,17 +42,25 @@ def solver_advisor_path() -> str | None:
 
 def play_hinter(state: State, count: int) -> list[HintLine]:
     """The AI's ranked moves of the position with their win chances, as terminal play shows them."""
-    result = advised_hints(state, time_limit=PLAY_HINT_SECONDS, top=count)
+    from patchwork_opt.apps.hints import advised_hints
+    from patchwork_opt.apps.play import HintLine
+
+    result = advised_hints(state, deadline=Deadline.after(PLAY_HINT_SECONDS), top=count)
     return [HintLine(Move.from_json(h.line[0]), h.reason) for h in result.hints]
 
 
 def play_reviewer(record: Record) -> str:
     """The review of a finished game, as terminal play offers it."""
+    from patchwork_opt.apps.hints import review_record
+    from patchwork_opt.apps.review import render_review
+
     return render_review(review_record(record, seconds=PLAY_REVIEW_SECONDS))
 
 
 def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]:
     """The AI for terminal play, with the CP-SAT advisor plugged in (also used for suggestions)."""
+    from solvers.advisor import SolverAdvisor
+
     advisor = SolverAdvisor()
     return make_bot(ai, level=level, seed=seed, advisor=advisor), advisor
 
@@ -62,7 +68,11 @@ def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]
 def bot_advisor(ai: str) -> PlacementAdvisor | None:
     """The placement advisor a bot named ``ai`` takes: the CP-SAT one for the advised bots
     (``registry.ADVISED_BOTS``), else none (``patchwork move`` and the service's bots)."""
-    return SolverAdvisor() if ai.strip().lower() in ADVISED_BOTS else None
+    if ai.strip().lower() not in ADVISED_BOTS:
+        return None
+    from solvers.advisor import SolverAdvisor
+
+    return SolverAdvisor()
 
 
 def match_advisor(p1: str, p2: str) -> str | None:
@@ -77,15 +87,23 @@ def analyse(
     state: State, seconds: float, extra: Sequence[Move] = (), stop: StopSignal | None = None
 ) -> PositionAnalysis:
     """The AI's analysis of a position with the CP-SAT advisor placing the offers, as ``patchwork
-    hint`` and ``patchwork analyze`` make it: the service caches it for hints, reviews and AI moves."""
-    advisor = SolverAdvisor(budget=ADVISOR_SHARE * seconds)
-    return analyse_position(state, seconds=seconds, advisor=advisor, extra=extra, stop=stop)
+    hint`` and ``patchwork analyze`` make it: the service caches it for hints, reviews and AI moves.
+    Its deadline is made here, when the analysis starts (``seconds``, the cache's key, was capped
+    once where the request came in)."""
+    from patchwork_opt.ai.analysis.position import analyse_position
+    from solvers.advisor import SolverAdvisor
+
+    return analyse_position(state, deadline=Deadline.after(seconds), advisor=SolverAdvisor(), extra=extra,
+                            stop=stop)
 
 
 def warm_compiled_searches() -> None:
     """Load every compiled search the service uses (from Numba's cache, or compile it: about a minute
     the first time an install runs): the game search with the learned evaluation, the exact
-    endgame and the packing search of fills."""
+    endgame and the packing search of fills; and OR-Tools, which the solvers import at their first
+    model (about 0.3 s), not when loaded."""
+    from ortools.sat.python import cp_model  # noqa: F401
+
     from patchwork_opt.ai.analysis.run import default_evaluator
     from patchwork_opt.ai.search import exactcore, fastcore
     from solvers.search import warm_up as warm_packing

@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from patchwork_opt.apps.progress import phase_progress
 from patchwork_opt.apps.typer_app import BackendOption, JsonFlag, RayAddressOption, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.core.errors import PatchworkError
@@ -39,6 +38,7 @@ def bench_hint(
     as_json: JsonFlag = False,
 ) -> None:
     """Best-fit latency (p50/p95) on mid-game quilts with 3-6 lookahead patches, vs plain CP-SAT."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.bench.hint import render_hint_bench, run_hint_bench
 
     if quilts < 1 or baseline < 0 or positions < 0:
@@ -59,6 +59,7 @@ def bench_solvers(
     as_json: JsonFlag = False,
 ) -> None:
     """Optimal fill vs a naive CP-SAT model on random 4-18 patch sets, 0-40% filled quilts."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.bench.fill import render_solver_bench, run_solver_bench
 
     if sets < 1 or not 4 <= max_patches <= 33 or time_limit <= 0:
@@ -101,6 +102,7 @@ def bench_calibration(
     as_json: JsonFlag = False,
 ) -> None:
     """Win chances against outcomes: log loss, calibration slope, ECE, Brier; mistakes per player per game."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.wiring import solver_advisor_path
     from patchwork_opt.bench.calibration import (
         calibration_spec,
@@ -119,6 +121,22 @@ def bench_calibration(
     _print_json(result) if as_json else typer.echo(render_calibration_bench(result))
 
 
+@bench_app.command("clock")
+def bench_clock(
+    games: Annotated[int, typer.Option(help="Seeded games to cut positions from (besides examples/).")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
+    times: Annotated[list[float] | None, typer.Option("--time", help="A T to time (repeatable).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Wall time of hint --time-limit T and move --time-per-move T against T: median, p95, max."""
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.bench.clock import TIMES, render_clock_bench, run_clock_bench
+
+    with phase_progress(disable=as_json) as report:
+        result = run_clock_bench(games=games, seed=seed, times=times or TIMES, progress=report)
+    _print_json(result) if as_json else typer.echo(render_clock_bench(result))
+
+
 @bench_app.command("exact")
 def bench_exact(
     space: Annotated[int, typer.Option("--from", help="Cut the games where both tokens first reach this space.")] = 40,
@@ -134,6 +152,7 @@ def bench_exact(
     as_json: JsonFlag = False,
 ) -> None:
     """Compiled exact search vs the Python one: share solved in time, median time, nodes/s and ratio."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.bench.exact import check_exact_bench, render_exact_bench, run_exact_bench
 
     check_exact_bench(space=space, positions=positions, seconds=seconds, threads=threads,
@@ -158,6 +177,7 @@ def bench_web(
     as_json: JsonFlag = False,
 ) -> None:
     """Hints served per second, p50/p95 and shed answers of `patchwork serve` on loopback under N clients."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.bench.web import (
         render_fault_bench,
         render_review_bench,
@@ -209,6 +229,7 @@ def bench_puzzles(
     as_json: JsonFlag = False,
 ) -> None:
     """Does puzzle difficulty mean something (the bot at levels 1-5 on each difficulty), and the time to make one."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.wiring import bot_advisor
     from patchwork_opt.bench.puzzles import render_puzzle_bench, run_puzzle_bench
     from patchwork_opt.puzzles.bank import load_bank
@@ -219,3 +240,20 @@ def bench_puzzles(
         result = run_puzzle_bench(load_bank(bank), per_difficulty=per_difficulty, generate=generate, seed=seed, ai=ai,
                                   advisor=bot_advisor(ai), progress=report)
     _print_json(result) if as_json else typer.echo(render_puzzle_bench(result))
+
+
+@bench_app.command("env")
+def bench_env(
+    seconds: Annotated[float, typer.Option(help="Seconds per run of each environment.")] = 2.0,
+    repeats: Annotated[int, typer.Option(help="Runs of each, in turns; the median is quoted.")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the games and the random actions.")] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Steps/s of random masked play through the PettingZoo env, beside connect_four_v3 (needs the 'rl' extra)."""
+    from patchwork_opt.bench.env import render_env_bench, run_env_bench
+
+    if seconds <= 0 or repeats < 1:
+        raise PatchworkError("--seconds must be positive and --repeats at least 1")
+    say = None if as_json else (lambda line: typer.echo(line, err=True))
+    result = run_env_bench(seconds=seconds, repeats=repeats, seed=seed, progress=say)
+    _print_json(result) if as_json else typer.echo(render_env_bench(result))

@@ -20,6 +20,7 @@ from typing import Any
 from patchwork_opt.ai.heuristic import greedy_plan, leather_cell
 from patchwork_opt.ai.search import exactcore
 from patchwork_opt.ai.search.exact import ExactSearch
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import END, State
 
@@ -46,7 +47,7 @@ def cut_position(seed: int, space: int) -> State:
 
 
 def _python_solve(state: State, seconds: float, every_move: bool) -> dict[str, Any]:
-    search = ExactSearch(deadline=time.perf_counter() + seconds)
+    search = ExactSearch(deadline=Deadline.after(seconds))
     started = time.perf_counter()
     result = search.solve(state, every_move=every_move)
     elapsed = time.perf_counter() - started
@@ -57,8 +58,8 @@ def _python_solve(state: State, seconds: float, every_move: bool) -> dict[str, A
 def _compiled_solve(state: State, seconds: float, every_move: bool, threads: int,
                     table: exactcore.ExactTable) -> dict[str, Any]:
     started = time.perf_counter()
-    result = exactcore.solve(state, seconds=seconds, every_move=every_move, threads=threads, table=table,
-                             pv_plies=1)
+    result = exactcore.solve(state, deadline=Deadline.after(seconds), every_move=every_move, threads=threads,
+                             table=table, pv_plies=1)
     elapsed = time.perf_counter() - started
     value = result.best.value if result.solved else None
     return {"solved": result.solved, "seconds": elapsed, "nodes": result.nodes, "value": value,

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from patchwork_opt.ai.analysis.position import candidate_moves
-from patchwork_opt.apps.hints import ADVISOR_SHARE
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
+from patchwork_opt.core.clock import ADVISOR_SHARE
 from patchwork_opt.core.state import State
 from solvers.advisor import SolverAdvisor
 from solvers.bestfit import best_fit, contact
@@ -88,43 +88,12 @@ def run_hint_bench(
     """
     rng = random.Random(seed)
     requests = [random_midgame(rng, lookahead) for _ in range(quilts)]
-    config = SolverConfig(time_limit=0.1, workers=1, seed=seed)
-    times: list[float] = []
-    exact = 0
-    best_scores: list[float | None] = []
-    # warm-up: imports, caches of the catalogue, CP-SAT's first model
-    best_fit(requests[0][0], requests[0][1], requests[0][2], pool=requests[0][3], config=config)
-    for index, (quilt, pid, upcoming, pool) in enumerate(requests):
-        start = time.perf_counter()
-        result = best_fit(quilt, pid, upcoming, pool=pool, top_k=top_k, config=config)
-        times.append(time.perf_counter() - start)
-        exact += result.exact
-        best_scores.append(result.hints[0].score if result.hints else None)
-        if progress is not None:
-            progress("ours", index + 1, quilts)
-    position_times: list[float] = []
-    for index in range(positions):
-        state = random_midgame_position(rng)
-        advisor = SolverAdvisor(budget=ADVISOR_SHARE)  # as a position hint with the default 1 s gives it
-        start = time.perf_counter()
-        candidate_moves(state, advisor)
-        position_times.append(time.perf_counter() - start)
-        if progress is not None:
-            progress("positions", index + 1, positions)
-    base_config = SolverConfig(time_limit=baseline_time_limit, workers=1, seed=seed)
-    base_times: list[float] = []
-    agree = 0
+    times, exact, best_scores = _time_best_fit(requests, top_k, SolverConfig(time_limit=0.1, workers=1, seed=seed),
+                                               progress)
+    position_times = _time_positions(rng, positions, progress)
     count = min(baseline_quilts, quilts)
-    for index, (quilt, pid, upcoming, pool) in enumerate(requests[:count]):
-        start = time.perf_counter()
-        result = best_fit(
-            quilt, pid, upcoming, pool=pool, top_k=top_k, config=base_config, use_shortcuts=False
-        )
-        base_times.append(time.perf_counter() - start)
-        top = result.hints[0].score if result.hints else None
-        agree += top == best_scores[index]
-        if progress is not None:
-            progress("baseline", index + 1, count)
+    base_config = SolverConfig(time_limit=baseline_time_limit, workers=1, seed=seed)
+    base_times, agree = _time_baseline(requests[:count], top_k, base_config, best_scores, progress)
     ours_subset = times[:count]
     ms = 1000.0
     return {
@@ -148,6 +117,62 @@ def run_hint_bench(
         ),
         "baseline_agree": agree,
     }
+
+
+Request = tuple[int, int, list[int], list[int]]  # quilt, patch, next patches, pool (``random_midgame``)
+Progress = Callable[[str, int, int], None]
+
+
+def _time_best_fit(requests: list[Request], top_k: int, config: SolverConfig,
+                   progress: Progress | None) -> tuple[list[float], int, list[float | None]]:
+    """Our best fit on each request, after one untimed warm-up (imports, the catalogue's caches,
+    CP-SAT's first model): the seconds each took, how many were proven, each best score."""
+    quilt, pid, upcoming, pool = requests[0]
+    best_fit(quilt, pid, upcoming, pool=pool, config=config)
+    times: list[float] = []
+    exact = 0
+    best_scores: list[float | None] = []
+    for index, (quilt, pid, upcoming, pool) in enumerate(requests):
+        start = time.perf_counter()
+        result = best_fit(quilt, pid, upcoming, pool=pool, top_k=top_k, config=config)
+        times.append(time.perf_counter() - start)
+        exact += result.exact
+        best_scores.append(result.hints[0].score if result.hints else None)
+        if progress is not None:
+            progress("ours", index + 1, len(requests))
+    return times, exact, best_scores
+
+
+def _time_positions(rng: random.Random, positions: int, progress: Progress | None) -> list[float]:
+    """The seconds of the placement part of a position hint (``candidate_moves`` with the CP-SAT
+    advisor, given the share a hint with the default 1 s gives it) on ``positions`` random ones."""
+    times: list[float] = []
+    for index in range(positions):
+        state = random_midgame_position(rng)
+        advisor = SolverAdvisor(budget=ADVISOR_SHARE)
+        start = time.perf_counter()
+        candidate_moves(state, advisor)
+        times.append(time.perf_counter() - start)
+        if progress is not None:
+            progress("positions", index + 1, positions)
+    return times
+
+
+def _time_baseline(requests: list[Request], top_k: int, config: SolverConfig, best_scores: list[float | None],
+                   progress: Progress | None) -> tuple[list[float], int]:
+    """The plain CP-SAT baseline on ``requests``: the seconds each took, and on how many its best
+    score is ours (``best_scores``, in the same order)."""
+    times: list[float] = []
+    agree = 0
+    for index, (quilt, pid, upcoming, pool) in enumerate(requests):
+        start = time.perf_counter()
+        result = best_fit(quilt, pid, upcoming, pool=pool, top_k=top_k, config=config, use_shortcuts=False)
+        times.append(time.perf_counter() - start)
+        top = result.hints[0].score if result.hints else None
+        agree += top == best_scores[index]
+        if progress is not None:
+            progress("baseline", index + 1, len(requests))
+    return times, agree
 
 
 # --- text for people -----------------------------------------------------------------------------

@@ -26,9 +26,8 @@ import time
 from typing import Any
 
 from patchwork_opt.bench.bonus import near_complete_quilt
-from patchwork_opt.core.bitboard import WINDOW_MASKS
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, legal_placements
-from solvers.bonus import cheapest_cover
+from solvers.bonus import cheapest_completion
 from solvers.bounds import fill_bounds
 from solvers.fill import _solve_cp_sat, optimal_fill
 from solvers.model import SolverConfig, SolveStatus
@@ -75,17 +74,9 @@ def tight_requests(count: int, rng: random.Random) -> list[Request]:
     while len(out) < count:
         quilt, pool = (0, list(range(PATCH_COUNT))) if rng.random() < 0.5 else light_quilt(rng)
         ids = sorted(rng.sample(pool, rng.randint(8, 16)))
-        placements = [legal_placements(pid, quilt) for pid in ids]
-        costs = [PATCHES[pid].cost for pid in ids]
-        bounds = []
-        for window in WINDOW_MASKS:
-            missing = window & ~quilt
-            cover = [max(((m & missing).bit_count() for m in masks), default=0) for masks in placements]
-            found = cheapest_cover(cover, costs, missing.bit_count())
-            if found is not None:
-                bounds.append(found)
-        if bounds:
-            out.append(("tight", quilt, ids, min(bounds) + rng.randint(0, 3)))
+        cheapest = cheapest_completion(quilt, ids, [legal_placements(pid, quilt) for pid in ids])
+        if cheapest is not None:
+            out.append(("tight", quilt, ids, cheapest + rng.randint(0, 3)))
     return out
 
 

@@ -1,6 +1,10 @@
 """The 9x9 quilt as an 81-bit int: bit ``row * 9 + col`` is set when the cell is covered.
 
-Tables here are built once at import; everything hot works on plain ints.
+The quilt's geometry, each rule once: cells to a mask, the board's edges, neighbours and
+regions, contact (how much of a placement's outline lies against covered cells or the
+border), and the 7x7 windows. Tables here are built once at import; everything hot works on
+plain ints. The compiled searches keep Numba copies on two-word quilts, each held to its
+original here by a test (``tests/test_compiled_core.py``).
 """
 
 from __future__ import annotations
@@ -71,21 +75,64 @@ def has_full_window(quilt: int) -> bool:
     return full_window(quilt) is not None
 
 
-_COL0 = mask_of((r, 0) for r in range(SIZE))
-_COL8 = mask_of((r, SIZE - 1) for r in range(SIZE))
-NOT_COL0 = FULL & ~_COL0
-NOT_COL8 = FULL & ~_COL8
+def window_progress(quilt: int) -> int:
+    """Covered cells of the best-covered 7x7 window (49 when one is full): how close the quilt
+    is to the bonus."""
+    return max((quilt & window).bit_count() for window in WINDOW_MASKS)
+
+
+def best_window(quilt: int) -> int:
+    """The best-covered 7x7 window's mask (the first in ``WINDOW_MASKS`` order on ties)."""
+    return max(WINDOW_MASKS, key=lambda window: (quilt & window).bit_count())
+
+
+# --- the board's edges, neighbours and contact --------------------------------------------------
+
+#: The cells of the top and bottom rows and of the left and right columns.
+ROW0 = mask_of((0, c) for c in range(SIZE))
+ROW8 = mask_of((SIZE - 1, c) for c in range(SIZE))
+COL0 = mask_of((r, 0) for r in range(SIZE))
+COL8 = mask_of((r, SIZE - 1) for r in range(SIZE))
+#: Every cell but the left (right) column: the cells that may shift one column left (right).
+NOT_COL0 = FULL & ~COL0
+NOT_COL8 = FULL & ~COL8
+
+
+def adjacent(mask: int) -> int:
+    """Cells orthogonally adjacent to some cell of ``mask`` (cells of ``mask`` included when
+    they neighbour another one)."""
+    return ((mask << SIZE) & FULL) | (mask >> SIZE) | ((mask & NOT_COL8) << 1) | ((mask & NOT_COL0) >> 1)
 
 
 def neighbours(mask: int) -> int:
     """Cells orthogonally adjacent to ``mask`` (not including ``mask`` itself)."""
-    grown = (
-        (mask << SIZE)
-        | (mask >> SIZE)
-        | ((mask & NOT_COL8) << 1)
-        | ((mask & NOT_COL0) >> 1)
-    ) & FULL
-    return grown & ~mask
+    return adjacent(mask) & ~mask
+
+
+def contact_planes(quilt: int) -> tuple[int, int, int, int]:
+    """For each direction (up, down, left, right), the cells whose neighbour that way is
+    covered or off the quilt: computed once per quilt, then ``edges_against`` per placement."""
+    up = ((quilt << SIZE) & FULL) | ROW0
+    down = (quilt >> SIZE) | ROW8
+    left = ((quilt & NOT_COL8) << 1) | COL0
+    right = ((quilt & NOT_COL0) >> 1) | COL8
+    return up, down, left, right
+
+
+def edges_against(mask: int, planes: tuple[int, int, int, int]) -> int:
+    """Edges of the cells of ``mask`` lying against covered cells or the border (``planes``
+    from ``contact_planes`` of the quilt)."""
+    up, down, left, right = planes
+    return (mask & up).bit_count() + (mask & down).bit_count() + (mask & left).bit_count() + (
+        mask & right
+    ).bit_count()
+
+
+def contact_edges(mask: int, quilt: int) -> tuple[int, int]:
+    """(touching, outline) of a placement ``mask`` on ``quilt``: the edges of its outline lying
+    against covered cells or the border, and all the edges of its outline (those not shared by
+    two of its own cells). Snug placements, the larger share touching, leave fewer ragged gaps."""
+    return edges_against(mask, contact_planes(quilt)), edges_against(mask, contact_planes(FULL & ~mask))
 
 
 def regions(empty: int) -> list[int]:

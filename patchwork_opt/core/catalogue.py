@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 
-from patchwork_opt.core.bitboard import FULL, SIZE, bit
+from patchwork_opt.core.bitboard import FULL, SIZE, bit, mask_of
 from patchwork_opt.core.errors import DuplicatePatchError, UnknownPatchError
 
 Cell = tuple[int, int]
@@ -94,9 +94,7 @@ def _build_patch(raw: dict[str, object]) -> Patch:
     for index, (ocells, obuttons) in enumerate(_transforms(cells, buttons)):
         height = max(r for r, _ in ocells) + 1
         width = max(c for _, c in ocells) + 1
-        mask = 0
-        for r, c in ocells:
-            mask |= bit(r, c)
+        mask = mask_of(ocells)
         anchors = 0
         for top in range(SIZE - height + 1):
             for left in range(SIZE - width + 1):

@@ -10,13 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from patchwork_opt.core.catalogue import LEATHER_PRINTINGS
 from patchwork_opt.core.errors import PatchworkError, RecordError, ReplayError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.formats.models import RecordModel, move_from_model, one_line
 
 DEFAULT_LEATHER = LEATHER_PRINTINGS["revised"]
 
@@ -62,6 +59,11 @@ class Record:
         """A record checked against the published schema (``RecordModel``); a malformed move is a
         ReplayError naming its ply (exit code 2; 1 for cells that are no placement of the patch),
         anything else a RecordError naming the field."""
+        # pydantic and the published models cost about 60 ms to import: only when a record is read
+        from pydantic import ValidationError
+
+        from patchwork_opt.formats.models import RecordModel, move_from_model, one_line
+
         try:
             model = RecordModel.model_validate(data)
         except ValidationError as exc:

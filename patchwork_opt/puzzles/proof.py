@@ -15,17 +15,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from patchwork_opt.ai.base import AnalysedMove, Decision
+from patchwork_opt.ai.base import move_key as quilt_move_key
 from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.search.exact import final_value, value_margin
 from patchwork_opt.ai.search.exactcore import ExactTable, solve, warm_up
 from patchwork_opt.ai.seeding import require_running
+from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
-from patchwork_opt.core.move import Move
+from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.symmetry import canonical
 
 MoveKey = tuple[str, int, int]
-ADVANCE_KEY: MoveKey = ("advance", 0, 0)
 #: Plies of a line of best play at most (a whole endgame from a puzzle fits in far fewer).
 LINE_PLIES = 60
 #: The table's size: puzzles are late positions, whose searches need little.
@@ -40,11 +40,14 @@ class UnprovenError(PatchworkError):
 
 
 def move_key(state: State, move: Move) -> MoveKey:
-    """The move as a player counts it: advance; or the patch (-1 for leather) and the canonical form
-    of the quilt it leaves (placements equal up to the board's symmetries are one move)."""
-    if move.kind == "advance":
-        return ADVANCE_KEY
-    return (move.kind, move.patch, canonical(state.quilts[state.to_move()] | move.mask))
+    """The move as a player counts it (``ai.base.move_key`` for the player to move): advance; or the
+    patch (-1 for leather) and the canonical form of the quilt it leaves (placements equal up to the
+    board's symmetries are one move)."""
+    return quilt_move_key(state.quilts[state.to_move()], move)
+
+
+#: The key of advancing (whatever the quilt).
+ADVANCE_KEY: MoveKey = quilt_move_key(0, ADVANCE)
 
 
 def distinct_moves(state: State) -> dict[MoveKey, Move]:
@@ -88,11 +91,11 @@ class Prover:
 
     def solve(self, state: State, *, every_move: bool = False, pv_plies: int = 1) -> tuple[AnalysedMove, ...]:
         """The root moves of ``state`` best first (``UnprovenError`` when the search runs out of time)."""
-        result = solve(state, seconds=self.seconds, every_move=every_move, table=self.table, pv_plies=pv_plies,
-                       stop=self.stop)
+        result = solve(state, deadline=deadline_after(self.seconds), every_move=every_move, table=self.table,
+                       pv_plies=pv_plies, stop=self.stop)
         if not result.solved:
             raise UnprovenError("the exact search did not settle this position in time")
-        return result.moves
+        return tuple(result.moves)
 
     def classify(self, state: State) -> Classified:
         """Every distinct move of ``state`` proven won or lost for the player to move."""

@@ -274,6 +274,15 @@ def _run(  # pragma: no cover - compiled
     tt_spent: np.ndarray,
     stop_flag: np.ndarray,
 ) -> int:
+    """Search on from the state in the stack arrays for at most ``budget_nodes`` nodes; PAUSED,
+    EXHAUSTED or REACHED (``upper`` reached, or for cells to cover, all covered).
+
+    Kept whole on purpose: the search is one loop over an explicit stack (``st_*``, by depth, a
+    phase per level), so that it can pause after any node and resume in the next slice; a node
+    costs well under a microsecond, and split into compiled helpers every step would pass
+    dozens of these arrays down at every node. The bounds it calls (``_sums``, ``_by_density``,
+    ``_components``, the cost bounds) are functions of their own.
+    """
     n = area.shape[0]
     n_order = order.shape[0]
     n_reg = reg_lo.shape[0]
@@ -650,6 +659,18 @@ def _shape(ids: tuple[int, ...], values: tuple[int, ...] | None, by_cost: bool, 
     )
 
 
+def _parts(free: int, regions: Sequence[int], cover: int) -> list[int]:
+    """The order cells are settled in: the given regions within the free cells, smallest first,
+    then the rest (one part when there are no regions, or cells to cover)."""
+    parts = [] if cover else sorted((r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r))
+    rest = free
+    for r in parts:
+        rest &= ~r
+    if rest or not parts:
+        parts.append(rest)
+    return parts
+
+
 class Packer:
     """The packing search on one ``PackingProblem``: best packing, or a cover of its cells.
 
@@ -672,64 +693,19 @@ class Packer:
         table_bits: int = 0,
     ) -> None:
         self.problem = problem
-        free = problem.free
-        ids = problem.patch_ids
-        n = len(ids)
         cover = problem.cover
-        key = cover if cover else free
-        parts = [] if cover else sorted(
-            (r & free for r in regions if r & free), key=lambda r: (r.bit_count(), r & -r)
-        )
-        rest = free
-        for r in parts:
-            rest &= ~r
-        if rest or not parts:
-            parts.append(rest)
-        free_lo, free_hi = (np.uint64(x) for x in _split(free))
-        key_lo, key_hi = (np.uint64(x) for x in _split(key))
         shape = _shape(problem.patch_ids, problem.values, problem.budget is not None, bool(cover))
-        # every placement of every slot inside the free cells, slot by slot, by first cell
-        # to settle (its first cell, or without cells to cover its first cell to cover)
-        lo, hi = shape.lo, shape.hi
-        inside = ((lo & ~free_lo) == 0) & ((hi & ~free_hi) == 0)
-        if cover:
-            inside &= ((lo & key_lo) | (hi & key_hi)) != 0
-        lo, hi, slot_of = lo[inside], hi[inside], shape.slot_of[inside]
-        if cover:
-            k_lo, k_hi = lo & key_lo, hi & key_hi
-            first = np.where(k_lo != 0, _low_index(k_lo), 64 + _low_index(k_hi))
-            ordering = np.lexsort((first, slot_of))
-            first, lo, hi, slot_of = first[ordering], lo[ordering], hi[ordering], slot_of[ordering]
-            # worth the cells to cover it covers: all covered is the value to reach
-            self._pl_gain = _popcount_array(lo & key_lo) + _popcount_array(hi & key_hi)
-        else:
-            first = shape.first[inside]
-            self._pl_gain = shape.val[slot_of]
-        counts = np.bincount(slot_of * _STRIDE + first, minlength=n * _STRIDE)
-        off = np.zeros(n * _STRIDE + 1, dtype=np.int64)
-        np.cumsum(counts, out=off[1:])
-        self._off = off
-        self._pl_lo = lo
-        self._pl_hi = hi
-        self._slot_of = slot_of
-        reg_fits = []
-        for r in parts if len(parts) > 1 else ():  # one region: its fits are never read
-            r_lo, r_hi = (np.uint64(x) for x in _split(r))
-            inside = ((lo & ~r_lo) == 0) & ((hi & ~r_hi) == 0)
-            fits = 0
-            for slot in np.unique(slot_of[inside]):
-                fits |= 1 << int(slot)
-            reg_fits.append(fits)
-        self._reg_lo = np.array([_split(r)[0] for r in parts], dtype=np.uint64)
-        self._reg_hi = np.array([_split(r)[1] for r in parts], dtype=np.uint64)
-        self._reg_fits = np.array(reg_fits or [0], dtype=np.uint64)
+        counts = self._index_placements(shape)
+        self._index_regions(_parts(problem.free, regions, cover))
         self._area, self._val, self._cost, self._need = shape.area, shape.val, shape.cost, shape.need
         self._cheap = shape.cheap
         self._dp = np.zeros(CELLS + 1, dtype=np.int64)  # scratch of the cost bound
         self._order, self._dens, self._by_value = shape.order, shape.dens, shape.by_value
+        key_lo, key_hi = (np.uint64(x) for x in _split(cover))
         self._key_lo, self._key_hi = (key_lo, key_hi) if cover else (_ALL, _ALL)
         self._must = 1 if cover else 0
         self._budget = -1 if problem.budget is None else problem.budget
+        n = len(problem.patch_ids)
         # slots worth placing (in ``order``) with a placement inside the free cells
         placed = np.flatnonzero(np.add.reduceat(counts, np.arange(0, n * _STRIDE, _STRIDE))) if n else _NONE
         unused = 0
@@ -743,7 +719,63 @@ class Packer:
             upper = sum(int(shape.val[s]) for s in range(n) if unused >> s & 1)
         self._upper = upper
         self._witness = np.full(n, -1, dtype=np.int64)
-        # the search's stack and scratch: two blocks (one allocation each), one row a field
+        self._allocate_stack()
+        self._tt_bits = 0
+        self._tt_lo = self._tt_hi = self._tt_unused = np.zeros(1, dtype=np.uint64)
+        self._tt_gain = self._tt_spent = np.zeros(1, dtype=np.int64)
+        self.use_table(table_bits)
+        self._stop = np.zeros(1, dtype=np.int64)  # set from another thread: the kernel pauses
+        self._start(unused, incumbent if incumbent is not None else PackResult(value=0))
+
+    def _index_placements(self, shape: _Shape) -> np.ndarray:
+        """Every placement of every slot inside the free cells, slot by slot, by the cell it
+        settles (its first cell, or with cells to cover its first cell to cover), with what it
+        gains and the offsets of each (slot, cell) run; the count of each run."""
+        free, cover = self.problem.free, self.problem.cover
+        free_lo, free_hi = (np.uint64(x) for x in _split(free))
+        lo, hi = shape.lo, shape.hi
+        inside = ((lo & ~free_lo) == 0) & ((hi & ~free_hi) == 0)
+        if cover:
+            key_lo, key_hi = (np.uint64(x) for x in _split(cover))
+            inside &= ((lo & key_lo) | (hi & key_hi)) != 0
+        lo, hi, slot_of = lo[inside], hi[inside], shape.slot_of[inside]
+        if cover:
+            k_lo, k_hi = lo & key_lo, hi & key_hi
+            first = np.where(k_lo != 0, _low_index(k_lo), 64 + _low_index(k_hi))
+            ordering = np.lexsort((first, slot_of))
+            first, lo, hi, slot_of = first[ordering], lo[ordering], hi[ordering], slot_of[ordering]
+            # worth the cells to cover it covers: all covered is the value to reach
+            self._pl_gain = _popcount_array(lo & key_lo) + _popcount_array(hi & key_hi)
+        else:
+            first = shape.first[inside]
+            self._pl_gain = shape.val[slot_of]
+        n = len(self.problem.patch_ids)
+        counts = np.bincount(slot_of * _STRIDE + first, minlength=n * _STRIDE)
+        off = np.zeros(n * _STRIDE + 1, dtype=np.int64)
+        np.cumsum(counts, out=off[1:])
+        self._off = off
+        self._pl_lo = lo
+        self._pl_hi = hi
+        self._slot_of = slot_of
+        return counts
+
+    def _index_regions(self, parts: list[int]) -> None:
+        """The regions as word pairs, and per region the slots with a placement inside it."""
+        lo, hi, slot_of = self._pl_lo, self._pl_hi, self._slot_of
+        reg_fits = []
+        for r in parts if len(parts) > 1 else ():  # one region: its fits are never read
+            r_lo, r_hi = (np.uint64(x) for x in _split(r))
+            inside = ((lo & ~r_lo) == 0) & ((hi & ~r_hi) == 0)
+            fits = 0
+            for slot in np.unique(slot_of[inside]):
+                fits |= 1 << int(slot)
+            reg_fits.append(fits)
+        self._reg_lo = np.array([_split(r)[0] for r in parts], dtype=np.uint64)
+        self._reg_hi = np.array([_split(r)[1] for r in parts], dtype=np.uint64)
+        self._reg_fits = np.array(reg_fits or [0], dtype=np.uint64)
+
+    def _allocate_stack(self) -> None:
+        """The search's stack and scratch: two blocks (one allocation each), one row a field."""
         words = np.zeros((8, _DEPTH), dtype=np.uint64)
         (self._st_lo, self._st_hi, self._st_unused, self._st_focus_lo, self._st_focus_hi,
          self._comp_lo, self._comp_hi, self._comp_fits) = words  # _DEPTH >= CELLS parts
@@ -756,19 +788,18 @@ class Packer:
         self._meta = meta[:4]
         # per depth, the placements that fitted there (a child scans its ancestor's list only)
         self._fit_buf = np.empty(max(1, _DEPTH * len(self._pl_lo)), dtype=np.int64)
-        self._tt_bits = 0
-        self._tt_lo = self._tt_hi = self._tt_unused = np.zeros(1, dtype=np.uint64)
-        self._tt_gain = self._tt_spent = np.zeros(1, dtype=np.int64)
-        self.use_table(table_bits)
-        self._stop = np.zeros(1, dtype=np.int64)  # set from another thread: the kernel pauses
-        self._incumbent = incumbent if incumbent is not None else PackResult(value=0)
+
+    def _start(self, unused: int, incumbent: PackResult) -> None:
+        """The root: all free cells open, the ``unused`` slots available, ``incumbent`` to beat."""
+        self._incumbent = incumbent
+        free_lo, free_hi = (np.uint64(x) for x in _split(self.problem.free))
         self._st_lo[0] = free_lo
         self._st_hi[0] = free_hi
         self._st_unused[0] = np.uint64(unused)
         self._st_placed[0] = 1
         self._meta[_M_BEST] = self._incumbent.value
         self._meta[_M_BEST_LEN] = -1  # the incumbent's own placements
-        self._meta[_M_DEPTH] = 0 if self._incumbent.value < upper else -1
+        self._meta[_M_DEPTH] = 0 if self._incumbent.value < self._upper else -1
         self._status = PAUSED if self._meta[_M_DEPTH] == 0 else REACHED
 
     def use_table(self, bits: int) -> None:

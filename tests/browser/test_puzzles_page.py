@@ -1,12 +1,15 @@
 """The Puzzles page in a real browser: `patchwork serve` in a subprocess, Debian's Chromium driven by
 Playwright. A visitor solves an endgame by moving as in a game (a patch chosen, turned, placed with a
-click) and sees the verdict, the line and their rating; misses another and sees the refutation; fills
-a quilt patch by patch and sees the proven optimum."""
+click) and sees the verdict come into view, green, in words, with the line of best play to step
+through on the board; misses another and sees the refutation and a winning move drawn; fills a quilt
+patch by patch and sees the proven optimum; and on a phone, every verdict comes into view."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from served_pages import browser_fixture, page_fixture, server_fixture  # noqa: F401  (fixtures browser, page, server)
 
 from patchwork_opt.core.bitboard import cells_of
@@ -60,6 +63,13 @@ def place(page: Page, quilt: str, pid: int, cells: Cells) -> None:
     page.click(cell)
 
 
+def in_view(page: Page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return bool(box["y"] >= -2 and box["y"] + 40 < size["height"])
+
+
 def open_puzzle(page: Page, server: str, puzzle_id: str) -> None:
     page.goto(f"{server}/puzzles#{puzzle_id}")
     page.wait_for_selector(f"body[data-ready=true][data-puzzle='{puzzle_id}'][data-busy=false]", timeout=30_000)
@@ -84,10 +94,23 @@ def test_an_endgame_is_solved_by_moving_as_in_a_game(page: Page, server: str) ->
     assert page.locator("#eg-track .space").count() == 54
     place(page, "#eg-quilt-you", move.patch, cells_of(move.mask))
     assert answered(page) == "correct"
+    page.wait_for_timeout(600)  # the smooth scroll
+    assert in_view(page, "[data-testid=verdict]"), page.locator("[data-testid=verdict]").bounding_box()
     verdict = page.inner_text("[data-testid=verdict]")
     assert "Correct!" in verdict and "you win" in verdict and "Winning moves" in verdict
+    assert re.search(r"\d+@|\[\d", verdict) is None and "Player" not in verdict  # words, not notation
     assert page.locator("[data-testid=verdict-line] li").first.inner_text().startswith("you: buy #")
-    assert page.locator("[data-testid=answer-move]").count() == 1
+    # your answer, outlined in green: it wins
+    assert page.locator("[data-testid=answer-move]").get_attribute("class") == "overlay best"
+    assert page.get_attribute("[data-testid=verdict]", "class") == "correct"
+    # the line of best play, stepped through on the board by keys
+    steps = page.locator("[data-testid=verdict-line] li").count()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-step='0']")
+    assert page.locator("[data-testid=line-step]").count() == (1 if move.kind != "advance" else 0)
+    for i in range(1, steps):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f"body[data-step='{i}']")
     rating = page.inner_text("[data-testid=my-rating]")
     assert rating.startswith("Your puzzle rating: ") and int(rating.split(": ")[1].split(" ")[0]) > 1500
 
@@ -105,8 +128,11 @@ def test_a_wrong_move_shows_the_refutation(page: Page, server: str) -> None:
         place(page, "#eg-quilt-you", wrong.patch, cells_of(wrong.mask))
     assert answered(page) == "wrong"
     verdict = page.inner_text("[data-testid=verdict]")
-    assert "Not this one" in verdict and "best play refutes it" in verdict
+    assert "Not this one" in verdict and "best play refutes it" in verdict and "you lose" in verdict
+    assert re.search(r"\d+@|\[\d", verdict) is None and "Player" not in verdict  # words, not notation
     assert page.locator("[data-testid=verdict-line] li").count() >= 1
+    if any(m.kind != "advance" for m in puzzle.winning[:1]):
+        assert page.locator("[data-testid=winning-move]").count() == 1  # a winning move, drawn
 
 
 def test_a_fill_is_placed_by_click_and_the_optimum_revealed(page: Page, server: str) -> None:
@@ -121,5 +147,21 @@ def test_a_fill_is_placed_by_click_and_the_optimum_revealed(page: Page, server: 
     assert page.inner_text("[data-testid=fill-score]").startswith(f"Your fill: {puzzle.best_value} ")
     page.click("#fill-done")
     assert answered(page) == "correct"
-    assert "the proven optimum" in page.inner_text("[data-testid=verdict]")
+    verdict = page.inner_text("[data-testid=verdict]")
+    assert f"Your fill reaches {puzzle.best_value} " in verdict and "the proven optimum" in verdict
     assert page.locator("[data-testid=optimum] .piece").count() == len(puzzle.best)
+
+
+def test_on_a_phone_a_verdict_comes_into_view_by_itself(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        puzzle = next(p for p in BANK.puzzles["endgame"] if isinstance(p, EndgamePuzzle)
+                      and p.id != endgame_with_a_winning_buy().id)
+        open_puzzle(page, server, puzzle.id)
+        page.tap("#eg-advance")
+        answered(page)
+        page.wait_for_timeout(800)  # the smooth scroll
+        assert in_view(page, "#verdict-title")
+    finally:
+        context.close()

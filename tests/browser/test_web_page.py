@@ -1,26 +1,34 @@
 """The web page in a real browser: `patchwork serve` in a subprocess, Debian's Chromium driven by Playwright.
 
-A person's game: start it, pick a patch, rotate and flip it, watch the preview, place it with a
-click, let the AI answer, ask for a hint, undo, then advance to the end and read the scores; and
-the review of a finished game: its chart, its mistakes, and the position of one of them.
+A person's game on a desktop: start it, choose a patch, turn it, drag it onto the quilt, place
+one by keyboard, follow the AI's moves, ask for a hint (drawn on the board with its win chance),
+step through the moves played, undo. A whole game by touch alone on an emulated phone, each move
+in at most three taps, to the final scores in view. The review of a finished game stepped through
+by keys, with labels that follow the stated rule; and no serious or critical accessibility
+violation (axe-core) on the game, the review and the puzzles page.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Locator, Page, ViewportSize
 from served_pages import browser_fixture, page_fixture, server_fixture  # noqa: F401  (fixtures browser, page, server)
 
+from patchwork_opt.apps.review import label_of, label_rule
 from patchwork_opt.core.catalogue import PATCHES
 
 pytestmark = pytest.mark.slow
 SHOTS = os.environ.get("PATCHWORK_SCREENSHOTS")  # a folder to keep screenshots in, when set
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 
 def _get(url: str) -> Any:
@@ -55,7 +63,7 @@ def _finished_game(server: str, seed: int) -> dict[str, Any]:
 def shot(page: Page, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
 
 def settle(page: Page) -> None:
@@ -63,25 +71,59 @@ def settle(page: Page) -> None:
     page.wait_for_selector("body[data-busy='false']:is([data-turn='human'], [data-turn='over'])", timeout=60_000)
 
 
-def start(page: Page, server: str, seed: int) -> dict[str, Any]:
+def start(page: Page, server: str, seed: int, button: str = "#start") -> dict[str, Any]:
     page.goto(server)
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#ai", "greedy")
     page.select_option("#level", "1")
     page.fill("#seed", str(seed))
-    page.click("#start")
+    page.click(button)
     settle(page)
     game_id = page.url.split("#", 1)[1]
     game: dict[str, Any] = _get(f"{server}/api/games/{game_id}")
     return game
 
 
-def ply_shown(page: Page) -> int:
-    return int(page.get_attribute("body", "data-ply") or -1)
+def cell(page: Page, r: int, c: int) -> Locator:
+    return page.locator(f"#quilt-human .cell[data-r='{r}'][data-c='{c}']")
 
 
-def pieces_shown(page: Page) -> int:
-    return int(page.locator("#quilt-human .pieces rect").count())
+def preview_cells(page: Page) -> set[tuple[int, int]]:
+    xs = page.locator("[data-testid=preview] rect").evaluate_all(
+        "rs => rs.map(r => [Number(r.getAttribute('y')), Number(r.getAttribute('x'))])"
+    )
+    return {(int(y) // 34, int(x) // 34) for y, x in xs}
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """The element's top lies within the window (no scrolling needed to see it start)."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return bool(-2 <= box["y"] < size["height"])
+
+
+def drag(page: Page, source: Locator, target: Locator) -> None:
+    """A mouse drag with pointer events: press on the source, move in steps, release on the target."""
+    a, b = source.bounding_box(), target.bounding_box()
+    assert a is not None and b is not None
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=12)
+    page.mouse.up()
+
+
+@pytest.fixture(name="phone")
+def phone_fixture(browser: Browser) -> Iterator[Page]:
+    """A phone: 390x844, touch only, no hover."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    yield pg
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
 
 
 def test_before_a_game_the_page_welcomes_and_shows_the_settings(page: Page, server: str) -> None:
@@ -91,211 +133,297 @@ def test_before_a_game_the_page_welcomes_and_shows_the_settings(page: Page, serv
     assert welcome.is_visible()
     text = welcome.inner_text()
     assert "New game" in text and all(word in text for word in ("AI", "Level", "You play", "Leather", "Seed"))
-    # no empty board: no status bar, no time track, no quilts, no move buttons
     for hidden in ("#game", "#status-bar", "#track", "#quilt-human", "#advance", "#hint", "#undo", "#rotate"):
         assert page.locator(hidden).is_hidden(), hidden
-    shot(page, "0-welcome")
     page.select_option("#ai", "greedy")
     page.select_option("#level", "1")
     page.click("#welcome-start")
     settle(page)
     assert welcome.is_hidden() and page.locator("#quilt-human").is_visible()
-    assert page.inner_text("#human-title").startswith("Your quilt (Player 1")
-    assert "Player 2" in page.inner_text("#ai-title")
+    # people, not seat numbers; whose turn it is, in words and on the panel
+    assert page.inner_text("#human-title").startswith("Your quilt") and "Player" not in page.inner_text("#boards")
+    assert page.inner_text("[data-testid=turn]") == "Your turn"
+    assert "to-move" in (page.get_attribute("[data-testid=panel-human]", "class") or "")
+    # the quilt is numbered as the moves are said: rows and columns 0-8
+    labels = page.locator("#quilt-human .axis text").all_text_contents()
+    assert labels == [str(i // 2) for i in range(18)]
 
 
-def test_play_moves_through_the_page(page: Page, server: str) -> None:
+def test_a_patch_dragged_onto_the_quilt_lands_where_its_preview_showed(page: Page, server: str) -> None:
+    page.set_viewport_size(DESKTOP)
     game = start(page, server, seed=7)
-    assert game["human_to_move"]
-    assert "Your move" in page.inner_text("#status")
-    assert page.locator(".offer").count() == 3
-    assert page.locator("#track .space").count() == 54
-
-    # choose the first patch on offer that is buyable; the preview follows the pointer
     offer = page.locator(".offer:not([disabled])").first
     patch = int(offer.get_attribute("data-patch") or -1)
-    offer.click()
-    assert "Place patch" in page.inner_text("#status")
-    page.hover("#quilt-human .cell[data-r='4'][data-c='4']")
-    preview = page.locator("[data-testid=preview]")
-    assert preview.get_attribute("class") == "preview legal"
     area = PATCHES[patch].area
-    assert preview.locator("rect").count() == area
-
-    def preview_cells() -> set[tuple[int, int]]:
-        xs = preview.locator("rect").evaluate_all(
-            "rs => rs.map(r => [Number(r.getAttribute('y')), Number(r.getAttribute('x'))])"
-        )
-        return {(int(y) // 34, int(x) // 34) for y, x in xs}
-
-    before = preview_cells()
+    offer.click()
+    assert f"Place patch #{patch}" in page.inner_text("#status")
+    # the chosen patch is drawn beside the quilt and on its card as it will be placed
     page.keyboard.press("r")
-    rotated = preview_cells()
-    page.click("#flip")
-    flipped = preview_cells()
-    assert len(rotated) == len(flipped) == area
-    if len(PATCHES[patch].orientations) > 1:
-        assert before != rotated or rotated != flipped
-    shot(page, "1-preview")
+    turned = page.locator("#tray-shape rect").count()
+    assert turned == area and page.locator(f".offer[data-patch='{patch}'] svg rect").count() == area
+    tray = page.locator("#tray-shape").get_attribute("viewBox")
+    card = page.locator(f".offer[data-patch='{patch}'] svg").get_attribute("viewBox")
+    assert (tray and card and tray.split()[2:] != card.split()[2:]) or len(PATCHES[patch].orientations) == 1
+    cell(page, 4, 4).hover()
+    hovered = preview_cells(page)
+    assert len(hovered) == area and page.locator("[data-testid=preview]").get_attribute("class") == "preview legal"
+    shot(page, "desktop-1-preview")
 
-    page.click("#quilt-human .cell[data-r='4'][data-c='4']")
+    # drag the card's picture onto the quilt: the preview follows, the drop places it
+    drag(page, page.locator(f".offer[data-patch='{patch}'] svg"), cell(page, 2, 2))
     settle(page)
     after = _get(f"{server}/api/games/{game['id']}")
     mine = after["boards"][after["seat"]]["pieces"]
-    assert mine and mine[0]["patch"] == patch
-    assert {tuple(c) for c in mine[0]["cells"]} == flipped  # placed where the preview showed it
-    assert pieces_shown(page) == area
+    assert mine and mine[0]["patch"] == patch and len(mine[0]["cells"]) == area
+    rows = [r for r, _ in mine[0]["cells"]]
+    cols = [c for _, c in mine[0]["cells"]]
+    assert min(rows) <= 2 <= max(rows) and min(cols) <= 2 <= max(cols)  # centred on the cell dropped on
+    # the moves in words, each a button; the AI's answer is said and drawn
     log = page.locator("#log li")
-    assert log.first.inner_text().startswith(f"You: buy #{patch}")
-    assert log.count() == after["ply"] and log.count() >= 2  # the AI answered
-    assert page.locator("#log li.ai").count() >= 1
-    shot(page, "2-placed")
+    assert log.first.inner_text().startswith(f"You: buy #{patch} at row")
+    assert log.count() == after["ply"] and page.locator("#log li.ai").count() >= 1
+    assert "The AI: " in page.inner_text("#status")
+    assert re.search(r"\[\d", page.inner_text("#game")) is None  # no [r, c] notation anywhere
+    shot(page, "desktop-2-dropped")
 
     # a placement over covered cells is refused on the page, nothing is sent
-    # advance (a move through the page too) until a patch on offer is affordable again
-    buyable = page.locator(".offer:not([disabled])")
-    before_last = 0  # the ply before the human's last move
     for _ in range(10):
-        if buyable.count():
+        if page.locator(".offer:not([disabled])").count():
             break
-        before_last = ply_shown(page)
         page.click("#advance")
         settle(page)
-    assert buyable.count() >= 1
-    buyable.first.click()
-    page.hover("#quilt-human .cell[data-r='4'][data-c='4']")
+    page.locator(".offer:not([disabled])").first.click()
+    r0, c0 = mine[0]["cells"][0]
+    cell(page, r0, c0).hover()
     assert page.locator("[data-testid=preview]").get_attribute("class") == "preview illegal"
-    ply = ply_shown(page)
-    page.click("#quilt-human .cell[data-r='4'][data-c='4']")
-    assert "cannot place there" in page.inner_text("#error")
+    ply = int(page.get_attribute("body", "data-ply") or -1)
+    cell(page, r0, c0).click()
+    assert "cannot place it there" in page.inner_text("#error")
     assert _get(f"{server}/api/games/{game['id']}")["ply"] == ply
     page.keyboard.press("Escape")
     assert page.locator("[data-testid=preview]").count() == 0
 
-    # the hint is drawn on the quilt; choosing the hinted patch puts the preview there, a click plays it
-    health = _get(f"{server}/api/health")
-    assert "hint" in health["solvers"]
+
+def test_keyboard_placement_hints_on_the_board_the_move_list_and_undo(page: Page, server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    game = start(page, server, seed=11)
+    offer = page.locator(".offer:not([disabled])").first
+    patch = int(offer.get_attribute("data-patch") or -1)
+    offer.click()
+    page.focus("#quilt-human")
+    page.keyboard.press("ArrowDown")  # the preview appears at the centre, moved one row down
+    first = preview_cells(page)
+    page.keyboard.press("ArrowRight")
+    moved = preview_cells(page)
+    assert (first and moved == {(r, c + 1) for r, c in first}) or max(c for _, c in first) == 8
+    page.keyboard.press("f")
+    placed = preview_cells(page)
+    page.keyboard.press("Enter")
+    settle(page)
+    now = _get(f"{server}/api/games/{game['id']}")
+    assert {tuple(c) for c in now["boards"][now["seat"]]["pieces"][0]["cells"]} == placed
+    assert now["boards"][now["seat"]]["pieces"][0]["patch"] == patch
+
+    # a hint: every hinted placement on the quilt with its win chance, an advance on the track,
+    # the alternatives each a different move
     page.click("#hint")
     page.wait_for_selector("#hint-text:has-text('Hint:')", timeout=60_000)
-    hints = _get(f"{server}/api/games/{game['id']}/hint")["hints"]
-    best = hints[0]
-    hint_text = page.inner_text("#hint-text")
-    # the win chance in plain words: "... you win about 64% of games from here, +3.1 points expected"
-    assert "you win about" in hint_text or "with best play" in hint_text, hint_text
-    if any(h["type"] == "buy" for h in hints[:3]):
-        assert " at row" in page.inner_text("#hint-text")  # a buy says where, not only which patch
-    overlay = page.locator("[data-testid=hint-overlay] rect").evaluate_all(
-        "rs => rs.map(r => [Number(r.getAttribute('y')), Number(r.getAttribute('x'))])"
-    )
-    assert {(int(y) // 34, int(x) // 34) for y, x in overlay} == {tuple(c) for c in best["cells"]}
-    shot(page, "3-hint")
-    if best["type"] == "buy":
-        page.click(f".offer[data-patch='{best['patch']}']")
-        hinted = {tuple(c) for c in best["cells"]}
-        assert preview_cells() == hinted
-        rows = [r for r, _ in hinted]
-        cols = [c for _, c in hinted]
-        row = min(rows) + (max(rows) - min(rows)) // 2
-        col = min(cols) + (max(cols) - min(cols)) // 2
-        before_last = ply_shown(page)
-        page.click(f"#quilt-human .cell[data-r='{row}'][data-c='{col}']")
-        settle(page)
-        now = _get(f"{server}/api/games/{game['id']}")
-        mine = now["boards"][now["seat"]]["pieces"]
-        assert {tuple(c) for c in mine[-1]["cells"]} == hinted
-        # what the AI placed in answer is outlined on its quilt
-        placed = 0
-        for m in reversed(now["moves"]):
-            if m["actor"] != "ai":
-                break
-            placed += m["move"]["type"] != "advance"
-        assert page.locator("[data-testid=last-ai-move] path").count() == placed
+    text = page.inner_text("#hint-text")
+    assert "you win about" in text or "with best play" in text, text
+    labels = page.locator(".overlay-label, .span.hint .span-label").all_text_contents()
+    assert labels and all(re.fullmatch(r"\d+%|win|loss", x) for x in labels)
+    if text.startswith("Hint: advance"):
+        assert page.locator("[data-testid=span-hint]").count() == 1
+    else:
+        assert page.locator("[data-testid=hint-overlay]").count() == 1
+    said = text.split("Next best: ")[-1].split("; ")
+    assert len(said) == len({s.split(" (")[0] for s in said})  # no two alternatives read alike
+    shot(page, "desktop-3-hint")
+
+    # the move list: a move chosen shows the position after it; the arrow keys step
+    page.locator("#log li button").first.click()
+    page.wait_for_selector("[data-testid=viewing]:visible")
+    assert "move 1 of" in page.inner_text("#viewing-text")
+    assert page.locator("#log li.current").get_attribute("data-index") == "0"
+    assert page.locator("#advance").is_disabled()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#log li.current[data-index='1']")
+    page.keyboard.press("Escape")
+    assert page.locator("[data-testid=viewing]").is_hidden() and page.locator("#advance").is_enabled()
 
     # undo takes back the human's last move and the AI's answers to it
-    shown = pieces_shown(page)
-    last_human = [m for m in _get(f"{server}/api/games/{game['id']}")["moves"] if m["actor"] == "human"][-1]
     page.click("#undo")
     settle(page)
-    undone = _get(f"{server}/api/games/{game['id']}")
-    assert undone["ply"] == before_last
-    assert page.locator("#log li").count() == before_last
-    taken_back = len(last_human["move"].get("cells", []))
-    assert pieces_shown(page) == shown - taken_back
+    assert _get(f"{server}/api/games/{game['id']}")["ply"] == 0
+    assert page.locator("#log li").count() == 0
 
 
-def test_a_whole_game_to_the_final_scores(page: Page, server: str) -> None:
-    game = start(page, server, seed=3)
-    for _ in range(200):
-        turn = page.get_attribute("body", "data-turn")
-        if turn == "over":
+def _centred(cells: list[tuple[int, int]], r: int, c: int) -> set[tuple[int, int]]:
+    """Where the page puts a shape when the finger is on (r, c): centred there, kept on the quilt."""
+    h = max(x for x, _ in cells) + 1
+    w = max(y for _, y in cells) + 1
+    top = min(max(r - (h - 1) // 2, 0), 9 - h)
+    left = min(max(c - (w - 1) // 2, 0), 9 - w)
+    return {(x + top, y + left) for x, y in cells}
+
+
+def _free_spot(game: dict[str, Any], cells: list[tuple[int, int]]) -> tuple[int, int]:
+    covered = {tuple(c) for piece in game["boards"][game["seat"]]["pieces"] for c in piece["cells"]}
+    for r in range(9):
+        for c in range(9):
+            if not _centred(cells, r, c) & covered:
+                return r, c
+    raise AssertionError("the patch fits nowhere")
+
+
+def test_a_whole_game_by_touch_on_a_phone_three_taps_a_patch(phone: Page, server: str) -> None:
+    game = start(phone, server, seed=3, button="#welcome-start")
+    shot(phone, "phone-1-start")
+    # the offers, the quilt and its Place button are on the first screen
+    assert in_view(phone, "#offers") and in_view(phone, "#quilt-human") and in_view(phone, "#place")
+    taps_per_buy = []
+    for move in range(120):
+        if phone.get_attribute("body", "data-turn") == "over":
             break
-        if "leather" in page.inner_text("#status"):
-            now = _get(f"{server}/api/games/{game['id']}")
-            covered = {tuple(c) for piece in now["boards"][now["seat"]]["pieces"] for c in piece["cells"]}
-            empty = next((r, c) for r in range(9) for c in range(9) if (r, c) not in covered)
-            page.click(f"#quilt-human .cell[data-r='{empty[0]}'][data-c='{empty[1]}']")
+        now = _get(f"{server}/api/games/{game['id']}")
+        buyable = phone.locator(".offer:not([disabled])")
+        if now["pending_leather"]:
+            r, c = _free_spot(now, [(0, 0)])
+            cell(phone, r, c).tap()
+            cell(phone, r, c).tap()
+        elif buyable.count() and move % 3 != 2:
+            taps = 0
+            patch = int(buyable.first.get_attribute("data-patch") or -1)
+            buyable.first.tap()  # 1: choose the patch
+            taps += 1
+            r, c = _free_spot(now, list(PATCHES[patch].orientations[0].cells))
+            cell(phone, r, c).tap()  # 2: the preview, nothing sent yet
+            taps += 1
+            assert phone.locator("[data-testid=preview]").get_attribute("class") == "preview legal"
+            assert int(phone.get_attribute("body", "data-ply") or -1) == now["ply"]
+            if move % 2:
+                phone.tap("#place")  # 3: Place confirms
+            else:
+                cell(phone, r, c).tap()  # 3: or a second tap on the preview
+            taps += 1
+            taps_per_buy.append(taps)
+            if len(taps_per_buy) == 1:
+                shot(phone, "phone-2-placed")
         else:
-            page.click("#advance")
-        settle(page)
+            phone.tap("#advance")
+        settle(phone)
     else:
         pytest.fail("the game did not end")
     final = _get(f"{server}/api/games/{game['id']}")
     assert final["state"]["over"]
-    assert not page.locator("#result").is_hidden()
-    rows = page.locator("#scores tbody tr")
-    assert rows.count() == 2
+    buys = [m for m in final["moves"] if m["actor"] == "human" and m["move"]["type"] == "buy"]
+    assert len(buys) == len(taps_per_buy) >= 3 and max(taps_per_buy) == 3
+    # the result came into view by itself: title, scores, Review and Rematch
+    phone.wait_for_timeout(800)  # the smooth scroll
+    assert in_view(phone, "#result-title") and phone.locator("#review-start").is_visible()
+    rows = phone.locator("#scores tbody tr")
     you = final["state"]["players"][final["seat"]]
-    ai = final["state"]["players"][1 - final["seat"]]
     assert rows.nth(0).locator("td").last.inner_text() == str(you["score"])
-    assert rows.nth(1).locator("td").last.inner_text() == str(ai["score"])
-    assert page.inner_text("#status").startswith("Game over")
-    assert page.locator("#advance").is_disabled()
-    shot(page, "4-final")
-    record = page.request.get(server + (page.locator("#export").get_attribute("href") or ""))
-    assert record.ok and len(record.json()["moves"]) == final["ply"]
+    shot(phone, "phone-3-over")
 
 
-def test_the_review_of_a_finished_game_shows_the_chart_and_the_position_of_a_mistake(
+def test_the_final_scores_come_into_view_on_a_desktop(page: Page, server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    game = _finished_game(server, seed=5)
+    # the last move is played through the page: take it back, then advance to the end
+    page.goto(f"{server}/#{game['id']}")
+    page.wait_for_selector("body[data-ready=true]")
+    settle(page)
+    assert in_view(page, "#result-title") and in_view(page, "#rematch") and in_view(page, "#review-start")
+    shot(page, "desktop-4-over")
+    page.click("#rematch")
+    settle(page)
+    assert page.url.split("#", 1)[1] != game["id"] and page.locator("#result").is_hidden()
+
+
+def test_the_review_steps_through_every_move_by_keys_and_its_labels_follow_the_legend(
     page: Page, server: str
 ) -> None:
+    page.set_viewport_size(DESKTOP)
     game = _finished_game(server, seed=3)
     page.goto(f"{server}/#{game['id']}")
     page.wait_for_selector("body[data-ready=true]")
     settle(page)
-    assert page.get_attribute("body", "data-turn") == "over"
-    assert page.locator("[data-testid=review]").is_hidden()
     page.select_option("#review-depth", "0.1")
     page.click("#review-start")
-    page.wait_for_selector("[data-testid=review-chart] svg polyline", timeout=120_000)
-    settle(page)
-    assert "accuracy" in page.inner_text("#review-summary")
-    # every flagged move is listed and marked on the chart, at the same plies
+    page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
+    review = page.evaluate("() => S.review")  # what the page was sent (GET /api/games/{id}/review)
+    plies = review["plies"]
+    assert [p["played"] for p in plies] == [m["move"] for m in game["moves"]]
+    # the legend states the rule, and every label follows it; no move that lost nothing is flagged
+    assert page.inner_text("[data-testid=label-rule]") == label_rule()
+    for p in plies:
+        assert p["label"] == label_of(p["loss"], p["points_lost"], p["label"] == "best", p["exact"]), p
+        if p["loss"] == 0:
+            assert p["label"] in ("best", "good"), p
+    summary = page.inner_text("#review-summary")
+    assert "You: accuracy" in summary and " a inaccuracy" not in summary
+    assert re.search(r"\d\.\d{3,} s", summary) is None  # "0.1 s", not "0.0998 s"
+    shot(page, "desktop-5-review")
+
+    # every move, by keys: the move played drawn, an advance shaded on the track
+    for ply in range(len(plies)):
+        assert page.get_attribute("body", "data-review-ply") == str(ply)
+        assert page.inner_text("[data-testid=review-count]") == f"Move {ply + 1} of {len(plies)}"
+        p = plies[ply]
+        text = page.inner_text("[data-testid=review-move]")
+        assert p["played_text"] in text and ("the best move" in text or p["best_text"] in text)
+        if p["played"]["type"] == "advance":
+            assert page.locator("#review-track [data-testid=span-played]").count() == 1
+        else:
+            assert page.locator("[data-testid=review-played] rect").count() >= 1
+        if p["label"] != "best" and p["best"]["type"] == "advance":
+            assert page.locator("#review-track [data-testid=span-best]").count() == 1
+        if ply + 1 < len(plies):
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector(f"body[data-review-ply='{ply + 1}']")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f"body[data-review-ply='{len(plies) - 2}']")
+    # a flagged move from the list and from the chart
     plies_of = "nodes => nodes.map(n => n.dataset.ply)"
     listed = [int(x) for x in page.locator("#review-marks li[data-ply]").evaluate_all(plies_of)]
     marked = [int(x) for x in page.locator("#review-chart .mark").evaluate_all(plies_of)]
-    assert listed, "an only-advancing player made no mistake the review could find"
     assert listed == marked
-    shot(page, "5-review")
+    if listed:
+        page.click(f"#review-marks li[data-ply='{listed[0]}'] button")
+        page.wait_for_selector(f"body[data-review-ply='{listed[0]}']")
+        page.locator(f"#review-chart .mark[data-ply='{listed[-1]}']").dispatch_event("click")
+        page.wait_for_selector(f"body[data-review-ply='{listed[-1]}']")
 
-    # a mistake in the list: the position before it, the move played and the best move drawn
-    ply = listed[0]
-    page.click(f"#review-marks li[data-ply='{ply}'] button")
-    page.wait_for_selector(f"body[data-review-ply='{ply}']")
-    assert page.locator("[data-testid=review-position]").is_visible()
-    then = _get(f"{server}/api/games/{game['id']}/plies/{ply}")
-    assert then["ply"] == ply and len(then["moves"]) == ply
-    for seat, svg in ((game["seat"], "#review-quilt-human"), (1 - game["seat"], "#review-quilt-ai")):
-        cells = sum(len(piece["cells"]) for piece in then["boards"][seat]["pieces"])
-        assert page.locator(f"{svg} .pieces rect").count() == cells
-    text = page.inner_text("#review-move")
-    assert f"Ply {ply}" in text and "Played: " in text and "best move" in text
-    played = game["moves"][ply]["move"]
-    assert played["type"] == "advance" or page.locator("[data-testid=review-played] rect").count() >= 1
-    assert page.locator(f"#review-chart .mark.chosen[data-ply='{ply}']").count() == 1
-    shot(page, "6-review-position")
 
-    # the marks on the chart are clickable too
-    last = marked[-1]
-    page.locator(f"#review-chart .mark[data-ply='{last}']").dispatch_event("click")
-    page.wait_for_selector(f"body[data-review-ply='{last}']")
-    assert f"Ply {last}" in page.inner_text("#review-move")
+def _serious(page: Page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+def test_no_serious_accessibility_violations_on_the_game_the_review_and_the_puzzles(
+    page: Page, server: str
+) -> None:
+    page.set_viewport_size(DESKTOP)
+    start(page, server, seed=4)
+    page.locator(".offer:not([disabled])").first.click()
+    cell(page, 4, 4).hover()
+    assert _serious(page) == []
+    game = _finished_game(server, seed=8)
+    page.goto("about:blank")  # a new load, not only a new #hash
+    page.goto(f"{server}/#{game['id']}")
+    page.wait_for_selector("body[data-ready=true]")
+    settle(page)
+    page.select_option("#review-depth", "0.1")
+    page.click("#review-start")
+    page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
+    assert _serious(page) == []
+    page.goto(f"{server}/puzzles")
+    page.wait_for_selector("body[data-ready=true][data-busy=false]")
+    assert _serious(page) == []
+    page.click("#eg-advance")  # an answer: the verdict, green or red, and the line of best play
+    page.wait_for_selector("body[data-busy=false]:is([data-answered=correct], [data-answered=wrong])", timeout=60_000)
+    assert _serious(page) == []

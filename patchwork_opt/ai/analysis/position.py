@@ -15,33 +15,38 @@ patch outside its reach, the AI's whole analysis, ``run_analysis``; elsewhere it
 (``candidate_moves``: several distinct placements per offer), with a move played in a game
 compared in the same search, its leaves valued by the AI's default evaluator (the learned value)
 unless an ``evaluator`` is given, stopping early once its best move is settled when timed. Every
-move is the one analysed-move type, ``AnalysedMove``.
+move is the one analysed-move type, ``AnalysedMove``, and the analysis the one searched-position
+type, ``SearchedPosition`` (``PositionAnalysis`` names it here, as the applications know it).
+
+The time is one ``Deadline`` (``core.clock``), made by the caller: the advisor's calls while the
+candidates are listed, the exact search's share and the sampling search all end by it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from patchwork_opt.ai.analysis import run as search
-from patchwork_opt.ai.base import AnalysedMove
-from patchwork_opt.ai.explain import where
+from patchwork_opt.ai.base import PLACEMENTS_PER_OFFER, AnalysedMove, SearchedPosition, move_key
 from patchwork_opt.ai.search import candidates
 from patchwork_opt.ai.search.exact import final_value
 from patchwork_opt.ai.search.fastcore import MAX_CHILDREN, CompiledEvaluator
 from patchwork_opt.ai.search.policy import outcome_value
 from patchwork_opt.ai.seeding import require_running
+from patchwork_opt.core import words
 from patchwork_opt.core.advice import PlacementAdvisor
+from patchwork_opt.core.clock import Deadline, bounded
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.core.symmetry import canonical
 
-PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch (or leather cells) analysed
 LINE_PLIES = 4  # plies of expected continuation reported per move
-MIN_SEARCH_SHARE = 0.3  # the search keeps at least this share of the budget
+
+#: The analysis of a position: the one searched-position type.
+PositionAnalysis = SearchedPosition
 
 
 class AnalysisError(PatchworkError):
@@ -53,42 +58,6 @@ def ranking_value(m: AnalysedMove) -> float:
     """A move's ranking value in [-1, 1]: mostly the win chance, a little the margin (the value
     scale the AI's searches back up, ``policy.outcome_value``)."""
     return outcome_value(m.win, m.margin)
-
-
-@dataclass(frozen=True, slots=True)
-class PositionAnalysis:
-    player: int
-    moves: list[AnalysedMove]  # best first
-    seconds: float
-    quilt: int  # the mover's quilt before the move (for equivalence of placements)
-
-    @property
-    def best(self) -> AnalysedMove:
-        return self.moves[0]
-
-    def shown(self, per_offer: int = PLACEMENTS_PER_OFFER) -> list[AnalysedMove]:
-        """The moves worth showing, best first: at most ``per_offer`` placements of each patch
-        (an exact analysis values every legal move) and leather cells."""
-        counts: dict[tuple[str, int], int] = {}
-        out = []
-        for m in self.moves:
-            key = (m.move.kind, m.move.patch)
-            counts[key] = counts.get(key, 0) + 1
-            if counts[key] <= per_offer:
-                out.append(m)
-        return out
-
-    def find(self, move: Move) -> AnalysedMove | None:
-        """The analysed move equivalent to ``move`` (same up to the board's symmetries), if any."""
-        key = move_key(self.quilt, move)
-        return next((m for m in self.moves if move_key(self.quilt, m.move) == key), None)
-
-
-def move_key(quilt: int, move: Move) -> tuple[str, int, int]:
-    """Moves with equal keys leave the same game up to a symmetry of the mover's quilt."""
-    if move.kind == "advance":
-        return ("advance", -1, 0)
-    return (move.kind, move.patch, canonical(quilt | move.mask))
 
 
 def candidate_moves(
@@ -125,29 +94,27 @@ def _search(
     state: State,
     moves: list[Move],
     *,
-    seconds: float | None,
+    deadline: Deadline | None,
     iterations: int | None,
     seed: int,
     advisor: PlacementAdvisor | None,
     stop: StopSignal | None = None,
     evaluator: CompiledEvaluator | None = None,
-) -> list[AnalysedMove]:
-    started = time.perf_counter()
-    exact = search.exact_analysis(state, seconds=seconds, iterations=iterations, every_move=True, stop=stop,
+) -> SearchedPosition:
+    exact = search.exact_analysis(state, deadline=deadline, iterations=iterations, every_move=True, stop=stop,
                                   pv_plies=LINE_PLIES)
     if exact is not None:
         valued = _valued(exact.moves)
         if valued:
-            return valued
-    seconds = search.time_left(seconds, started)
+            return replace(exact, moves=valued)
     early = iterations is None  # a fixed budget stays whole: its figures are repeatable
     if state.pending >= 0:
-        analysis = search.run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
+        analysis = search.run_analysis(state, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor,
                                        exact=False, stop=stop, evaluator=evaluator, early_stop=early)
-        return _valued(analysis.moves)
-    sampled = search.sampled_analysis(state, moves, seconds=seconds, iterations=iterations, seed=seed,
-                                      pv_plies=LINE_PLIES, stop=stop, evaluator=evaluator, early_stop=early)
-    return _valued(sampled.moves)
+    else:
+        analysis = search.sampled_analysis(state, moves, deadline=deadline, iterations=iterations, seed=seed,
+                                           pv_plies=LINE_PLIES, stop=stop, evaluator=evaluator, early_stop=early)
+    return replace(analysis, moves=_valued(analysis.moves))
 
 
 def _merged(quilt: int, analysed: list[AnalysedMove]) -> list[AnalysedMove]:
@@ -164,7 +131,7 @@ def _merged(quilt: int, analysed: list[AnalysedMove]) -> list[AnalysedMove]:
 def analyse_position(
     state: State,
     *,
-    seconds: float | None = 1.0,
+    deadline: Deadline | None = None,
     iterations: int | None = None,
     seed: int = 0,
     advisor: PlacementAdvisor | None = None,
@@ -174,26 +141,27 @@ def analyse_position(
 ) -> PositionAnalysis:
     """The candidate moves of the player to move, best first, each with its win chance.
 
-    ``seconds`` bounds the whole analysis (``iterations`` instead fixes the search's budget, which
-    makes it repeatable); ``extra`` moves (a move played in a game) are compared alongside where
-    the sampling search runs (elsewhere ``find`` may miss them: see ``value_after``); ``evaluator``
-    values the sampling search's leaves (None: the AI's default, the learned value).
+    Everything ends by ``deadline`` (the advisor bounded by it where it can be: ``clock.bounded``);
+    ``iterations`` instead fixes the search's budget, which makes it repeatable; ``extra`` moves (a
+    move played in a game) are compared alongside where the sampling search runs (elsewhere
+    ``find`` may miss them: see ``value_after``); ``evaluator`` values the sampling search's leaves
+    (None: the AI's default, the learned value).
     """
     require_running(state)
-    if iterations is None and (seconds is None or seconds <= 0):
-        raise AnalysisError(f"the time budget must be positive, got {seconds}")
+    if iterations is None and deadline is None:
+        raise AnalysisError("an analysis needs a time budget or iterations")
     if iterations is not None and iterations < 1:
         raise AnalysisError(f"iterations must be at least 1, got {iterations}")
+    if iterations is not None:
+        deadline = None  # a fixed budget rules: the figures are repeatable
     started = time.perf_counter()
+    advisor = bounded(advisor, deadline)
     moves = _with_extra(state, candidate_moves(state, advisor)[: MAX_CHILDREN - len(extra)], extra)
-    left = None
-    if seconds is not None:
-        left = max(seconds - (time.perf_counter() - started), MIN_SEARCH_SHARE * seconds)
-    quilt = state.quilts[state.to_move()]
-    analysed = _merged(quilt, _search(state, moves, seconds=left, iterations=iterations, seed=seed,
-                                      advisor=advisor, stop=stop, evaluator=evaluator))
+    found = _search(state, moves, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor, stop=stop,
+                    evaluator=evaluator)
+    analysed = _merged(found.quilt, found.moves)
     analysed.sort(key=_rank)
-    return PositionAnalysis(state.to_move(), analysed, time.perf_counter() - started, quilt)
+    return replace(found, moves=analysed, seconds=time.perf_counter() - started)
 
 
 def _rank(m: AnalysedMove) -> tuple[float, bool, float, int]:
@@ -224,16 +192,10 @@ def value_after(state: State, move: Move, following: PositionAnalysis | None) ->
 
 
 def move_words(state: State, move: Move) -> str:
-    """``buy #12 at rows 3-5, cols 4-6``, ``advance 3 spaces (+3 buttons)``, ``put the leather
-    patch on row 4, col 4``: what a player would do, for the player to move in ``state``."""
-    if move.kind == "advance":
-        p = state.to_move()
-        spaces = state.advance_target(p) - state.pos[p]
-        plural = "s" if spaces != 1 else ""
-        return f"advance {spaces} space{plural} (+{spaces} button{plural})"
-    if move.kind == "leather":
-        return f"put the leather patch on {where(move.mask)}"
-    return f"buy #{move.patch} at {where(move.mask)}"
+    """``core.words.move_words`` for the player to move in ``state`` (which says how far advancing
+    takes them): ``buy #12 at rows 3-5, cols 4-6``, ``advance 3 spaces (+3 buttons)``."""
+    p = state.to_move()
+    return words.move_words(move, state.advance_target(p) - state.pos[p])
 
 
 def outcome_words(m: AnalysedMove) -> str:

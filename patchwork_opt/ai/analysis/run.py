@@ -11,7 +11,12 @@ where the advisor ranks first, plus any placement completing a 7x7 (this search'
 one candidate list, ``candidates``), leaves valued by the evaluator passed in (the learned value
 by default, ``default_evaluator``). A search may stop early once its most visited root move can
 no longer change (``settled``; the bot's always, the analysis's when timed). Every move comes
-back as the one analysed-move type, ``AnalysedMove``.
+back as the one analysed-move type, ``AnalysedMove``, in the one searched-position type,
+``SearchedPosition``.
+
+Time is one ``Deadline`` (``core.clock``) made by the caller: the exact search takes its share of
+it, the advisor and the sampling search what that leaves; nothing here cuts time otherwise. An
+iteration budget replaces the clock (repeatable searches).
 
 The reference bot ``solver-rollout`` keeps the search as it was before the learned value: the
 rollout evaluator, the rollout's tree capacity, no early stop, and the Python exact search
@@ -21,14 +26,13 @@ rollout evaluator, the rollout's tree capacity, no early stop, and the Python ex
 from __future__ import annotations
 
 import functools
-import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from patchwork_opt.ai.base import AnalysedMove
+from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.ai.heuristic import leather_cell
 from patchwork_opt.ai.learned.value import (
     SHIPPED_WEIGHTS,
@@ -43,12 +47,12 @@ from patchwork_opt.ai.search.exactcore import ExactTable
 from patchwork_opt.ai.search.fastcore import MAX_CHILDREN, ROLLOUT, CompiledEvaluator, CompiledSearch
 from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.advice import PlacementAdvisor
+from patchwork_opt.core.clock import EXACT_SHARE, PROBE_SHARE, Deadline, bounded
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 
-EXACT_SHARE = 0.5  # share of the budget the exact search may use before sampling takes over
-SLICE = 256  # iterations per call into the compiled core between clock checks
+SLICE = 256  # iterations per call into the compiled core between clock checks (at most)
 MAX_NODES = 400_000  # tree nodes at most (about 220 MB)
 #: Tree capacity per second of search, by evaluator name (the core's speed with it, generously);
 #: an evaluator not named here gets the rollout's.
@@ -58,13 +62,13 @@ CAPACITY_PER_SECOND: dict[str, int] = {ROLLOUT.name: NODES_PER_SECOND, "learned"
 #: the iterations take (it visits about 4.4 nodes in the time UCT with the learned value runs one
 #: iteration, measured in one process on the same late positions).
 COMPILED_NODES_PER_ITERATION = 2.0
-#: The exact search gets its whole share where its estimate (the median) fits in it. Its spread is
-#: wide (a factor of four either way, two times in three), so where the estimate is at most
-#: ``PROBE_REACH`` times the share it still gets ``PROBE_SHARE`` of it: many such positions are
-#: solved in far less (a player on space 53 places nothing more, whatever their empty cells).
+#: The exact search gets its whole share (``clock.EXACT_SHARE``) where its estimate (the median)
+#: fits in it. Its spread is wide (a factor of four either way, two times in three), so where the
+#: estimate is at most ``PROBE_REACH`` times the share it still gets ``clock.PROBE_SHARE`` of it:
+#: many such positions are solved in far less (a player on space 53 places nothing more, whatever
+#: their empty cells).
 EXACT_QUANTILE = 0.5
 PROBE_REACH = 10.0
-PROBE_SHARE = 0.1
 EXACT_TABLE_MB = 128.0  # a bot's exact-search table at most
 #: a bot's table entries per node its exact search may visit in one move (the table is cleared and
 #: touched whole when made, once a game: no larger than the searches need)
@@ -72,21 +76,6 @@ TABLE_ENTRIES_PER_NODE = 2.0
 #: the reference (Python) exact search: from this space, with this many nodes per iteration
 EXACT_FROM = 40
 NODES_PER_ITERATION = 0.5
-
-
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    moves: list[AnalysedMove]  # best first
-    exact: bool
-    iterations: int = 0
-    nodes: int = 0
-    seconds: float = 0.0
-    notes: list[str] = field(default_factory=list)
-    exact_failed: bool = False  # an exact search was tried (not probed) and ran out of its share
-
-    @property
-    def best(self) -> AnalysedMove:
-        return self.moves[0]
 
 
 @functools.cache
@@ -157,23 +146,29 @@ def _root_visits(search: CompiledSearch) -> np.ndarray:
     return out
 
 
-def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | None,
+def sampled_analysis(state: State, moves: Sequence[Move], *, deadline: Deadline | None,
                      iterations: int | None, seed: int, pv_plies: int = 4,
                      max_iterations: int | None = None, stop: StopSignal | None = None,
-                     evaluator: CompiledEvaluator | None = None, early_stop: bool = False) -> Analysis:
+                     evaluator: CompiledEvaluator | None = None, early_stop: bool = False) -> SearchedPosition:
     """The compiled UCT over ``moves`` with leaves valued by ``evaluator`` (None: the default,
-    ``default_evaluator``): exactly ``iterations``, or for ``seconds`` (stopping early at
+    ``default_evaluator``): exactly ``iterations``, or until ``deadline`` (stopping early at
     ``max_iterations``, the easier levels' cap, or when ``stop`` is set: what it has so far).
 
-    ``early_stop`` ends the search once the most visited root move can no longer change: with a
-    fixed ``iterations`` budget exactly (the move chosen is the full budget's), with a clock by
-    the iterations the time left is expected to hold at the rate so far."""
+    A timed search runs in slices of at most ``SLICE`` iterations, the clock read between them: the
+    first visits each root move once, every later one holds at most half the iterations the time
+    left fits at the rate so far (half: a slice slowed by a busy machine still ends in time), so the
+    last one ends by the deadline (a search whose deadline has passed still runs that first slice:
+    every move gets a figure). ``early_stop`` ends the search once
+    the most visited root move can no longer change: with a fixed ``iterations`` budget exactly
+    (the move chosen is the full budget's), with a clock by the iterations the time left is
+    expected to hold."""
     started = time.perf_counter()
     evaluator = evaluator if evaluator is not None else default_evaluator()
     if iterations is not None:
         capacity = iterations + 2
     else:
-        capacity = int(min(MAX_NODES, (seconds or 0.0) * capacity_per_second(evaluator) + 1000))
+        left = deadline.remaining() if deadline is not None else 0.0
+        capacity = int(min(MAX_NODES, left * capacity_per_second(evaluator) + 1000))
         if max_iterations is not None:
             capacity = min(capacity, max_iterations + 2)
     search = CompiledSearch(state, list(moves), seed=seed, capacity=capacity, evaluator=evaluator)
@@ -186,31 +181,36 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
         else:
             search.run(iterations)
     else:
-        deadline = started + (seconds or 0.0)
-        cap = max_iterations if max_iterations is not None else 1 << 62
-        ran = time.perf_counter()
-        while search.iterations < cap:
-            search.run(min(SLICE, cap - search.iterations))
-            now = time.perf_counter()
-            if now >= deadline or (stop is not None and stop.is_set()):
-                break
-            if early_stop:
-                left = min(cap - search.iterations, search.iterations / max(now - ran, 1e-9) * (deadline - now))
-                if settled(_root_visits(search), left):
-                    break
-    stats = sorted(search.stats(), key=lambda r: (-r.visits, -r.value))
-    # the compiled core's root figures become the one analysed-move type here, and only here, with
-    # the evaluator's map (if it has one) making the win chances calibrated
+        _run_until(search, deadline, max_iterations, stop, early_stop)
+    # the compiled core's root figures become the one analysed-move type at its boundary
+    # (``CompiledSearch.analysed``), the evaluator's map (if it has one) making the win chances calibrated
+    out = search.analysed(pv_plies)
     mapped = search_map_for(evaluator)
-    progress = track_progress(state)
-    out = [
-        AnalysedMove(r.move, float(r.win_rate) if mapped is None else mapped_win(mapped, state, r.move, r.win_rate,
-                                                                               progress),
-                     float(r.margin), r.visits, False, search.principal_line(r.move, pv_plies),
-                     searched=float(r.win_rate))
-        for r in stats
-    ]
-    return Analysis(out, False, iterations=search.iterations, seconds=time.perf_counter() - started)
+    if mapped is not None:
+        progress = track_progress(state)
+        out = [replace(m, win=mapped_win(mapped, state, m.move, m.win, progress)) for m in out]
+    return SearchedPosition.of(state, out, iterations=search.iterations, seconds=time.perf_counter() - started)
+
+
+def _run_until(search: CompiledSearch, deadline: Deadline | None, max_iterations: int | None,
+               stop: StopSignal | None, early_stop: bool) -> None:
+    """Run ``search`` in slices until ``deadline`` (see ``sampled_analysis``)."""
+    cap = max_iterations if max_iterations is not None else 1 << 62
+    clock = deadline.clock if deadline is not None else time.perf_counter
+    at = deadline.at if deadline is not None else clock()
+    ran = clock()
+    search.run(min(len(search.root_moves), cap))
+    while search.iterations < cap and not (stop is not None and stop.is_set()):
+        now = clock()
+        if now >= at:
+            break
+        fits = search.iterations / max(now - ran, 1e-9) * (at - now)  # iterations the time left holds
+        if early_stop and settled(_root_visits(search), min(cap - search.iterations, fits)):
+            break
+        step = min(SLICE, int(fits / 2), cap - search.iterations)
+        if step < 1:
+            break
+        search.run(step)
 
 
 # --- the exact endgame ---------------------------------------------------------------------------
@@ -218,90 +218,91 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, seconds: float | No
 
 @dataclass(frozen=True, slots=True)
 class ExactBudget:
-    """What the compiled exact search may spend on one position: a clock (``seconds``) or a node
-    count (``node_limit``, an iteration budget's share); ``probe`` when only a probe of it."""
+    """What the compiled exact search may spend on one position: a share of the clock
+    (``deadline``) or a node count (``node_limit``, an iteration budget's share); ``probe`` when
+    only a probe of it."""
 
-    seconds: float | None
+    deadline: Deadline | None
     node_limit: int | None
     probe: bool = False
 
 
-def exact_budget(state: State, *, seconds: float | None, iterations: int | None,
+def exact_budget(state: State, *, deadline: Deadline | None, iterations: int | None,
                  every_move: bool) -> ExactBudget | None:
-    """The compiled exact search's share of a budget (``EXACT_SHARE``, or ``COMPILED_NODES_PER_ITERATION``
-    nodes an iteration) when its estimate says it finishes within it, a probe of it when the
-    estimate is within ``PROBE_REACH`` of it; None when not worth trying."""
+    """The compiled exact search's share of a budget (``clock.EXACT_SHARE`` of the time left, or
+    ``COMPILED_NODES_PER_ITERATION`` nodes an iteration) when its estimate says it finishes within
+    it, a probe of it (``clock.PROBE_SHARE``) when the estimate is within ``PROBE_REACH`` of it;
+    None when not worth trying. An iteration budget, when given, rules (the search is repeatable)."""
     if iterations is not None:
         nodes = max(1, int(iterations * COMPILED_NODES_PER_ITERATION))
         over = exactcore.estimate_nodes(state, every_move=every_move, quantile=EXACT_QUANTILE) / nodes
         full = ExactBudget(None, nodes)
         short = ExactBudget(None, max(1, int(PROBE_SHARE * nodes)), probe=True)
     else:
-        share = EXACT_SHARE * (seconds or 0.0)
-        if share <= 0:
+        if deadline is None:
             return None
-        over = exactcore.estimate_seconds(state, every_move=every_move, quantile=EXACT_QUANTILE) / share
-        full, short = ExactBudget(share, None), ExactBudget(PROBE_SHARE * share, None, probe=True)
+        share = deadline.share(EXACT_SHARE)
+        seconds = share.remaining()
+        if seconds <= 0:
+            return None
+        over = exactcore.estimate_seconds(state, every_move=every_move, quantile=EXACT_QUANTILE) / seconds
+        full, short = ExactBudget(share, None), ExactBudget(share.share(PROBE_SHARE), None, probe=True)
     if over <= 1.0:
         return full
     return short if over <= PROBE_REACH else None
 
 
 def table_for(seconds: float | None, node_limit: int | None) -> ExactTable:
-    """A table to keep for a game's exact searches of a clock (``seconds``) or a node limit: about
-    the entries they can fill, at most ``EXACT_TABLE_MB`` (an analysis not given one uses its
+    """A table to keep for a game's exact searches of ``seconds`` each or a node limit: about the
+    entries they can fill, at most ``EXACT_TABLE_MB`` (an analysis not given one uses its
     thread's, ``exactcore``'s own)."""
     nodes = node_limit if node_limit is not None else (seconds or 0.0) * exactcore.NODES_PER_SECOND
     megabytes = TABLE_ENTRIES_PER_NODE * nodes * exactcore.ENTRY_BYTES / (1 << 20)
     return ExactTable(min(EXACT_TABLE_MB, max(1.0, megabytes)))
 
 
-def exact_analysis(state: State, *, seconds: float | None, iterations: int | None, every_move: bool,
+def exact_analysis(state: State, *, deadline: Deadline | None, iterations: int | None, every_move: bool,
                    table: ExactTable | None = None, stop: StopSignal | None = None,
-                   pv_plies: int = 4) -> Analysis | None:
+                   pv_plies: int = 4) -> SearchedPosition | None:
     """The compiled exact search over every legal move, when it is worth trying within its share
     of the budget (``exact_budget``) and finishes there; None otherwise. ``table`` is one kept
     across a game (``table_for``; None: the calling thread's, kept by ``exactcore``)."""
-    budget = exact_budget(state, seconds=seconds, iterations=iterations, every_move=every_move)
+    budget = exact_budget(state, deadline=deadline, iterations=iterations, every_move=every_move)
     if budget is None:
         return None
     return _solved(state, budget, every_move=every_move, table=table, stop=stop, pv_plies=pv_plies)
 
 
 def _solved(state: State, budget: ExactBudget, *, every_move: bool, table: ExactTable | None,
-            stop: StopSignal | None, pv_plies: int = 4) -> Analysis | None:
-    solved = exactcore.solve(state, seconds=budget.seconds, node_limit=budget.node_limit, every_move=every_move,
+            stop: StopSignal | None, pv_plies: int = 4) -> SearchedPosition | None:
+    solved = exactcore.solve(state, deadline=budget.deadline, node_limit=budget.node_limit, every_move=every_move,
                              table=table, pv_plies=pv_plies, stop=stop.attach if stop is not None else None)
-    if not solved.solved:
-        return None
-    return Analysis(list(solved.moves), True, nodes=solved.nodes, seconds=solved.seconds)
+    return solved if solved.solved else None
 
 
-def reference_exact_analysis(state: State, solver: ExactSearch, *, seconds: float | None,
-                             iterations: int | None, every_move: bool, started: float,
-                             stop: StopSignal | None = None) -> Analysis | None:
-    """The Python exact search as ``solver-rollout`` tries it: from ``EXACT_FROM``, for half the
-    time or ``NODES_PER_ITERATION`` nodes per iteration."""
+def reference_exact_analysis(state: State, solver: ExactSearch, *, deadline: Deadline | None,
+                             iterations: int | None, every_move: bool,
+                             stop: StopSignal | None = None) -> SearchedPosition | None:
+    """The Python exact search as ``solver-rollout`` tries it: from ``EXACT_FROM``, for
+    ``clock.EXACT_SHARE`` of the time left or ``NODES_PER_ITERATION`` nodes per iteration."""
     if min(state.pos) < EXACT_FROM:
         return None
     solver.nodes = 0
+    solver.given_up = False
     if iterations is not None:
-        solver.node_limit, solver.deadline = max(1, int(iterations * NODES_PER_ITERATION)), math.inf
+        solver.node_limit, solver.deadline = max(1, int(iterations * NODES_PER_ITERATION)), None
     else:
         solver.node_limit = 10**9
-        solver.deadline = started + EXACT_SHARE * (seconds or 0.0)
+        solver.deadline = deadline.share(EXACT_SHARE) if deadline is not None else None
     if stop is not None:
         stop.attach(solver.give_up)
-    solved = solver.solve(state, every_move=every_move)
-    if solved is None:
-        return None
-    return Analysis(solved.moves, True, nodes=solved.nodes, seconds=solved.seconds)
+    return solver.solve(state, every_move=every_move)
 
 
-def _leather_analysis(state: State, *, seconds: float | None, iterations: int | None, seed: int,
+def _leather_analysis(state: State, *, deadline: Deadline | None, iterations: int | None, seed: int,
                       advisor: PlacementAdvisor | None, max_iterations: int | None,
                       stop: StopSignal | None = None, evaluator: CompiledEvaluator | None = None,
-                      early_stop: bool = False) -> Analysis:
+                      early_stop: bool = False) -> SearchedPosition:
     """A pending leather patch outside the exact search's reach: the heuristic's cell, valued by
     sampling the position it leads to."""
     p = state.to_move()
@@ -310,8 +311,9 @@ def _leather_analysis(state: State, *, seconds: float | None, iterations: int | 
     after.leather_unchecked(p, move.mask)
     if after.is_terminal():
         v = final_value(after, p)
-        return Analysis([AnalysedMove(move, 1.0 if v > 0 else 0.0, value_margin(v), 0, True, (move,), v)], True)
-    inner = sampled_analysis(after, root_moves(after, advisor), seconds=seconds, iterations=iterations,
+        return SearchedPosition.of(state, [AnalysedMove(move, 1.0 if v > 0 else 0.0, value_margin(v), 0, True,
+                                                        (move,), v)], exact=True)
+    inner = sampled_analysis(after, root_moves(after, advisor), deadline=deadline, iterations=iterations,
                              seed=seed, max_iterations=max_iterations, stop=stop, evaluator=evaluator,
                              early_stop=early_stop)
     best = inner.best
@@ -319,14 +321,15 @@ def _leather_analysis(state: State, *, seconds: float | None, iterations: int | 
     win = best.win if same else 1.0 - best.win
     margin = best.margin if same else -best.margin
     searched = best.searched if same or best.searched is None else 1.0 - best.searched
-    return Analysis([AnalysedMove(move, win, margin, best.visits, False, (move, *best.line), searched=searched)], False,
-                    iterations=inner.iterations, seconds=inner.seconds)
+    return SearchedPosition.of(state, [AnalysedMove(move, win, margin, best.visits, False, (move, *best.line),
+                                                    searched=searched)],
+                               iterations=inner.iterations, seconds=inner.seconds)
 
 
 def run_analysis(
     state: State,
     *,
-    seconds: float | None = None,
+    deadline: Deadline | None = None,
     iterations: int | None = None,
     seed: int = 0,
     advisor: PlacementAdvisor | None = None,
@@ -338,65 +341,60 @@ def run_analysis(
     stop: StopSignal | None = None,
     evaluator: CompiledEvaluator | None = None,
     early_stop: bool = False,
-) -> Analysis:
-    """The analysis behind ``analyse`` (with the search's counts and which search answered).
+) -> SearchedPosition:
+    """The analysis behind ``analyse`` (with the search's counts and which search answered), by
+    ``deadline`` or for exactly ``iterations`` (which rule when given: the search is repeatable).
 
-    ``exact_solver`` passes the exact search's table kept from earlier moves of the same game: an
-    ``ExactTable`` of the compiled search, or a Python ``ExactSearch``, which makes the exact part
-    the reference's (``reference_exact_analysis``); ``max_iterations`` caps a timed sampling search
-    (the easier levels); ``evaluator`` values the sampling search's leaves (None: the default) and
-    ``early_stop`` lets it stop once its best move is settled (``sampled_analysis``)."""
+    The exact search takes its share of the time left (``exact_budget``); sampling, and the
+    ``advisor`` placing its root buys (bounded by the deadline where it can be: ``clock.bounded``),
+    take what it leaves. ``exact_solver`` passes the exact search's table kept from earlier moves of
+    the same game: an ``ExactTable`` of the compiled search, or a Python ``ExactSearch``, which makes
+    the exact part the reference's (``reference_exact_analysis``); ``max_iterations`` caps a timed
+    sampling search (the easier levels); ``evaluator`` values the sampling search's leaves (None:
+    the default) and ``early_stop`` lets it stop once its best move is settled (``sampled_analysis``)."""
     require_running(state)
-    if seconds is None and iterations is None:
-        raise ValueError("analysis needs a time or an iteration budget")
-    started = time.perf_counter()
+    if deadline is None and iterations is None:
+        raise ValueError("analysis needs a deadline or an iteration budget")
+    if iterations is not None:
+        deadline = None  # a fixed budget stays whole: its figures are repeatable
     tried = False
     if exact:
         if isinstance(exact_solver, ExactSearch):
             tried = min(state.pos) >= EXACT_FROM
-            solved = reference_exact_analysis(state, exact_solver, seconds=seconds, iterations=iterations,
-                                              every_move=every_move, started=started, stop=stop)
+            solved = reference_exact_analysis(state, exact_solver, deadline=deadline, iterations=iterations,
+                                              every_move=every_move, stop=stop)
         else:
-            budget = exact_budget(state, seconds=seconds, iterations=iterations, every_move=every_move)
+            budget = exact_budget(state, deadline=deadline, iterations=iterations, every_move=every_move)
             tried = budget is not None and not budget.probe  # a probe that fails is no reason to wait
             solved = None if budget is None else _solved(state, budget, every_move=every_move, table=exact_solver,
                                                          stop=stop)
         if solved is not None:
             return solved
-    sampled = _sampled(state, started, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
-                       top_k=top_k, max_iterations=max_iterations, stop=stop, evaluator=evaluator,
-                       early_stop=early_stop)
+    sampled = _sampled(state, deadline=deadline, iterations=iterations, seed=seed,
+                       advisor=bounded(advisor, deadline), top_k=top_k, max_iterations=max_iterations, stop=stop,
+                       evaluator=evaluator, early_stop=early_stop)
     return replace(sampled, exact_failed=tried)
 
 
-def _sampled(state: State, started: float, *, seconds: float | None, iterations: int | None, seed: int,
+def _sampled(state: State, *, deadline: Deadline | None, iterations: int | None, seed: int,
              advisor: PlacementAdvisor | None, top_k: int, max_iterations: int | None, stop: StopSignal | None,
-             evaluator: CompiledEvaluator | None, early_stop: bool) -> Analysis:
-    """``run_analysis`` without the exact search (its budget counted from ``started``)."""
+             evaluator: CompiledEvaluator | None, early_stop: bool) -> SearchedPosition:
+    """``run_analysis`` without the exact search."""
     if state.pending >= 0:
-        return _leather_analysis(state, seconds=time_left(seconds, started), iterations=iterations, seed=seed,
-                                 advisor=advisor, max_iterations=max_iterations, stop=stop, evaluator=evaluator,
-                                 early_stop=early_stop)
+        return _leather_analysis(state, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor,
+                                 max_iterations=max_iterations, stop=stop, evaluator=evaluator, early_stop=early_stop)
     moves = root_moves(state, advisor, top_k)
     if len(moves) == 1:
         # the only move, played without a search: its figures are not ``valued``
-        return Analysis([AnalysedMove(ADVANCE, 0.5, 0.0, 0, False, (ADVANCE,))], False,
-                        notes=["no affordable patch fits"])
-    return sampled_analysis(state, moves, seconds=time_left(seconds, started), iterations=iterations, seed=seed,
+        return SearchedPosition.of(state, [AnalysedMove(ADVANCE, 0.5, 0.0, 0, False, (ADVANCE,))],
+                                   notes=["no affordable patch fits"])
+    return sampled_analysis(state, moves, deadline=deadline, iterations=iterations, seed=seed,
                             max_iterations=max_iterations, stop=stop, evaluator=evaluator, early_stop=early_stop)
 
 
-def time_left(seconds: float | None, started: float) -> float | None:
-    """What is left of a budget of ``seconds`` from ``started`` for sampling (at least 30% of it,
-    after a failed exact try)."""
-    if seconds is None:
-        return None
-    return max(seconds - (time.perf_counter() - started), 0.3 * seconds)
-
-
-def analyse(state: State, *, seconds: float | None = None, iterations: int | None = None,
+def analyse(state: State, *, deadline: Deadline | None = None, iterations: int | None = None,
             seed: int = 0, advisor: PlacementAdvisor | None = None,
             evaluator: CompiledEvaluator | None = None) -> list[AnalysedMove]:
     """Every root move of ``state`` with its figures, best first (see ``AnalysedMove``)."""
-    return run_analysis(state, seconds=seconds, iterations=iterations, seed=seed, advisor=advisor,
+    return run_analysis(state, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor,
                         evaluator=evaluator, early_stop=iterations is None).moves

@@ -1,8 +1,10 @@
 """The strongest bot: the compiled UCT with advisor-placed root buys, and the exact endgame.
 
-Each move is ``search.run_analysis``: late in the game the compiled exact search (``exactcore``)
-over every legal move (all placements, every leather cell) tries to solve the rest of the game
-within half the move's budget, from wherever its estimate says it can, with a table kept across
+Each move is ``search.run_analysis`` by the move's one deadline (``core.clock.Deadline``, made as
+the move starts from ``time_per_move``; the advisor and ``bonus_feasible`` are bounded by it): late
+in the game the compiled exact search (``exactcore``) over every legal move (all placements, every
+leather cell) tries to solve the rest of the game within its share of the move's time
+(``clock.EXACT_SHARE``), from wherever its estimate says it can, with a table kept across
 the game's moves, and a winning move is played whenever one exists; otherwise the compiled UCT
 (``fastcore``, ~30x the iterations of ``mcts``) compares advance, each affordable offer placed
 where the plugged-in ``PlacementAdvisor`` ranks first (the CP-SAT best fit with lookahead, when the
@@ -32,15 +34,13 @@ import time
 from patchwork_opt.ai.analysis.run import (
     COMPILED_NODES_PER_ITERATION,
     EXACT_FROM,
-    EXACT_SHARE,
-    Analysis,
     default_evaluator,
     run_analysis,
     table_for,
 )
-from patchwork_opt.ai.base import AnalysedMove, Decision
+from patchwork_opt.ai.base import AnalysedMove, Decision, SearchedPosition
 from patchwork_opt.ai.explain import describe, reason
-from patchwork_opt.ai.heuristic import COST, window_progress
+from patchwork_opt.ai.heuristic import window_progress
 from patchwork_opt.ai.search import exactcore, fastcore
 from patchwork_opt.ai.search.candidates import completing_placement
 from patchwork_opt.ai.search.exact import ExactSearch
@@ -48,7 +48,9 @@ from patchwork_opt.ai.search.exactcore import ExactTable
 from patchwork_opt.ai.search.fastcore import CompiledEvaluator
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.advice import PlacementAdvisor
-from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.core.clock import EXACT_SHARE, Clock, Deadline, bounded
+from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 
 BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this many cells covered
 BONUS_POOL = 12  # patches of the circle offered to bonus_feasible
@@ -63,12 +65,12 @@ def bonus_notes(state: State, advisor: PlacementAdvisor | None) -> list[str]:
         return []
     p = state.to_move()
     notes: list[str] = []
-    for pid in state.circle[:OFFER_SIZE]:
-        if COST[pid] <= state.buttons[p] and completing_placement(state.quilts[p], pid):
+    for pid in (state.circle[k] for k in state.affordable_offers(p)):
+        if completing_placement(state.quilts[p], pid):
             notes.append(f"#{pid} completes the 7x7 square")
     opponent = 1 - p
-    for pid in state.circle[:OFFER_SIZE]:
-        if COST[pid] <= state.buttons[opponent] and completing_placement(state.quilts[opponent], pid):
+    for pid in (state.circle[k] for k in state.affordable_offers(opponent)):
+        if completing_placement(state.quilts[opponent], pid):
             notes.append(f"the opponent could complete their 7x7 with #{pid}")
     if advisor is not None and window_progress(state.quilts[p]) >= BONUS_CHECK_FROM:
         feasible = advisor.bonus_feasible(state.quilts[p], state.circle[:BONUS_POOL])
@@ -79,7 +81,7 @@ def bonus_notes(state: State, advisor: PlacementAdvisor | None) -> list[str]:
     return notes
 
 
-def explain(analysis: Analysis, chosen: AnalysedMove) -> str:
+def explain(analysis: SearchedPosition, chosen: AnalysedMove) -> str:
     """The one sentence of ``explain.reason`` for the move chosen from ``analysis``."""
     others = [m for m in analysis.moves if m.move != chosen.move and m.valued]
     return reason(chosen, others[0] if others else None, analysis.nodes if analysis.exact else None)
@@ -89,7 +91,7 @@ class SolverBot:
     """Exact endgame + compiled UCT; ``iterations`` gives a repeatable fixed budget.
 
     ``evaluator`` values the search's leaves (None: the default, the learned value; the rollout
-    when ``reference``)."""
+    when ``reference``); ``clock`` times its moves (tests pass a fake one)."""
 
     def __init__(
         self,
@@ -104,6 +106,7 @@ class SolverBot:
         max_iterations: int | None = None,
         evaluator: CompiledEvaluator | None = None,
         reference: bool = False,
+        clock: Clock = time.perf_counter,
     ) -> None:
         self.advisor = advisor
         self.name = "solver" if advisor is not None else "solver(heuristic)"
@@ -115,6 +118,7 @@ class SolverBot:
         self.blunder = blunder
         self.max_iterations = max_iterations  # caps a timed search (the easier levels)
         self.reference = reference
+        self.clock = clock
         if evaluator is None:
             evaluator = fastcore.ROLLOUT if reference else default_evaluator()
         self.evaluator = evaluator
@@ -147,13 +151,20 @@ class SolverBot:
                 self._table = table_for(EXACT_SHARE * self.time_per_move, None)
         return self._table
 
-    def analyse(self, state: State) -> Analysis:
+    def deadline(self) -> Deadline | None:
+        """A move's deadline, made as it starts (None with an iteration budget)."""
+        return None if self.iterations is not None else Deadline.after(self.time_per_move, self.clock)
+
+    def analyse(self, state: State, deadline: Deadline | None = None,
+                stop: StopSignal | None = None) -> SearchedPosition:
+        """The move's analysis by ``deadline`` (None: a fresh one of ``time_per_move``), cut short
+        when ``stop`` is set (an engine's ``stop``: the best move so far is played)."""
         behind = min(state.pos)
         table = self._exact_table(state)
         rng = decision_rng(self.seed, state)
         analysis = run_analysis(
             state,
-            seconds=None if self.iterations is not None else self.time_per_move,
+            deadline=deadline if deadline is not None else self.deadline(),
             iterations=self.iterations,
             seed=rng.randrange(1 << 31),
             advisor=self.advisor,
@@ -164,15 +175,19 @@ class SolverBot:
             max_iterations=self.max_iterations,
             evaluator=self.evaluator,
             early_stop=not self.reference,
+            stop=stop,
         )
         if analysis.exact_failed:
             self._exact_from, self._failed_at = behind + EXACT_RETRY, behind
         return analysis
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """The move for ``state`` within the move's time (or iterations); ``stop`` ends the
+        search early with the best move found so far."""
         require_running(state)
         started = time.perf_counter()
-        analysis = self.analyse(state)
+        deadline = self.deadline()
+        analysis = self.analyse(state, deadline, stop)
         chosen = analysis.best
         reason = explain(analysis, chosen)
         if self.blunder > 0:
@@ -182,7 +197,7 @@ class SolverBot:
                 chosen = next((m for m in analysis.moves if m.move == guess),
                               AnalysedMove(guess, 0.5, 0.0, 0, False, (guess,)))  # not valued
                 reason = f"{describe(guess)} (an easy level's deliberate guess)"
-        notes = bonus_notes(state, self.advisor) if state.pending < 0 else []
+        notes = bonus_notes(state, bounded(self.advisor, deadline)) if state.pending < 0 else []
         if notes:
             reason += "; " + "; ".join(notes)
         stats = {

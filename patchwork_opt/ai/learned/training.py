@@ -130,33 +130,14 @@ def train_value(data: PositionSet, *, seed: int = 0, hidden: tuple[int, ...] = H
     scale = x[split.train].std(axis=0)
     scale[scale < 1e-9] = 1.0  # a constant feature (say, early in a tiny data set)
     z = (x - mean) / scale
-
-    def log(text: str) -> None:
-        if say is not None:
-            say(text)
-
-    common = {"hidden_layer_sizes": hidden, "alpha": ALPHA, "batch_size": 256, "max_iter": max_epochs,
-              "early_stopping": True, "validation_fraction": 0.1, "n_iter_no_change": 15, "random_state": seed}
-    log(f"training on {int(split.train.sum())} positions of the {data.games} games ({int(split.test.sum())} held out)")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)  # reported below as the epochs it took
-        regressor = MLPRegressor(**common).fit(z[split.train], margin[split.train] / MARGIN_UNIT)
-        log(f"margin network: {regressor.n_iter_} epochs (at most {max_epochs})")
-        classifier = MLPClassifier(**common).fit(z[split.train], won[split.train])
-        log(f"win network: {classifier.n_iter_} epochs (at most {max_epochs})")
+    if say is not None:
+        say(f"training on {int(split.train.sum())} positions of the {data.games} games "
+            f"({int(split.test.sum())} held out)")
+    regressor, classifier = _fit_networks(z, margin, won, split, hidden=hidden, max_epochs=max_epochs,
+                                          seed=seed, say=say)
     predicted = regressor.predict(z) * MARGIN_UNIT
-    inputs = {"margin": predicted, "classifier": _logit(classifier.predict_proba(z)[:, 1])}
-    win_map: dict[str, LogisticRegression] = {}
-    heads: dict[str, dict[str, Any]] = {}
-    for head in HEADS:
-        t = inputs[head].reshape(-1, 1)
-        fitted = LogisticRegression(C=1e6, max_iter=1000).fit(t[split.calibration], won[split.calibration])
-        win_map[head] = fitted
-        p = fitted.predict_proba(t)[:, 1]
-        heads[head] = {
-            "calibration_log_loss": round(log_loss(p[split.calibration], won[split.calibration]), 4),
-            "held_out": forecast_report(p[split.test], won[split.test]),
-        }
+    win_map, heads = _fit_win_maps({"margin": predicted, "classifier": _logit(classifier.predict_proba(z)[:, 1])},
+                                   won, split)
     head = min(HEADS, key=lambda h: heads[h]["calibration_log_loss"])
     errors = predicted[split.test] - margin[split.test]
     held_out = heads[head]["held_out"]
@@ -186,6 +167,41 @@ def train_value(data: PositionSet, *, seed: int = 0, hidden: tuple[int, ...] = H
         "seconds": round(time.perf_counter() - started, 1),
     }
     return TrainedValue(mean, scale, regressor, classifier, win_map, head, report)
+
+
+def _fit_networks(z: np.ndarray, margin: np.ndarray, won: np.ndarray, split: Split, *, hidden: tuple[int, ...],
+                  max_epochs: int, seed: int, say: Say | None) -> tuple[MLPRegressor, MLPClassifier]:
+    """The margin regressor and the win classifier, fitted (seeded, early stopping) on the training
+    games' standardised features ``z``; each says how many epochs it took."""
+    common = {"hidden_layer_sizes": hidden, "alpha": ALPHA, "batch_size": 256, "max_iter": max_epochs,
+              "early_stopping": True, "validation_fraction": 0.1, "n_iter_no_change": 15, "random_state": seed}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # reported as the epochs it took
+        regressor = MLPRegressor(**common).fit(z[split.train], margin[split.train] / MARGIN_UNIT)
+        if say is not None:
+            say(f"margin network: {regressor.n_iter_} epochs (at most {max_epochs})")
+        classifier = MLPClassifier(**common).fit(z[split.train], won[split.train])
+        if say is not None:
+            say(f"win network: {classifier.n_iter_} epochs (at most {max_epochs})")
+    return regressor, classifier
+
+
+def _fit_win_maps(inputs: dict[str, np.ndarray], won: np.ndarray,
+                  split: Split) -> tuple[dict[str, LogisticRegression], dict[str, dict[str, Any]]]:
+    """Each head's logistic win map, fitted on the calibration games from its input (the predicted
+    margin, or the classifier's logit), with its calibration log loss and held-out report."""
+    win_map: dict[str, LogisticRegression] = {}
+    heads: dict[str, dict[str, Any]] = {}
+    for head in HEADS:
+        t = inputs[head].reshape(-1, 1)
+        fitted = LogisticRegression(C=1e6, max_iter=1000).fit(t[split.calibration], won[split.calibration])
+        win_map[head] = fitted
+        p = fitted.predict_proba(t)[:, 1]
+        heads[head] = {
+            "calibration_log_loss": round(log_loss(p[split.calibration], won[split.calibration]), 4),
+            "held_out": forecast_report(p[split.test], won[split.test]),
+        }
+    return win_map, heads
 
 
 def train_command(data_dir: str, out: str, *, seed: int = 0, say: Say | None = None) -> dict[str, Any]:

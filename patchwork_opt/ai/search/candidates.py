@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from patchwork_opt.ai.heuristic import COST, TIME, HeuristicAdvisor, completing_cell, rank_leather_cells
+from patchwork_opt.ai.heuristic import TIME, HeuristicAdvisor, completing_cell, rank_leather_cells
 from patchwork_opt.ai.heuristic import rank_placements as heuristic_ranking
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import FULL, SIZE, has_full_window
-from patchwork_opt.core.catalogue import fits_anywhere, legal_placements
+from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.move import ADVANCE, Move
-from patchwork_opt.core.state import END, OFFER_SIZE, State
+from patchwork_opt.core.state import END, State
 from patchwork_opt.core.symmetry import canonical
 
 ADVISOR_FROM = 10  # below this many covered cells placement is easy: the heuristic places
@@ -120,10 +120,8 @@ def candidate_moves(state: State, *, per_offer: int | None = 1, advisor: Placeme
     ranker = advisor if advisor is not None and quilt.bit_count() >= ADVISOR_FROM else _HEURISTIC
     asked = per_offer * DISTINCT_POOL if distinct else per_offer
     moves = [ADVANCE]
-    for k in range(min(OFFER_SIZE, len(state.circle))):
+    for k in state.buyable_offers(p):
         pid = state.circle[k]
-        if COST[pid] > state.buttons[p] or not fits_anywhere(pid, quilt):
-            continue
         ranked = [rp.mask for rp in ranker.rank_placements(quilt, pid, upcoming_after(state.circle, k), asked)]
         completing = completing_placement(quilt, pid) if bonus_free else 0
         moves += [Move("buy", pid, m) for m in _picked(quilt, completing, ranked[:asked], per_offer, distinct)]
@@ -159,12 +157,10 @@ def _every_move(state: State) -> list[Move]:
         if state.pos[p] == END:
             cells = end_classes(quilt, cells, bonus_free, leather_next=False)
         return [Move("leather", -1, m) for m in distinct_masks(quilt, cells)]
-    buttons, position = state.buttons[p], state.pos[p]
+    position = state.pos[p]
     buys: list[tuple[int, Move]] = []  # (0: completes a 7x7, 1: best placement, 2: other)
-    for k in range(min(OFFER_SIZE, len(state.circle))):
+    for k in state.affordable_offers(p):
         pid = state.circle[k]
-        if COST[pid] > buttons:
-            continue
         masks = legal_placements(pid, quilt)
         if not masks:
             continue

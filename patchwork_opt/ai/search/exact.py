@@ -10,18 +10,17 @@ the board's symmetries and, for a player who will place nothing more, one placem
 class; the table keys on the position with canonical quilts (``State.key(symmetric=True)``), so
 the reductions stay exact.
 
-A node budget and a deadline bound the search; when either runs out ``solve`` returns None and the
-caller falls back to its sampling search.
+A node budget and a deadline (``core.clock.Deadline``, checked at every node) bound the search;
+when either runs out ``solve`` returns None and the caller falls back to its sampling search.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass
 
-from patchwork_opt.ai.base import AnalysedMove
+from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.ai.search.candidates import EVERY, candidate_moves
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import OFFER_SIZE, State
 
@@ -52,29 +51,19 @@ def exact_move(move: Move, value: int, line: tuple[Move, ...], *, bound: bool = 
     return AnalysedMove(move, 1.0 if value > 0 else 0.0, value_margin(value), 0, not bound, line, value, bound)
 
 
-@dataclass(frozen=True, slots=True)
-class ExactResult:
-    moves: list[AnalysedMove]  # best first
-    nodes: int
-    seconds: float
-
-    @property
-    def best(self) -> AnalysedMove:
-        return self.moves[0]
-
-
 class ExactSearch:
     """One search tree's table; keep the object to reuse the table on later moves of a game."""
 
-    def __init__(self, node_limit: int = 10**9, deadline: float = math.inf) -> None:
+    def __init__(self, node_limit: int = 10**9, deadline: Deadline | None = None) -> None:
         self.node_limit = node_limit
-        self.deadline = deadline
+        self.deadline = deadline  # None: no clock (the node limit alone)
+        self.given_up = False
         self.nodes = 0
         self.table: dict[tuple[object, ...], tuple[int, int, Move]] = {}
 
     def give_up(self) -> None:
         """End a running ``solve`` (from another thread) as if its deadline had passed."""
-        self.deadline = -math.inf
+        self.given_up = True
 
     # --- moves ----------------------------------------------------------------------------
     @staticmethod
@@ -98,8 +87,8 @@ class ExactSearch:
     def _negamax(self, state: State, alpha: int, beta: int) -> int:
         """The value of a running game for the player to move (fail-soft alpha-beta)."""
         self.nodes += 1
-        if self.nodes > self.node_limit or time.perf_counter() > self.deadline:  # a node costs far more
-            raise OutOfBudget
+        if self.nodes > self.node_limit or self.given_up or (self.deadline is not None and self.deadline.expired()):
+            raise OutOfBudget  # checked at every node: a node costs far more
         p = state.to_move()
         key = state.key(symmetric=True)
         entry = self.table.get(key)
@@ -159,7 +148,7 @@ class ExactSearch:
             state = self.play(state, move)
         return tuple(out)
 
-    def solve(self, state: State, *, every_move: bool = False, pv_plies: int = 4) -> ExactResult | None:
+    def solve(self, state: State, *, every_move: bool = False, pv_plies: int = 4) -> SearchedPosition | None:
         """Every root move's value (exact for the best; for the others exact with ``every_move``,
         else an upper bound), best first; None when the budget runs out."""
         started = time.perf_counter()
@@ -189,4 +178,4 @@ class ExactSearch:
         scored.sort(key=lambda t: (t[2], -t[1]))
         moves = [exact_move(move, v, (move, *self.line(self.play(state, move), pv_plies - 1)), bound=bound)
                  for move, v, bound in scored]
-        return ExactResult(moves, self.nodes, time.perf_counter() - started)
+        return SearchedPosition.of(state, moves, exact=True, nodes=self.nodes, seconds=time.perf_counter() - started)

@@ -32,10 +32,11 @@ What makes it fast, beside being compiled:
   of an earlier visit before all.
 * Plain machine work: fitting placements bit-parallel per orientation, an explicit stack (Numba's
   cache cannot hold a recursive function), arrays indexed in place (a row view costs an atomic
-  reference count), the table entry prefetched as soon as a child's key is known.
+  reference count). (A software prefetch of the table entry, which needed Numba's internals, bought
+  1.02-1.05x end to end and was dropped: see docs/benchmarks.md.)
 
 A node budget and a stop flag (raised at the deadline or by a caller's ``StopSignal``) end a search
-cleanly: ``solve`` then says ``solved=False``. Searches release the GIL, so root moves are split over
+cleanly: ``solve``'s result then has ``solved`` False. Searches release the GIL, so root moves are split over
 threads sharing the table (``threads=2``). ``estimate_seconds``/``worth_trying`` predict from a position how
 long a search takes (a fit on measured positions) so callers try it where it can finish.
 """
@@ -49,16 +50,11 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import cast
 
 import numba as nb
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
-from patchwork_opt.ai.base import AnalysedMove
+from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.ai.search.exact import exact_move
 from patchwork_opt.ai.search.fastcore import (
     AFTER,
@@ -101,6 +97,7 @@ from patchwork_opt.ai.search.fastcore import (
 )
 from patchwork_opt.core.bitboard import SIZE
 from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import END, OFFER_SIZE, State
@@ -573,7 +570,12 @@ def gen_moves(s: np.ndarray, MI: np.ndarray, MF: np.ndarray, ply: int, scratch: 
     """Every legal move of ``s`` up to equivalence into move list ``ply``; returns how many.
 
     The moves are those of ``ExactSearch.moves`` (the same representative of each class), each with
-    its root-order rank and placement score; ``order_key`` orders them inside the tree."""
+    its root-order rank and placement score; ``order_key`` orders them inside the tree.
+
+    Kept whole on purpose: it runs at every node of the search, and its two cases (a pending
+    leather cell, each affordable offer's placements) share the quilt, its holes and the move list
+    being filled, which helpers would take as a dozen arguments at every node; the steps that stand
+    alone (``_add``, ``_distinct``, ``fitting``) are functions already."""
     p = to_move(s)
     qlo, qhi = s[QLO + 2 * p], s[QLO + 2 * p + 1]
     bonus_free = s[BONUS] < 0
@@ -684,31 +686,6 @@ def order_key(s: np.ndarray, p: int, k: int, rank: int, sc: float) -> float:
 
 
 # --- the transposition table ------------------------------------------------------------------------
-@intrinsic
-def _prefetch_row(typingctx: object, table: types.Array, row: types.Integer) -> object:
-    """Start loading row ``row`` of a 2-D array into the cache (a table probe is the search's one
-    random memory access: asking for it as soon as the child's key is known hides part of it)."""
-
-    def codegen(context: object, builder: object, signature: object, args: object) -> object:
-        aryty = signature.args[0]  # type: ignore[attr-defined]
-        ary = context.make_array(aryty)(context, builder, args[0])  # type: ignore[attr-defined,index]
-        zero = context.get_constant(types.intp, 0)  # type: ignore[attr-defined]
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero])  # type: ignore[index]
-        i32 = ir.IntType(32)
-        ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())  # type: ignore[attr-defined]
-        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        # the typed-pointer name: LLVM with opaque pointers upgrades it to llvm.prefetch.p0
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")  # type: ignore[attr-defined]
-        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])  # type: ignore[attr-defined]
-        return context.get_dummy_value()  # type: ignore[attr-defined]
-
-    return types.void(table, row), codegen
-
-
-#: ``_prefetch_row`` as compiled code calls it (mypy sees the intrinsic's typing signature).
-_prefetch = cast(Callable[[np.ndarray, int], None], _prefetch_row)
-
-
 @nb.njit(cache=_CACHE, inline="always")
 def _key(s: np.ndarray, CQ: np.ndarray, ply: int, rem: int) -> tuple[int, int, int, int, int, int]:
     first = s[CIRCLE] if s[CLEN] > 0 else 63
@@ -799,11 +776,9 @@ _TRIED = -1e300  # the ordering key of a move already searched
 
 @nb.njit(cache=_CACHE, inline="always")
 def _prepare(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, FR: np.ndarray, tt: np.ndarray) -> None:
-    """The table key and bucket of position ``s`` at ``ply`` into its frame, and the bucket's
-    entries on their way into the cache."""
+    """The table key and bucket of position ``s`` at ``ply`` into its frame."""
     k0, k1, k2, k3, k4, k5 = _key(s, CQ, ply, REM[ply])
     b = _bucket(k0, k1, k2, k3, k4, k5, tt.shape[0])
-    _prefetch(tt, b)
     FR[ply, F_BUCKET] = b
     FR[ply, F_K0], FR[ply, F_K0 + 1], FR[ply, F_K0 + 2] = k0, k1, k2
     FR[ply, F_K0 + 3], FR[ply, F_K0 + 4], FR[ply, F_K0 + 5] = k3, k4, k5
@@ -873,7 +848,12 @@ def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.nda
     """The value of running position ``s0`` for its player to move: fail-soft alpha-beta with the
     table's bounds, on an explicit stack of plies (``s`` is the working position). Returns 0 at
     once when the search must stop (``shared[STOP]`` raised, or the node budget spent: the caller
-    checks the flag)."""
+    checks the flag).
+
+    Kept whole on purpose: it is one loop that walks down and back up its own stack instead of
+    recursing (no call per node, and a stop honoured at any depth), so opening a node, trying its
+    next move and returning to the parent share that loop's state; the work at a node is in
+    ``_prepare`` and ``gen_moves``."""
     for i in range(SLEN):
         S[0, i] = s0[i]
         s[i] = s0[i]
@@ -1045,21 +1025,6 @@ class _Worker:
         self.scratch = new_scratch()
 
 
-@dataclass(frozen=True, slots=True)
-class ExactCoreResult:
-    """Every root move, best first (exact values; with ``every_move`` False the moves refuted by a
-    better one carry an upper bound, ``bound`` True); no moves when ``solved`` is False."""
-
-    moves: tuple[AnalysedMove, ...]
-    nodes: int
-    seconds: float
-    solved: bool
-
-    @property
-    def best(self) -> AnalysedMove:
-        return self.moves[0]
-
-
 def new_scratch() -> np.ndarray:
     """A scratch array for ``fitting`` (as long as any move list)."""
     return np.zeros(MAXM, dtype=np.int64)
@@ -1175,20 +1140,20 @@ def _check_range(state: State) -> None:
 def solve(
     state: State,
     *,
-    seconds: float | None = None,
+    deadline: Deadline | None = None,
     node_limit: int | None = None,
     every_move: bool = False,
     threads: int = 1,
     table: ExactTable | None = None,
     pv_plies: int = 4,
     stop: Callable[[Callable[[], None]], None] | None = None,
-) -> ExactCoreResult:
+) -> SearchedPosition:
     """Solve the rest of the game from ``state`` over every legal move.
 
     Returns the root moves best first as ``AnalysedMove`` (``exact`` with the exact ``value``, ``win``
     1 or 0 and ``margin``; with ``every_move`` False the moves a better one refuted have ``bound`` True
-    and an upper bound as ``value``, their ``win`` still proved 1 or 0), or ``solved=False`` and no
-    moves when ``seconds`` or ``node_limit`` ran out (or ``stop``'s callback was called: pass
+    and an upper bound as ``value``, their ``win`` still proved 1 or 0), or ``solved`` False and no
+    moves when ``deadline`` passed or ``node_limit`` ran out (or ``stop``'s callback was called: pass
     ``StopSignal.attach``). ``threads`` (1..8) split the root moves, sharing ``table`` (keep one per
     game to reuse it; by default the calling thread's own 128 MB one)."""
     if state.is_terminal():
@@ -1200,11 +1165,12 @@ def solve(
     table = table if table is not None else _thread_table()
     table.adopt(list(state.circle))
     run = _Run(table, node_limit if node_limit is not None else 1 << 62, threads)
-    if seconds is not None:
-        if seconds <= 0:
+    if deadline is not None:
+        left = deadline.remaining()  # the watcher keeps the real clock: the time left, on it
+        if left <= 0:
             run.stop()
         else:
-            _DEADLINES.add(started + seconds, run.shared)
+            _DEADLINES.add(time.perf_counter() + left, run.shared)
     if stop is not None:
         stop(run.stop)
     flat = encode(state)
@@ -1216,9 +1182,9 @@ def solve(
         rootwork.run(range(1), 1)
         rootwork.run(range(1, len(roots)), threads)
     if rootwork.stopped:
-        return ExactCoreResult((), run.nodes, time.perf_counter() - started, False)
+        return SearchedPosition.of(state, [], nodes=run.nodes, seconds=time.perf_counter() - started)
     moves = rootwork.moves(pv_plies)
-    return ExactCoreResult(tuple(moves), run.nodes, time.perf_counter() - started, True)
+    return SearchedPosition.of(state, moves, exact=True, nodes=run.nodes, seconds=time.perf_counter() - started)
 
 
 _LOCAL = threading.local()

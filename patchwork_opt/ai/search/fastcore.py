@@ -20,18 +20,15 @@ sliced.
 from __future__ import annotations
 
 import math
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numba as nb
 import numpy as np
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
+from patchwork_opt.ai.base import AnalysedMove
 from patchwork_opt.ai.heuristic import (
     ADVANCE_VALUE,
     HOLE_PENALTY,
@@ -40,9 +37,10 @@ from patchwork_opt.ai.heuristic import (
     VALUE_PER_TIME,
     WINDOW_WEIGHT,
 )
+from patchwork_opt.ai.search.evaluator_slot import slot_for
 from patchwork_opt.ai.search.policy import EXPLORATION, ROLLOUT_NOISE
 from patchwork_opt.ai.search.policy import outcome_value as _outcome_value_py
-from patchwork_opt.core.bitboard import SIZE, WINDOW_MASKS
+from patchwork_opt.core.bitboard import COL0, COL8, ROW0, ROW8, WINDOW_MASKS
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import BONUS_POINTS, END, MARKS_UPTO, SPACES_AFTER, State
@@ -71,20 +69,13 @@ MARKS = np.array(MARKS_UPTO, dtype=np.int64)
 AFTER = np.array(SPACES_AFTER, dtype=np.int64)
 
 
-def _rows_mask(rows: range, cols: range) -> int:
-    return sum(1 << (r * SIZE + c) for r in rows for c in cols)
-
-
-_COL0 = _rows_mask(range(SIZE), range(1))
-_COL8 = _rows_mask(range(SIZE), range(SIZE - 1, SIZE))
-_ROW0 = _rows_mask(range(1), range(SIZE))
-_ROW8 = _rows_mask(range(SIZE - 1, SIZE), range(SIZE))
-NOT_C0_LO, NOT_C0_HI = ~_COL0 & LOW, (~_COL0 >> LOW_BITS) & HIGH
-NOT_C8_LO, NOT_C8_HI = ~_COL8 & LOW, (~_COL8 >> LOW_BITS) & HIGH
-C0_LO, C0_HI = _COL0 & LOW, _COL0 >> LOW_BITS
-C8_LO, C8_HI = _COL8 & LOW, _COL8 >> LOW_BITS
-ROW0_LO = _ROW0
-ROW8_HI = _ROW8 >> LOW_BITS
+# the engine's board edges as (low word, high word)
+NOT_C0_LO, NOT_C0_HI = ~COL0 & LOW, (~COL0 >> LOW_BITS) & HIGH
+NOT_C8_LO, NOT_C8_HI = ~COL8 & LOW, (~COL8 >> LOW_BITS) & HIGH
+C0_LO, C0_HI = COL0 & LOW, COL0 >> LOW_BITS
+C8_LO, C8_HI = COL8 & LOW, COL8 >> LOW_BITS
+ROW0_LO = ROW0
+ROW8_HI = ROW8 >> LOW_BITS
 
 # flat position layout
 POS, BUT, INC, QLO, QHI = 0, 2, 4, 6, 8
@@ -428,40 +419,6 @@ def rollout_value(s: np.ndarray, params: np.ndarray, rng: np.random.Generator) -
     return outcome(game)
 
 
-# --- the leaf-evaluator slot -------------------------------------------------------------------------
-#: The type of every leaf evaluator: ``evaluate(s, params, rng) -> (value, win, margin)``.
-GENERATOR_TYPE = nb.typeof(np.random.default_rng(0))
-EVALUATOR_SIGNATURE = types.UniTuple(types.float64, 3)(types.int64[::1], types.float64[::1], GENERATOR_TYPE)
-_EVALUATOR_TYPE = types.FunctionType(EVALUATOR_SIGNATURE)
-
-
-@intrinsic
-def _evaluator_at(typingctx: Any, c_addr: Any, jit_addr: Any) -> Any:
-    """The evaluator compiled at these addresses, as a first-class function of the search.
-
-    Numba's own ways cost more: a function object passed as such makes every process compile the
-    search again (its cache key never matches), and one passed as a first-class function type is
-    looked up again on every call (20-45 us, 2-4% of a slice of 256 iterations, measured). Two
-    integers cost nothing, and the search is compiled (and cached) once for every evaluator.
-    ``CompiledEvaluator`` takes the addresses of a function compiled for exactly
-    ``EVALUATOR_SIGNATURE`` and keeps that function alive."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        function = cgutils.create_struct_proxy(_EVALUATOR_TYPE)(context, builder)
-        pointer = context.get_value_type(types.voidptr)
-        function.c_addr = builder.inttoptr(args[0], pointer)
-        function.jit_addr = builder.inttoptr(args[1], pointer)
-        function.py_addr = cgutils.get_null_value(pointer)
-        return function._getvalue()
-
-    return _EVALUATOR_TYPE(types.intp, types.intp), codegen
-
-
-#: ``_evaluator_at`` as compiled code calls it (mypy sees the intrinsic's typing signature).
-_evaluator_from = cast(Callable[[int, int], Callable[[np.ndarray, np.ndarray, np.random.Generator],
-                                                     tuple[float, float, float]]], _evaluator_at)
-
-
 # --- the tree ---------------------------------------------------------------------------------------
 @nb.njit(cache=_CACHE)
 def init_node(node: int, states: np.ndarray, n_moves: np.ndarray, move_k: np.ndarray,
@@ -500,15 +457,20 @@ def init_node(node: int, states: np.ndarray, n_moves: np.ndarray, move_k: np.nda
 
 
 @nb.njit(cache=_CACHE)
-def run_iterations(iterations: int, exploration: float, eval_c: int, eval_jit: int, params: np.ndarray,
+def run_iterations(iterations: int, exploration: float, slot: Any, params: np.ndarray,
                    rng: np.random.Generator, used: np.ndarray, states: np.ndarray, n_moves: np.ndarray,
                    n_exp: np.ndarray, move_k: np.ndarray, move_lo: np.ndarray, move_hi: np.ndarray,
                    child: np.ndarray, player: np.ndarray, mover: np.ndarray, visits: np.ndarray,
                    wsum: np.ndarray, wins: np.ndarray, msum: np.ndarray) -> int:
     """``iterations`` UCT iterations from node 0 (once the arrays are full the tree stops growing);
-    leaves are valued by the evaluator at ``eval_c``/``eval_jit`` (see ``_evaluator_at``), finished
-    games by ``outcome``."""
-    evaluate = _evaluator_from(eval_c, eval_jit)
+    leaves are valued by the evaluator in ``slot`` (``evaluator_slot.slot_for``), finished games
+    by ``outcome``.
+
+    One loop over select, expand, evaluate and back up, kept whole on purpose: an iteration costs a
+    few microseconds, and split into compiled helpers the tree's fourteen arrays would be passed down
+    at every step of every iteration; the steps it calls (``init_node``, the transitions, the
+    placement) are functions of their own."""
+    evaluate = slot[0]
     capacity = states.shape[0]
     path = np.empty(256, dtype=np.int64)
     done = 0
@@ -622,34 +584,10 @@ class CompiledEvaluator:
         """A fresh float64 array of the params (each search gets its own, writable as Numba wants)."""
         return self._array.copy()
 
-    def addresses(self) -> tuple[int, int]:
-        """Where ``function`` compiled for ``EVALUATOR_SIGNATURE`` starts (compiling it on first use)."""
-        return _addresses(self.function, self.name)
-
-
-#: Each evaluator function's compiled addresses; holding the function keeps its code alive.
-_ADDRESSES: dict[Any, tuple[int, int]] = {}
-_ADDRESSES_LOCK = threading.Lock()
-
-
-def _addresses(function: Any, name: str) -> tuple[int, int]:
-    with _ADDRESSES_LOCK:
-        found = _ADDRESSES.get(function)
-        if found is None:
-            if not hasattr(function, "get_compile_result"):
-                raise TypeError(f"evaluator {name!r}: its function must be compiled with numba.njit")
-            try:  # compiled for exactly this signature, return type included, or refused
-                cres = function.get_compile_result(EVALUATOR_SIGNATURE)
-            except nb.core.errors.TypingError as error:
-                lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-                why = lines[1] if len(lines) > 1 else "".join(lines)  # the line after "Failed in ..."
-                raise TypeError(f"evaluator {name!r} does not compile as evaluate(s, params, rng) -> "
-                                f"(value, win, margin) with three floats: {why}") from error
-            library = cres.library
-            found = (library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name),
-                     library.get_pointer_to_function(cres.fndesc.llvm_func_name))
-            _ADDRESSES[function] = found
-        return found
+    def slot(self) -> Any:
+        """``function`` in the search's evaluator slot (``evaluator_slot.slot_for``: compiled on first
+        use, refused with a TypeError when it is no evaluator); ``function`` must outlive it."""
+        return slot_for(self.function, self.name)
 
 
 def rollout_evaluator(noise: float = ROLLOUT_NOISE) -> CompiledEvaluator:
@@ -662,6 +600,9 @@ ROLLOUT = rollout_evaluator()
 
 @dataclass(frozen=True, slots=True)
 class RootStats:
+    """The core's raw figures of one root move (``CompiledSearch.analysed`` turns them into the
+    one analysed-move type for everything outside this module)."""
+
     move: Move
     visits: int
     value: float  # mean result value in [-1, 1] for the player to move
@@ -690,7 +631,7 @@ class CompiledSearch:
         self.root_moves = list(root_moves)
         self.evaluator = evaluator if evaluator is not None else rollout_evaluator(noise)
         self.exploration = exploration if exploration is not None else self.evaluator.exploration
-        self._eval_c, self._eval_jit = self.evaluator.addresses()
+        self._slot = self.evaluator.slot()  # the evaluator (which the search holds) as compiled code takes it
         self.params = self.evaluator.params_array()
         self.rng = np.random.default_rng(seed % (1 << 64))
         self.used = np.ones(1, dtype=np.int64)
@@ -729,7 +670,7 @@ class CompiledSearch:
     def run(self, iterations: int) -> int:
         """Add ``iterations`` iterations (the same tree whether run at once or in slices)."""
         done = int(run_iterations(
-            iterations, self.exploration, self._eval_c, self._eval_jit, self.params, self.rng, self.used,
+            iterations, self.exploration, self._slot, self.params, self.rng, self.used,
             self.states, self.n_moves, self.n_exp, self.move_k, self.move_lo, self.move_hi, self.child,
             self.player, self.mover, self.visits, self.wsum, self.wins, self.msum,
         ))
@@ -746,6 +687,15 @@ class CompiledSearch:
             move = self.root_moves[i]
             out.append(RootStats(move, int(n), self.wsum[ch] / n, self.wins[ch] / n, self.msum[ch] / n))
         return out
+
+    def analysed(self, pv_plies: int) -> list[AnalysedMove]:
+        """The root statistics as the one analysed-move type (best first: most visited, then the
+        higher mean value), each with its line of ``pv_plies`` plies; ``win`` and ``searched`` are
+        the search's own win rate (the analysis maps it where it has a win map)."""
+        stats = sorted(self.stats(), key=lambda r: (-r.visits, -r.value))
+        return [AnalysedMove(r.move, float(r.win_rate), float(r.margin), r.visits, False,
+                             self.principal_line(r.move, pv_plies), searched=float(r.win_rate))
+                for r in stats]
 
     def principal_line(self, first: Move, plies: int) -> tuple[Move, ...]:
         """The most visited line after root move ``first`` (``plies`` moves in all)."""

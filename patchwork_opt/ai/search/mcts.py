@@ -15,13 +15,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from patchwork_opt.ai.base import Decision
-from patchwork_opt.ai.explain import describe, where
-from patchwork_opt.ai.heuristic import ADVANCE_VALUE, COST, best_placement, leather_cell, purchase_value
+from patchwork_opt.ai.explain import describe, short_words
+from patchwork_opt.ai.heuristic import ADVANCE_VALUE, best_placement, leather_cell, purchase_value
 from patchwork_opt.ai.search.policy import EXPLORATION, Evaluator, RolloutEvaluator, result_value
 from patchwork_opt.ai.seeding import decision_rng, require_running
-from patchwork_opt.core.catalogue import fits_anywhere
 from patchwork_opt.core.move import ADVANCE, Move
-from patchwork_opt.core.state import OFFER_SIZE, State
+from patchwork_opt.core.state import State
 
 
 class Node:
@@ -52,12 +51,11 @@ def macro_moves(state: State) -> list[Move]:
     """Advance and each affordable offer that fits, as moves whose mask is still 0 (the heuristic
     places them when the child is made); ordered worst first so ``pop()`` tries the best first."""
     p = state.to_move()
-    quilt, buttons, position = state.quilts[p], state.buttons[p], state.pos[p]
+    position = state.pos[p]
     scored: list[tuple[float, int, Move]] = [(ADVANCE_VALUE, -1, ADVANCE)]
-    for k in range(min(OFFER_SIZE, len(state.circle))):
+    for k in state.buyable_offers(p):
         pid = state.circle[k]
-        if COST[pid] <= buttons and fits_anywhere(pid, quilt):
-            scored.append((purchase_value(pid, position), k, Move("buy", pid, 0)))
+        scored.append((purchase_value(pid, position), k, Move("buy", pid, 0)))
     scored.sort(key=lambda t: (t[0], -t[1]))
     return [m for _, _, m in scored]
 
@@ -115,60 +113,77 @@ class Mcts:
         (see ``find_subtree``), whose statistics the search keeps building on."""
         if seconds is None and iterations is None:
             raise ValueError("search needs a time or an iteration budget")
-        if reuse is not None:
-            root = reuse
-            root.mover = -1
-            if root.untried is None:
-                root.untried = []
-            if root_moves is not None:
-                known = {ch.move for ch in root.children} | set(root.untried)
-                extra = [m for m in root_moves if m not in known]
-                root.untried = list(reversed(extra)) + root.untried
-        else:
-            root = Node(state.clone(), None, -1)
-            root.untried = list(reversed(root_moves)) if root_moves is not None else expand(root.state)
+        root = search_root(state, root_moves, expand, reuse)
         inherited = root.n
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else math.inf
         budget = iterations if iterations is not None else 1 << 62
         done = 0
-        c = self.exploration
         evaluate = self.evaluator.evaluate
-        rng = self.rng
         while done < budget and (iterations is not None or time.perf_counter() < deadline):
-            node = root
-            path = [root]
-            while node.player >= 0:
-                if node.untried is None:
-                    node.untried = expand(node.state)
-                if node.untried:
-                    move = node.untried.pop()
-                    child_pos, placed = child_state(node.state, move)
-                    child = Node(child_pos, placed, node.player)
-                    node.children.append(child)
-                    path.append(child)
-                    node = child
-                    break
-                log_n = math.log(node.n)
-                best_child = node.children[0]
-                best_ucb = -math.inf
-                for ch in node.children:
-                    ucb = ch.w / ch.n + c * math.sqrt(log_n / ch.n)
-                    if ucb > best_ucb:
-                        best_child, best_ucb = ch, ucb
-                node = best_child
-                path.append(node)
-            value = result_value(node.state) if node.player < 0 else evaluate(node.state, rng)
-            root.n += 1
-            for ch in path[1:]:
-                v = value if ch.mover == 0 else -value
-                ch.n += 1
-                ch.w += v
-                if v > 0:
-                    ch.wins += 1
+            path = descend(root, expand, self.exploration)
+            leaf = path[-1].state
+            back_up(root, path, result_value(leaf) if path[-1].player < 0 else evaluate(leaf, self.rng))
             done += 1
         stats = [(ch.move, ch.n, ch.w / ch.n, ch.wins / ch.n) for ch in root.children if ch.move and ch.n]
         return SearchResult(stats, done, time.perf_counter() - start, inherited, root)
+
+
+def search_root(state: State, root_moves: Sequence[Move] | None, expand: Callable[[State], list[Move]],
+                reuse: Node | None) -> Node:
+    """The root a search grows: ``reuse`` (a node of an earlier tree for this position) with any
+    ``root_moves`` it lacks still to try, or a new node whose moves are ``root_moves`` or ``expand``'s."""
+    if reuse is None:
+        root = Node(state.clone(), None, -1)
+        root.untried = list(reversed(root_moves)) if root_moves is not None else expand(root.state)
+        return root
+    root = reuse
+    root.mover = -1
+    if root.untried is None:
+        root.untried = []
+    if root_moves is not None:
+        known = {ch.move for ch in root.children} | set(root.untried)
+        extra = [m for m in root_moves if m not in known]
+        root.untried = list(reversed(extra)) + root.untried
+    return root
+
+
+def descend(root: Node, expand: Callable[[State], list[Move]], exploration: float) -> list[Node]:
+    """One iteration's path from ``root``: down the children of best UCB (constant ``exploration``)
+    until a node with a move still untried, whose child it adds and ends on, or a finished game."""
+    node = root
+    path = [root]
+    while node.player >= 0:
+        if node.untried is None:
+            node.untried = expand(node.state)
+        if node.untried:
+            move = node.untried.pop()
+            child_pos, placed = child_state(node.state, move)
+            child = Node(child_pos, placed, node.player)
+            node.children.append(child)
+            path.append(child)
+            return path
+        log_n = math.log(node.n)
+        best_child = node.children[0]
+        best_ucb = -math.inf
+        for ch in node.children:
+            ucb = ch.w / ch.n + exploration * math.sqrt(log_n / ch.n)
+            if ucb > best_ucb:
+                best_child, best_ucb = ch, ucb
+        node = best_child
+        path.append(node)
+    return path
+
+
+def back_up(root: Node, path: list[Node], value: float) -> None:
+    """Count the simulation on ``path`` (valued ``value`` for player 0), each node from its mover's view."""
+    root.n += 1
+    for ch in path[1:]:
+        v = value if ch.mover == 0 else -value
+        ch.n += 1
+        ch.w += v
+        if v > 0:
+            ch.wins += 1
 
 
 def find_subtree(tree: Node | None, state: State, max_depth: int = 6) -> Node | None:
@@ -196,14 +211,8 @@ def explain_search(move: Move, result: SearchResult) -> str:
     text = f"{describe(move)} because it won {win_rate:.0%} of {visits} simulated games"
     if others:
         alt = others[0]
-        text += f" (next best, {_short(alt[0])}: {alt[3]:.0%} of {alt[1]})"
+        text += f" (next best, {short_words(alt[0])}: {alt[3]:.0%} of {alt[1]})"
     return text
-
-
-def _short(move: Move) -> str:
-    if move.kind == "buy":
-        return f"#{move.patch} at {where(move.mask)}"
-    return "advancing" if move.kind == "advance" else "leather"
 
 
 class MctsBot:

@@ -16,8 +16,8 @@ import math
 import random
 from typing import Protocol
 
-from patchwork_opt.ai.heuristic import ADVANCE_VALUE, COST, VALUE_PER_TIME, leather_cell, quick_placement
-from patchwork_opt.core.state import END, OFFER_SIZE, State, turn_order
+from patchwork_opt.ai.heuristic import ADVANCE_VALUE, VALUE_PER_TIME, leather_cell, quick_placement
+from patchwork_opt.core.state import END, State, turn_order
 
 ROLLOUT_NOISE = 1.5  # spread of the noise added to each patch's value per time
 MARGIN_WEIGHT = 0.1  # share of a result's value that rewards the winning margin
@@ -38,16 +38,11 @@ def rollout(state: State, rng: random.Random, noise: float = ROLLOUT_NOISE) -> N
             return
         p = turn_order(a, b, state.last_mover)
         circle = state.circle
-        circle_len = len(circle)
-        buttons = state.buttons[p]
         position = pos[p]
         best_k, best_value = -1, ADVANCE_VALUE
         second_k, second_value = -1, ADVANCE_VALUE
-        for k in range(OFFER_SIZE if circle_len >= OFFER_SIZE else circle_len):
-            pid = circle[k]
-            if COST[pid] > buttons:
-                continue
-            value = VALUE_PER_TIME[pid][position] + noise * (rng.random() - 0.5)
+        for k in state.affordable_offers(p):
+            value = VALUE_PER_TIME[circle[k]][position] + noise * (rng.random() - 0.5)
             if value > best_value:
                 second_k, second_value = best_k, best_value
                 best_k, best_value = k, value

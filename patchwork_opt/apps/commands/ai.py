@@ -1,7 +1,8 @@
 """The ``patchwork match``, ``selfplay`` and ``train`` commands: bots against bots, the solver
 against itself for training data, and the learned evaluation fitted to that data (the work itself:
 ``patchwork_opt/apps/match.py``, ``apps/selfplay.py``, ``ai/learned/training.py``). ``cli.py`` merges these
-into the top level, as it adds ``bench`` and ``puzzle`` under their names."""
+into the top level, as it adds ``bench`` and ``puzzle`` under their names. Each command imports
+what it runs in its own body: ``patchwork --help`` and the other commands do not load it."""
 
 from __future__ import annotations
 
@@ -10,17 +11,17 @@ from typing import Annotated
 
 import typer
 
-from patchwork_opt.apps.progress import match_progress, phase_progress
 from patchwork_opt.apps.typer_app import BackendOption, JsonFlag, RayAddressOption, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 
 ai_app = new_typer("Matches, self-play and training.")
+BOTS_HELP = "random, greedy, mcts, solver, solver-rollout or engine:CMD (a program speaking docs/engine.md)."
 
 
 @ai_app.command()
 def match(
-    p1: Annotated[str, typer.Option("--p1", help="First bot: random, greedy, mcts, solver or solver-rollout.")],
-    p2: Annotated[str, typer.Option("--p2", help="Second bot: random, greedy, mcts, solver or solver-rollout.")],
+    p1: Annotated[str, typer.Option("--p1", help=f"First bot: {BOTS_HELP}")],
+    p2: Annotated[str, typer.Option("--p2", help=f"Second bot: {BOTS_HELP}")],
     games: Annotated[int, typer.Option(help="Number of games (played in pairs, seats swapped).")] = 20,
     seed: Annotated[int, typer.Option(help="Seed for the circles and the bots.")] = 0,
     time_per_move: Annotated[
@@ -40,6 +41,7 @@ def match(
 ) -> None:
     """Play bots against each other and report wins, scores and an Elo difference."""
     from patchwork_opt.apps.match import checked_spec, render_summary, run_match, save_records, summarize
+    from patchwork_opt.apps.progress import match_progress
     from patchwork_opt.apps.wiring import match_advisor
 
     solver = "solver" in (p1.strip().lower(), p2.strip().lower())
@@ -81,6 +83,7 @@ def selfplay(
     as_json: JsonFlag = False,
 ) -> None:
     """The solver against itself: game records and, per position, training data (NumPy .npz)."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.selfplay import check_request, render_report, run_selfplay, selfplay_spec
     from patchwork_opt.apps.wiring import solver_advisor_path
 

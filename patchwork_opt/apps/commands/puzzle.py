@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from patchwork_opt.apps.progress import phase_progress
 from patchwork_opt.apps.typer_app import JsonFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 
@@ -35,6 +34,7 @@ def puzzle_new(
     """Make a puzzle from seeded games and prove it (endgame: the exact search; fill: the optimal fill)."""
     import random
 
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.puzzle import render_puzzle
     from patchwork_opt.formats.record import write_atomic
     from patchwork_opt.puzzles.making import check_puzzle_request, new_puzzle
@@ -102,6 +102,7 @@ def puzzle_bank(
     as_json: JsonFlag = False,
 ) -> None:
     """Write a bank of puzzles (the shipped one is patchwork_opt/data/puzzles, written by this command)."""
+    from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.puzzles.making import build_bank
 
     command = (f"patchwork puzzle bank --out {out} --endgames {endgames} --fills {fills} --seed {seed} "

@@ -1,4 +1,9 @@
-"""Rich drawings of a play session: quilts side by side, the time track, the offers, suggestions.
+"""Rich drawings of a play session, laid out for one 80x24 terminal screen.
+
+The board is the two quilts side by side with each player's figures beside them (11 lines), the
+time track in two lines and the offers in five, so that with a few lines saying what just
+happened, the status line and the prompt it fits 80x24 (``SCREEN_LINES``): nothing a person needs
+scrolls off. The placement choices fit one screen the same way.
 
 Everything here only reads a Session; it returns renderables and never changes the game.
 Each patch has its own colour (by patch id) and its own letter (by order placed), so the
@@ -7,20 +12,18 @@ board reads the same with colours off (a script's output) as with them on.
 
 from __future__ import annotations
 
-from rich.columns import Columns
 from rich.console import Group, RenderableType
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from patchwork_opt.apps.play.commands import HELP_TEXT
-from patchwork_opt.apps.play.session import HintLine, Session, cells_text
-from patchwork_opt.core.bitboard import SIZE, cells_of
+from patchwork_opt.apps.play.session import HintLine, Session
+from patchwork_opt.core.bitboard import SIZE, bit, cells_of
 from patchwork_opt.core.catalogue import PATCHES, Orientation, fits_anywhere
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
-from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.render import piece_labels
 
+#: The screen the layout is made for: the board, the news, the status line and the prompt fit it.
+SCREEN_COLUMNS, SCREEN_LINES = 80, 24
 #: Background colours for patches, chosen by patch id (neighbours in the list differ strongly).
 PALETTE: tuple[str, ...] = (
     "red3", "dodger_blue2", "green3", "gold3", "medium_purple2", "dark_orange3", "cyan3",
@@ -32,6 +35,8 @@ YOU_STYLE = "bold bright_white on blue"
 AI_STYLE = "bold bright_white on red"
 SUGGESTION_STYLE = "bold black on bright_yellow"
 EMPTY = "·"
+BLOCK = 39  # columns of one player's block: the quilt (21) and their figures beside it
+OFFER_COLUMNS = 19  # columns of one offer (3 offers and the next patches fit 79 columns)
 
 
 def patch_style(pid: int) -> str:
@@ -41,14 +46,62 @@ def patch_style(pid: int) -> str:
 
 
 def names(session: Session) -> tuple[str, str]:
-    """Display names of the two seats: "You" and the AI's."""
-    ai = f"AI ({session.bot.name})"
+    """Display names of the two seats: "You" and "the AI (name)"."""
+    ai = f"the AI ({session.bot.name})"
     return ("You", ai) if session.human == 0 else (ai, "You")
 
 
+def _joined(lines: list[Text]) -> Text:
+    return Text("\n").join(lines)
+
+
+def _pad(line: Text, width: int) -> Text:
+    out = line.copy()
+    out.truncate(width, overflow="ellipsis")
+    out.pad_right(width - out.cell_len)
+    return out
+
+
+def side_by_side(blocks: list[list[Text]], widths: list[int], gap: int = 2) -> Text:
+    """Blocks of lines next to each other, each padded to its width (the last not padded)."""
+    height = max(len(b) for b in blocks)
+    lines = []
+    for i in range(height):
+        line = Text()
+        for k, (block, width) in enumerate(zip(blocks, widths, strict=True)):
+            part = block[i] if i < len(block) else Text()
+            line.append_text(_pad(part, width) if k + 1 < len(blocks) else part)
+            if k + 1 < len(blocks):
+                line.append(" " * gap)
+        line.rstrip()
+        lines.append(line)
+    return _joined(lines)
+
+
 # --- quilts ---------------------------------------------------------------------------------
-def quilt_text(state: State, player: int, overlay: dict[tuple[int, int], str] | None = None) -> Text:
-    """The 9x9 quilt with row and column numbers; ``overlay`` puts digits on chosen cells."""
+def grid_lines(grid: list[list[tuple[str, str]]]) -> list[Text]:
+    """A 9x9 grid of (label, style) cells under its column numbers, each row after its number."""
+    lines = [Text("  " + "".join(f" {c}" for c in range(SIZE)), style="dim")]
+    for r in range(SIZE):
+        line = Text(f"{r} ", style="dim")
+        for c in range(SIZE):
+            label, style = grid[r][c]
+            line.append(" ")
+            line.append(label, style=style)
+        lines.append(line)
+    return lines
+
+
+def grid_text(grid: list[list[tuple[str, str]]]) -> Text:
+    """A 9x9 grid of (label, style) cells with row and column numbers: how every quilt is drawn."""
+    return _joined(grid_lines(grid))
+
+
+Grid = list[list[tuple[str, str]]]
+
+
+def quilt_grid(state: State, player: int, overlay: dict[tuple[int, int], str] | None = None) -> Grid:
+    """The quilt's cells: each patch's letter in its colour; ``overlay`` puts digits on chosen cells."""
     grid: list[list[tuple[str, str]]] = [[(EMPTY, "dim")] * SIZE for _ in range(SIZE)]
     labels = piece_labels(state.placed[player])
     for (pid, _), (label, mask) in zip(state.placed[player], labels, strict=True):
@@ -57,41 +110,47 @@ def quilt_text(state: State, player: int, overlay: dict[tuple[int, int], str] | 
     if overlay:
         for (r, c), digit in overlay.items():
             grid[r][c] = (digit, SUGGESTION_STYLE)
-    return grid_text(grid)
+    return grid
 
 
-def grid_text(grid: list[list[tuple[str, str]]]) -> Text:
-    """A 9x9 grid of (label, style) cells with row and column numbers: how every quilt is drawn."""
-    text = Text("   " + " ".join(str(c) for c in range(SIZE)) + "\n", style="dim")
-    for r in range(SIZE):
-        text.append(f"{r} ", style="dim")
-        for c in range(SIZE):
-            label, style = grid[r][c]
-            text.append(" " + label, style=style)
-        if r + 1 < SIZE:
-            text.append("\n")
-    return text
+def quilt_text(state: State, player: int, overlay: dict[tuple[int, int], str] | None = None) -> Text:
+    """The 9x9 quilt with row and column numbers; ``overlay`` puts digits on chosen cells."""
+    return grid_text(quilt_grid(state, player, overlay))
 
 
-def player_panel(session: Session, player: int) -> Panel:
-    state = session.state
+def figures(state: State, player: int) -> list[Text]:
+    """A player's figures, one a line, for beside their quilt."""
     view = state.player(player)
-    name = names(session)[player]
+    score = Text(f"score {view.score}", style="bold")
+    lines = [Text(f"space {view.position}"), Text(f"buttons {view.buttons}"), Text(f"income {view.income}"),
+             Text(f"empty {view.empty}"), score]
+    if view.bonus:
+        lines.append(Text("7x7 bonus +7", style="bold green"))
+        lines.append(Text("(in the score)", style="dim"))
+    return lines
+
+
+def player_block(session: Session, player: int) -> list[Text]:
+    """The player's name (and whether they move), then their quilt with their figures beside it."""
+    state = session.state
     mover = not state.is_terminal() and state.to_move() == player
-    title = Text(f" {name} · {player_name(player)} ", style=YOU_STYLE if player == session.human else AI_STYLE)
+    title = Text(f" {names(session)[player]} ", style=YOU_STYLE if player == session.human else AI_STYLE)
     if mover:
         title.append(" ◀ to move", style="bold")
-    stats = Text()
-    stats.append(f"buttons {view.buttons}  income {view.income}  empty {view.empty}\n")
-    stats.append(f"score now {view.score}", style="bold")
-    if view.bonus:
-        stats.append(" (7x7 bonus +7 included)", style="bold green")
-    return Panel(Group(quilt_text(state, player), Text(""), stats), title=title, expand=False)
+    beside = [Text(), *figures(state, player)]
+    body = side_by_side([grid_lines(quilt_grid(state, player)), beside], [21, BLOCK - 23])
+    return [title, *body.split("\n")]
+
+
+def quilts(session: Session) -> Text:
+    """Both quilts side by side, Player 1's on the left (11 lines)."""
+    return side_by_side([player_block(session, 0), player_block(session, 1)], [BLOCK, BLOCK])
 
 
 # --- time track -------------------------------------------------------------------------------
 def track(session: Session) -> Text:
-    """Spaces 0..53 with the tokens, income marks ($) and leather patches (L) still lying there."""
+    """Spaces 0..53 with the tokens, income marks ($) and leather patches (L) still lying there,
+    and a line saying where each token is (2 lines)."""
     state = session.state
     leather = set(state.leather_left())
     human, ai = session.human, session.ai
@@ -108,41 +167,39 @@ def track(session: Session) -> Text:
             text.append("L", style=LEATHER_STYLE)
         elif space in INCOME_MARKS:
             text.append("$", style="bold yellow")
+        elif space % 10 == 0:
+            text.append("|", style="dim")
         else:
             text.append(EMPTY, style="dim")
-    scale = [" "] * (END + 1)
-    for space in range(0, END + 1, 10):
-        for i, ch in enumerate(str(space)):
-            if space + i <= END:
-                scale[space + i] = ch
-    text.append("\n     " + "".join(scale), style="dim")
+    text.append(f" {END}", style="dim")
     top = "you" if state.last_mover == human else "the AI"
-    text.append(
-        f"\n     Y you {state.pos[human]}, A AI {state.pos[ai]}"
-        + (f", B both (on top: {top})" if state.pos[0] == state.pos[1] else "")
-        + ", $ income mark, L leather patch",
-        style="dim",
-    )
+    both = f" (B: both, {top} on top)" if state.pos[0] == state.pos[1] else ""
+    text.append(f"\n     Y you at {state.pos[human]}, A the AI at {state.pos[ai]}{both} · $ income · L leather",
+                style="dim")
     return text
 
 
 # --- the circle -------------------------------------------------------------------------------
 def shape_text(pid: int, orientation: Orientation) -> Text:
     """A patch's shape in its colour: cloth ``██``, a cell with a button icon ``()``."""
+    return _joined(shape_lines(pid, orientation))
+
+
+def shape_lines(pid: int, orientation: Orientation, wide: bool = True) -> list[Text]:
+    """The shape one line a row: two characters a cell (``wide``) or one (``█``, ``o`` a button)."""
     colour = PALETTE[pid % len(PALETTE)]
-    text = Text()
-    rows = orientation.rows()
-    for i, row in enumerate(rows):
+    lines = []
+    for row in orientation.rows():
+        line = Text()
         for ch in row:
             if ch == ".":
-                text.append("  ")
+                line.append("  " if wide else " ")
             elif ch == "o":
-                text.append("()", style=f"bold bright_white on {colour}")
+                line.append("()" if wide else "o", style=f"bold bright_white on {colour}")
             else:
-                text.append("██", style=colour)
-        if i + 1 < len(rows):
-            text.append("\n")
-    return text
+                line.append("██" if wide else "█", style=colour)
+        lines.append(line)
+    return lines
 
 
 def flat_orientation(pid: int) -> Orientation:
@@ -150,98 +207,87 @@ def flat_orientation(pid: int) -> Orientation:
     return min(PATCHES[pid].orientations, key=lambda o: (o.height, o.index))
 
 
-def offers(session: Session) -> RenderableType:
-    """The three patches on offer, drawn, with cost, time and income, and what follows them."""
+def offers(session: Session) -> Text:
+    """The patches on offer side by side (number, cost, time and income over the shape), and the
+    next patches of the circle beside them (5 lines)."""
     state = session.state
     you = session.human
     shown = state.offers()
-    rows = max((flat_orientation(pid).height for pid in shown), default=1)
-    cards = []
+    after = state.circle[len(shown):len(shown) + 6]
+    more = len(state.circle) - len(shown) - len(after)
+    blocks = []
     for k, pid in enumerate(shown):
         p = PATCHES[pid]
-        shape = shape_text(pid, flat_orientation(pid))
-        shape.append("\n" * (rows - flat_orientation(pid).height))
-        body = Text(f"cost {p.cost}  time {p.time}\nincome {p.income}  cells {p.area}\n")
-        if p.cost > state.buttons[you]:
-            body.append("can't afford", style="red")
-        elif not fits_anywhere(pid, state.quilts[you]):
-            body.append("doesn't fit", style="red")
-        else:
-            body.append("you can buy it", style="green")
-        cards.append(Panel(Group(shape, Text(""), body), title=f"{k + 1}  #{pid}", width=22))
-    after = state.circle[3:9]
-    more = len(state.circle) - 3 - len(after)
-    tail = Text("then: " + " ".join(f"#{pid}" for pid in after) + (f" … (+{more})" if more > 0 else ""),
-                style="dim")
-    legend = Text("  () a button on the patch: its income, paid at each $ on the track", style="dim")
-    return Group(Text("on offer (buy 1-3):", style="bold") + legend, Columns(cards), tail)
+        head = Text(f"{k + 1}", style="bold reverse")
+        head.append(f" #{pid}  cost {p.cost}", style="bold")
+        facts = Text(f"time {p.time}  income {p.income}")
+        shape = shape_lines(pid, flat_orientation(pid))
+        why = "too dear" if p.cost > state.buttons[you] else "" if fits_anywhere(pid, state.quilts[you]) else "no room"
+        if why:  # beside the shape (at most 10 columns wide), in red
+            shape[0].pad_right(11 - shape[0].cell_len)
+            shape[0].append(why, style="red")
+        blocks.append([head, facts, *shape])
+    then = Text("then: " + " ".join(f"#{p}" for p in after[:3]), style="dim")
+    rest = Text(" ".join(f"#{p}" for p in after[3:]) + (f" … (+{more})" if more > 0 else ""), style="dim")
+    glyph = [Text("() a button on a", style="dim"), Text("patch: income", style="dim"),
+             Text("paid at each $", style="dim")]
+    blocks.append([then, rest, *glyph])
+    return side_by_side(blocks, [OFFER_COLUMNS] * (len(blocks) - 1) + [SCREEN_COLUMNS - 1], gap=1)
 
 
 # --- placing --------------------------------------------------------------------------------
-def mini_quilt(state: State, player: int, mask: int, digit: str) -> Text:
-    """A compact quilt (one character a cell) with ``mask``'s cells showing ``digit``."""
+def mini_quilt(state: State, player: int, mask: int, digit: str) -> list[Text]:
+    """A compact quilt (one character a cell, rows numbered) with ``mask``'s cells showing
+    ``digit``, under its number (10 lines)."""
     covered = state.quilts[player]
-    text = Text(" " + "".join(str(c) for c in range(SIZE)) + "\n", style="dim")
+    lines = [Text(f" {'#' + digit:^9}", style="bold")]
     for r in range(SIZE):
-        text.append(str(r), style="dim")
+        line = Text(str(r), style="dim")
         for c in range(SIZE):
-            cell = 1 << (r * SIZE + c)
+            cell = bit(r, c)
             if mask & cell:
-                text.append(digit, style=SUGGESTION_STYLE)
+                line.append(digit, style=SUGGESTION_STYLE)
             elif covered & cell:
-                text.append("▒", style="dim")
+                line.append("▒", style="dim")
             else:
-                text.append(EMPTY, style="dim")
-        if r + 1 < SIZE:
-            text.append("\n")
-    return text
+                line.append(EMPTY, style="dim")
+        lines.append(line)
+    return lines
 
 
 def placement_view(session: Session, *, crop_notes: bool = True) -> RenderableType:
-    """The numbered suggestions (and the orientations, for a patch) the person picks from."""
+    """The numbered suggestions (and the orientations, for a patch) the person picks from: the
+    suggestions drawn on small quilts, each said in words, then the turned shapes (at most 22 lines,
+    so that with the status line and the prompt it fits one 80x24 screen)."""
     state = session.state
+    note_lines = [Text(f"{i + 1}  {s.note}", no_wrap=crop_notes, overflow="ellipsis" if crop_notes else None)
+                  for i, s in enumerate(session.suggestions)]
     if session.placing_leather:
         overlay = {cells_of(s.mask)[0]: str(i + 1) for i, s in enumerate(session.suggestions)}
-        notes = Text("\n".join(f"{i + 1}  {cells_text(s.mask)}  {s.note}"
-                               for i, s in enumerate(session.suggestions)))
-        return Panel(
-            Group(quilt_text(state, session.human, overlay), Text(""), notes,
-                  Text("type a number, or any empty cell like 4,5", style="dim")),
-            title="place your leather patch", expand=False,
+        return Group(
+            Text("place your leather patch: a suggestion, or any empty cell like 4,5", style="bold"),
+            quilt_text(state, session.human, overlay), *note_lines,
         )
     assert session.buying is not None
     pid = session.buying
     patch = PATCHES[pid]
-    cards = [
-        Panel(mini_quilt(state, session.human, s.mask, str(i + 1)),
-              title=f"{i + 1}", subtitle=f"{s.score:.1f}", expand=False)
-        for i, s in enumerate(session.suggestions)
-    ]
-    # one line a note, cut at the terminal's edge (a script gets it whole), so that the
-    # suggestions, drawn last, stay on an 80x24 screen above the prompt
-    lines = [Text(f"{i + 1}  {cells_text(s.mask)}  {s.note}", style="dim", no_wrap=crop_notes,
-                  overflow="ellipsis" if crop_notes else None)
-             for i, s in enumerate(session.suggestions)]
-    shapes = [Panel(shape_text(pid, o), title=f"o{o.index}", expand=False) for o in patch.orientations]
+    cards = [mini_quilt(state, session.human, s.mask, str(i + 1)) for i, s in enumerate(session.suggestions)]
+    shapes = [[Text(f"o{o.index}", style="bold"), *shape_lines(pid, o, wide=False)] for o in patch.orientations]
     return Group(
-        Text(f"#{pid} turned and flipped: give an orientation and the top-left cell of its box, like o1 4,5,",
+        Text(f"place #{pid} (cost {patch.cost}, time {patch.time}, income {patch.income}): pick a suggestion",
              style="bold"),
-        Columns(shapes),
-        Text("or its cells, like 34,35,45;  cancel puts it back", style="dim"),
-        Text(f"place #{pid} (cost {patch.cost}, time {patch.time}, income {patch.income}): "
-             "pick a suggestion", style="bold"),
-        Columns(cards),
-        *lines,
+        side_by_side(cards, [10] * len(cards), gap=2),
+        *note_lines,
+        Text("or turn it: an orientation and the top-left cell of its box, like o1 4,5", style="dim"),
+        side_by_side(shapes, [5] * len(shapes), gap=2),
     )
 
 
 # --- the whole board -----------------------------------------------------------------------------
 def board(session: Session) -> RenderableType:
-    state = session.state
-    quilts = Table.grid(padding=(0, 2))
-    quilts.add_row(player_panel(session, 0), player_panel(session, 1))
-    parts: list[RenderableType] = [quilts, track(session)]
-    if state.is_terminal():
+    """Both quilts, the track and the offers (or the final scores): 18 lines."""
+    parts: list[RenderableType] = [quilts(session), track(session)]
+    if session.state.is_terminal():
         parts.append(Text(session.final_text(), style="bold"))
     else:
         parts.append(offers(session))
@@ -262,12 +308,13 @@ def status(session: Session) -> Text:
 
 
 def hints(session: Session, lines: list[HintLine]) -> Text:
+    """The hinted moves, best first: how to type each, and why in words (no internal scores)."""
     if not lines:
         return Text("no hints for this position")
     text = Text("hints, best first:\n", style="bold")
     for i, hint in enumerate(lines):
-        value = f"  score {hint.value:+.2f}" if hint.value is not None else ""
-        text.append(f"{i + 1}. {session.hint_text(hint)}{value}\n   {hint.reason}")
+        text.append(f"{i + 1}. {hint.reason}\n")
+        text.append(f"   type: {session.hint_text(hint)}", style="dim")
         if i + 1 < len(lines):
             text.append("\n")
     return text

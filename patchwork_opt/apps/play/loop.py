@@ -116,15 +116,14 @@ def _offer_review(session: Session, term: Terminal, reviewer: Callable[[Record],
     term.say(text)
 
 
-def _ai_turns(session: Session, term: Terminal) -> bool:
-    """Let the AI play while it is its turn; True when it moved."""
-    moved = False
+def _ai_turns(session: Session, term: Terminal) -> list[str]:
+    """Let the AI play while it is its turn; what it did, a line a move (shown under the board)."""
+    said = []
     while session.ai_to_move:
         with term.busy(f"AI ({session.bot.name}) is thinking…"):
             report = session.ai_move()
-        term.say(report.text, style="bold red")
-        moved = True
-    return moved
+        said.append(report.text)
+    return said
 
 
 def _prompt(session: Session) -> str:
@@ -139,9 +138,10 @@ def _play(session: Session, term: Terminal, save_path: str | Path | None) -> Non
     side = f"{player_name(session.human)}, {'first' if session.human == 0 else 'second'} to move"
     term.say(f"Patchwork: you are {side}, against the AI ({session.bot.name}); type help for the commands",
              style="bold")
-    if _ai_turns(session, term) and save_path is not None:
+    opening = _ai_turns(session, term)
+    if opening and save_path is not None:
         session.save(save_path)
-    _draw(session, term)
+    _draw(session, term, opening)
     if session.over:
         return
     for line in _lines(term, lambda: _prompt(session)):
@@ -160,17 +160,18 @@ def _play(session: Session, term: Terminal, save_path: str | Path | None) -> Non
         if reply.quit:
             term.say("bye")
             return
-        for text in reply.lines:
-            term.say(text)
+        if not reply.moved:
+            for text in reply.lines:
+                term.say(text)
         if reply.help:
             term.show(draw.help_text())
         if reply.hints is not None:
             term.show(draw.hints(session, reply.hints))
         if reply.moved:
-            _ai_turns(session, term)
+            news = [*reply.lines, *_ai_turns(session, term)]
             if save_path is not None:
                 session.save(save_path)
-            _draw(session, term)
+            _draw(session, term, news)
             if session.over:
                 return
         elif reply.show:
@@ -180,9 +181,13 @@ def _play(session: Session, term: Terminal, save_path: str | Path | None) -> Non
             term.show(draw.status(session))
 
 
-def _draw(session: Session, term: Terminal) -> None:
-    """The board, the placement choices when a placement is due, and what to do now."""
+def _draw(session: Session, term: Terminal, news: list[str] | None = None) -> None:
+    """The board, then what just happened (your move, the AI's moves, one a line), the placement
+    choices when a placement is due, and what to do now: the newest last, above the prompt, so an
+    80x24 screen shows the quilts, the news and the prompt together."""
     term.show(draw.board(session))
+    for text in news or []:
+        term.say(text, style="bold red" if text.startswith("AI ") else "bold")
     if session.placing:
         term.show(draw.placement_view(session, crop_notes=term.interactive))
     if not session.over:

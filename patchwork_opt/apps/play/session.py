@@ -32,12 +32,12 @@ from patchwork_opt.apps.play.commands import (
 )
 from patchwork_opt.apps.play.suggest import Suggestion, leather_suggestions, patch_suggestions
 from patchwork_opt.core.advice import PlacementAdvisor
-from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.bitboard import bit, cells_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, placement
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State, leather_spaces
-from patchwork_opt.core.words import plural
+from patchwork_opt.core.words import cells_words, plural
 from patchwork_opt.formats.record import Record
 
 DEFAULT_TOP_K = 5
@@ -160,19 +160,22 @@ class Session:
             self.state.check(move)
         except PatchworkError as exc:
             raise PatchworkError(f"the AI ({self.bot.name}) chose an illegal move {move}: {exc}") from None
-        what = describe(move)
-        reason = decision.reason.strip()
-        if not reason:
-            text = f"AI {what}"
-        elif reason.startswith(what):
-            text = f"AI {reason}"
-        else:
-            text = f"AI {what}: {reason}"
-        if decision.expected is not None:
-            text += f" (expects {decision.expected:+.2f})"
+        # what it did in words, short enough to stay on one line of an 80x24 screen beside the
+        # board (the offers on screen give the patch's price; no internal scores)
+        text = f"AI {self._ai_words(move)}"
         self._play(move)
         again = self.again_text(self.ai)
         return AiReport(move, f"{text}; {again}" if again else text, decision.expected)
+
+    def _ai_words(self, move: Move) -> str:
+        """``buys #12 at rows 0-2, cols 0-2``, ``advances 3 spaces (+3 buttons)``, ``places the
+        leather patch on row 4, col 4``: the AI's move, before it is played."""
+        if move.kind == "advance":
+            spaces = self.state.advance_target(self.ai) - self.state.pos[self.ai]
+            return f"advances {plural(spaces, 'space')} (+{plural(spaces, 'button')})"
+        if move.kind == "leather":
+            return describe(move)
+        return f"buys #{move.patch} at {cells_words(move.mask)}"
 
     def again_text(self, mover: int) -> str | None:
         """Why ``mover`` moves again after their move, if they do: on top of the other token, or
@@ -316,7 +319,7 @@ class Session:
         if spec.orientation is not None:
             raise CommandError("a leather patch is one cell: give a suggestion number or a cell like 4,5")
         if spec.cell is not None:
-            mask = 1 << (spec.cell[0] * 9 + spec.cell[1])
+            mask = bit(*spec.cell)
         elif spec.cells.bit_count() == 1:
             mask = spec.cells
         else:

@@ -1,4 +1,6 @@
-"""Ranked places for the patch (or leather patch) the person is about to place.
+"""Ranked places for the patch (or leather patch) the person is about to place, each said in
+plain words: where it lies, whether it completes a 7x7 square, how snugly it sits and whether it
+shuts a cell in (what the ranking weighs, said as facts of the quilt, never as internal scores).
 
 Patches are ranked by the plugged-in PlacementAdvisor (the CP-SAT one from the CLI, or the
 fast heuristic); leather patches by the AI's own leather ranking (``rank_leather_cells``: a cell
@@ -9,24 +11,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from patchwork_opt.ai.heuristic import contact_planes, rank_leather_cells
+from patchwork_opt.ai.heuristic import isolated, rank_leather_cells
 from patchwork_opt.core.advice import PlacementAdvisor
-from patchwork_opt.core.bitboard import has_full_window
+from patchwork_opt.core.bitboard import FULL, contact_planes, edges_against, has_full_window
+from patchwork_opt.core.words import cells_words, plural
 
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """One place to put the patch: its cells, its score (higher is better) and why."""
+    """One place to put the patch: its cells, its rank's score (higher is better; never shown) and
+    why, in words."""
 
     mask: int
     score: float
     note: str
 
 
-def _note(parts: dict[str, float], most: int = 4) -> str:
-    """The first few non-zero named parts of a score, shortly: ``contact 0.143, holes 1``."""
-    shown = [f"{key.replace('_', ' ')} {value:.3g}" for key, value in parts.items() if value]
-    return ", ".join(shown[:most])
+def placement_words(quilt: int, mask: int) -> str:
+    """``rows 0-1, cols 0-2: 5 sides touch the edge or your patches; no cell shut in``."""
+    after = quilt | mask
+    sides = edges_against(mask, contact_planes(quilt))
+    shut = isolated(FULL & ~after).bit_count() - isolated(FULL & ~quilt).bit_count()
+    facts = []
+    if has_full_window(after) and not has_full_window(quilt):
+        facts.append("completes a 7x7 square (+7)")
+    facts.append(f"{plural(sides, 'side')} {'touches' if sides == 1 else 'touch'} the edge or your patches")
+    facts.append("no cell shut in" if shut <= 0 else f"{plural(shut, 'cell')} shut in")
+    return f"{cells_words(mask)}: {'; '.join(facts)}"
 
 
 def patch_suggestions(
@@ -34,7 +45,7 @@ def patch_suggestions(
 ) -> list[Suggestion]:
     """The advisor's best ``top_k`` placements of the patch on ``quilt``, best first."""
     ranked = advisor.rank_placements(quilt, patch_id, upcoming, top_k)
-    return [Suggestion(r.mask, r.score, _note(r.parts)) for r in ranked[:top_k]]
+    return [Suggestion(r.mask, r.score, placement_words(quilt, r.mask)) for r in ranked[:top_k]]
 
 
 def leather_suggestions(quilt: int, bonus_free: bool, top_k: int) -> list[Suggestion]:
@@ -45,10 +56,10 @@ def leather_suggestions(quilt: int, bonus_free: bool, top_k: int) -> list[Sugges
     suggestions = []
     for score, cell in rank_leather_cells(quilt, bonus_free)[:top_k]:
         sides = sum(1 for plane in planes if cell & plane)
-        reasons = [f"{sides} covered/edge sides"]
+        reasons = [f"{plural(sides, 'side')} {'touches' if sides == 1 else 'touch'} the edge or your patches"]
         if sides == 4:
             reasons.insert(0, "fills a 1x1 hole")
         if bonus_free and has_full_window(quilt | cell):
-            reasons.insert(0, "completes a 7x7 (bonus)")
-        suggestions.append(Suggestion(cell, score, ", ".join(reasons)))
+            reasons.insert(0, "completes a 7x7 square (+7)")
+        suggestions.append(Suggestion(cell, score, f"{cells_words(cell)}: {'; '.join(reasons)}"))
     return suggestions

@@ -65,7 +65,8 @@ def analysis_from_json(text: str) -> PositionAnalysis | None:
             )  # ``searched`` too: a review made from the cache carries the search's own chances, as a fresh one
             for move, win, margin, visits, exact, line, value, bound, searched in data["moves"]
         ]
-        return PositionAnalysis(int(data["player"]), moves, float(data["seconds"]), int(data["quilt"]))
+        return PositionAnalysis(player=int(data["player"]), quilt=int(data["quilt"]), moves=moves,
+                                seconds=float(data["seconds"]))
     except (ValueError, TypeError, KeyError, PatchworkError):
         return None
 

@@ -19,8 +19,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from patchwork_opt.ai.analysis.position import move_words
 from patchwork_opt.apps.chart import win_chart_svg
-from patchwork_opt.apps.review import GameReview
+from patchwork_opt.apps.review import GameReview, label_rule
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES, button_cells
@@ -279,6 +280,7 @@ class MoveView(BaseModel):
     actor: Literal["human", "ai"]
     move: MoveModel
     text: str
+    words: str = Field(description="the move in words, for the player who made it (\"buy #27 at rows 6-7, cols 1-3\")")
     reason: str
 
 
@@ -383,6 +385,7 @@ class GameReviewView(BaseModel):
     seat: Seat = Field(description="the human's seat")
     seconds_per_move: float = Field(description="analysis time per position (the request's, capped by the server)")
     chart_svg: str = Field(description="the win-chance chart (patchwork analyze --chart), marks carry data-ply")
+    label_rule: str = Field(description="the rule the labels follow, in words (the page's legend)")
 
 
 def review_view(review: GameReview, seat: int, seconds_per_move: float) -> GameReviewView:
@@ -396,6 +399,7 @@ def review_view(review: GameReview, seat: int, seconds_per_move: float) -> GameR
         plies=plies, players=[ReviewedPlayer.model_validate(p) for p in data["players"]],
         first_wins=data["first_wins"], final_scores=data["final_scores"], seat=0 if seat == 0 else 1,
         seconds_per_move=round(seconds_per_move, 4), chart_svg=chart,
+        label_rule=label_rule(),
     )
 
 
@@ -409,6 +413,11 @@ def game_view(game: Game, state: State) -> GameView:
     to_move = None if over else state.to_move()
     buyable = set(state.buyable())
     offers = state.offers()
+    words = []
+    walk = game.record.initial_state()
+    for row in game.moves:
+        words.append(move_words(walk, row.move))
+        walk.apply(row.move)
     return GameView(
         id=game.id,
         ai=game.ai,
@@ -446,9 +455,10 @@ def game_view(game: Game, state: State) -> GameView:
                 actor=row.actor,
                 move=move_model(row.move),
                 text=str(row.move),
+                words=said,
                 reason=row.reason,
             )
-            for row in game.moves
+            for row, said in zip(game.moves, words, strict=True)
         ],
     )
 

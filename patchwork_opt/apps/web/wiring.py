@@ -37,7 +37,7 @@ def web_hint(
     from ``analysis_of`` (the service's analysis cache) when given."""
     loaded = request.load()
     top = request.top if "top" in request.model_fields_set else None  # the CLI's default when not given
-    seconds = min(request.time_limit, time_cap)
+    seconds = min(request.time_limit, time_cap)  # capped once: the hint makes its deadline of it
     state = loaded.state
     if analysis_of is not None and state is not None and request.patch is None and not state.is_terminal():
         return hints_of(state, analysis_of(state, seconds), top or MOVES_SHOWN)
@@ -90,6 +90,7 @@ def web_services(max_ai_seconds: float) -> Services:
         return analyse(state, seconds, extra, stop)
 
     def bot_factory(name: str, level: int, seed: int, time_cap: float, analysis_of: AnalysisOf) -> Bot:
+        # the service's caps, taken here once: the bot (or the analysis) makes its deadline of it
         seconds = min(level_time(level), time_cap, max_ai_seconds)
         if name == "solver" and LEVEL_BLUNDER[level] == 0:  # its best play: the shared analysis's best move
             return AnalysisBot(analysis_of, seconds)

@@ -47,8 +47,9 @@ async def review_stored_game(
     if not game.moves:
         raise NothingToReviewError(f"game {game_id} has no moves to review yet")
     record = game.record
-    names = {game.seat: "you", game.ai_seat: f"AI {game.ai}"}
-    record.players = [f"Player {seat + 1} ({names[seat]})" for seat in (0, 1)]
+    # the page speaks to the person: "you" and "the AI", never seat numbers
+    names = {game.seat: "You", game.ai_seat: f"The AI ({game.ai})"}
+    record.players = [names[0], names[1]]
     positions = len(record.moves) + (0 if game.state().is_terminal() else 1)
     seconds = min(time_per_move, limits.max_review_seconds / positions)
 

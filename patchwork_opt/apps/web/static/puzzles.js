@@ -1,5 +1,6 @@
 // The Puzzles page: a puzzle from POST /api/puzzles, the answer to POST /api/puzzles/{id}/answer,
-// the verdict with its proof and both ratings. No build step, no libraries.
+// the verdict in words with its proof (best play stepped through on the board) and both ratings.
+// No build step, no libraries.
 "use strict";
 
 const VISITOR_KEY = "patchwork-puzzle-visitor";
@@ -7,59 +8,44 @@ const VISITOR_KEY = "patchwork-puzzle-visitor";
 const S = {
   catalogue: null,        // GET /api/catalogue
   puzzle: null,           // PuzzleView on screen
-  selected: null,         // {patch, cells, buttons} being placed
-  hover: null,            // [row, col] under the pointer on the quilt being played
+  placers: {},            // {endgame, fill}: the Placer on each quilt
   placed: [],             // a fill's placements so far: {patch, cells, buttons}
   answer: null,           // AnswerView once answered
   move: null,             // the endgame move answered
+  step: null,             // the move of the line of best play shown on the board (index), or null
   busy: false,
   visitor: null,          // {id, rating, deviation}
 };
 
+const placer = () => S.placers[S.puzzle && S.puzzle.kind === "fill" ? "fill" : "endgame"];
+const moverName = (seat) => (seat === S.puzzle.endgame.player ? "you" : "the other player");
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 // --- small helpers ------------------------------------------------------------------------------
 
-const cellsText = (cells) => cells.map((x) => `[${x}]`).join("");
-
-function describe(move) {
-  if (move.type === "advance") return "advance";
-  if (move.type === "leather") return `leather patch on [${move.cell}]`;
-  return `buy #${move.patch} on ${cellsText(move.cells)}`;
-}
-
-// --- shapes: rotate, flip, place ----------------------------------------------------------------
-
-// The button cells of a patch lying on ``cells`` (the orientation whose shape they are).
-function buttonsOf(pid, cells) {
-  const top = Math.min(...cells.map((x) => x[0]));
-  const left = Math.min(...cells.map((x) => x[1]));
-  const shape = new Set(cells.map(([r, c]) => key(r - top, c - left)));
-  const o = S.catalogue.patches[pid].orientations.find(
-    (x) => x.cells.length === shape.size && x.cells.every(([r, c]) => shape.has(key(r, c))));
-  return o ? o.buttons.map(([r, c]) => [r + top, c + left]) : [];
-}
-
-function selectPatch(pid) {
-  if (!canAct()) return;
-  const o = S.catalogue.patches[pid].orientations[0];
-  S.selected = { patch: pid, cells: o.cells.map((x) => [...x]), buttons: o.buttons.map((x) => [...x]) };
+function selectPatch(pid, forDrag = false) {
+  if (!canAct()) return false;
+  const p = placer();
+  if (!(forDrag && p.selected && p.selected.patch === pid)) {
+    const o = S.catalogue.patches[pid].orientations[0];
+    p.choose({ patch: pid, cells: o.cells.map((x) => [...x]), buttons: o.buttons.map((x) => [...x]) });
+  }
   showError(null);
   render();
+  return true;
+}
+
+function coveredOf(pieces, given = []) {
+  const set = new Set(given.map(([r, c]) => key(r, c)));
+  for (const piece of pieces) for (const [r, c] of piece.cells) set.add(key(r, c));
+  return set;
 }
 
 // --- drawing ------------------------------------------------------------------------------------
 
-// A quilt: its grid, ``given`` covered cells (a fill's starting quilt) in grey, then the pieces.
+// A quilt: its numbered grid, ``given`` covered cells (a fill's starting quilt) in grey, then the pieces.
 function drawQuilt(svg, pieces, given = []) {
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", `-2 -2 ${SIZE * CELL + 4} ${SIZE * CELL + 4}`);
-  svg.setAttribute("width", SIZE * CELL + 4);
-  svg.setAttribute("height", SIZE * CELL + 4);
-  const grid = el("g", { class: "grid" }, svg);
-  for (let r = 0; r < SIZE; r++) {
-    for (let c = 0; c < SIZE; c++) {
-      el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: "cell", "data-r": r, "data-c": c }, grid);
-    }
-  }
+  drawQuiltGrid(svg);
   if (given.length) {
     const g = el("g", { class: "pieces" }, svg);
     for (const [r, c] of given) el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: "#b9ad99" }, g);
@@ -69,36 +55,37 @@ function drawQuilt(svg, pieces, given = []) {
   for (const piece of pieces) drawPiece(layer, piece);
 }
 
-function drawPreview(svg, covered) {
-  if (!S.selected || !S.hover || !canAct()) return;
-  const at = placedAt(S.selected, S.hover[0], S.hover[1]);
-  const bad = at.cells.some(([r, c]) => covered.has(key(r, c)));
-  const g = el("g", { class: bad ? "preview illegal" : "preview legal", "data-testid": "preview" }, svg);
-  for (const [r, c] of at.cells) {
-    el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: patchColour(S.selected.patch) }, g);
-  }
-  drawButtons(g, at.buttons, CELL);
-  outline(g, at.cells, "preview-edge");
-}
-
-// A patch as a card button: its shape and its facts.
-function patchCard(pid, facts, usable, onClick) {
-  const o = S.catalogue.patches[pid].orientations[0];
+// A patch as a card button: its shape (as it will be placed, when chosen) and its facts.
+function patchCard(pid, facts, usable) {
+  const chosen = placer().selected;
+  const mine = chosen && chosen.patch === pid;
+  const o = mine ? chosen : S.catalogue.patches[pid].orientations[0];
   const card = document.createElement("button");
   card.type = "button";
   card.className = "offer";
   card.dataset.patch = pid;
   card.disabled = !usable;
-  if (S.selected && S.selected.patch === pid) card.classList.add("selected");
+  card.setAttribute("aria-pressed", String(!!mine));
+  if (mine) card.classList.add("selected");
   const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("aria-hidden", "true");
   drawShape(svg, o.cells, o.buttons, patchColour(pid), MINI);
   card.appendChild(svg);
   const text = document.createElement("span");
   text.className = "facts";
   text.textContent = facts;
   card.appendChild(text);
-  card.addEventListener("click", onClick);
+  card.addEventListener("click", () => selectPatch(pid));
+  if (usable) placer().draggable(svg, () => selectPatch(pid, true));
   return card;
+}
+
+function drawTrayOf(prefix) {
+  const p = S.placers[prefix === "eg" ? "endgame" : "fill"];
+  drawTray($(`${prefix}-tray-shape`), $(`${prefix}-tray-caption`), p, p.selected ? `Patch #${p.selected.patch}` : "");
+  const act = canAct() && !!p.selected;
+  for (const id of ["rotate", "flip"]) $(`${prefix}-${id}`).disabled = !act;
+  $(`${prefix}-place`).disabled = !act || !p.hover;
 }
 
 const ratingText = (r) => `${Math.round(r.rating)} ± ${Math.round(r.deviation)}`;
@@ -108,25 +95,47 @@ function canAct() {
 }
 
 // --- an endgame -----------------------------------------------------------------------------------
-function coveredOf(pieces, given = []) {
-  const set = new Set(given.map(([r, c]) => key(r, c)));
-  for (const piece of pieces) for (const [r, c] of piece.cells) set.add(key(r, c));
-  return set;
+
+// The quilts as the line of best play leaves them after its move ``step`` (patches added to
+// their mover's quilt), with that move outlined; at ``null``, the puzzle's position.
+function lineBoards(e) {
+  const pieces = [e.boards[0].pieces.slice(), e.boards[1].pieces.slice()];
+  let current = null;
+  if (S.answer && S.step !== null) {
+    S.answer.line.slice(0, S.step + 1).forEach((move, i) => {
+      const seat = S.answer.line_players[i];
+      const cells = moveCells(move);
+      if (cells.length) {
+        const sel = move.type === "buy" ? selectionOn(S.catalogue, move.patch, cells) : null;
+        pieces[seat].push({ patch: move.type === "buy" ? move.patch : LEATHER, cells, buttons: sel ? sel.buttons : [] });
+      }
+      if (i === S.step) current = { seat, cells };
+    });
+  }
+  return { pieces, current };
 }
 
 function renderEndgame() {
   const e = S.puzzle.endgame;
   const you = e.player, other = 1 - e.player;
-  const mine = e.boards[you];
-  drawQuilt($("eg-quilt-you"), mine.pieces);
-  if (S.move && S.move.type === "buy") {
-    const g = el("g", { class: "answer", "data-testid": "answer-move" }, $("eg-quilt-you"));
-    outline(g, S.move.cells, "answer-edge");
+  const { pieces, current } = lineBoards(e);
+  const mine = $("eg-quilt-you");
+  drawQuilt(mine, pieces[you]);
+  drawQuilt($("eg-quilt-other"), pieces[other]);
+  if (S.step === null && S.move && moveCells(S.move).length) {
+    // your answer, green when it wins; when it does not, a winning move drawn beside it
+    drawOverlay(mine, moveCells(S.move), S.answer && S.answer.correct ? "best" : "played", "", "answer-move");
   }
-  drawPreview($("eg-quilt-you"), coveredOf(mine.pieces));
-  drawQuilt($("eg-quilt-other"), e.boards[other].pieces);
-  $("eg-you-title").textContent = `Your quilt (${playerName(you)}, to move)`;
-  $("eg-other-title").textContent = `${playerName(other)}'s quilt`;
+  if (S.step === null && S.answer && !S.answer.correct && S.answer.winning.length) {
+    const win = S.answer.winning[0];
+    if (moveCells(win).length) drawOverlay(mine, moveCells(win), "best", "", "winning-move");
+  }
+  if (current && current.cells.length) {
+    drawOverlay(current.seat === you ? mine : $("eg-quilt-other"), current.cells, "step", "", "line-step");
+  }
+  S.placers.endgame.drawPreview();
+  $("eg-you-title").textContent = "Your quilt (you move)";
+  $("eg-other-title").textContent = "The other player's quilt";
   drawStats($("eg-stats-you"), e.state.players[you]);
   drawStats($("eg-stats-other"), e.state.players[other]);
   const tokens = [];
@@ -138,19 +147,20 @@ function renderEndgame() {
   for (const offer of e.offers) {
     const facts = `#${offer.patch} cost ${offer.cost} · time ${offer.time} · income ${offer.income}`
       + (offer.buyable ? "" : " (cannot buy)");
-    box.appendChild(patchCard(offer.patch, facts, offer.buyable && canAct(), () => selectPatch(offer.patch)));
+    box.appendChild(patchCard(offer.patch, facts, offer.buyable && canAct()));
   }
   $("eg-upcoming").textContent = e.upcoming.slice(0, 9).map((p) => `#${p}`).join(" ");
   const me = e.state.players[you], them = e.state.players[other];
   const gain = Math.min(them.position + 1, S.catalogue.end) - me.position;
   $("eg-advance").textContent = `Advance (+${Math.max(gain, 0)} buttons)`;
   $("eg-advance").disabled = !canAct();
-  for (const id of ["eg-rotate", "eg-flip", "eg-cancel"]) $(id).disabled = !canAct() || !S.selected;
+  $("eg-cancel").disabled = !canAct() || !S.placers.endgame.selected;
+  drawTrayOf("eg");
 }
 
 function endgameTask() {
   const e = S.puzzle.endgame;
-  return `${playerName(e.player)} (you) to move: find a winning move. ${e.legal} distinct moves, `
+  return `You move: find a winning move. ${e.legal} distinct moves, `
     + `${e.winning} of them win${e.winning === 1 ? "s" : ""}. Difficulty ${S.puzzle.difficulty} of 5.`;
 }
 
@@ -169,7 +179,7 @@ function fillValue() {
 function renderFill() {
   const f = S.puzzle.fill;
   drawQuilt($("fill-quilt"), S.placed, f.quilt);
-  drawPreview($("fill-quilt"), coveredOf(S.placed, f.quilt));
+  S.placers.fill.drawPreview();
   const used = new Set(S.placed.map((p) => p.patch));
   const box = $("fill-patches");
   box.replaceChildren();
@@ -177,7 +187,7 @@ function renderFill() {
     const p = S.catalogue.patches[pid];
     const worth = f.objective === "points" ? ` · worth ${2 * p.area + p.income * f.marks - p.cost}` : "";
     const card = patchCard(pid, `#${pid} cells ${p.area} · cost ${p.cost} · income ${p.income}${worth}`,
-      canAct() && !used.has(pid), () => selectPatch(pid));
+      canAct() && !used.has(pid));
     if (used.has(pid)) card.classList.add("used");
     box.appendChild(card);
   }
@@ -185,14 +195,14 @@ function renderFill() {
   const unit = f.objective === "cells" ? "cells" : "points";
   $("fill-score").textContent = `Your fill: ${value} ${unit}, costing ${cost} buttons`
     + (f.budget !== null ? ` (budget ${f.budget})` : "");
-  for (const id of ["fill-rotate", "fill-flip"]) $(id).disabled = !canAct() || !S.selected;
   $("fill-undo").disabled = !canAct() || !S.placed.length;
   $("fill-done").disabled = !canAct();
   $("fill-optimum-box").hidden = !S.answer;
   if (S.answer) {
-    const optimum = S.answer.optimum.map((p) => ({ patch: p.patch, cells: p.cells, buttons: buttonsOf(p.patch, p.cells) }));
+    const optimum = S.answer.optimum.map((p) => ({ patch: p.patch, cells: p.cells, buttons: selectionOn(S.catalogue, p.patch, p.cells)?.buttons || [] }));
     drawQuilt($("fill-optimum"), optimum, f.quilt);
   }
+  drawTrayOf("fill");
 }
 
 function fillTask() {
@@ -205,24 +215,20 @@ function fillTask() {
   return `${text}. Difficulty ${S.puzzle.difficulty} of 5.`;
 }
 
-function placeFill(row, col) {
-  const covered = coveredOf(S.placed, S.puzzle.fill.quilt);
-  if (!S.selected) {  // a click on a placed patch takes it back
-    const i = S.placed.findIndex((p) => p.cells.some(([r, c]) => r === row && c === col));
-    if (i >= 0) S.placed.splice(i, 1);
-    render();
-    return;
-  }
-  const at = placedAt(S.selected, row, col);
-  const clash = at.cells.filter(([r, c]) => covered.has(key(r, c)));
-  if (clash.length) {
-    showError(new Error(`cannot place there: overlaps covered cell${clash.length > 1 ? "s" : ""} ${cellsText(clash)}`));
-    return;
-  }
-  S.placed.push({ patch: S.selected.patch, cells: at.cells, buttons: at.buttons });
-  S.selected = null;
-  showError(null);
+function placeFill(at) {
+  const p = S.placers.fill;
+  S.placed.push({ patch: p.selected.patch, cells: at.cells, buttons: at.buttons });
+  p.choose(null);
   render();
+}
+
+// A click on a placed patch, with no patch chosen, takes it back.
+function takeBack(evt) {
+  if (!canAct() || S.placers.fill.selected || S.placers.fill.justPlaced()) return;
+  const cell = cellFromEvent($("fill-quilt"), evt);
+  if (!cell) return;
+  const i = S.placed.findIndex((p) => p.cells.some(([r, c]) => r === cell[0] && c === cell[1]));
+  if (i >= 0) { S.placed.splice(i, 1); render(); }
 }
 
 // --- the answer and the verdict -------------------------------------------------------------------
@@ -237,7 +243,7 @@ async function sendAnswer(body) {
     S.answer = answer;
     S.visitor = answer.visitor;
     localStorage.setItem(VISITOR_KEY, answer.visitor.id);
-    S.selected = null;
+    placer().choose(null);
   } catch (err) {
     S.move = null;
     showError(err);
@@ -245,11 +251,40 @@ async function sendAnswer(body) {
     S.busy = false;
     render();
   }
+  if (S.answer) {
+    // the verdict comes into view by itself
+    $("verdict").scrollIntoView({ block: "start", behavior: REDUCED_MOTION ? "auto" : "smooth" });
+    $("verdict").focus({ preventScroll: true });
+  }
 }
 
 function answerMove(move) {
   S.move = move;
   sendAnswer({ move });
+}
+
+// The final margin in words, for the visitor: "by 3 points", "on the tie-break".
+function byWords(margin) {
+  const points = Math.abs(margin);
+  return margin === 0 ? "on the tie-break" : `by ${points} point${points === 1 ? "" : "s"}`;
+}
+
+function verdictText(a) {
+  if (S.puzzle.kind === "endgame") {
+    const yours = S.move ? moveWords(S.move) : "your move";
+    if (a.correct) return `Your move, ${yours}, wins: with best play you win ${byWords(a.margin)}.`;
+    const win = a.winning.length ? ` A winning move was ${moveWords(a.winning[0])} (drawn in green).` : "";
+    return `Your move, ${yours} (drawn in red), loses: best play refutes it and you lose ${byWords(a.margin)}.${win}`;
+  }
+  const f = S.puzzle.fill;
+  const unit = f.objective === "cells" ? "cells" : "points";
+  const mine = fillValue().value;
+  if (a.correct) return `Your fill reaches ${mine} ${unit}: the proven optimum.`;
+  if (f.require_bonus && a.value === 0 && mine !== 0) {
+    return `Your fill reaches ${mine} ${unit} but completes no 7x7 square, so it does not count; `
+      + `the proven optimum, drawn beside your quilt, reaches ${a.best} ${unit} with one.`;
+  }
+  return `Your fill reaches ${mine} ${unit}; the proven optimum, drawn beside your quilt, reaches ${a.best} ${unit}.`;
 }
 
 function drawVerdict() {
@@ -259,23 +294,28 @@ function drawVerdict() {
   if (!a) return;
   $("verdict").className = a.correct ? "correct" : "wrong";
   $("verdict-title").textContent = a.correct ? "Correct!" : "Not this one";
-  $("verdict-text").textContent = a.text;
+  $("verdict-text").textContent = verdictText(a);
   const list = $("verdict-line");
   list.replaceChildren();
+  $("verdict-steps").hidden = S.puzzle.kind !== "endgame" || !a.line.length;
   if (S.puzzle.kind === "endgame") {
-    const you = S.puzzle.endgame.player;
     a.line.forEach((move, i) => {
       const mover = a.line_players[i];
       const li = document.createElement("li");
-      li.className = mover === you ? "you" : "other";
-      li.textContent = `${mover === you ? "you" : playerName(mover)}: ${describe(move)}`;
+      li.className = mover === S.puzzle.endgame.player ? "you" : "other";
+      if (S.step === i) li.classList.add("current");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `${moverName(mover)}: ${moveWords(move)}`;
+      button.addEventListener("click", () => { S.step = S.step === i ? null : i; render(); });
+      li.appendChild(button);
       list.appendChild(li);
     });
-    const shown = a.winning.slice(0, 5).map(describe).join("; ");
+    const shown = a.winning.slice(0, 5).map(moveWords).join("; ");
     const more = a.winning.length > 5 ? `; and ${a.winning.length - 5} more` : "";
     $("verdict-winning").textContent = `Winning moves (${a.winning.length}): ${shown}${more}.`;
   } else {
-    $("verdict-winning").textContent = `Your fill: ${a.value}; the proven optimum: ${a.best} (drawn beside your quilt).`;
+    $("verdict-winning").textContent = "";
   }
   const rated = a.rated ? "" : " (answered before: the ratings did not move)";
   $("verdict-ratings").textContent = `Your rating: ${ratingText(a.visitor)}. This puzzle: ${ratingText(a.rating)}${rated}.`;
@@ -299,15 +339,17 @@ function render() {
   $("next").disabled = S.busy;
   document.body.dataset.puzzle = p.id;
   document.body.dataset.kind = p.kind;
+  document.body.dataset.step = S.step === null ? "" : String(S.step);
 }
 
 function setPuzzle(puzzle) {
   S.puzzle = puzzle;
   S.answer = null;
   S.move = null;
-  S.selected = null;
+  S.step = null;
   S.placed = [];
-  S.hover = null;
+  S.placers.endgame.choose(null);
+  S.placers.fill.choose(null);
   if (puzzle.visitor) S.visitor = puzzle.visitor;
   if (location.hash !== `#${puzzle.id}`) history.replaceState(null, "", `#${puzzle.id}`);
   render();
@@ -334,57 +376,58 @@ function newPuzzle(evt) {
   const body = { kind: $("kind").value };
   if ($("difficulty").value) body.difficulty = Number($("difficulty").value);
   if (S.visitor) body.visitor = S.visitor.id;
+  window.scrollTo({ top: 0 });
   return load(() => api("POST", "/api/puzzles", body));
 }
 
-function wireQuilt(svg, place) {
-  svg.addEventListener("mousemove", (evt) => {
-    const cell = cellFromEvent(svg, evt);
-    if (String(cell) !== String(S.hover)) { S.hover = cell; if (S.selected) render(); }
-  });
-  svg.addEventListener("click", (evt) => {
-    const cell = cellFromEvent(svg, evt);
-    if (!cell || !canAct()) return;
-    const firstTouch = evt.pointerType === "touch" && String(cell) !== String(S.hover) && S.selected;
-    S.hover = cell;
-    if (firstTouch) render();
-    else place(cell[0], cell[1]);
-  });
-}
-
-function turn(fn) {
-  if (S.selected && canAct()) { S.selected = fn(S.selected); render(); }
+function onKey(evt) {
+  const t = evt.target;
+  if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || evt.altKey || evt.ctrlKey || evt.metaKey) return;
+  if (!S.puzzle) return;
+  if (evt.key === "r" || evt.key === "R") placer().turn(rotate);
+  else if (evt.key === "f" || evt.key === "F") placer().turn(flip);
+  else if (evt.key === "Escape") { placer().choose(null); render(); }
+  else if ((evt.key === "ArrowLeft" || evt.key === "ArrowRight") && S.answer && S.answer.line.length) {
+    // step through the line of best play
+    const last = S.answer.line.length - 1;
+    const at = S.step === null ? -1 : S.step;
+    const next = evt.key === "ArrowRight" ? Math.min(at + 1, last) : at - 1;
+    S.step = next < 0 ? null : next;
+    render();
+    evt.preventDefault();
+  }
 }
 
 async function boot() {
   S.catalogue = await api("GET", "/api/catalogue");
+  S.placers.endgame = new Placer($("eg-quilt-you"), {
+    canAct,
+    covered: () => coveredOf(S.puzzle.endgame.boards[S.puzzle.endgame.player].pieces),
+    commit: (at) => answerMove({ type: "buy", patch: S.placers.endgame.selected.patch, cells: at.cells }),
+    changed: render,
+  });
+  S.placers.fill = new Placer($("fill-quilt"), {
+    canAct,
+    covered: () => coveredOf(S.placed, S.puzzle.fill.quilt),
+    commit: placeFill,
+    changed: render,
+  });
   const stored = localStorage.getItem(VISITOR_KEY);
   $("new-puzzle").addEventListener("submit", newPuzzle);
   $("eg-advance").addEventListener("click", () => canAct() && answerMove({ type: "advance" }));
   for (const prefix of ["eg", "fill"]) {
-    $(`${prefix}-rotate`).addEventListener("click", () => turn(rotate));
-    $(`${prefix}-flip`).addEventListener("click", () => turn(flip));
+    $(`${prefix}-rotate`).addEventListener("click", () => placer().turn(rotate));
+    $(`${prefix}-flip`).addEventListener("click", () => placer().turn(flip));
+    $(`${prefix}-place`).addEventListener("click", () => placer().place());
+    S.placers[prefix === "eg" ? "endgame" : "fill"].draggable($(`${prefix}-tray-shape`), () => !!placer().selected);
   }
-  $("eg-cancel").addEventListener("click", () => { S.selected = null; showError(null); render(); });
+  $("eg-cancel").addEventListener("click", () => { S.placers.endgame.choose(null); showError(null); render(); });
   $("fill-undo").addEventListener("click", () => { if (canAct()) { S.placed.pop(); render(); } });
   $("fill-done").addEventListener("click", () => sendAnswer({
     placements: S.placed.map((p) => ({ patch: p.patch, cells: p.cells })),
   }));
-  wireQuilt($("eg-quilt-you"), (row, col) => {
-    if (!S.selected) return;
-    const at = placedAt(S.selected, row, col);
-    const covered = coveredOf(S.puzzle.endgame.boards[S.puzzle.endgame.player].pieces);
-    const clash = at.cells.filter(([r, c]) => covered.has(key(r, c)));
-    if (clash.length) { showError(new Error(`cannot place there: overlaps covered cells ${cellsText(clash)}`)); return; }
-    answerMove({ type: "buy", patch: S.selected.patch, cells: at.cells });
-  });
-  wireQuilt($("fill-quilt"), placeFill);
-  document.addEventListener("keydown", (evt) => {
-    if (evt.target instanceof HTMLInputElement || evt.target instanceof HTMLSelectElement) return;
-    if (evt.key === "r" || evt.key === "R") turn(rotate);
-    else if (evt.key === "f" || evt.key === "F") turn(flip);
-    else if (evt.key === "Escape") { S.selected = null; render(); }
-  });
+  $("fill-quilt").addEventListener("click", takeBack);
+  document.addEventListener("keydown", onKey);
   if (stored) {
     try {
       const view = await api("POST", "/api/puzzles", { kind: "endgame", visitor: stored });

@@ -1,0 +1,196 @@
+"""The one clock: a deadline made once and shared out, never extended, and the searches ending by it.
+
+The searches here run on a fake clock (``WorkClock``): time passes only as the compiled search
+runs iterations (a fixed cost each) or as the clock is read, so whether a search outlives its
+deadline is exact, not a matter of the machine's load.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+
+import pytest
+from conftest import late_positions
+from typer.testing import CliRunner
+
+from cli import app
+from patchwork_opt.ai.analysis import run as search
+from patchwork_opt.ai.analysis.position import analyse_position
+from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.heuristic import HeuristicAdvisor
+from patchwork_opt.ai.search import exactcore, fastcore
+from patchwork_opt.ai.search.exact import ExactSearch
+from patchwork_opt.core.advice import RankedPlacement
+from patchwork_opt.core.catalogue import legal_placements
+from patchwork_opt.core.clock import EXACT_SHARE, BudgetError, Deadline, bounded
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import from_notation
+from solvers.advisor import SolverAdvisor
+
+MIDGAME = from_notation("28,7,8,30,9,26,1,27,3,31,21,32,20,12,5,18,19,16,0,10,15,11,6,4,14,13 "
+                        "15/4/1/000000000046678f82038 16/4/4/000000000000081f1f8ff 1 - - 26,32,38,44,50 - "
+                        "26,32,38,44,50")
+
+
+class WorkClock:
+    """Fake seconds: ``per_iteration`` for each iteration the compiled search runs, ``per_read``
+    for each reading of the clock."""
+
+    def __init__(self, per_iteration: float = 0.001, per_read: float = 0.0) -> None:
+        self.now = 0.0
+        self.per_iteration = per_iteration
+        self.per_read = per_read
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.per_read
+        return self.now
+
+
+@pytest.fixture
+def work_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[WorkClock]:
+    clock = WorkClock()
+    real_run = fastcore.CompiledSearch.run
+
+    def run(self: fastcore.CompiledSearch, iterations: int) -> int:
+        done = real_run(self, iterations)
+        clock.now += done * clock.per_iteration
+        return done
+
+    monkeypatch.setattr(fastcore.CompiledSearch, "run", run)
+    yield clock
+
+
+def test_a_share_never_reaches_past_its_parent() -> None:
+    clock = WorkClock()
+    parent = Deadline.after(10.0, clock)
+    assert parent.remaining() == 10.0 and not parent.expired()
+    half = parent.share(EXACT_SHARE)
+    assert half.at == 5.0 and half.share(1.0).at == 5.0
+    assert parent.within(3.0).at == 3.0 and parent.within(30.0).at == parent.at
+    clock.now = 8.0
+    assert parent.share(0.5).at == 9.0  # a share of the time left now
+    assert half.remaining() == 0.0 and half.expired() and half.share(1.0).at <= half.at
+    clock.now = 12.0
+    assert parent.share(1.0).at == parent.at and parent.remaining() == 0.0
+    with pytest.raises(ValueError):
+        parent.share(1.5)
+
+
+@pytest.mark.parametrize("seconds", [0.0, -1.0, float("inf"), float("nan")])
+def test_a_budget_is_a_positive_number_of_seconds(seconds: float) -> None:
+    with pytest.raises(BudgetError):
+        Deadline.after(seconds)
+
+
+def test_the_sampling_search_ends_by_its_deadline(work_clock: WorkClock) -> None:
+    moves = search.root_moves(MIDGAME, None, 3)
+    for seconds in (0.05, 0.3, 2.0):
+        start = work_clock.now
+        deadline = Deadline.after(seconds, work_clock)
+        result = search.sampled_analysis(MIDGAME, moves, deadline=deadline, iterations=None, seed=1)
+        assert work_clock.now <= deadline.at + 1e-9, seconds
+        # and it used its time: within one slice's worth of the deadline
+        assert work_clock.now >= deadline.at - search.SLICE * work_clock.per_iteration - 1e-9, seconds
+        assert result.iterations == round((work_clock.now - start) / work_clock.per_iteration)
+        assert {m.move for m in result.moves} == set(moves)  # every move has its figures
+
+
+def test_a_passed_deadline_still_values_every_move_once(work_clock: WorkClock) -> None:
+    moves = search.root_moves(MIDGAME, None, 3)
+    deadline = Deadline.after(1.0, work_clock)
+    work_clock.now = 5.0
+    result = search.sampled_analysis(MIDGAME, moves, deadline=deadline, iterations=None, seed=1)
+    assert result.iterations == len(moves) and len(result.moves) == len(moves)
+
+
+def test_the_bot_and_the_analysis_end_by_the_deadline(work_clock: WorkClock) -> None:
+    bot = SolverBot(HeuristicAdvisor(), seed=3, time_per_move=0.4, clock=work_clock)
+    for state in (State.new(seed=2), MIDGAME):
+        start = work_clock.now
+        bot.decide(state)
+        assert work_clock.now <= start + 0.4 + 1e-9
+        start = work_clock.now
+        analyse_position(state, deadline=Deadline.after(0.25, work_clock))
+        assert work_clock.now <= start + 0.25 + 1e-9
+
+
+def test_the_python_exact_search_checks_its_deadline_at_every_node() -> None:
+    clock = WorkClock(per_read=1.0)  # a node reads the clock once: one fake second a node
+    hard = late_positions(1, 36)[0]
+    solver = ExactSearch(deadline=Deadline.after(50.0, clock))
+    assert solver.solve(hard, every_move=True) is None
+    assert solver.nodes <= 51 and clock.now <= 51.0
+
+
+def test_the_compiled_exact_search_does_not_start_past_its_deadline() -> None:
+    clock = WorkClock()
+    deadline = Deadline.after(1.0, clock)
+    clock.now = 2.0
+    hard = late_positions(1, 36)[0]
+    out = exactcore.solve(hard, deadline=deadline, every_move=True, table=exactcore.ExactTable(1))
+    assert not out.solved and out.moves == [] and out.nodes <= 1
+
+
+def test_the_exact_share_is_a_share_of_the_time_left() -> None:
+    clock = WorkClock()
+    deadline = Deadline.after(10.0, clock)
+    end = from_notation("12,18,19,0,15,6,4,28,7 52/13/5/01cf1dfdfedf6ffffffff 51/34/15/0787c7f391f8fffffffff "
+                        "0 - - - - 26,32,38,44,50")
+    budget = search.exact_budget(end, deadline=deadline, iterations=None, every_move=True)
+    assert budget is not None and budget.deadline is not None and not budget.probe
+    assert budget.deadline.at == EXACT_SHARE * 10.0
+    clock.now = 11.0  # nothing left: nothing to try
+    assert search.exact_budget(end, deadline=deadline, iterations=None, every_move=True) is None
+
+
+class RecordingAdvisor(HeuristicAdvisor):
+    """The heuristic's placements, bounded like the CP-SAT advisor: records the deadlines given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.given: list[Deadline] = []
+
+    def bounded(self, deadline: Deadline) -> RecordingAdvisor:
+        self.given.append(deadline)
+        return self
+
+    def rank_placements(self, quilt: int, patch_id: int, upcoming: Sequence[int],
+                        top_k: int) -> list[RankedPlacement]:
+        return super().rank_placements(quilt, patch_id, upcoming, top_k)
+
+
+def test_the_advisor_is_bounded_by_the_analysis_deadline_only_when_timed(work_clock: WorkClock) -> None:
+    advisor = RecordingAdvisor()
+    deadline = Deadline.after(0.2, work_clock)
+    analyse_position(MIDGAME, deadline=deadline, advisor=advisor)
+    assert advisor.given and all(d.at <= deadline.at for d in advisor.given)
+    fixed = RecordingAdvisor()
+    analyse_position(MIDGAME, iterations=50, advisor=fixed, deadline=deadline)  # iterations rule: no clock
+    assert fixed.given == []
+    assert bounded(advisor, None) is advisor and bounded(object(), deadline) is not None
+
+
+def test_bench_clock_reports_wall_time_against_the_budget() -> None:
+    out = CliRunner().invoke(app, ["bench", "clock", "--games", "0", "--time", "0.05", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["positions"] == 1 and {(r["command"], r["T"]) for r in data["summary"]} == {("hint", 0.05),
+                                                                                          ("move", 0.05)}
+    for row in data["rows"]:
+        assert row["ratio"] == pytest.approx(row["wall"] / row["T"]) and row["wall"] > 0
+    bad = CliRunner().invoke(app, ["bench", "clock", "--time", "0"])
+    assert bad.exit_code == 2 and "error: --games must be at least 0 and every --time positive" in bad.output
+
+
+def test_a_bounded_advisor_still_ranks_when_its_time_is_gone() -> None:
+    clock = WorkClock()
+    deadline = Deadline.after(1.0, clock)
+    clock.now = 2.0
+    advisor = SolverAdvisor()
+    late = advisor.bounded(deadline)
+    assert late is not advisor and advisor.deadline is None and late.deadline == deadline
+    ranked = late.rank_placements(0, 12, [1, 2, 3, 4, 5], 3)  # the fast bound past the deadline
+    assert len(ranked) == 3 and all(r.mask in legal_placements(12, 0) for r in ranked)
