@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
-from patchwork_opt.ai.analysis.position import PositionAnalysis, analyse_position
+from patchwork_opt.ai.analysis.position import analyse_position
+from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.web.analyses import AnalysisBot, analysis_from_json, analysis_to_json
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits, Services
@@ -35,12 +36,12 @@ FAST = 0.05  # seconds of analysis: enough for figures, quick for tests
 class Counting:
     """``Services.analyse`` that counts each analysis it makes (what the cache did not answer)."""
 
-    def __init__(self, real: Callable[..., PositionAnalysis]) -> None:
+    def __init__(self, real: Callable[..., SearchedPosition]) -> None:
         self.real = real
         self.calls: list[tuple[str, float]] = []
         self.lock = threading.Lock()
 
-    def __call__(self, state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> PositionAnalysis:
+    def __call__(self, state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
         with self.lock:
             self.calls.append((to_notation(state), seconds))
         return self.real(state, seconds, extra, stop)
@@ -166,7 +167,7 @@ def test_the_analysis_bot_plays_the_best_move_of_the_cached_analysis() -> None:
     analysis = analyse_position(start, iterations=300, seed=0)
     asked: list[float] = []
 
-    def analysis_of(state: State, seconds: float, extra: Sequence[Move] = ()) -> PositionAnalysis:
+    def analysis_of(state: State, seconds: float, extra: Sequence[Move] = ()) -> SearchedPosition:
         asked.append(seconds)
         return analysis
 

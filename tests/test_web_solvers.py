@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from patchwork_opt.ai.analysis.position import PositionAnalysis
+from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services, SolverEndpoint
 from patchwork_opt.apps.web.wiring import web_services
@@ -299,7 +299,7 @@ def test_review_is_bounded_like_the_other_solver_work(tmp_path: Path, services: 
     real = services.analyse
     seen: list[tuple[float, str]] = []
 
-    def recording(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> PositionAnalysis:
+    def recording(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
         seen.append((seconds, threading.current_thread().name))
         return real(state, seconds, extra, stop)
 

@@ -27,7 +27,7 @@ from solvers.bestfit import BestFitResult, Hint, best_fit
 from solvers.model import SolverConfig
 
 if TYPE_CHECKING:  # the AI's searches (Numba) load only for a position's hints and reviews, not a quilt's
-    from patchwork_opt.ai.analysis.position import PositionAnalysis
+    from patchwork_opt.ai.base import SearchedPosition
     from patchwork_opt.apps.review import GameReview, Progress
 
 
@@ -70,7 +70,7 @@ def advised_hints(
     return hints_of(state, analysis, top)
 
 
-def hints_of(state: State, analysis: PositionAnalysis, top: int) -> AdvisedHints:
+def hints_of(state: State, analysis: SearchedPosition, top: int) -> AdvisedHints:
     from patchwork_opt.ai.analysis.position import advice, ranking_value
 
     hints = [

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.ai.analysis.position import PositionAnalysis, analyse_position, move_words, value_after
+from patchwork_opt.ai.analysis.position import analyse_position, move_words, value_after
+from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.clock import deadline_after
@@ -64,7 +65,7 @@ RELIABLE_SHARE = 0.2  # a move's own figure counts when it had this share of the
 
 Progress = Callable[[str, float, float], None]
 #: ``analyse(state, extra)``: a position's analysis with ``extra`` (the move played) compared alongside.
-PositionAnalyser = Callable[[State, Sequence[Move]], PositionAnalysis]
+PositionAnalyser = Callable[[State, Sequence[Move]], SearchedPosition]
 
 
 class ReviewError(PatchworkError):
@@ -207,7 +208,7 @@ def review_game(
         after.apply(move)
         states.append(after)
     total = len(states) - (1 if states[-1].is_terminal() else 0)
-    analyses: list[PositionAnalysis | None] = []
+    analyses: list[SearchedPosition | None] = []
     for i, state in enumerate(states):
         if state.is_terminal():
             analyses.append(None)
@@ -242,8 +243,8 @@ def review_game(
     return GameReview(plies, players, first_wins, final, seconds or 0.0)
 
 
-def _ply(i: int, state: State, played: Move, here: PositionAnalysis | None,
-         following: PositionAnalysis | None) -> PlyReview:
+def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
+         following: SearchedPosition | None) -> PlyReview:
     assert here is not None  # a position with a move played from it is running
     best = here.best
     found = here.find(played)

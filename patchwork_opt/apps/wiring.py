@@ -20,7 +20,7 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
 
 if TYPE_CHECKING:  # the searches, OR-Tools and the terminal UI are imported by the functions that use them
-    from patchwork_opt.ai.analysis.position import PositionAnalysis
+    from patchwork_opt.ai.base import SearchedPosition
     from patchwork_opt.apps.play import HintLine
     from solvers.advisor import SolverAdvisor
 
@@ -85,7 +85,7 @@ def match_advisor(p1: str, p2: str) -> str | None:
 
 def analyse(
     state: State, seconds: float, extra: Sequence[Move] = (), stop: StopSignal | None = None
-) -> PositionAnalysis:
+) -> SearchedPosition:
     """The AI's analysis of a position with the CP-SAT advisor placing the offers, as ``patchwork
     hint`` and ``patchwork analyze`` make it: the service caches it for hints, reviews and AI moves.
     Its deadline is made here, when the analysis starts (``seconds``, the cache's key, was capped

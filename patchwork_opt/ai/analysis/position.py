@@ -16,7 +16,7 @@ patch outside its reach, the AI's whole analysis, ``run_analysis``; elsewhere it
 compared in the same search, its leaves valued by the AI's default evaluator (the learned value)
 unless an ``evaluator`` is given, stopping early once its best move is settled when timed. Every
 move is the one analysed-move type, ``AnalysedMove``, and the analysis the one searched-position
-type, ``SearchedPosition`` (``PositionAnalysis`` names it here, as the applications know it).
+type, ``SearchedPosition`` (``SearchedPosition`` names it here, as the applications know it).
 
 The time is one ``Deadline`` (``core.clock``), made by the caller: the advisor's calls while the
 candidates are listed, the exact search's share and the sampling search all end by it.
@@ -44,10 +44,6 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 
 LINE_PLIES = 4  # plies of expected continuation reported per move
-
-#: The analysis of a position: the one searched-position type.
-PositionAnalysis = SearchedPosition
-
 
 class AnalysisError(PatchworkError):
     """A request the analysis cannot answer (a non-positive budget, a position after a move
@@ -138,7 +134,7 @@ def analyse_position(
     extra: Sequence[Move] = (),
     stop: StopSignal | None = None,
     evaluator: CompiledEvaluator | None = None,
-) -> PositionAnalysis:
+) -> SearchedPosition:
     """The candidate moves of the player to move, best first, each with its win chance.
 
     Everything ends by ``deadline`` (the advisor bounded by it where it can be: ``clock.bounded``);
@@ -171,7 +167,7 @@ def _rank(m: AnalysedMove) -> tuple[float, bool, float, int]:
     return (-(m.searched if m.searched is not None else m.win), not m.exact, -m.margin, -m.visits)
 
 
-def value_after(state: State, move: Move, following: PositionAnalysis | None) -> tuple[float, float, bool]:
+def value_after(state: State, move: Move, following: SearchedPosition | None) -> tuple[float, float, bool]:
     """``move``'s (win, margin, exact) for its mover, read from the position it leads to:
     ``following`` is that position's analysis (None when the game ends there)."""
     p = state.to_move()

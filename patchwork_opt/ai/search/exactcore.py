@@ -32,8 +32,8 @@ What makes it fast, beside being compiled:
   of an earlier visit before all.
 * Plain machine work: fitting placements bit-parallel per orientation, an explicit stack (Numba's
   cache cannot hold a recursive function), arrays indexed in place (a row view costs an atomic
-  reference count). (A software prefetch of the table entry, which needed Numba's internals, bought
-  1.02-1.05x end to end and was dropped: see docs/benchmarks.md.)
+  reference count), the table entry prefetched as soon as a child's key is known
+  (``numba_prefetch``, the one module on Numba's internals, with a plain fallback).
 
 A node budget and a stop flag (raised at the deadline or by a caller's ``StopSignal``) end a search
 cleanly: ``solve``'s result then has ``solved`` False. Searches release the GIL, so root moves are split over
@@ -95,6 +95,7 @@ from patchwork_opt.ai.search.fastcore import (
     score,
     to_move,
 )
+from patchwork_opt.ai.search.numba_prefetch import prefetch_row
 from patchwork_opt.core.bitboard import SIZE
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.clock import Deadline
@@ -776,9 +777,11 @@ _TRIED = -1e300  # the ordering key of a move already searched
 
 @nb.njit(cache=_CACHE, inline="always")
 def _prepare(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, FR: np.ndarray, tt: np.ndarray) -> None:
-    """The table key and bucket of position ``s`` at ``ply`` into its frame."""
+    """The table key and bucket of position ``s`` at ``ply`` into its frame, and the bucket's
+    entries on their way into the cache (``numba_prefetch``)."""
     k0, k1, k2, k3, k4, k5 = _key(s, CQ, ply, REM[ply])
     b = _bucket(k0, k1, k2, k3, k4, k5, tt.shape[0])
+    prefetch_row(tt, b)
     FR[ply, F_BUCKET] = b
     FR[ply, F_K0], FR[ply, F_K0 + 1], FR[ply, F_K0 + 2] = k0, k1, k2
     FR[ply, F_K0 + 3], FR[ply, F_K0 + 4], FR[ply, F_K0 + 5] = k3, k4, k5

@@ -23,8 +23,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from patchwork_opt.ai.analysis.position import LINE_PLIES, PositionAnalysis
-from patchwork_opt.ai.base import AnalysedMove, Decision
+from patchwork_opt.ai.analysis.position import LINE_PLIES
+from patchwork_opt.ai.base import AnalysedMove, Decision, SearchedPosition
 from patchwork_opt.ai.explain import reason
 from patchwork_opt.apps.web.errors import ServiceMissingError
 from patchwork_opt.apps.web.services import Analyser, AnalysisOf
@@ -39,7 +39,7 @@ FORMAT = 2  # the version of an entry's JSON; entries of another version are mis
 STORED_MOVES = 32  # best moves kept per entry (a hint shows at most 20; an exact search lists all)
 
 
-def analysis_to_json(analysis: PositionAnalysis) -> str:
+def analysis_to_json(analysis: SearchedPosition) -> str:
     """An analysis as the cache stores it (compact JSON)."""
     moves = [
         [str(m.move), m.win, m.margin, m.visits, int(m.exact), [str(x) for x in m.line[:LINE_PLIES]],
@@ -51,7 +51,7 @@ def analysis_to_json(analysis: PositionAnalysis) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def analysis_from_json(text: str) -> PositionAnalysis | None:
+def analysis_from_json(text: str) -> SearchedPosition | None:
     """The analysis stored as ``text``; None when it does not read back (another format)."""
     try:
         data: Any = json.loads(text)
@@ -65,13 +65,13 @@ def analysis_from_json(text: str) -> PositionAnalysis | None:
             )  # ``searched`` too: a review made from the cache carries the search's own chances, as a fresh one
             for move, win, margin, visits, exact, line, value, bound, searched in data["moves"]
         ]
-        return PositionAnalysis(player=int(data["player"]), quilt=int(data["quilt"]), moves=moves,
+        return SearchedPosition(player=int(data["player"]), quilt=int(data["quilt"]), moves=moves,
                                 seconds=float(data["seconds"]))
     except (ValueError, TypeError, KeyError, PatchworkError):
         return None
 
 
-def is_exact(analysis: PositionAnalysis) -> bool:
+def is_exact(analysis: SearchedPosition) -> bool:
     """Every move's figures come from an exhaustive search: no budget would change them."""
     return bool(analysis.moves) and all(m.exact for m in analysis.moves)
 
@@ -85,7 +85,7 @@ class AnalysisCache:
         self.made = 0
         self.reused = 0
 
-    def analysis(self, state: State, seconds: float, stop: StopSignal, extra: Sequence[Move] = ()) -> PositionAnalysis:
+    def analysis(self, state: State, seconds: float, stop: StopSignal, extra: Sequence[Move] = ()) -> SearchedPosition:
         """An analysis of ``state`` at least ``seconds`` deep: stored, or made now and stored."""
         if self.analyse is None:
             raise ServiceMissingError("this server runs without the AI's analysis")
@@ -106,7 +106,7 @@ class AnalysisCache:
     def bound_to(self, stop: StopSignal) -> AnalysisOf:
         """``analysis_of(state, seconds, extra)`` for one job, ending early when ``stop`` is set."""
 
-        def analysis_of(state: State, seconds: float, extra: Sequence[Move] = ()) -> PositionAnalysis:
+        def analysis_of(state: State, seconds: float, extra: Sequence[Move] = ()) -> SearchedPosition:
             return self.analysis(state, seconds, stop, extra)
 
         return analysis_of

@@ -16,8 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from patchwork_opt.ai.analysis.position import PositionAnalysis
-from patchwork_opt.ai.base import Bot
+from patchwork_opt.ai.base import Bot, SearchedPosition
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -28,12 +27,12 @@ class AnalysisOf(Protocol):
     """``analysis_of(state, seconds, extra)``: an analysis of ``state`` at least ``seconds`` deep
     (from the cache, or made now and cached), ``extra`` moves compared alongside when it is made."""
 
-    def __call__(self, state: State, seconds: float, extra: Sequence[Move] = ()) -> PositionAnalysis: ...
+    def __call__(self, state: State, seconds: float, extra: Sequence[Move] = ()) -> SearchedPosition: ...
 
 
 #: ``analyse(state, seconds, extra, stop)``: the AI's analysis of the position (made now, not cached),
 #: ending early when ``stop`` is set.
-Analyser = Callable[[State, float, Sequence[Move], StopSignal], PositionAnalysis]
+Analyser = Callable[[State, float, Sequence[Move], StopSignal], SearchedPosition]
 #: ``run(request, time_cap, stop, analysis_of)``: the solver's result for a validated request, never
 #: running longer than ``time_cap`` seconds (the server's cap, already applied to whatever the request
 #: asked), ending early when ``stop`` is set (the client went away: nobody reads the answer);
@@ -43,7 +42,7 @@ SolverRun = Callable[[BaseModel, float, StopSignal, AnalysisOf], BaseModel]
 #: plays the analysis's best move takes it from ``analysis_of``.
 BotFactory = Callable[[str, int, int, float, AnalysisOf], Bot]
 #: ``game_hint(state, analysis)``: the hint for the player to move, as ``patchwork hint --json``.
-GameHint = Callable[[State, PositionAnalysis], BaseModel]
+GameHint = Callable[[State, SearchedPosition], BaseModel]
 #: ``make_puzzle(kind, difficulty, seed, stop)``: a new puzzle (``puzzle new``'s), when the bank has
 #: none left for a visitor; ends early (``PatchworkError``) when ``stop`` is set.
 PuzzleMaker = Callable[[str, int | None, int, StopSignal], Puzzle]

@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from patchwork_opt.ai.analysis.position import PositionAnalysis
-from patchwork_opt.ai.base import Bot
+from patchwork_opt.ai.base import Bot, SearchedPosition
 from patchwork_opt.ai.bots.registry import BOT_NAMES, LEVEL_BLUNDER, level_time, make_bot
 from patchwork_opt.apps.hints import MOVES_SHOWN, AdvisedHints, hint_for, hints_of
 from patchwork_opt.apps.web.analyses import AnalysisBot
@@ -83,10 +82,10 @@ def web_services(max_ai_seconds: float) -> Services:
         ),
     }
 
-    def game_hint(state: State, analysis: PositionAnalysis) -> AdvisedHints:
+    def game_hint(state: State, analysis: SearchedPosition) -> AdvisedHints:
         return hints_of(state, analysis, MOVES_SHOWN)
 
-    def web_analyse(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> PositionAnalysis:
+    def web_analyse(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
         return analyse(state, seconds, extra, stop)
 
     def bot_factory(name: str, level: int, seed: int, time_cap: float, analysis_of: AnalysisOf) -> Bot:

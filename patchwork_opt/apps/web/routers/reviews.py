@@ -11,7 +11,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from patchwork_opt.ai.analysis.position import PositionAnalysis
+from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.review import GameReview, review_game
 from patchwork_opt.apps.web.deps import AnalysesDep, LimitsDep, StoreDep, WorkerDep, in_thread
 from patchwork_opt.apps.web.errors import NothingToReviewError, ServiceMissingError, answers
@@ -56,7 +56,7 @@ async def review_stored_game(
     def review(stop: StopSignal) -> GameReview:
         analysis_of = analyses.bound_to(stop)
 
-        def analyse(state: State, extra: Sequence[Move]) -> PositionAnalysis:
+        def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
             return analysis_of(state, seconds, extra)
 
         return review_game(record, seconds=seconds, stop=stop, analyse=analyse)
