@@ -44,7 +44,7 @@ def test_placements_equal_up_to_the_boards_symmetries_are_one_move() -> None:
     state = State.new(seed=GAME_SEED)  # an empty quilt: each patch has few distinct places
     moves = distinct_moves(state)
     assert len(moves) < state.count_moves()
-    assert ("advance", 0, 0) in moves
+    assert ADVANCE_KEY in moves
 
 
 def test_rarer_wins_and_bots_that_miss_make_a_puzzle_harder() -> None:

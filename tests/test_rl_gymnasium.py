@@ -17,7 +17,7 @@ from patchwork_opt.rl.encoding import ACTION_COUNT  # noqa: E402
 
 
 def test_gymnasium_env_checker_passes() -> None:
-    check_env(PatchworkVsBot(bot="greedy", seat=0), skip_render_check=False)
+    check_env(gymnasium.make(ENV_ID, bot="greedy", seat=0).unwrapped, skip_render_check=False)
 
 
 def _random_game(env: Any, seed: int) -> tuple[float, dict[str, Any], int]:

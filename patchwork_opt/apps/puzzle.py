@@ -67,12 +67,12 @@ def line_text(puzzle: EndgamePuzzle, line: tuple[Move, ...]) -> str:
     out = []
     for i, move in enumerate(line):
         mover = state.to_move()
-        who = "you" if mover == puzzle.player else player_name(mover)
+        who = "you" if mover == puzzle.player else "your opponent"
         out.append(f"{i + 1:>2}. {who}: {describe(move)}")
         state.apply(move)
     if state.is_terminal():
         mine, theirs = state.score(puzzle.player), state.score(1 - puzzle.player)
-        out.append(f"    final score: you {mine}, {player_name(1 - puzzle.player)} {theirs}")
+        out.append(f"    final score: you {mine}, your opponent {theirs}")
     return "\n".join(out)
 
 

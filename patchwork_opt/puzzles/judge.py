@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from patchwork_opt.core.bitboard import mask_of
 from patchwork_opt.core.errors import IllegalMoveError, NotationError, PatchworkError
 from patchwork_opt.core.move import Move
-from patchwork_opt.core.words import player_name
+from patchwork_opt.core.words import move_words
 from patchwork_opt.formats.models import one_line
 from patchwork_opt.puzzles.model import (
     EndgamePuzzle,
@@ -91,8 +91,10 @@ def judge_endgame(puzzle: EndgamePuzzle, move: Move, prover: Prover | None = Non
     if won:
         text = f"correct: you win {outcome_text(margin)} with best play"
     else:
-        text = (f"wrong: best play refutes it and {player_name(puzzle.player)} loses {outcome_text(margin)}; "
-                f"a winning move was {puzzle.winning[0]}")
+        winning = puzzle.winning[0]
+        spaces = state.advance_target(state.to_move()) - state.pos[state.to_move()]
+        text = (f"wrong: best play refutes it and you lose {outcome_text(margin)}; "
+                f"a winning move was to {move_words(winning, spaces)}")
     return EndgameVerdict(won, margin, line, text)
 
 
