@@ -61,7 +61,8 @@ _COVERS: tuple[tuple[int, ...], ...] = tuple(
 )
 _ROW = (1 << SIZE) - 1
 _ALL_FIT: tuple[int, ...] = tuple((1 << len(masks)) - 1 for masks in PLACEMENTS)
-_MOVE_BYTES = (LEATHER_BASE + 7) // 8  # advance and every buy, as bits
+_ACTION_BYTES = (ACTION_COUNT + 7) // 8  # every action, as bits
+_ALL_CELLS = (1 << CELLS) - 1
 _INDEX_OF: tuple[dict[int, int], ...] = tuple({m: i for i, m in enumerate(masks)} for masks in PLACEMENTS)
 _COST = tuple(p.cost for p in PATCHES)
 _CIRCLE_SLOTS = np.arange(PATCH_COUNT) * PATCH_COUNT + _CIRCLE_AT
@@ -121,23 +122,21 @@ def _fitting(pid: int, quilt: int) -> int:
 
 def action_mask(state: State) -> np.ndarray:
     """``ACTION_COUNT`` int8 values, 1 for each legal action of the player to move (all zero when
-    the game is over). Advance and the buys are one int of bits, unpacked at once."""
-    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+    the game is over). The legal actions are one int of bits, unpacked at once."""
     if state.is_terminal():
-        return mask
+        return np.zeros(ACTION_COUNT, dtype=np.int8)
     p = state.to_move()
     quilt = state.quilts[p]
     if state.pending >= 0:
-        mask[LEATHER_BASE:] = 1 - _quilt_bits(quilt)
-        return mask
-    bits = 1 << ADVANCE_ACTION
-    buttons = state.buttons[p]
-    for pid in state.circle[:OFFER_SIZE]:
-        if _COST[pid] <= buttons:
-            bits |= _fitting(pid, quilt) << PATCH_BASE[pid]
-    unpacked = np.unpackbits(np.frombuffer(bits.to_bytes(_MOVE_BYTES, "little"), dtype=np.uint8), bitorder="little")
-    mask[:LEATHER_BASE] = unpacked[:LEATHER_BASE]
-    return mask
+        bits = (_ALL_CELLS & ~quilt) << LEATHER_BASE
+    else:
+        bits = 1 << ADVANCE_ACTION
+        buttons = state.buttons[p]
+        for pid in state.circle[:OFFER_SIZE]:
+            if _COST[pid] <= buttons:
+                bits |= _fitting(pid, quilt) << PATCH_BASE[pid]
+    packed = np.frombuffer(bits.to_bytes(_ACTION_BYTES, "little"), dtype=np.uint8)
+    return np.unpackbits(packed, count=ACTION_COUNT, bitorder="little").view(np.int8)
 
 
 def play_legal(state: State, action: int) -> None:
@@ -156,10 +155,6 @@ def play_legal(state: State, action: int) -> None:
 def legal_actions(state: State) -> np.ndarray:
     """The legal actions of the player to move, ascending (int64; empty when the game is over)."""
     return np.flatnonzero(action_mask(state))
-
-
-def _quilt_bits(quilt: int) -> np.ndarray:
-    return np.unpackbits(np.frombuffer(quilt.to_bytes(11, "little"), dtype=np.uint8), bitorder="little")[:CELLS]
 
 
 @functools.lru_cache(maxsize=4096)
