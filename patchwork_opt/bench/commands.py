@@ -149,12 +149,44 @@ def bench_exact(
     baseline_seconds: Annotated[float | None, typer.Option(
         "--baseline-seconds", help="Seconds per position for today's Python search (default: --seconds; 0: none).",
     )] = None,
+    suite: Annotated[bool, typer.Option("--suite", help="Measure on the held-out suite of mixed styles instead "
+                                        "(by style and space; --from/--positions/--seconds/--seed unused).")] = False,
+    suite_file: Annotated[str | None, typer.Option("--suite-file", help="A suite file of the shipped one's format "
+                                                   "(implies --suite).")] = None,
+    limits: Annotated[str, typer.Option(help="--suite: seconds within which a position counts as solved.")] = "1,4,20",
+    mode: Annotated[str, typer.Option(help="--suite: best (the best move), every (every move) or both.")] = "both",
+    styles: Annotated[str | None, typer.Option(help="--suite: only these styles (comma-separated).")] = None,
+    spaces: Annotated[str | None, typer.Option(help="--suite: only these cut spaces (comma-separated).")] = None,
+    per_cell: Annotated[int | None, typer.Option("--per-cell", help="--suite: the first N positions of each "
+                                                 "style and space.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Compiled exact search vs the Python one: share solved in time, median time, nodes/s and ratio."""
+    """Compiled exact search vs the Python one: share solved in time, median time, nodes/s and ratio;
+    with --suite, the compiled search and its estimate on the held-out mixed suite."""
     from patchwork_opt.apps.progress import phase_progress
-    from patchwork_opt.bench.exact import check_exact_bench, render_exact_bench, run_exact_bench
+    from patchwork_opt.bench.exact import (
+        check_exact_bench,
+        check_suite_bench,
+        parse_numbers,
+        render_exact_bench,
+        render_suite_bench,
+        run_exact_bench,
+        run_suite_bench,
+    )
 
+    if suite or suite_file is not None:
+        if every_move:
+            raise PatchworkError("--every-move is for the noisy-greedy positions: with --suite use --mode every")
+        suite_limits = tuple(parse_numbers(limits, "--limits"))
+        modes = ("best", "every") if mode == "both" else (mode,)
+        check_suite_bench(limits=suite_limits, modes=modes, threads=threads, per_cell=per_cell)
+        style_list = tuple(s.strip() for s in styles.split(",") if s.strip()) if styles else None
+        space_list = tuple(int(s) for s in parse_numbers(spaces, "--spaces")) if spaces else None
+        with phase_progress(disable=as_json) as report:
+            result = run_suite_bench(suite=suite_file, limits=suite_limits, modes=modes, styles=style_list,
+                                     spaces=space_list, per_cell=per_cell, threads=threads, progress=report)
+        _print_json(result) if as_json else typer.echo(render_suite_bench(result))
+        return
     check_exact_bench(space=space, positions=positions, seconds=seconds, threads=threads,
                       baseline_seconds=baseline_seconds)
     with phase_progress(disable=as_json) as report:
