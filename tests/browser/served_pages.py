@@ -17,6 +17,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,13 +71,19 @@ def browser_fixture() -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture(name="page")
-def page_fixture(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = context.new_page()
+def checked_page(browser: Browser, **context: Any) -> Iterator[Page]:
+    """A page in a new context (``context``: Playwright's context options) that fails its test on
+    any script error or console error the page reports."""
+    made = browser.new_context(**context)
+    pg = made.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     yield pg
-    context.close()
+    made.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture(name="page")
+def page_fixture(browser: Browser) -> Iterator[Page]:
+    yield from checked_page(browser, viewport={"width": 1400, "height": 1000})

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize
-from served_pages import browser_fixture, page_fixture, server_fixture  # noqa: F401  (fixtures browser, page, server)
+from served_pages import browser_fixture, checked_page, page_fixture, server_fixture  # noqa: F401  (fixtures browser, page, server)
 
 from patchwork_opt.apps.review import label_of, label_rule
 from patchwork_opt.core.catalogue import PATCHES
@@ -116,14 +116,7 @@ def drag(page: Page, source: Locator, target: Locator) -> None:
 @pytest.fixture(name="phone")
 def phone_fixture(browser: Browser) -> Iterator[Page]:
     """A phone: 390x844, touch only, no hover."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    yield pg
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
+    yield from checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
 
 
 def test_before_a_game_the_page_welcomes_and_shows_the_settings(page: Page, server: str) -> None:
