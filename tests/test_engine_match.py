@@ -44,13 +44,15 @@ def test_the_engine_plays_the_match_s_bot_with_its_seed() -> None:
     assert through_engine.record.moves == in_process.record.moves
 
 
-def test_an_engine_that_cannot_start_is_one_error_line() -> None:
+def test_an_engine_that_cannot_be_found_is_refused_before_any_game() -> None:
     done = subprocess.run(
         [str(PATCHWORK), "match", "--p1", "greedy", "--p2", "engine:/no/such/engine", "--games", "2"],
         capture_output=True, text=True, timeout=120,
     )
-    assert done.returncode == 1
-    assert done.stderr.strip().splitlines()[-1].startswith("error: engine '/no/such/engine': cannot start it")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: engine '/no/such/engine': no program '/no/such/engine' to run (not found or not executable)"
+    ]
 
 
 def test_an_empty_engine_command_is_refused_before_any_game() -> None:

@@ -85,8 +85,11 @@ def figures(ratios: Sequence[float]) -> dict[str, float]:
 def run_clock_bench(*, games: int = 3, seed: int = 0, times: Sequence[float] = TIMES,
                     progress: Progress | None = None) -> dict[str, Any]:
     """wall / T for ``hint`` and ``move`` on every bench position at every T."""
-    if games < 0 or not times or any(t <= 0 for t in times):
-        raise PatchworkError("--games must be at least 0 and every --time positive")
+    if games < 0:
+        raise PatchworkError(f"--games must be at least 0, got {games}")
+    bad = [t for t in times if t <= 0]
+    if not times or bad:
+        raise PatchworkError(f"--time must be positive seconds, got {bad[0] if bad else 'none'}")
     positions = bench_positions(games, seed)
     warm_compiled_searches()
     for state in positions:  # every first call (CP-SAT, the tables, the maps) once, untimed

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import atexit
 import queue
+import shutil
 import subprocess
 import threading
 import time
 
 from patchwork_opt.ai.base import Decision
+from patchwork_opt.ai.bots.registry import UnknownBotError
 from patchwork_opt.apps.engine.protocol import Info, command_words, parse_bestmove, parse_info
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
@@ -39,9 +41,12 @@ def is_engine(name: str) -> bool:
 
 
 def engine_command(name: str) -> str:
-    """The command of an ``engine:CMD`` name, checked to be a command line."""
+    """The command of an ``engine:CMD`` name, checked to be a command line whose program can be
+    found (before any game starts, so a match is refused rather than lost)."""
     command = name.strip()[len(PREFIX):]
-    command_words(command)
+    program = command_words(command)[0]
+    if shutil.which(program) is None:
+        raise UnknownBotError(f"engine {command!r}: no program {program!r} to run (not found or not executable)")
     return command
 
 
