@@ -6,9 +6,11 @@ number), in the third person: the bot ``buys``, ``advances``, ``places``.
 
 from __future__ import annotations
 
-from patchwork_opt.ai.base import AnalysedMove
+from patchwork_opt.ai.base import AnalysedMove, Decision
+from patchwork_opt.ai.heuristic import leather_cell
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
 from patchwork_opt.core.words import cells_words, plural
 
 
@@ -51,3 +53,11 @@ def reason(chosen: AnalysedMove, runner_up: AnalysedMove | None, exact_nodes: in
     if runner_up is not None and runner_up.valued:
         text += f" (next best, {short_words(runner_up.move)}: {runner_up.win:.0%})"
     return text
+
+
+def leather_decision(state: State) -> Decision:
+    """The pending leather patch placed on the heuristic's cell, with its reason: how the greedy and
+    MCTS bots place it (neither searches that choice)."""
+    p = state.to_move()
+    move = Move("leather", -1, leather_cell(state.quilts[p], state.bonus < 0))
+    return Decision(move, f"{describe(move)}, the most enclosed empty cell")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from patchwork_opt.ai.base import Decision
-from patchwork_opt.ai.explain import describe
-from patchwork_opt.ai.heuristic import ADVANCE_VALUE, greedy_plan, leather_cell
+from patchwork_opt.ai.explain import describe, leather_decision
+from patchwork_opt.ai.heuristic import ADVANCE_VALUE, greedy_plan
 from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
@@ -24,8 +24,7 @@ class GreedyBot:
         require_running(state)
         p = state.to_move()
         if state.pending >= 0:
-            move = Move("leather", -1, leather_cell(state.quilts[p], state.bonus < 0))
-            return Decision(move, f"{describe(move)}, the most enclosed empty cell")
+            return leather_decision(state)
         plan = greedy_plan(state, p)
         if plan.offer_index < 0:
             return Decision(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from patchwork_opt.ai.base import Decision
-from patchwork_opt.ai.explain import describe, short_words
+from patchwork_opt.ai.explain import describe, leather_decision, short_words
 from patchwork_opt.ai.heuristic import ADVANCE_VALUE, best_placement, leather_cell, purchase_value
 from patchwork_opt.ai.search.policy import EXPLORATION, Evaluator, RolloutEvaluator, result_value
 from patchwork_opt.ai.seeding import decision_rng, require_running
@@ -236,10 +236,8 @@ class MctsBot:
 
     def decide(self, state: State) -> Decision:
         require_running(state)
-        p = state.to_move()
         if state.pending >= 0:
-            move = Move("leather", -1, leather_cell(state.quilts[p], state.bonus < 0))
-            return Decision(move, f"{describe(move)}, the most enclosed empty cell")
+            return leather_decision(state)
         moves = macro_moves(state)
         if len(moves) == 1:
             return Decision(ADVANCE, "advances because no affordable patch fits")
