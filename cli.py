@@ -325,22 +325,40 @@ def analyze(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="A game record (JSON file).")],
     time_per_move: Annotated[float, typer.Option("--time-per-move", help="Seconds of analysis per position.")] = 0.5,
     chart: Annotated[str | None, typer.Option(help="Write the win-chance chart to this .svg or .png file.")] = None,
+    puzzles: Annotated[
+        str | None,
+        typer.Option(metavar="DIR", help="Also write each mistake or blunder with an only-move answer as a puzzle "
+                                         "file in DIR (puzzle solve FILE plays it)."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
     from patchwork_opt.apps.hints import review_record
+    from patchwork_opt.apps.practice import check_puzzle_dir, practise_mistakes, render_practised
     from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.review import chart_target, render_review, write_chart
 
     game = Record.load(record)
     if chart:
         chart_target(chart)  # a bad name is refused before the analysis, not after
+    out = check_puzzle_dir(puzzles) if puzzles is not None else None
     with phase_progress() as report:
         review = review_record(game, seconds=time_per_move, progress=report)
+        practised = (practise_mistakes(game, review, out, progress=lambda done, total: report(
+            "mistakes tried as puzzles", done, total)) if out is not None else None)
     written = write_chart(review, chart) if chart else None
-    _print_json(review.to_json()) if as_json else typer.echo(render_review(review))
+    if as_json:
+        data = review.to_json()
+        if practised is not None:
+            data["puzzles"] = [p.to_json() for p in practised]
+        _print_json(data)
+    else:
+        typer.echo(render_review(review))
+        if practised is not None:
+            typer.echo(render_practised(practised, puzzles or ""))
     if written:
         typer.echo(f"chart written to {written}", err=True)
+
 
 def main() -> None:
     app()

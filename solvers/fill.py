@@ -31,6 +31,15 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
    and the incumbent as a hint. For ``points`` the compiled search goes on beside CP-SAT (each
    on a core); the first to prove optimality stops the other.
 
+``exclude_sets`` asks for the best fill of another choice of patches: a fill whose patches worth
+something (all of them for ``cells``) are exactly one of the sets does not count. Both the
+compiled search (``PackingProblem.exclude``) and CP-SAT (a no-good on the placed patches)
+honour it, so what settles the fill does not change the answer. The area bounds know nothing of
+it, and when the excluded choice is the optimum they are reached by it alone: a bound of the
+other choices (``_other_choice_upper``: each leaves a patch of the set out or adds to all of
+it) replaces them when lower. It is how a fill puzzle proves its best choice of patches the
+only one.
+
 Objective ``cells`` counts the cells the placed patches cover. Objective ``points`` counts,
 for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
 the income marks still ahead, minus its button cost: the change in final score the fill
@@ -42,7 +51,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
@@ -181,6 +190,7 @@ class _Fill:
     bounds: FillBounds
     upper: int
     twins: list[list[int]]
+    exclude: tuple[int, ...] = ()
     incumbent: PackResult | None = field(default_factory=lambda: PackResult(value=0))
     found_by: str = "dfs"
     caps: list[int] = field(default_factory=list)
@@ -192,7 +202,7 @@ class _Fill:
     @property
     def problem(self) -> PackingProblem:
         values = None if self.objective == "cells" else tuple(self.values)
-        return PackingProblem(self.bounds.reachable, tuple(self.ids), values, self.budget)
+        return PackingProblem(self.bounds.reachable, tuple(self.ids), values, self.budget, exclude=self.exclude)
 
     @property
     def part_masks(self) -> list[int]:
@@ -202,6 +212,8 @@ class _Fill:
     def reasons(self) -> tuple[str, str]:
         """What CP-SAT may still prove, and what the time limit may leave open."""
         within = "" if self.budget is None else f" within the budget of {self.budget} buttons"
+        if self.exclude:
+            within += " by a choice of patches not excluded"
         return (f"CP-SAT proved that no 7x7 square can be completed{within}",
                 f"the time limit left open whether a 7x7 square can be completed{within}")
 
@@ -217,7 +229,7 @@ class _Fill:
             self.quilt, self.ids, self.values, self.bounds, self.upper,
             budget=self.budget, require_bonus=self.require_bonus, twins=self.twins,
             hint=best.placements if best is not None else [], progress=self.progress,
-            lower=best.value if best is not None else None, region_caps=self.caps,
+            lower=best.value if best is not None else None, region_caps=self.caps, exclude=self.exclude,
         )
 
     def finish(
@@ -285,9 +297,12 @@ def optimal_fill(
     config: SolverConfig | None = None,
     progress: ProgressFn | None = None,
     stop: StopSignal | None = None,
+    exclude_sets: Sequence[Collection[int]] = (),
 ) -> FillResult:
     """Choose patches (each at most once) and placements maximising the objective. ``stop``, when
     set from another thread, ends the solve early with the best fill found (as at the time limit).
+    ``exclude_sets``: sets of patch ids (each non-empty, of ``patch_ids``) whose fills do not
+    count: the patches a fill places that are worth something must not be exactly one of them.
 
     The steps of the module's pipeline, each its own function: the 7x7 requirement, the search
     alone, then CP-SAT alone (a requirement left to it), the race (``cells``) or CP-SAT beside
@@ -295,6 +310,9 @@ def optimal_fill(
     """
     fill = _start(quilt, patch_ids, objective, marks, budget, require_bonus, config or SolverConfig(),
                   progress, stop or StopSignal())
+    fill.exclude = _excluded_slots(fill.ids, exclude_sets)
+    fill.twins = [group for group in fill.twins if not _splits(group, fill.exclude)]
+    fill.upper = min([fill.upper] + [_other_choice_upper(fill, slots) for slots in fill.exclude])
     if fill.require_bonus:
         answered = _settle_bonus(fill)
         if answered is not None:
@@ -338,6 +356,65 @@ def _start(
     )
 
 
+def _excluded_slots(ids: Sequence[int], exclude_sets: Sequence[Collection[int]]) -> tuple[int, ...]:
+    """The sets of patch ids to exclude as slot masks (bit ``s``: ``ids[s]``), checked: one line
+    naming the set and the patch otherwise."""
+    slot_of = {pid: s for s, pid in enumerate(ids)}
+    out = []
+    for i, patches in enumerate(exclude_sets):
+        if not patches:
+            raise PatchworkError(f"exclude_sets[{i}]: a set to exclude names at least one patch")
+        mask = 0
+        for pid in patches:
+            if pid not in slot_of:
+                raise PatchworkError(f"exclude_sets[{i}]: patch {pid} is not one of the patches {list(ids)}")
+            mask |= 1 << slot_of[pid]
+        out.append(mask)
+    return tuple(out)
+
+
+def _other_choice_upper(fill: _Fill, excluded: int) -> int:
+    """A bound on the fills whose choice of patches is not ``excluded`` (slots worth something):
+    such a choice leaves out a patch of it (the area bound of the patches less that one) or adds
+    patches to all of it (its value and the best knapsack of the others in the cells and buttons
+    it leaves). It lets the search stop early, often at once, where the area bound (reached by
+    the excluded optimum) would make it prove every other choice short: a choice of every patch
+    offered has no proper superset, and each subset loses a patch's area."""
+    slots = [s for s in range(len(fill.ids)) if excluded >> s & 1]
+    if any(fill.values[s] <= 0 or not fill.bounds.placements[s] for s in slots):
+        return fill.upper  # no fill's choice can be that set: the exclusion excludes nothing
+    bounds: list[int] = [0]
+    for left_out in slots:
+        ids = [pid for s, pid in enumerate(fill.ids) if s != left_out]
+        values = [v for s, v in enumerate(fill.values) if s != left_out]
+        bounds.append(_upper_bound(fill_bounds(fill.quilt, ids), ids, values, fill.budget))
+    room = fill.bounds.reachable.bit_count() - sum(PATCHES[fill.ids[s]].area for s in slots)
+    cost = sum(PATCHES[fill.ids[s]].cost for s in slots)
+    if room > 0 and (fill.budget is None or cost <= fill.budget):
+        others = [s for s in range(len(fill.ids)) if not excluded >> s & 1 and fill.bounds.placements[s]]
+        more = knapsack_bound([PATCHES[fill.ids[s]].area for s in others], [fill.values[s] for s in others], room,
+                              [PATCHES[fill.ids[s]].cost for s in others],
+                              None if fill.budget is None else fill.budget - cost)
+        if more > 0:  # some patch worth something can join the set
+            bounds.append(sum(fill.values[s] for s in slots) + more)
+    return max(bounds)
+
+
+def _splits(group: Sequence[int], exclude: Sequence[int]) -> bool:
+    """Some excluded set holds some of these twins but not all: ordering them (one packing of
+    each class equal up to swapping twins) could exclude more than that set."""
+    return any(len({e >> s & 1 for s in group}) > 1 for e in exclude)
+
+
+def _is_excluded(fill: _Fill, placed: Sequence[tuple[int, int]]) -> bool:
+    """The patches worth something among ``(slot, mask)`` placements are an excluded set."""
+    used = 0
+    for slot, _ in placed:
+        if fill.values[slot] > 0:
+            used |= 1 << slot
+    return used in fill.exclude
+
+
 def _settle_bonus(fill: _Fill) -> FillResult | None:
     """Step 0: the 7x7 requirement within the budget, by the one 7x7 completion given a share of
     the time limit. The answer when it proves the requirement impossible; otherwise None, with
@@ -354,8 +431,11 @@ def _settle_bonus(fill: _Fill) -> FillResult | None:
     elif completion.feasible:
         slot_of = {pid: s for s, pid in enumerate(fill.ids)}
         placed = [(slot_of[p.patch], p.mask) for p in completion.placements]
-        fill.incumbent = PackResult(value=sum(fill.values[s] for s, _ in placed), placements=placed)
-        fill.found_by = "bonus"
+        if _is_excluded(fill, placed):
+            fill.incumbent = None  # a completion, but of an excluded choice: CP-SAT looks for another
+        else:
+            fill.incumbent = PackResult(value=sum(fill.values[s] for s, _ in placed), placements=placed)
+            fill.found_by = "bonus"
     else:
         fill.incumbent = None
     return None
@@ -450,7 +530,8 @@ def _turned_search(fill: _Fill) -> Packer:
     """The same search on the quilt turned half a turn: it scans from the opposite corner."""
     problem = fill.problem
     turned = Packer(
-        PackingProblem(transform(problem.free, _TURN), problem.patch_ids, problem.values, problem.budget),
+        PackingProblem(transform(problem.free, _TURN), problem.patch_ids, problem.values, problem.budget,
+                       exclude=problem.exclude),
         upper=fill.upper, regions=[transform(m, _TURN) for m in fill.part_masks], table_bits=_TABLE_BITS,
     )
     fill.stop.attach(turned.request_stop)
@@ -610,6 +691,7 @@ def _prepare_cp_sat(
     features: frozenset[str] = _CP_FEATURES,
     lower: int | None = 0,
     region_caps: Sequence[int] = (),
+    exclude: Sequence[int] = (),
 ) -> CpSolve:
     """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
 
@@ -620,6 +702,7 @@ def _prepare_cp_sat(
     """
     model = PlacementModel(quilt, ids, placements=bounds.placements)
     _cap_regions(model, bounds, region_caps)
+    _forbid_sets(model, values, exclude)
     if budget is not None:
         model.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in model.choices()], 0, budget)
     if "twins" not in features:
@@ -650,6 +733,14 @@ def _cap_regions(model: PlacementModel, bounds: FillBounds, region_caps: Sequenc
         if cap < region.size:
             terms = [(v, mask.bit_count()) for _, mask, v in model.choices() if mask & region.mask]
             model.add_linear(terms, 0, cap)
+
+
+def _forbid_sets(model: PlacementModel, values: Sequence[int], exclude: Sequence[int]) -> None:
+    """A no-good per excluded set of slots: not all of its patches placed with no other patch
+    worth something (sum over the set - sum over the others worth something <= size - 1)."""
+    for slots in exclude:
+        terms = [(v, 1 if slots >> s & 1 else -1) for s, _, v in model.choices() if slots >> s & 1 or values[s] > 0]
+        model.add_linear(terms, -len(values), slots.bit_count() - 1)
 
 
 def _order_twins(model: PlacementModel, twins: Sequence[Sequence[int]]) -> None:

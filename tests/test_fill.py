@@ -363,3 +363,126 @@ def test_a_stop_signal_ends_the_solve_early_with_a_valid_answer(objective: str, 
     if result.objective is not None:
         assert result.objective <= result.bound
         check_valid(result, quilt, ids)
+
+
+# --- the best fill of another choice of patches (``exclude_sets``) ---------------------------------
+
+
+def best_other_choice(quilt: int, ids: Sequence[int], value: Callable[[int], int], excluded: Sequence[set[int]],
+                      budget: int | None = None, require_bonus: bool = False) -> int | None:
+    """The best value over every fill whose patches worth something are none of ``excluded`` (and
+    that completes a 7x7 square when asked); None when no fill is left: the plain definition."""
+    options = [legal_placements(pid, quilt) for pid in ids]
+    best: int | None = None
+
+    def go(i: int, taken: int, total: int, cost: int, used: frozenset[int]) -> None:
+        nonlocal best
+        if i == len(ids):
+            worth = {pid for pid in used if value(pid) > 0}
+            if worth not in excluded and (not require_bonus or any(taken & w == w for w in WINDOW_MASKS)):
+                best = total if best is None else max(best, total)
+            return
+        go(i + 1, taken, total, cost, used)
+        pid = ids[i]
+        if budget is not None and cost + PATCHES[pid].cost > budget:
+            return
+        for mask in options[i]:
+            if not mask & taken:
+                go(i + 1, taken | mask, total + value(pid), cost + PATCHES[pid].cost, used | {pid})
+
+    go(0, quilt, 0, 0, frozenset())
+    return best
+
+
+def patch_set(result: FillResult, value: Callable[[int], int]) -> set[int]:
+    return {p.patch for p in result.placements if value(p.patch) > 0}
+
+
+def _area(pid: int) -> int:
+    return PATCHES[pid].area
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(10, seed=37))
+def test_excluding_the_best_choice_gives_the_best_other_choice(quilt: int, ids: list[int]) -> None:
+    best = optimal_fill(quilt, ids, config=CONFIG)
+    assert best.optimal
+    first = patch_set(best, _area)
+    if not first:
+        return  # nothing fits: no choice to exclude
+    other = optimal_fill(quilt, ids, exclude_sets=[first], config=CONFIG)
+    assert other.status == SolveStatus.OPTIMAL and patch_set(other, _area) != first
+    assert other.objective == best_other_choice(quilt, ids, _area, [first]) <= best.objective  # type: ignore[operator]
+    check_valid(other, quilt, ids)
+
+
+def test_cp_sat_honours_excluded_choices_as_the_search_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    _Stalled(monkeypatch, lambda made: True)  # every search stopped: CP-SAT's no-good answers
+    methods = []
+    for quilt, ids in small_instances(5, seed=37):
+        best = optimal_fill(quilt, ids, config=CONFIG)
+        first = patch_set(best, _area)
+        if not first:
+            continue
+        other = optimal_fill(quilt, ids, exclude_sets=[first], config=CONFIG)
+        assert other.status == SolveStatus.OPTIMAL and patch_set(other, _area) != first
+        assert other.objective == best_other_choice(quilt, ids, _area, [first])
+        check_valid(other, quilt, ids)
+        methods.append(other.method)
+    assert "cp-sat" in methods
+
+
+@pytest.mark.parametrize("stalled", [False, True])
+def test_a_twin_of_an_excluded_patch_is_another_choice(monkeypatch: pytest.MonkeyPatch, stalled: bool) -> None:
+    # patches 25 and 26 share a shape and (for cells) a value: one fills the hole, and with it
+    # excluded, the other one still does (searches place twins in order: the exclusion must not
+    # drop the twin with the excluded one)
+    if stalled:
+        _Stalled(monkeypatch, lambda made: True)
+    quilt = FULL & ~(bit(4, 4) | bit(4, 5) | bit(5, 4))
+    best = optimal_fill(quilt, [25, 26], config=CONFIG)
+    assert best.objective == 3
+    other = optimal_fill(quilt, [25, 26], exclude_sets=[patch_set(best, _area)], config=CONFIG)
+    assert other.status == SolveStatus.OPTIMAL and other.objective == 3
+    assert patch_set(other, _area) == {25, 26} - patch_set(best, _area)
+    both = optimal_fill(quilt, [25, 26], exclude_sets=[{25}, {26}], config=CONFIG)
+    assert both.status == SolveStatus.OPTIMAL and both.objective == 0 and both.placements == []
+
+
+@pytest.mark.parametrize("quilt,ids", small_instances(6, seed=41))
+def test_points_exclusion_counts_only_patches_worth_something(quilt: int, ids: list[int]) -> None:
+    points = _points(1)
+    best = optimal_fill(quilt, ids, objective="points", marks=1, budget=8, config=CONFIG)
+    first = patch_set(best, points)
+    if not first:
+        return
+    other = optimal_fill(quilt, ids, objective="points", marks=1, budget=8, exclude_sets=[first], config=CONFIG)
+    assert other.status == SolveStatus.OPTIMAL and patch_set(other, points) != first and other.cost <= 8
+    assert other.objective == best_other_choice(quilt, ids, points, [first], budget=8)
+    check_valid(other, quilt, ids)
+
+
+def test_excluding_choice_after_choice_that_completes_a_square_runs_out_of_squares() -> None:
+    hole = 0
+    for c in range(2, 7):
+        hole |= bit(3, c) | bit(4, c)  # a 2x5 hole inside every window
+    quilt = FULL & ~hole
+    ids = [8, 5, 0, 1, 25, 26, 13]
+    excluded: list[set[int]] = []
+    while True:
+        result = optimal_fill(quilt, ids, require_bonus=True, exclude_sets=excluded, config=CONFIG)
+        expected = best_other_choice(quilt, ids, _area, excluded, require_bonus=True)
+        if expected is None:
+            break
+        assert result.status == SolveStatus.OPTIMAL and result.objective == expected
+        assert patch_set(result, _area) not in excluded and result.bonus_window is not None
+        check_valid(result, quilt, ids)
+        excluded.append(patch_set(result, _area))
+    assert len(excluded) >= 2  # more than one choice completes it, and then none does
+    assert result.status == SolveStatus.INFEASIBLE and result.objective is None and result.placements == []
+
+
+def test_a_bad_set_to_exclude_is_a_one_line_error() -> None:
+    with pytest.raises(PatchworkError, match=r"exclude_sets\[0\]: patch 9 is not one of the patches"):
+        optimal_fill(0, [1, 2], exclude_sets=[{9}])
+    with pytest.raises(PatchworkError, match=r"exclude_sets\[1\]: a set to exclude names at least one patch"):
+        optimal_fill(0, [1, 2], exclude_sets=[{1}, set()])

@@ -177,3 +177,25 @@ def test_cli_bench_hint_json() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["quilts"] == 3 and data["p50_ms"] > 0
+
+
+def test_hints_say_which_moves_are_proven() -> None:
+    """A partly solved position: the proven move reads as exact, the sampled one as a chance, and the
+    JSON and the text say the exact search ran out after proving one move."""
+    from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
+    from patchwork_opt.apps.hints import hints_of, render_advised_hints
+
+    state = State.new(seed=3)
+    buy = next(m for m in state.legal_moves() if m.kind == "buy")
+    proven = AnalysedMove(buy, 1.0, 3.0, 0, True, (buy,), 6)
+    sampled = AnalysedMove(ADVANCE, 0.4, -2.0, 500, False, (ADVANCE,))
+    for moves, exact, kind in (([proven, sampled], False, "partly exact"), ([sampled], False, "sampled"),
+                               ([proven], True, "exact")):
+        hints = hints_of(state, SearchedPosition.of(state, moves, exact=exact), top=8)
+        data = json.loads(hints.model_dump_json())
+        assert data["search"] == kind and data["proven"] == sum(m.exact for m in moves)
+        assert [h["exact"] for h in data["hints"]] == [m.exact for m in moves]
+        text = render_advised_hints(hints, state)
+        assert ("ran out of time after proving 1 move:" in text) == (kind == "partly exact")
+        assert text.count("every way the game can go was checked") == sum(m.exact for m in moves) + (
+            kind == "partly exact")

@@ -63,7 +63,7 @@ def test_no_two_modules_import_each_other() -> None:
 #: ``jitcache``, where compiled code keeps its cache), then the solvers and the AI side by side, then
 #: puzzles, the applications, the benchmarks and ``cli.py``. Each layer may import only the layers
 #: below it; the solvers import the engine alone.
-ENGINE = ("patchwork_opt.core", "patchwork_opt.formats", "patchwork_opt.jitcache")
+ENGINE = ("patchwork_opt.core", "patchwork_opt.formats", "patchwork_opt.jitcache", "patchwork_opt.cluster")
 ABOVE_AI = ("solvers", "patchwork_opt.puzzles", "patchwork_opt.apps", "patchwork_opt.rl", "patchwork_opt.bench", "cli")
 
 

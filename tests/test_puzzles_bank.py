@@ -1,6 +1,6 @@
-"""Every shipped puzzle proven again: the winning moves win (and are all the wins), the refutation
-beats the named wrong move, the fill optimum is proven by the optimizer and reached by the shipped
-placements.
+"""Every shipped puzzle proven again: the winning moves win (and are all the wins, of one decision),
+the refutation beats the named wrong move, the fill optimum is proven by the optimizer, reached by
+the shipped placements, and every other choice of patches falls clearly short.
 
 The compiled exact search and the fill's packing search make this quick, but the whole bank still
 takes a while on a shared machine: the normal run proves a seeded sample of each kind and
@@ -16,15 +16,20 @@ import pytest
 
 from patchwork_opt.ai.search.exact import final_value
 from patchwork_opt.puzzles.bank import shipped_bank
+from patchwork_opt.puzzles.banking import ADVANCE_SHARE
+from patchwork_opt.puzzles.endgame import MAX_ACCEPTED, decision_of, difficulty_of, only_move, rating_of
+from patchwork_opt.puzzles.making import MARGIN
 from patchwork_opt.puzzles.model import (
     DIFFICULTIES,
+    ENDGAME_THEMES,
+    FILL_THEMES,
     EndgamePuzzle,
     FillPuzzle,
     completes_square,
     fill_problem,
     fill_value,
 )
-from patchwork_opt.puzzles.proof import ADVANCE_KEY, Prover, margin_of, move_key, play
+from patchwork_opt.puzzles.proof import Prover, margin_of, move_key, play
 from solvers.fill import optimal_fill
 from solvers.model import SolverConfig, SolveStatus
 
@@ -52,7 +57,7 @@ def prove_endgame(puzzle: EndgamePuzzle) -> None:
     assert len(set(listed)) == len(listed), "a winning class listed twice"
     assert set(listed) == classified.wins, "the listed winning moves are not exactly the winning ones"
     assert len(classified.moves) == puzzle.legal
-    assert 1 <= len(classified.wins) <= puzzle.legal / 3 and classified.wins != {ADVANCE_KEY}
+    assert only_move(classified) is not None, "not exactly one winning decision with few winning moves"
     wrong = puzzle.refutation
     assert move_key(state, wrong) not in classified.wins
     value, _ = prover.after(state, wrong)
@@ -67,17 +72,39 @@ def prove_fill(puzzle: FillPuzzle) -> None:
     assert fill_problem(puzzle, puzzle.best) == ""
     assert fill_value(puzzle, puzzle.best) == puzzle.best_value
     assert not puzzle.require_bonus or completes_square(puzzle, puzzle.best)
+    config = SolverConfig(time_limit=60, workers=1, seed=0)
     result = optimal_fill(puzzle.quilt, list(puzzle.patches), objective=puzzle.objective, marks=puzzle.marks,
-                          budget=puzzle.budget, require_bonus=puzzle.require_bonus,
-                          config=SolverConfig(time_limit=60, workers=1, seed=0))
+                          budget=puzzle.budget, require_bonus=puzzle.require_bonus, config=config)
     assert result.status == SolveStatus.OPTIMAL and result.objective == puzzle.best_value
+    # one best answer: every other choice of patches falls clearly short (or completes no 7x7)
+    chosen = {pid for pid, _ in puzzle.best}
+    other = optimal_fill(puzzle.quilt, list(puzzle.patches), objective=puzzle.objective, marks=puzzle.marks,
+                         budget=puzzle.budget, require_bonus=puzzle.require_bonus, config=config,
+                         exclude_sets=[chosen])
+    assert other.status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
+    assert other.status == SolveStatus.INFEASIBLE or (other.objective or 0) <= puzzle.best_value - MARGIN[
+        puzzle.objective]
 
 
-def test_the_bank_holds_both_kinds_across_the_five_difficulties() -> None:
+def test_the_bank_holds_both_kinds_across_the_five_difficulties_and_every_theme() -> None:
     counts = BANK.counts()
     for kind in ("endgame", "fill"):
         assert all(counts[kind][d] >= 1 for d in DIFFICULTIES), counts
+    assert len(ENDGAMES) >= 500 and len(FILLS) >= 300
     assert len({p.id for p in ENDGAMES + FILLS}) == len(ENDGAMES) + len(FILLS)
+    assert {t for p in ENDGAMES for t in p.themes} == set(ENDGAME_THEMES)
+    assert {t for p in FILLS for t in p.themes} == set(FILL_THEMES)
+
+
+def test_every_endgame_has_one_winning_decision_and_a_measured_difficulty() -> None:
+    for puzzle in ENDGAMES:
+        state = puzzle.state()
+        keys = {move_key(state, m) for m in puzzle.winning}
+        assert len(keys) == len(puzzle.winning) <= MAX_ACCEPTED, puzzle.id
+        assert len({decision_of(k) for k in keys}) == 1, puzzle.id
+        assert puzzle.rating == round(rating_of(puzzle.bots), 1) and puzzle.difficulty == difficulty_of(puzzle.rating)
+    waiting = sum(all(m.kind == "advance" for m in p.winning) for p in ENDGAMES)
+    assert waiting <= ADVANCE_SHARE * len(ENDGAMES)
 
 
 @pytest.mark.parametrize("puzzle", _sample(ENDGAMES, 1), ids=lambda p: p.id)

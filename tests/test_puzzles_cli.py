@@ -76,8 +76,9 @@ ENDGAME_BREAKS = [
 @pytest.mark.parametrize(("path", "value", "says"), ENDGAME_BREAKS, ids=[str(b[0]) for b in ENDGAME_BREAKS])
 def test_a_malformed_endgame_names_the_field(path: tuple[Any, ...], value: Any, says: str) -> None:
     data = _broken(ENDGAME.to_json(), path, value)
-    if path == ("refutation", "line", 0) and ENDGAME.refutation.kind == "advance":
-        data["refutation"]["line"][0] = losing_move(ENDGAME).to_json()
+    if path == ("refutation", "line", 0) and ENDGAME.refutation.kind == "advance":  # another move, then
+        other = next(m for m in distinct_moves(ENDGAME.state()).values() if m != ENDGAME.refutation)
+        data["refutation"]["line"][0] = other.to_json()
     with pytest.raises(PuzzleFormatError) as caught:
         puzzle_from_json(data)
     assert says.lower() in str(caught.value).lower() and "\n" not in str(caught.value)
@@ -164,6 +165,17 @@ def test_solve_a_fill_one_patch_at_a_time(tmp_path: Path) -> None:
     code, out, _ = run("puzzle", "solve", path, stdin="\n".join(["99 00,01", "undo", *lines, "done"]) + "\n")
     assert code == 0 and "error: #99 is not one of the puzzle's patches" in out
     assert "error: nothing to undo" in out and f"correct: {FILL.best_value}" in out and "the optimum" in out
+
+
+def test_new_puzzle_of_a_theme(tmp_path: Path) -> None:
+    code, out, _ = run("puzzle", "new", "--kind", "fill", "--theme", "7x7", "--seed", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and "7x7" in data["themes"] and data["require_bonus"] is True
+    code, out, err = run("puzzle", "new", "--kind", "endgame", "--theme", "zugzwang")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("error: an endgame theme is one of 7x7-race, leather, income-timing")
+    code, out, err = run("puzzle", "new", "--kind", "fill", "--theme", "leather")
+    assert code == 2 and out == "" and err.startswith("error: a fill theme is one of budget, 7x7, points")
 
 
 def test_new_fill_puzzle_from_a_seed(tmp_path: Path) -> None:

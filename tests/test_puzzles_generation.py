@@ -8,36 +8,120 @@ from pathlib import Path
 
 import pytest
 
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import ADVANCE
 from patchwork_opt.core.state import State
 from patchwork_opt.puzzles.bank import load_bank
-from patchwork_opt.puzzles.endgame import REFUTATION_PLIES, difficulty_of, puzzles_of_game, self_play
-from patchwork_opt.puzzles.making import build_bank, fill_difficulty, fill_puzzle, greedy_fill
-from patchwork_opt.puzzles.model import FillPuzzle, fill_problem, fill_value, puzzle_from_json
-from patchwork_opt.puzzles.proof import ADVANCE_KEY, Prover, distinct_moves, move_key
+from patchwork_opt.puzzles.banking import build_bank
+from patchwork_opt.puzzles.endgame import (
+    MAX_ACCEPTED,
+    REFUTATION_PLIES,
+    decision_of,
+    difficulty_of,
+    only_move,
+    puzzles_of_game,
+    rating_of,
+    self_play,
+)
+from patchwork_opt.puzzles.judge import judge_endgame
+from patchwork_opt.puzzles.making import fill_difficulty, fill_puzzle, greedy_fill
+from patchwork_opt.puzzles.model import (
+    ENDGAME_THEMES,
+    EndgamePuzzle,
+    FillPuzzle,
+    fill_problem,
+    fill_value,
+    puzzle_from_json,
+)
+from patchwork_opt.puzzles.proof import ADVANCE_KEY, Classified, Prover, distinct_moves, move_key, play
+from patchwork_opt.puzzles.themes import LONG_LINE
 
-#: A self-play game with a puzzle among its last positions (found once, kept: the game is seeded).
-GAME_SEED = 5
+#: A self-play game with an only-move puzzle among its late positions (found once, kept: the game is
+#: seeded), its best line and its refutation giving the 7x7 bonus to different players.
+GAME_SEED = 219627415
+
+
+@pytest.fixture(scope="module")
+def seeded_puzzle() -> EndgamePuzzle:
+    puzzles = puzzles_of_game(GAME_SEED, limit=1)
+    assert puzzles, "the seeded game gives no puzzle any more: pick another GAME_SEED"
+    return puzzles[0]
 
 
 def test_self_play_is_repeatable() -> None:
     assert self_play(GAME_SEED).to_json() == self_play(GAME_SEED).to_json()
 
 
-def test_an_endgame_puzzle_has_few_winning_moves_and_a_short_refutation() -> None:
-    prover = Prover(30.0)
-    puzzles = puzzles_of_game(GAME_SEED, prover, limit=1)
-    assert puzzles, "the seeded game gives no puzzle any more: pick another GAME_SEED"
-    puzzle = puzzles[0]
+def test_an_endgame_puzzle_has_one_winning_decision_and_few_winning_moves(seeded_puzzle: EndgamePuzzle) -> None:
+    puzzle = seeded_puzzle
     state = puzzle.state()
-    classified = prover.classify(state)
+    classified = Prover().classify(state)  # proven again, from an empty table and with no cap
     moves = distinct_moves(state)
     assert puzzle.legal == len(moves) == len(classified.moves)
     wins = {move_key(state, m) for m in puzzle.winning}
-    assert wins == classified.wins and 1 <= len(wins) <= len(moves) / 3 and wins != {ADVANCE_KEY}
+    assert wins == classified.wins and 1 <= len(wins) <= MAX_ACCEPTED
+    assert len({decision_of(k) for k in wins}) == 1 < len({decision_of(k) for k in moves})
     assert move_key(state, puzzle.refutation) not in wins and len(puzzle.refutation_line) <= REFUTATION_PLIES
     assert puzzle.refutation_line[0] == puzzle.refutation and puzzle.refutation_margin <= 0 <= puzzle.margin
-    assert len(puzzle.bots) == 5 and 1 <= puzzle.difficulty <= 5
+    assert len(puzzle.bots) == 5 and puzzle.rating is not None
+    assert puzzle.difficulty == difficulty_of(rating_of(puzzle.bots))
+    assert set(puzzle.themes) <= set(ENDGAME_THEMES)
     assert puzzle_from_json(json.loads(json.dumps(puzzle.to_json()))).to_json() == puzzle.to_json()
+
+
+def test_the_judge_accepts_exactly_the_winning_moves(seeded_puzzle: EndgamePuzzle) -> None:
+    state = seeded_puzzle.state()
+    wins = {move_key(state, m) for m in seeded_puzzle.winning}
+    prover = Prover()
+    verdicts = {key: judge_endgame(seeded_puzzle, move, prover).correct for key, move in distinct_moves(state).items()}
+    assert {key for key, correct in verdicts.items() if correct} == wins
+
+
+def test_the_seeded_puzzles_themes_follow_its_lines(seeded_puzzle: EndgamePuzzle) -> None:
+    state = seeded_puzzle.state()
+    prover = Prover()
+    win = seeded_puzzle.winning[0]
+    _, rest = prover.after(state, win)
+    end_win, end_wrong = play(state, win), play(state, seeded_puzzle.refutation)
+    for move in rest:
+        end_win.apply(move)
+    for move in seeded_puzzle.refutation_line[1:]:
+        end_wrong.apply(move)
+    assert state.bonus < 0 and end_win.bonus != end_wrong.bonus
+    assert "7x7-race" in seeded_puzzle.themes
+    assert ("long-line" in seeded_puzzle.themes) == (len(seeded_puzzle.refutation_line) > LONG_LINE)
+    assert ("tie-break" in seeded_puzzle.themes) == (0 in (seeded_puzzle.margin, seeded_puzzle.refutation_margin))
+
+
+def _classified(wins: set[tuple[str, int, int]], moves: list[tuple[str, int, int]]) -> Classified:
+    by_key = {k: ADVANCE for k in moves}
+    return Classified(by_key, frozenset(wins), ADVANCE, 2, tuple(by_key.values()))
+
+
+def test_only_one_winning_decision_with_few_winning_moves_makes_a_puzzle() -> None:
+    advance = ("advance", -1, 0)
+    buy7 = [("buy", 7, q) for q in range(10)]
+    buy9 = [("buy", 9, q) for q in range(3)]
+    moves = [advance, *buy7, *buy9]
+    found = only_move(_classified({buy7[0], buy7[3]}, moves))
+    assert found is not None and found.decision == ("buy", 7, 0) and found.accepted == 2 and found.placement_decides
+    assert only_move(_classified({buy7[0], buy9[1]}, moves)) is None  # two decisions win
+    assert only_move(_classified(set(buy7[:MAX_ACCEPTED + 1]), moves)) is None  # too many winning moves
+    assert only_move(_classified(set(), moves)) is None  # nothing wins
+    waiting = only_move(_classified({advance}, moves))
+    assert waiting is not None and not waiting.placement_decides
+    assert only_move(_classified({advance}, [advance])) is None  # no choice to make
+    leather = [("leather", -1, q) for q in range(4)]
+    cell = only_move(_classified({leather[2]}, leather))
+    assert cell is not None and cell.placement_decides  # each leather cell class is a decision of its own
+
+
+def test_a_puzzle_the_stronger_bots_alone_solve_is_rated_harder() -> None:
+    everyone, strong_only, nobody = rating_of((1, 1, 1, 1, 1)), rating_of((0, 0, 0, 1, 1)), rating_of((0, 0, 0, 0, 0))
+    assert everyone < strong_only < nobody
+    assert difficulty_of(everyone) == 1 and difficulty_of(nobody) == 5
+    assert [difficulty_of(r) for r in sorted((nobody, everyone, strong_only))] == sorted(
+        difficulty_of(r) for r in (nobody, everyone, strong_only))
 
 
 def test_placements_equal_up_to_the_boards_symmetries_are_one_move() -> None:
@@ -45,13 +129,6 @@ def test_placements_equal_up_to_the_boards_symmetries_are_one_move() -> None:
     moves = distinct_moves(state)
     assert len(moves) < state.count_moves()
     assert ADVANCE_KEY in moves
-
-
-def test_rarer_wins_and_bots_that_miss_make_a_puzzle_harder() -> None:
-    assert difficulty_of(10, 30, (1, 1, 1, 1, 1)) == 1  # a third of the moves win and every bot finds one
-    assert difficulty_of(1, 100, (0, 0, 0, 0, 0)) == 5
-    assert difficulty_of(1, 100, (1, 1, 1, 1, 1)) < difficulty_of(1, 100, (0, 0, 0, 1, 1))
-    assert difficulty_of(5, 20, (0.5, 1, 1, 1, 1)) < difficulty_of(1, 20, (0.5, 1, 1, 1, 1))
 
 
 @pytest.mark.parametrize("variant", ["cells", "points", "bonus"])
@@ -69,11 +146,30 @@ def test_a_fill_puzzle_is_proven_and_rated_by_greedys_shortfall(variant: str) ->
 
 
 def test_a_small_bank_is_written_and_read_back(tmp_path: Path) -> None:
-    counts = build_bank(tmp_path, endgames=0, fills=5, seed=3, workers=1, progress=lambda *a: None,
-                        command="patchwork puzzle bank --fills 5")
-    assert counts["fill"] == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1} and counts["endgame"] == dict.fromkeys(range(1, 6), 0)
+    (tmp_path / "endgames.json").write_text("kept")  # a kind asked for no puzzles keeps its file
+    counts = build_bank(tmp_path, endgames=0, fills=3, seed=3, workers=1, progress=lambda *a: None,
+                        command="patchwork puzzle bank --fills 3")
+    assert sum(counts["fill"].values()) == 3 and max(counts["fill"].values()) == 1
+    assert counts["endgame"] == dict.fromkeys(range(1, 6), 0) and (tmp_path / "endgames.json").read_text() == "kept"
+    (tmp_path / "endgames.json").unlink()
     bank = load_bank(tmp_path)
-    assert len(bank.of("fill")) == 5 and bank.of("endgame") == [] and bank.commands["fill"].endswith("--fills 5")
-    again = tmp_path / "again"
-    build_bank(again, endgames=0, fills=5, seed=3, workers=1, progress=lambda *a: None, command="x")
-    assert [p.id for p in load_bank(again).of("fill")] == [p.id for p in bank.of("fill")]  # one seed, one bank
+    assert len(bank.of("fill")) == 3 and bank.of("endgame") == [] and bank.commands["fill"].endswith("--fills 3")
+
+
+def test_an_endgame_bank_is_the_same_made_locally_or_on_ray(tmp_path: Path) -> None:
+    """Endgames are proven within node budgets and rated by bots on iteration budgets, so the seed
+    alone decides the bank (fills are proven on the clock: a slower machine may drop one)."""
+    pytest.importorskip("ray", reason="the ray backend needs the 'ray' extra")
+    banks = {}
+    for backend in ("local", "ray"):
+        build_bank(tmp_path / backend, endgames=1, fills=0, seed=3, workers=1, progress=lambda *a: None,
+                   command="x", backend=backend)
+        banks[backend] = [p.to_json() for p in load_bank(tmp_path / backend).of("endgame")]
+    assert len(banks["local"]) == 1 and banks["ray"] == banks["local"]
+
+
+def test_a_bank_on_an_unknown_backend_is_refused_before_any_game(tmp_path: Path) -> None:
+    with pytest.raises(PatchworkError, match="unknown backend 'spark'"):
+        build_bank(tmp_path, endgames=5, fills=0, seed=0, workers=1, progress=lambda *a: None, command="x",
+                   backend="spark")
+    assert list(tmp_path.iterdir()) == []

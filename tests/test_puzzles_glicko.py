@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from patchwork_opt.puzzles.glicko import Game, Rating, expected_score, rate_answer, update
+from patchwork_opt.puzzles.glicko import (
+    DEVIATION_FLOOR,
+    MAX_CHANGE,
+    Game,
+    Rating,
+    expected_score,
+    rate_answer,
+    update,
+)
 
 
 def test_the_papers_worked_example() -> None:
@@ -38,3 +46,27 @@ def test_solving_a_harder_puzzle_gains_more() -> None:
     hard = rate_answer(visitor, Rating(1900, 100), True)[0].rating - visitor.rating
     assert hard > easy > 0
     assert expected_score(visitor, Rating(1900, 100)) < 0.5 < expected_score(visitor, Rating(1200, 100))
+
+
+def test_a_newcomers_first_answers_move_the_rating_by_at_most_the_cap() -> None:
+    """Unsteadied, a newcomer missing a difficulty-1 puzzle (1100) drops some 360 points at once."""
+    easy, hard = Rating(1100, 250), Rating(1900, 250)
+    assert abs(update(Rating(), [Game(easy, 0.0)]).rating - 1500) > 3 * MAX_CHANGE  # what the cap is for
+    visitor = Rating()
+    for puzzle, correct in [(easy, False), (easy, False), (hard, True), (easy, True), (hard, False)]:
+        after, puzzle_after = rate_answer(visitor, puzzle, correct)
+        assert 0 < abs(after.rating - visitor.rating) <= MAX_CHANGE
+        assert 0 < abs(puzzle_after.rating - puzzle.rating) <= MAX_CHANGE
+        assert (after.rating > visitor.rating) is correct
+        visitor = after
+
+
+def test_the_deviation_never_goes_under_the_floor() -> None:
+    visitor, puzzle = Rating(), Rating(1500, 100)
+    floored = 0
+    for i in range(60):
+        unsteadied = update(visitor, [Game(puzzle, float(i % 3 != 0))])
+        visitor, puzzle = rate_answer(visitor, puzzle, i % 3 != 0)
+        assert visitor.deviation >= DEVIATION_FLOOR and puzzle.deviation >= DEVIATION_FLOOR
+        floored += unsteadied.deviation < DEVIATION_FLOOR == visitor.deviation
+    assert floored > 10  # Glicko-2 alone would have gone under, again and again

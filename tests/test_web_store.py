@@ -12,16 +12,19 @@ from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F4
 
 from patchwork_opt.apps.web.databases import open_store
 from patchwork_opt.apps.web.store import (
+    RETRY_AFTER,
     GameNotFoundError,
     GameStore,
     SqliteGameStore,
     StaleGameError,
     StoreError,
+    VisitorNotFoundError,
 )
 from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.errors import IllegalMoveError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.puzzles.glicko import Rating, rate_answer
 
 
 def test_games_and_moves_survive_reopening(db: str, opened: Callable[[str], GameStore]) -> None:
@@ -163,3 +166,62 @@ def test_two_servers_on_one_postgres_database_share_games_and_refuse_stale_moves
     finally:
         first.close()
         second.close()
+
+
+def test_a_missed_puzzle_is_due_again_after_three_answers_until_answered_right(
+    db: str, opened: Callable[[str], GameStore]
+) -> None:
+    store = opened(db)
+    me = "m" * 22
+    store.new_visitor(me, Rating())
+    start = Rating(1300, 250)
+    missed = store.rate_answer(me, "f000000000001", False, start, rate_answer)
+    assert missed.rated and missed.again and store.due_retries(me) == []
+    for i in range(RETRY_AFTER - 1):
+        store.rate_answer(me, f"f00000000010{i}", True, start, rate_answer)
+        assert store.due_retries(me) == []
+    store.rate_answer(me, "f000000000200", False, start, rate_answer)  # the third answer: a miss of its own
+    assert store.due_retries(me) == ["f000000000001"]
+    rating = store.visitor_rating(me)
+    again = store.rate_answer(me, "f000000000001", False, start, rate_answer)  # wrong again: later again
+    assert not again.rated and again.again and again.visitor == rating == store.visitor_rating(me)
+    assert store.due_retries(me) == []
+    for i in range(RETRY_AFTER):
+        store.rate_answer(me, f"f00000000030{i}", True, start, rate_answer)
+    assert store.due_retries(me) == ["f000000000200", "f000000000001"]  # due longest first
+    right = store.rate_answer(me, "f000000000001", True, start, rate_answer)
+    assert not right.rated and not right.again and store.due_retries(me) == ["f000000000200"]
+    assert store.visitor_stats(me).answers == 2 * RETRY_AFTER + 1  # rated answers: first ones only
+
+
+def test_a_streak_grows_by_right_first_answers_and_a_miss_ends_it(db: str, opened: Callable[[str], GameStore]) -> None:
+    store = opened(db)
+    me = "s" * 22
+    store.new_visitor(me, Rating())
+    assert (store.visitor_stats(me).streak, store.visitor_stats(me).best_streak) == (0, 0)
+    start = Rating(1100, 250)
+    for i in range(3):
+        done = store.rate_answer(me, f"e00000000000{i}", True, start, rate_answer, streak=True)
+        assert (done.streak, done.best_streak) == (i + 1, i + 1)
+    assert store.rate_answer(me, "e000000000000", True, start, rate_answer, streak=True).streak == 3  # a repeat
+    assert store.rate_answer(me, "e000000000009", False, start, rate_answer).streak == 3  # not in streak mode
+    ended = store.rate_answer(me, "e000000000008", False, start, rate_answer, streak=True)
+    assert (ended.streak, ended.best_streak) == (0, 3)
+    store.rate_answer(me, "e000000000007", True, start, rate_answer, streak=True)
+    stats = store.visitor_stats(me)
+    assert (stats.streak, stats.best_streak, stats.answers) == (1, 3, 6)
+    with pytest.raises(VisitorNotFoundError):
+        store.visitor_stats("n" * 22)
+
+
+def test_a_sqlite_file_from_before_the_habits_gets_their_tables(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = SqliteGameStore(path)
+    old.new_visitor("o" * 22, Rating())
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE puzzle_retries")
+        conn.execute("DROP TABLE visitor_progress")
+    store = open_store(str(path))
+    assert store.visitor_stats("o" * 22).streak == 0
+    store.rate_answer("o" * 22, "f000000000001", False, Rating(), rate_answer)
+    assert store.due_retries("o" * 22) == []

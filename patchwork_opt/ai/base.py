@@ -70,12 +70,12 @@ class SearchedPosition:
     """One searched position as every search reports it (the exact searches, the compiled
     sampling search, the AI's analysis and the position analysis behind hints and reviews).
 
-    ``moves`` are the root moves, best first, as ``AnalysedMove`` (none when an exact search ran
-    out of its budget: ``solved`` is then False); ``exact`` when their figures come from an
-    exhaustive search; ``iterations`` and ``nodes`` what the sampling and the exact search spent;
-    ``seconds`` the wall time; ``exact_failed`` when an exact search was tried (not probed) and ran
-    out of its share before sampling answered. ``player`` is the player to move and ``quilt`` their
-    quilt (moves are the same up to its symmetries: ``find``)."""
+    ``moves`` are the root moves, best first, as ``AnalysedMove`` (when an exact search ran out of
+    its budget, only the root moves it proved before that, and ``solved`` is then False); ``exact``
+    when their figures come from an exhaustive search; ``iterations`` and ``nodes`` what the sampling
+    and the exact search spent; ``seconds`` the wall time; ``exact_failed`` when an exact search was
+    tried (not probed) and ran out of its share before sampling answered. ``player`` is the player
+    to move and ``quilt`` their quilt (moves are the same up to its symmetries: ``find``)."""
 
     player: int
     quilt: int

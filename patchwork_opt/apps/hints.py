@@ -40,9 +40,13 @@ class AdvisedHint(BaseModel):
     score: float = Field(description="the ranking value in [-1, 1]: mostly the win chance, a little the margin")
     win: float = Field(description="chance the player to move wins after this move, 0-1")
     margin: float = Field(description="expected final margin for the player to move (points)")
-    exact: bool = Field(description="the rest of the game was searched exhaustively")
+    exact: bool = Field(description="proven: every way the game can go after this move was checked (win is 1 or "
+                        "0, margin the final margin under best play); false: estimated by sampling")
     reason: str
     line: list[dict[str, Any]] = Field(description="the move and the expected continuation (RULES.md moves)")
+
+
+SearchKind = Literal["exact", "partly exact", "sampled"]
 
 
 class AdvisedHints(BaseModel):
@@ -51,6 +55,10 @@ class AdvisedHints(BaseModel):
     player: int
     hints: list[AdvisedHint]
     seconds: float
+    search: SearchKind = Field(
+        default="sampled", description="exact: every move proven; partly exact: the exact search ran out of time after "
+        "proving some moves (those have exact true), the others sampled; sampled: none proven")
+    proven: int = Field(default=0, description="moves of the position proven by the exact search (shown or not)")
 
 
 PLACEMENTS_SHOWN = 3  # placements of a patch shown by default
@@ -81,7 +89,10 @@ def hints_of(state: State, analysis: SearchedPosition, top: int) -> AdvisedHints
         )
         for m in analysis.shown()[:top]
     ]
-    return AdvisedHints(player=analysis.player, hints=hints, seconds=round(analysis.seconds, 3))
+    proven = sum(1 for m in analysis.moves if m.exact)
+    kind: SearchKind = "exact" if analysis.solved else "partly exact" if proven else "sampled"
+    return AdvisedHints(player=analysis.player, hints=hints, seconds=round(analysis.seconds, 3), search=kind,
+                        proven=proven)
 
 
 def review_record(
@@ -227,7 +238,12 @@ def render_advised_hints(result: AdvisedHints, state: State) -> str:
         return "the game is over: no moves to suggest"
     quilt = state.quilts[result.player]
     count = len(result.hints)
-    lines = [f"Player {result.player + 1} to move: {count} suggestion{'s' if count != 1 else ''}, best first", ""]
+    lines = [f"Player {result.player + 1} to move: {count} suggestion{'s' if count != 1 else ''}, best first"]
+    if result.search == "partly exact":
+        lines.append(f"The exact search ran out of time after proving {result.proven} move"
+                     f"{'s' if result.proven != 1 else ''}: those say every way the game can go was checked; "
+                     "the others are estimates from sampling.")
+    lines.append("")
     drawn = [(i, h) for i, h in enumerate(result.hints) if h.type != "advance"][:6]
     for start in range(0, len(drawn), 3):
         chunk = drawn[start : start + 3]

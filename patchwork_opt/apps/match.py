@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import os
 import random
 import re
 import statistics
@@ -24,12 +23,13 @@ from typing import Any
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import ADVISED_BOTS, BOT_NAMES, UnknownBotError, make_bot
 from patchwork_opt.apps.engine.client import EngineBot, engine_command, is_engine
+from patchwork_opt.cluster import started_ray
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.words import plural
-from patchwork_opt.formats.record import Record
+from patchwork_opt.formats.record import Record, writable_dir
 
 Z95 = 1.959963984540054
 #: Pairs a match needs before it quotes 95% intervals: the normal approximation behind them is
@@ -259,15 +259,10 @@ def check_run(workers: int, backend: str) -> None:
 def check_save_dir(directory: str | Path) -> None:
     """Refuse a --save path that cannot hold records before any game is played (the directory is
     made now, when missing), so a long match is never played for records that cannot be kept."""
-    path = Path(directory)
-    if path.exists() and not path.is_dir():
-        raise MatchError(f"--save {directory}: exists and is not a directory")
     try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise MatchError(f"--save {directory}: cannot create it: {exc.strerror or exc}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise MatchError(f"--save {directory}: cannot write there (permission denied)")
+        writable_dir(directory, "--save")
+    except PatchworkError as exc:
+        raise MatchError(str(exc)) from None
 
 
 def player_name(name: str) -> str:
@@ -300,14 +295,9 @@ def _run_on_ray(
     game: Callable[[GameTask], GameResult] = play_game,
 ) -> None:
     try:
-        import ray
+        ray = started_ray(workers, address)
     except ImportError:
         raise MatchError(RAY_MISSING) from None
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
     remote_game = ray.remote(_play_task)
     pending = [remote_game.remote(game, task) for task in tasks]
     while pending:

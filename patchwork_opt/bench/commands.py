@@ -159,40 +159,40 @@ def bench_exact(
     spaces: Annotated[str | None, typer.Option(help="--suite: only these cut spaces (comma-separated).")] = None,
     per_cell: Annotated[int | None, typer.Option("--per-cell", help="--suite: the first N positions of each "
                                                  "style and space.")] = None,
+    fit: Annotated[str | None, typer.Option("--fit", metavar="DIR", help="Refit the estimate (bench/exact_fit.py) "
+                   "and check it on the suite; DIR keeps the measured rows (read when there, else written).")] = None,
+    move_time: Annotated[float | None, typer.Option("--move-time", help="Seconds that `move --time-per-move` spends "
+                         "in unfinished exact searches, on suite positions (--styles/--spaces/--per-cell).")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Compiled exact search vs the Python one: share solved in time, median time, nodes/s and ratio;
     with --suite, the compiled search and its estimate on the held-out mixed suite."""
     from patchwork_opt.apps.progress import phase_progress
-    from patchwork_opt.bench.exact import (
-        check_exact_bench,
-        check_suite_bench,
-        parse_numbers,
-        render_exact_bench,
-        render_suite_bench,
-        run_exact_bench,
-        run_suite_bench,
-    )
+    from patchwork_opt.bench import exact as bench
 
+    style_list = tuple(s.strip() for s in styles.split(",") if s.strip()) if styles else None
+    space_list = tuple(int(s) for s in bench.parse_numbers(spaces, "--spaces")) if spaces else None
+    if fit is not None or move_time is not None:
+        from patchwork_opt.bench.exact_fit import fit_command
+
+        return fit_command(fit, move_time, styles=style_list, spaces=space_list, per_cell=per_cell, as_json=as_json)
     if suite or suite_file is not None:
         if every_move:
             raise PatchworkError("--every-move is for the noisy-greedy positions: with --suite use --mode every")
-        suite_limits = tuple(parse_numbers(limits, "--limits"))
+        suite_limits = tuple(bench.parse_numbers(limits, "--limits"))
         modes = ("best", "every") if mode == "both" else (mode,)
-        check_suite_bench(limits=suite_limits, modes=modes, threads=threads, per_cell=per_cell)
-        style_list = tuple(s.strip() for s in styles.split(",") if s.strip()) if styles else None
-        space_list = tuple(int(s) for s in parse_numbers(spaces, "--spaces")) if spaces else None
+        bench.check_suite_bench(limits=suite_limits, modes=modes, threads=threads, per_cell=per_cell)
         with phase_progress(disable=as_json) as report:
-            result = run_suite_bench(suite=suite_file, limits=suite_limits, modes=modes, styles=style_list,
-                                     spaces=space_list, per_cell=per_cell, threads=threads, progress=report)
-        _print_json(result) if as_json else typer.echo(render_suite_bench(result))
+            result = bench.run_suite_bench(suite=suite_file, limits=suite_limits, modes=modes, styles=style_list,
+                                           spaces=space_list, per_cell=per_cell, threads=threads, progress=report)
+        _print_json(result) if as_json else typer.echo(bench.render_suite_bench(result))
         return
-    check_exact_bench(space=space, positions=positions, seconds=seconds, threads=threads,
-                      baseline_seconds=baseline_seconds)
+    bench.check_exact_bench(space=space, positions=positions, seconds=seconds, threads=threads,
+                            baseline_seconds=baseline_seconds)
     with phase_progress(disable=as_json) as report:
-        result = run_exact_bench(space=space, positions=positions, seconds=seconds, seed=seed, threads=threads,
-                                 every_move=every_move, baseline_seconds=baseline_seconds, progress=report)
-    _print_json(result) if as_json else typer.echo(render_exact_bench(result))
+        result = bench.run_exact_bench(space=space, positions=positions, seconds=seconds, seed=seed, threads=threads,
+                                       every_move=every_move, baseline_seconds=baseline_seconds, progress=report)
+    _print_json(result) if as_json else typer.echo(bench.render_exact_bench(result))
 
 
 @bench_app.command("web")
@@ -253,6 +253,9 @@ def bench_puzzles(
         int, typer.Option("--per-difficulty", help="Endgame puzzles of each difficulty the bots answer.")
     ] = 10,
     generate: Annotated[int, typer.Option(help="Endgame puzzles made from fresh seeds, each timed.")] = 10,
+    practise: Annotated[
+        int, typer.Option(help="Games between levels reviewed, their mistakes made puzzles (Practise your mistakes).")
+    ] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the sample, the bots and the fresh puzzles.")] = 0,
     ai: Annotated[str, typer.Option("--ai", help="The bot answering the puzzles at levels 1-5.")] = "solver",
     bank: Annotated[
@@ -266,11 +269,11 @@ def bench_puzzles(
     from patchwork_opt.bench.puzzles import render_puzzle_bench, run_puzzle_bench
     from patchwork_opt.puzzles.bank import load_bank
 
-    if per_difficulty < 0 or generate < 0:
-        raise PatchworkError("--per-difficulty and --generate must be at least 0")
+    if per_difficulty < 0 or generate < 0 or practise < 0:
+        raise PatchworkError("--per-difficulty, --generate and --practise must be at least 0")
     with phase_progress() as report:
         result = run_puzzle_bench(load_bank(bank), per_difficulty=per_difficulty, generate=generate, seed=seed, ai=ai,
-                                  advisor=bot_advisor(ai), progress=report)
+                                  advisor=bot_advisor(ai), progress=report, practise=practise)
     _print_json(result) if as_json else typer.echo(render_puzzle_bench(result))
 
 

@@ -17,8 +17,9 @@ and nothing in it depends on a solver's timing). Each position is kept in the on
 (``formats/notation.py``) with its style, the space it was cut at, the game's seed and the seats.
 
 HELD OUT: the suite is for measuring only. No estimate, ordering or threshold may be fitted on it
-(fit on other seeds of the same generator: ``generate_suite(base_seed=...)``), or its figures stop
-saying how the search does on positions it has not seen.
+(fit on other seeds of the same generator: ``generate_suite(base_seed=...)``, as ``bench/exact_fit.py``
+does for the exact search's estimate from seed 45,000), or its figures stop saying how the search does
+on positions it has not seen.
 
 Regenerate the shipped file with ``python -m patchwork_opt.bench.exact_suite`` (about 25 s on one core).
 """

@@ -10,6 +10,10 @@ this is an independent check, not the same measurement again.
 Then ``generate`` endgame puzzles are made from fresh seeds, one after the other on this core, and
 the median and slowest times are reported (the compiled searches loaded first: no clock starts
 while Numba loads).
+
+Last, ``practise`` games between bots of different levels (fixed iteration budgets, seeded) are
+reviewed as ``analyze`` reviews them, and their mistakes and blunders turned into puzzles as
+"Practise your mistakes" does: how many mistakes there were, how many made puzzles, and their themes.
 """
 
 from __future__ import annotations
@@ -24,12 +28,20 @@ from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.ai.search.exactcore import warm_up as warm_exact
 from patchwork_opt.ai.search.fastcore import warm_up as warm_search
 from patchwork_opt.core.advice import PlacementAdvisor
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import Bank
 from patchwork_opt.puzzles.endgame import generate_endgame
 from patchwork_opt.puzzles.model import DIFFICULTIES, EndgamePuzzle
 from patchwork_opt.puzzles.proof import move_key
 
 LEVELS = (1, 2, 3, 4, 5)
+#: The pairs of levels whose games are reviewed for mistakes, in turn, and the iterations per move
+#: each level plays with (its level's cap: fixed budgets, so a seed gives the same game).
+PRACTISE_PAIRS = ((1, 3), (2, 4), (1, 5), (3, 5))
+PRACTISE_ITERATIONS = {1: 200, 2: 1000, 3: 2000, 4: 8000, 5: 20000}
+#: Seconds of analysis per position in the reviews (``analyze --time-per-move``'s default).
+PRACTISE_REVIEW_SECONDS = 0.5
 
 
 def solve_rates(bank: Bank, per_difficulty: int, seed: int, ai: str, advisor: PlacementAdvisor | None,
@@ -73,10 +85,47 @@ def generation_times(count: int, seed: int, progress: Callable[[str, int, int], 
     return times
 
 
+def level_game(seed: int, levels: tuple[int, int], advisor: PlacementAdvisor | None) -> Record:
+    """A seeded game of the solver bot at ``levels`` (player 1's, player 2's) on fixed budgets."""
+    state = State.new(seed=seed)
+    record = Record.start(state)
+    bots = [make_bot("solver", level=level, seed=seed + i, advisor=advisor, iterations=PRACTISE_ITERATIONS[level])
+            for i, level in enumerate(levels)]
+    while not state.is_terminal():
+        move = bots[state.to_move()].decide(state.clone()).move
+        state.apply(move)
+        record.moves.append(move)
+    return record
+
+
+def practised_games(games: int, seed: int, advisor: PlacementAdvisor | None,
+                    progress: Callable[[str, int, int], None]) -> dict[str, Any]:
+    """Reviews of ``games`` games between levels (``PRACTISE_PAIRS`` in turn) and the puzzles their
+    mistakes make: per game the mistakes and blunders, the puzzles, and each puzzle's themes."""
+    from patchwork_opt.apps.hints import review_record
+    from patchwork_opt.apps.practice import mistake_plies, practise_mistakes
+
+    rng = random.Random(f"practise|{seed}")
+    out: list[dict[str, Any]] = []
+    for i in range(games):
+        levels = PRACTISE_PAIRS[i % len(PRACTISE_PAIRS)]
+        record = level_game(rng.randrange(1 << 31), levels, advisor)
+        review = review_record(record, seconds=PRACTISE_REVIEW_SECONDS)
+        practised = practise_mistakes(record, review)
+        out.append({"levels": list(levels), "plies": len(record.moves), "mistakes": len(mistake_plies(review)),
+                    "puzzles": [p.to_json() for p in practised]})
+        progress("games reviewed for mistakes", i + 1, games)
+    return {"games": out, "mistakes": sum(g["mistakes"] for g in out),
+            "puzzles": sum(len(g["puzzles"]) for g in out),
+            "games_with_a_puzzle": sum(bool(g["puzzles"]) for g in out)}
+
+
 def run_puzzle_bench(bank: Bank, *, per_difficulty: int, generate: int, seed: int, ai: str,
-                     advisor: PlacementAdvisor | None, progress: Callable[[str, int, int], None]) -> dict[str, Any]:
+                     advisor: PlacementAdvisor | None, progress: Callable[[str, int, int], None],
+                     practise: int = 0) -> dict[str, Any]:
     rates = solve_rates(bank, per_difficulty, seed, ai, advisor, progress) if per_difficulty else {}
     times = generation_times(generate, seed, progress) if generate else []
+    practised = practised_games(practise, seed, advisor, progress) if practise else None
     checks = {}
     if rates:
         checks["level 1 solves easy more often than hard"] = rates[1][1] > rates[5][1]
@@ -94,6 +143,7 @@ def run_puzzle_bench(bank: Bank, *, per_difficulty: int, generate: int, seed: in
             "cpu_median": round(statistics.median(c for _, c in times), 2) if times else None,
             "cpu_max": round(max(c for _, c in times), 2) if times else None,
         },
+        "practise": practised,
     }
 
 
@@ -115,4 +165,9 @@ def render_puzzle_bench(result: dict[str, Any]) -> str:
     if gen["count"]:
         lines.append(f"making an endgame puzzle (one core), over {gen['count']}: median {gen['median']:.1f} s "
                      f"(CPU {gen['cpu_median']:.1f} s), slowest {gen['max']:.1f} s (CPU {gen['cpu_max']:.1f} s)")
+    if result.get("practise"):
+        got = result["practise"]
+        lines.append(f"practise your mistakes: {len(got['games'])} reviewed games between levels, "
+                     f"{got['mistakes']} mistakes and blunders, {got['puzzles']} puzzles "
+                     f"(in {got['games_with_a_puzzle']} games)")
     return "\n".join(lines)

@@ -121,6 +121,21 @@ def read_text(path: str | Path) -> str:
         raise RecordError(f"{path}: {exc.strerror}") from None
 
 
+def writable_dir(directory: str | Path, option: str) -> Path:
+    """The directory ``option`` names, made now when missing, or a ``PatchworkError`` naming why it
+    cannot hold files: called before long work (a match, a review) whose results go there."""
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise PatchworkError(f"{option} {directory}: exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PatchworkError(f"{option} {directory}: cannot create it: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise PatchworkError(f"{option} {directory}: cannot write there (permission denied)")
+    return path
+
+
 def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Write via a temporary file and rename, so a crash never leaves half a file; the file gets the
     usual permissions (0666 less the umask), not the temporary file's private 0600. ``bytes`` are

@@ -53,13 +53,16 @@ class Bank:
     def find(self, puzzle_id: str) -> Puzzle | None:
         return self._by_id.get(puzzle_id)
 
-    def of(self, kind: str, difficulty: int | None = None) -> list[Puzzle]:
-        return [p for p in self.puzzles.get(kind, ()) if difficulty is None or p.difficulty == difficulty]
+    def of(self, kind: str, difficulty: int | None = None, theme: str | None = None) -> list[Puzzle]:
+        """The puzzles of ``kind`` (of ``difficulty`` and tagged ``theme`` when given), in the bank's order."""
+        return [p for p in self.puzzles.get(kind, ())
+                if (difficulty is None or p.difficulty == difficulty) and (theme is None or theme in p.themes)]
 
-    def pick(self, kind: str, difficulty: int | None, rng: random.Random, exclude: Iterable[str] = ()) -> Puzzle | None:
-        """A random puzzle of ``kind`` (and ``difficulty``) not in ``exclude``; None when none is left."""
+    def pick(self, kind: str, difficulty: int | None, rng: random.Random, exclude: Iterable[str] = (),
+             theme: str | None = None) -> Puzzle | None:
+        """A random puzzle of ``kind`` (``difficulty``, ``theme``) not in ``exclude``; None when none is left."""
         skip = set(exclude)
-        left = [p for p in self.of(kind, difficulty) if p.id not in skip]
+        left = [p for p in self.of(kind, difficulty, theme) if p.id not in skip]
         return rng.choice(left) if left else None
 
     def counts(self) -> dict[str, dict[int, int]]:

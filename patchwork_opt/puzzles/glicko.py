@@ -3,7 +3,8 @@
 A puzzle answer is a game between the visitor and the puzzle (lichess rates its puzzles this way):
 the visitor wins when the answer is correct. Each answer is a rating period of one game for both,
 so ratings move after every answer. ``update`` is the paper's steps 1-8 for one player and the
-games of one period; its test replays the paper's worked example.
+games of one period; its test replays the paper's worked example. ``rate_answer`` steadies what
+``update`` says for one answer: a floor under the deviation and a cap on the change (see there).
 """
 
 from __future__ import annotations
@@ -22,6 +23,15 @@ EPSILON = 0.000001
 START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
 #: The deviation never grows past a newcomer's.
 MAX_DEVIATION = 350.0
+#: An answer never brings a deviation under this (the Glicko scale). With one answer a rating
+#: period, Glicko-2 settles a much-answered rating at a deviation of about 60 (less as its volatility
+#: falls), where it moves about 10 points an answer and is slow to follow a visitor who has grown
+#: stronger or a puzzle easier than its difficulty said; at 80 it still moves about 17.
+DEVIATION_FLOOR = 80.0
+#: The most one answer moves a rating (the Glicko scale). A newcomer (deviation 350) who misses a
+#: difficulty-1 puzzle would otherwise drop about 360 points at once, a swing that one slip of the
+#: mouse does not warrant; 75 lets a strong newcomer climb a difficulty in about three answers.
+MAX_CHANGE = 75.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +127,16 @@ def update(player: Rating, games: Sequence[Game], tau: float = TAU) -> Rating:
     return Rating(SCALE * mu_new + 1500.0, min(SCALE * phi_new, MAX_DEVIATION), sigma_new)
 
 
+def steadied(before: Rating, after: Rating) -> Rating:
+    """``after`` with its change from ``before`` cut to ``MAX_CHANGE`` and its deviation kept at
+    ``DEVIATION_FLOOR`` or above (the volatility is Glicko-2's own)."""
+    change = max(-MAX_CHANGE, min(MAX_CHANGE, after.rating - before.rating))
+    return Rating(before.rating + change, max(after.deviation, DEVIATION_FLOOR), after.volatility)
+
+
 def rate_answer(visitor: Rating, puzzle: Rating, correct: bool) -> tuple[Rating, Rating]:
-    """Both ratings after one answer: the visitor beat the puzzle when ``correct``, else lost to it."""
+    """Both ratings after one answer: the visitor beat the puzzle when ``correct``, else lost to it;
+    Glicko-2's update of each, steadied (``steadied``: a capped change, a floored deviation)."""
     score = 1.0 if correct else 0.0
-    return (update(visitor, [Game(puzzle, score)]), update(puzzle, [Game(visitor, 1.0 - score)]))
+    return (steadied(visitor, update(visitor, [Game(puzzle, score)])),
+            steadied(puzzle, update(puzzle, [Game(visitor, 1.0 - score)])))

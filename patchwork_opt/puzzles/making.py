@@ -1,4 +1,5 @@
-"""Fill puzzles, proven by the optimal fill (``solvers.fill``), and the bank of shipped puzzles.
+"""Fill puzzles with one best answer, proven by the optimal fill (``solvers.fill``), and the
+requests for a new puzzle of either kind (``new_puzzle``).
 
 A fill puzzle is a quilt from a seeded game (the greedy bot against itself, stopped at a random
 move) and the patches that come next in its circle, in one of three variants:
@@ -8,41 +9,55 @@ move) and the patches that come next in its circle, in one of three variants:
   price) spending at most the player's buttons;
 * ``bonus``: complete a 7x7 square, covering as many cells as possible.
 
-Only fills the optimizer proves optimal are kept. The difficulty measures how far greedy placement
-falls short of the optimum (``greedy_fill``: the patches largest first, or worth most first, each
-where the heuristic places it): 1 when greedy reaches it, 5 when it misses by a third or fails to
-complete the square at all.
+Only fills the optimizer proves optimal are kept, and only those with one best answer: the choice of
+patches of the optimum (the patches worth something) must be the only one that reaches it, and
+clearly so. The optimizer is asked again with that choice excluded (``optimal_fill``'s
+``exclude_sets``, a no-good on the choice of patches) and must prove (status optimal, or
+infeasible: no other choice completes the 7x7 square) that the best other choice falls short by
+``MARGIN``: a cell (``cells``, ``bonus``: any other choice is worse) or two points (``points``: a
+choice one point short is no clear second). The choice of patches is what is unique, not the
+arrangement: a quilt's symmetries, and often other moves, rearrange the same patches, and any
+arrangement of them reaches the optimum. Answers that differ only in placing a patch worth nothing
+as well are the same answer (the score does not see it).
 
-``build_bank`` writes the shipped bank (``patchwork puzzle bank``): endgame puzzles (from
-``patchwork_opt.puzzles.endgame``) and fill puzzles spread over the five difficulties, made in
-worker processes, in seed order so the same command writes the same bank.
+Each fill puzzle is tagged with its themes (``FILL_THEMES``): ``points`` (the points objective),
+``7x7`` (the bonus variant) and ``budget`` (a points puzzle whose button budget binds: a fill
+without the budget is worth more, which a third solve shows).
+
+The difficulty measures how far greedy placement falls short of the optimum (``greedy_fill``: the
+patches largest first, or worth most first, each where the heuristic places it): 1 when greedy
+reaches it, 5 when it misses by a third or fails to complete the square at all.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import random
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Literal
 
 from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.ai.heuristic import AREA, COST, best_placement, window_progress
-from patchwork_opt.core.bitboard import has_full_window
+from patchwork_opt.core.bitboard import FULL, has_full_window
 from patchwork_opt.core.catalogue import patch_worth
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State, marks_ahead
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.formats.record import write_atomic
-from patchwork_opt.puzzles.bank import BANK_FILES, bank_json
-from patchwork_opt.puzzles.endgame import SOLVE_SECONDS, generate_endgame, puzzles_of_game
-from patchwork_opt.puzzles.model import DIFFICULTIES, KINDS, FillPuzzle, Objective, Placement, Puzzle
-from patchwork_opt.puzzles.proof import Prover
-from solvers.fill import optimal_fill
+from patchwork_opt.puzzles.endgame import check_endgame_request, generate_endgame
+from patchwork_opt.puzzles.model import (
+    DIFFICULTIES,
+    FILL_THEMES,
+    KINDS,
+    FillPuzzle,
+    Objective,
+    Placement,
+    Puzzle,
+)
+from solvers.fill import FillResult, optimal_fill
 from solvers.model import SolverConfig, SolveStatus
+from solvers.search import PackingProblem, pack
 
 Variant = Literal["cells", "points", "bonus"]
 VARIANTS: tuple[Variant, ...] = ("cells", "points", "bonus")
@@ -57,6 +72,13 @@ BONUS_PROGRESS = 30
 #: Difficulty from greedy's shortfall (share of the optimum it misses): 1 when it misses nothing,
 #: then the first threshold the shortfall is at most, plus one; 5 beyond the last.
 SHORTFALL_THRESHOLDS = (0.0, 0.1, 0.2, 0.35)
+#: How far the best other choice of patches must fall short of the optimum for a puzzle to have
+#: one best answer: any cell, or two points (one point is within a careless count).
+MARGIN: dict[Objective, int] = {"cells": 1, "points": 2}
+#: The variants a fill theme can come from.
+THEME_VARIANTS: dict[str, tuple[Variant, ...]] = {"budget": ("points",), "7x7": ("bonus",), "points": ("points",)}
+#: Nodes the one-thread search may take to arrange the answer again (about a second).
+ARRANGE_NODES = 1_000_000
 #: Seeds tried for one fill puzzle of a wanted difficulty before giving up.
 MAX_SEEDS = 500
 
@@ -111,9 +133,44 @@ def fill_id(quilt: int, patches: tuple[int, ...], objective: str, marks: int, bu
     return "f" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
-def fill_puzzle(seed: int, variant: Variant, *, stop: StopSignal | None = None) -> FillPuzzle | None:
-    """The fill puzzle of ``seed`` in ``variant``, or None when the seed's game gives none (no quilt
-    in range, nothing worth placing, no 7x7 to complete, or no proof in time)."""
+@dataclass(frozen=True, slots=True)
+class FillQuestion:
+    """What a fill puzzle asks: the quilt, the patches offered and the rules of its variant."""
+
+    variant: Variant
+    quilt: int
+    patches: tuple[int, ...]
+    objective: Objective
+    marks: int
+    budget: int | None
+    bonus: bool
+
+    def solve(self, *, budget: int | None, stop: StopSignal | None, exclude: Collection[int] | None = None,
+              until: Callable[[int], bool] | None = None) -> FillResult:
+        """The optimal fill under ``budget`` (one CP-SAT worker, a fixed seed), the choice of
+        patches ``exclude`` excluded when given; stopped early (unproven) as soon as a fill found
+        is worth a value ``until`` accepts: all that question needed to know."""
+        inner = StopSignal()
+        if stop is not None:
+            stop.attach(inner.set)
+
+        def progress(value: float | None, bound: float, phase: str) -> None:
+            if until is not None and value is not None and until(round(value)):
+                inner.set()
+
+        return optimal_fill(self.quilt, list(self.patches), objective=self.objective, marks=self.marks, budget=budget,
+                            require_bonus=self.bonus, config=SolverConfig(time_limit=FILL_SECONDS, workers=1, seed=0),
+                            progress=progress if until is not None else None, stop=inner,
+                            exclude_sets=[] if exclude is None else [exclude])
+
+    def worth(self, pid: int) -> int:
+        return AREA[pid] if self.objective == "cells" else patch_worth(pid, self.marks)
+
+
+def fill_question(seed: int, variant: Variant) -> FillQuestion | None:
+    """The question of ``seed`` in ``variant``: a position of the seed's greedy game (its quilt in
+    the variant's range; for the 7x7, no square yet and one well under way) and the next patches
+    of its circle. None when the game has no such position."""
     rng = random.Random(f"fill|{seed}|{variant}")
     low, high = COVERED[variant]
     positions = [s for s in game_positions(seed) if low <= s.quilts[s.to_move()].bit_count() <= high]
@@ -123,67 +180,133 @@ def fill_puzzle(seed: int, variant: Variant, *, stop: StopSignal | None = None) 
         return None
     state = rng.choice(positions)
     p = state.to_move()
-    quilt = state.quilts[p]
     fewest, most = PATCHES_OFFERED[variant]
-    patches = tuple(state.circle[: rng.randint(fewest, most)])
-    objective: Objective = "points" if variant == "points" else "cells"
-    marks = marks_ahead(state.pos[p]) if variant == "points" else 9
-    budget = state.buttons[p] if variant == "points" else None
-    bonus = variant == "bonus"
-    result = optimal_fill(quilt, list(patches), objective=objective, marks=marks, budget=budget, require_bonus=bonus,
-                          config=SolverConfig(time_limit=FILL_SECONDS, workers=1, seed=0), stop=stop)
+    points = variant == "points"
+    return FillQuestion(
+        variant=variant, quilt=state.quilts[p], patches=tuple(state.circle[: rng.randint(fewest, most)]),
+        objective="points" if points else "cells", marks=marks_ahead(state.pos[p]) if points else 9,
+        budget=state.buttons[p] if points else None, bonus=variant == "bonus",
+    )
+
+
+def fill_puzzle(seed: int, variant: Variant, *, stop: StopSignal | None = None) -> FillPuzzle | None:
+    """The fill puzzle of ``seed`` in ``variant``, or None when the seed's game gives none (no quilt
+    in range, nothing worth placing, no 7x7 to complete, no proof in time, or not one best answer)."""
+    question = fill_question(seed, variant)
+    if question is None:
+        return None
+    result = question.solve(budget=question.budget, stop=stop)
     if result.status != SolveStatus.OPTIMAL or result.objective is None or result.objective <= 0:
         return None
-    best = tuple((pl.patch, pl.mask) for pl in result.placements)
-    greedy, _ = greedy_fill(quilt, patches, objective, marks, budget, bonus)
-    puzzle = FillPuzzle(
-        id=fill_id(quilt, patches, objective, marks, budget, bonus), quilt=quilt, patches=patches,
-        objective=objective, marks=marks, budget=budget, require_bonus=bonus, best_value=result.objective,
+    # the patches worth something: one worth nothing placed as well changes neither score nor answer
+    best = tuple((pl.patch, pl.mask) for pl in result.placements if question.bonus or question.worth(pl.patch) > 0)
+    if not one_best_choice(question, result.objective, {pid for pid, _ in best}, stop):
+        return None
+    best = arranged(question, best, result.objective)
+    q = question
+    greedy, _ = greedy_fill(q.quilt, q.patches, q.objective, q.marks, q.budget, q.bonus)
+    return FillPuzzle(
+        id=fill_id(q.quilt, q.patches, q.objective, q.marks, q.budget, q.bonus), quilt=q.quilt, patches=q.patches,
+        objective=q.objective, marks=q.marks, budget=q.budget, require_bonus=q.bonus, best_value=result.objective,
         best=best, greedy=greedy, difficulty=fill_difficulty(result.objective, greedy),
+        themes=fill_themes(question, result.objective, stop),
     )
-    return puzzle
+
+
+def arranged(question: FillQuestion, best: tuple[Placement, ...], value: int) -> tuple[Placement, ...]:
+    """The answer's placements as the same seed gives them every time: the solver's race (two
+    searches, or CP-SAT beside one) hands back whichever arrangement of the one best choice won,
+    so the patches are arranged again by the one-thread search on them alone (a node limit, not
+    the clock: the same either way). The 7x7 variant keeps the solver's (CP-SAT alone, one worker,
+    a fixed seed: the same every time), as this search knows nothing of the square."""
+    if question.bonus:
+        return best
+    ids = tuple(sorted(pid for pid, _ in best))
+    values = None if question.objective == "cells" else tuple(question.worth(pid) for pid in ids)
+    found = pack(PackingProblem(FULL & ~question.quilt, ids, values), upper=value, node_limit=ARRANGE_NODES)
+    if found.value != value:
+        return best  # not found within the limit: the solver's arrangement
+    return tuple(sorted((ids[slot], mask) for slot, mask in found.placements))
+
+
+def one_best_choice(question: FillQuestion, best: int, chosen: Collection[int], stop: StopSignal | None) -> bool:
+    """Whether ``chosen`` (the optimum's patches) is the one best choice: the best fill of any other
+    choice, proven, falls short of ``best`` by ``MARGIN`` at least, or no other choice meets the
+    requirements (no other completes the 7x7). Unproven in time: no. The solve stops at the first
+    other choice found within the margin: that already says no."""
+    close = best - MARGIN[question.objective]
+    other = question.solve(budget=question.budget, stop=stop, exclude=chosen, until=lambda value: value > close)
+    if other.objective is not None and other.objective > close:
+        return False
+    if other.status == SolveStatus.INFEASIBLE:
+        return True
+    return other.status == SolveStatus.OPTIMAL
+
+
+def fill_themes(question: FillQuestion, best: int, stop: StopSignal | None) -> tuple[str, ...]:
+    """The puzzle's themes, in ``FILL_THEMES`` order. ``budget`` needs a fill without the budget
+    worth more than ``best``: any such fill shows the budget binds, proven optimal or not."""
+    themes = set()
+    if question.objective == "points":
+        themes.add("points")
+    if question.bonus:
+        themes.add("7x7")
+    if question.budget is not None:
+        free = question.solve(budget=None, stop=stop, until=lambda value: value > best)
+        if free.objective is not None and free.objective > best:
+            themes.add("budget")
+    return tuple(t for t in FILL_THEMES if t in themes)
 
 
 def generate_fill(seed: int, difficulty: int | None = None, variant: Variant | None = None, *,
-                  max_seeds: int = MAX_SEEDS, progress: Callable[[int], None] | None = None,
+                  theme: str | None = None, max_seeds: int = MAX_SEEDS, progress: Callable[[int], None] | None = None,
                   stop: StopSignal | None = None) -> FillPuzzle:
-    """One fill puzzle (of ``difficulty`` and ``variant`` when given) from the games of ``seed``:
-    the same seed gives the same puzzle."""
+    """One fill puzzle (of ``difficulty``, ``variant`` and ``theme`` when given) from the games of
+    ``seed``: the same seed gives the same puzzle. A theme alone tries only the variants it comes from."""
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise PatchworkError(f"difficulty must be 1-5, not {difficulty}")
     check_variant(variant)
+    check_fill_theme(variant, theme)
+    kinds = (variant,) if variant is not None else THEME_VARIANTS[theme] if theme is not None else VARIANTS
     rng = random.Random(seed)
     for tried in range(max_seeds):
-        kind = variant or VARIANTS[tried % len(VARIANTS)]
+        kind = kinds[tried % len(kinds)]
         puzzle = fill_puzzle(rng.randrange(1 << 31), kind, stop=stop)
         if progress is not None:
             progress(tried + 1)
         if stop is not None and stop.is_set():
             break
-        if puzzle is not None and (difficulty is None or puzzle.difficulty == difficulty):
+        if (puzzle is not None and (difficulty is None or puzzle.difficulty == difficulty)
+                and (theme is None or theme in puzzle.themes)):
             return puzzle
     which = f" of difficulty {difficulty}" if difficulty is not None else ""
+    which += f" on the theme {theme}" if theme is not None else ""
     raise PatchworkError(f"no fill puzzle{which} from {max_seeds} games of seed {seed}; try another seed")
 
 
 def new_puzzle(kind: str, difficulty: int | None, seed: int, *, variant: Variant | None = None,
-               progress: Callable[[int], None] | None = None, stop: StopSignal | None = None) -> Puzzle:
-    """``patchwork puzzle new``'s puzzle: an endgame or a fill of ``difficulty`` from ``seed``
-    (``progress(tries)`` after each game or quilt tried)."""
-    check_puzzle_request(kind, variant)
+               theme: str | None = None, progress: Callable[[int], None] | None = None,
+               stop: StopSignal | None = None) -> Puzzle:
+    """``patchwork puzzle new``'s puzzle: an endgame or a fill of ``difficulty`` (and ``theme``) from
+    ``seed`` (``progress(tries)`` after each game or quilt tried)."""
+    check_puzzle_request(kind, variant, theme)
     if kind == "endgame":
-        return generate_endgame(seed, difficulty, progress=progress, stop=stop)
-    return generate_fill(seed, difficulty, variant, progress=progress, stop=stop)
+        return generate_endgame(seed, difficulty, theme=theme, progress=progress, stop=stop)
+    return generate_fill(seed, difficulty, variant, theme=theme, progress=progress, stop=stop)
 
 
-def check_puzzle_request(kind: str, variant: str | None) -> None:
-    """The kind and variant ``new_puzzle`` is asked for, refused before any game is dealt (so the
-    command says nothing else first, not even the random seed it drew)."""
+def check_puzzle_request(kind: str, variant: str | None, theme: str | None = None) -> None:
+    """The kind, variant and theme ``new_puzzle`` is asked for, refused before any game is dealt (so
+    the command says nothing else first, not even the random seed it drew)."""
     if kind not in KINDS:
         raise PatchworkError(f"kind must be {' or '.join(KINDS)}, not {kind!r}")
     if kind == "endgame" and variant is not None:
         raise PatchworkError("--variant is for fill puzzles")
     check_variant(variant)
+    if kind == "endgame":
+        check_endgame_request(None, theme)
+    else:
+        check_fill_theme(variant, theme)
 
 
 def check_variant(variant: str | None) -> None:
@@ -191,74 +314,12 @@ def check_variant(variant: str | None) -> None:
         raise PatchworkError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
 
 
-# --- the bank -------------------------------------------------------------------------------------
-_PROVER: Prover | None = None  # a worker process's exact search (its table reused game after game)
-
-
-def _endgame_task(seed: int) -> list[dict[str, Any]]:
-    """Worker: the puzzles of one self-play game, as JSON (one prover per worker process)."""
-    global _PROVER
-    if _PROVER is None:
-        _PROVER = Prover(SOLVE_SECONDS)
-    return [p.to_json() for p in puzzles_of_game(seed, _PROVER)]
-
-
-def _fill_task(seed: int) -> list[dict[str, Any]]:
-    """Worker: the fill puzzle of one seed (its variant by the seed), as JSON."""
-    puzzle = fill_puzzle(seed, VARIANTS[seed % len(VARIANTS)])
-    return [] if puzzle is None else [puzzle.to_json()]
-
-
-
-def _ordered(pool: ProcessPoolExecutor, task: Callable[[int], list[dict[str, Any]]], seeds: Iterator[int],
-             ahead: int) -> Iterator[tuple[int, list[dict[str, Any]]]]:
-    """``task(seed)`` for each seed in worker processes, ``ahead`` at a time, results in seed order."""
-    queue: list[tuple[int, Future[list[dict[str, Any]]]]] = []
-    for seed in seeds:
-        queue.append((seed, pool.submit(task, seed)))
-        if len(queue) >= ahead:
-            first, future = queue.pop(0)
-            yield first, future.result()
-    for seed, future in queue:
-        yield seed, future.result()
-
-
-def collect(kind: str, count: int, seed: int, workers: int, progress: Callable[[str, int, int], None],
-            max_tasks: int) -> list[dict[str, Any]]:
-    """``count`` puzzles of ``kind``, ``ceil(count / 5)`` of each difficulty at most, from seeds drawn
-    from ``seed`` in order; at most ``max_tasks`` games or quilts tried."""
-    quota = math.ceil(count / len(DIFFICULTIES))
-    have: dict[int, int] = dict.fromkeys(DIFFICULTIES, 0)
-    out: list[dict[str, Any]] = []
-    ids: set[str] = set()
-    rng = random.Random(f"{kind}|{seed}")
-    seeds = (rng.randrange(1 << 31) for _ in range(max_tasks))
-    task = _endgame_task if kind == "endgame" else _fill_task
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for _, found in _ordered(pool, task, seeds, 2 * workers):
-            for data in found:
-                if data["id"] not in ids and have[data["difficulty"]] < quota and len(out) < count:
-                    ids.add(data["id"])
-                    have[data["difficulty"]] += 1
-                    out.append(data)
-            progress(f"{kind} puzzles", len(out), count)
-            if len(out) >= count:
-                pool.shutdown(cancel_futures=True)  # the tasks queued ahead are not needed
-                break
-    if len(out) < count:
-        spread = ", ".join(f"{d}: {n}" for d, n in have.items())
-        raise PatchworkError(f"only {len(out)} of {count} {kind} puzzles after {max_tasks} tries ({spread})")
-    return sorted(out, key=lambda d: (d["difficulty"], d["id"]))
-
-
-def build_bank(out: str | Path, *, endgames: int, fills: int, seed: int, workers: int,
-               progress: Callable[[str, int, int], None], command: str) -> dict[str, dict[int, int]]:
-    """Write the bank's files into ``out`` (``BANK_FILES``); the counts per difficulty."""
-    if endgames < 0 or fills < 0 or workers < 1:
-        raise PatchworkError("--endgames and --fills must be at least 0, --workers at least 1")
-    counts: dict[str, dict[int, int]] = {}
-    for kind, count, max_tasks in (("endgame", endgames, 40 * endgames + 100), ("fill", fills, 40 * fills + 100)):
-        puzzles = collect(kind, count, seed, workers, progress, max_tasks) if count else []
-        write_atomic(Path(out) / BANK_FILES[kind], bank_json(puzzles, command))
-        counts[kind] = {d: sum(1 for p in puzzles if p["difficulty"] == d) for d in DIFFICULTIES}
-    return counts
+def check_fill_theme(variant: str | None, theme: str | None) -> None:
+    """A fill theme, and one the variant (when given) can have: one line naming the choices."""
+    if theme is None:
+        return
+    if theme not in FILL_THEMES:
+        raise PatchworkError(f"a fill theme is one of {', '.join(FILL_THEMES)}, not {theme!r}")
+    if variant is not None and variant not in THEME_VARIANTS[theme]:
+        raise PatchworkError(f"the theme {theme} is for the {' or '.join(THEME_VARIANTS[theme])} variant, "
+                             f"not {variant}")

@@ -1,15 +1,16 @@
 """The puzzle file format (JSON) and its one validator.
 
 An endgame puzzle: ``{"kind": "endgame", "id", "record", "position", "player", "winning": [moves],
-"refutation": {"move", "line", "margin"}, "difficulty", "margin", "legal", "bots", "seed"}``: the game
-``record`` up to the puzzle's position (whose notation is ``position``), the ``player`` to move, one
-move of each class that wins (placements equal up to the board's symmetries are one move), a natural
-wrong move with the line of best play that refutes it to the end of the game, the best ``margin``,
-the number of distinct ``legal`` moves, the share of trials the bots of levels 1-5 found a win.
+"refutation": {"move", "line", "margin"}, "difficulty", "margin", "legal", "bots", "seed", "themes",
+"rating"}``: the game ``record`` up to the puzzle's position (whose notation is ``position``), the
+``player`` to move, one move of each class that wins (placements equal up to the board's symmetries
+are one move), a natural wrong move with the line of best play that refutes it to the end of the game,
+the best ``margin``, the number of distinct ``legal`` moves, the share of trials the bots of levels 1-5 found a win, and
+the ``themes`` its proof shows (``ENDGAME_THEMES``) and its ``rating`` after the bots' answers.
 
 A fill puzzle: ``{"kind": "fill", "id", "quilt": [[row, col], ...], "patches": [ids], "objective",
 "marks", "budget", "require_bonus", "best": {"value", "placements"}, "optimal": true, "greedy",
-"difficulty"}``: cover the quilt with some of the patches (each at most once) for the best
+"difficulty", "themes"}``: cover the quilt with some of the patches (each at most once) for the best
 ``objective`` (``cells`` covered, or ``points``: the score change, with income counted at ``marks``
 income marks), spending at most ``budget`` buttons, completing a 7x7 square when ``require_bonus``.
 
@@ -41,6 +42,14 @@ Objective = Literal["cells", "points"]
 DIFFICULTIES = (1, 2, 3, 4, 5)
 #: A puzzle id: ``e`` (endgame) or ``f`` (fill) and 12 hex digits of its content's hash.
 ID_PATTERN = r"^[ef][0-9a-f]{12}$"
+#: Themes an endgame puzzle is tagged with from its proof (``puzzles/themes.py`` says when each holds).
+ENDGAME_THEMES: tuple[str, ...] = ("7x7-race", "leather", "income-timing", "tie-break", "placement", "buttons",
+                                   "long-line")
+#: Themes of a fill puzzle: a button budget binds, a 7x7 square to complete, points (not cells) to maximize.
+FILL_THEMES: tuple[str, ...] = ("budget", "7x7", "points")
+THEMES: tuple[str, ...] = ENDGAME_THEMES + FILL_THEMES
+EndgameTheme = Literal["7x7-race", "leather", "income-timing", "tie-break", "placement", "buttons", "long-line"]
+FillTheme = Literal["budget", "7x7", "points"]
 Placement = tuple[int, int]  # (patch id, mask)
 
 
@@ -78,6 +87,10 @@ class EndgamePuzzleModel(_Strict):
     bots: list[Annotated[float, Field(ge=0, le=1)]] = Field(
         default_factory=list, max_length=5, description="share of trials the bots of levels 1-5 found a win")
     seed: int | None = Field(default=None, description="the seed of the self-play game it comes from")
+    rating: float | None = Field(default=None, description="its Glicko-2 rating after the bots' answers")
+    themes: list[EndgameTheme] = Field(default_factory=list, max_length=len(ENDGAME_THEMES),
+                                       json_schema_extra={"uniqueItems": True},
+                                       description="what the proof shows decides it (puzzles/themes.py)")
 
 
 class PlacementModel(_Strict):
@@ -103,6 +116,9 @@ class FillPuzzleModel(_Strict):
     optimal: Literal[True]
     greedy: int | None = Field(default=None, description="what greedy placement reaches (None: it fails)")
     difficulty: Difficulty
+    themes: list[FillTheme] = Field(default_factory=list, max_length=len(FILL_THEMES),
+                                    json_schema_extra={"uniqueItems": True},
+                                    description="budget (the buttons bind), 7x7 (a square to complete), points")
 
 
 PuzzleModel = Annotated[EndgamePuzzleModel | FillPuzzleModel, Field(discriminator="kind")]
@@ -124,6 +140,8 @@ class EndgamePuzzle:
     difficulty: int
     bots: tuple[float, ...] = ()
     seed: int | None = None
+    themes: tuple[str, ...] = ()
+    rating: float | None = None
 
     kind = "endgame"
 
@@ -145,6 +163,8 @@ class EndgamePuzzle:
             "legal": self.legal,
             "bots": [round(x, 3) for x in self.bots],
             "seed": self.seed,
+            "themes": list(self.themes),
+            "rating": self.rating,
         }
 
 
@@ -163,6 +183,7 @@ class FillPuzzle:
     best: tuple[Placement, ...]
     greedy: int | None
     difficulty: int
+    themes: tuple[str, ...] = ()
 
     kind = "fill"
 
@@ -180,6 +201,7 @@ class FillPuzzle:
             "optimal": True,
             "greedy": self.greedy,
             "difficulty": self.difficulty,
+            "themes": list(self.themes),
         }
 
 
@@ -275,6 +297,7 @@ def _endgame(model: EndgamePuzzleModel) -> EndgamePuzzle:
         id=model.id, record=record, player=model.player, winning=tuple(winning), refutation=refutation,
         refutation_line=tuple(line), refutation_margin=model.refutation.margin, margin=model.margin,
         legal=model.legal, difficulty=model.difficulty, bots=tuple(model.bots), seed=model.seed,
+        themes=tuple(model.themes), rating=model.rating,
     )
 
 
@@ -291,7 +314,7 @@ def _fill(model: FillPuzzleModel) -> FillPuzzle:
         id=model.id, quilt=quilt, patches=tuple(model.patches), objective=model.objective, marks=model.marks,
         budget=model.budget, require_bonus=model.require_bonus, best_value=model.best.value,
         best=tuple(_placement_of(p) for p in model.best.placements), greedy=model.greedy,
-        difficulty=model.difficulty,
+        difficulty=model.difficulty, themes=tuple(model.themes),
     )
     problem = fill_problem(puzzle, puzzle.best)
     if problem:

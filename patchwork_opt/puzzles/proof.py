@@ -80,26 +80,32 @@ class Classified:
 
 
 class Prover:
-    """The exact search with one table, and a time cap per search (None: no cap)."""
+    """The exact search with one table, and a cap per search: ``seconds`` on the clock and/or
+    ``nodes`` searched (None: no cap). Puzzle making caps by nodes, so the same seed proves the same
+    positions however busy the machine is; answers are judged on the clock."""
 
     def __init__(self, seconds: float | None = None, table_mb: float = TABLE_MB,
-                 stop: Callable[[Callable[[], None]], None] | None = None) -> None:
+                 stop: Callable[[Callable[[], None]], None] | None = None, nodes: int | None = None) -> None:
         warm_up()  # load (or compile) the search before any of its clocks starts
         self.seconds = seconds
+        self.nodes = nodes
         self.table = ExactTable(table_mb)
         self.stop = stop
 
-    def solve(self, state: State, *, every_move: bool = False, pv_plies: int = 1) -> tuple[AnalysedMove, ...]:
-        """The root moves of ``state`` best first (``UnprovenError`` when the search runs out of time)."""
-        result = solve(state, deadline=deadline_after(self.seconds), every_move=every_move, table=self.table,
-                       pv_plies=pv_plies, stop=self.stop)
+    def solve(self, state: State, *, every_move: bool = False, pv_plies: int = 1,
+              nodes: int | None = None) -> tuple[AnalysedMove, ...]:
+        """The root moves of ``state`` best first (``UnprovenError`` when the search runs out of its
+        time or nodes: ``nodes`` for this search, else the prover's)."""
+        result = solve(state, deadline=deadline_after(self.seconds), node_limit=nodes or self.nodes,
+                       every_move=every_move, table=self.table, pv_plies=pv_plies, stop=self.stop)
         if not result.solved:
             raise UnprovenError("the exact search did not settle this position in time")
         return tuple(result.moves)
 
-    def classify(self, state: State) -> Classified:
-        """Every distinct move of ``state`` proven won or lost for the player to move."""
-        roots = self.solve(state)
+    def classify(self, state: State, nodes: int | None = None) -> Classified:
+        """Every distinct move of ``state`` proven won or lost for the player to move (the root
+        search within ``nodes`` when given)."""
+        roots = self.solve(state, nodes=nodes)
         by_key = {move_key(state, m.move): m for m in roots}
         moves = distinct_moves(state)
         wins = set()

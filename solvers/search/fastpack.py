@@ -15,6 +15,12 @@ tight pocket takes the patches that fit it before open space does, which finds p
 packings and proofs alike in far fewer nodes. An optional transposition table
 (``use_table``) cuts states reached again by other placements.
 
+Sets of patches to exclude (``PackingProblem.exclude``, a no-good on the choice of patches)
+change only which packings count as found: one whose placed slots are an excluded set is not
+kept, what extends it is still searched. Every bound stays a bound; a transposition table entry
+also keys on the patches placed, and twins an excluded set splits are no longer placed in slot
+order.
+
 A problem with cells to cover (7x7 completion) is the same search branching on those cells
 only: the first uncovered one is covered by a placement whose first such cell it is (the
 placement may spill onto other free cells), never left empty, and a branch ends as soon as
@@ -220,6 +226,26 @@ def _cover_cost_exact(  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
+def _used(chosen: np.ndarray, d: int, slot_of: np.ndarray) -> np.uint64:  # pragma: no cover - compiled
+    """The slots placed on the path to depth ``d``."""
+    used = np.uint64(0)
+    for t in range(d):
+        if chosen[t] >= 0:
+            used |= np.uint64(1) << np.uint64(slot_of[chosen[t]])
+    return used
+
+
+@njit(cache=True, nogil=True)
+def _is_excluded(chosen: np.ndarray, d: int, slot_of: np.ndarray, excluded: np.ndarray) -> bool:  # pragma: no cover
+    """The slots placed on the path to depth ``d`` are one of the ``excluded`` sets."""
+    used = _used(chosen, d, slot_of)
+    for i in range(excluded.shape[0]):  # noqa: SIM110  (compiled: no generators)
+        if excluded[i] == used:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _run(  # pragma: no cover - compiled
     budget_nodes: int,
     upper: int,
@@ -272,7 +298,9 @@ def _run(  # pragma: no cover - compiled
     tt_unused: np.ndarray,
     tt_gain: np.ndarray,
     tt_spent: np.ndarray,
+    tt_used: np.ndarray,
     stop_flag: np.ndarray,
+    excluded: np.ndarray,
 ) -> int:
     """Search on from the state in the stack arrays for at most ``budget_nodes`` nodes; PAUSED,
     EXHAUSTED or REACHED (``upper`` reached, or for cells to cover, all covered).
@@ -301,7 +329,9 @@ def _run(  # pragma: no cover - compiled
             done += 1
             meta[_M_NODES] += 1
             value = st_value[d]
-            if value > best:
+            if value > best and excluded.shape[0] and _is_excluded(chosen, d, slot_of, excluded):
+                pass  # an excluded choice of patches: no packing to keep (what extends it may be)
+            elif value > best:
                 best = value
                 length = 0
                 for t in range(d):
@@ -423,6 +453,7 @@ def _run(  # pragma: no cover - compiled
                 if (
                     tt_unused[h] == unused and tt_lo[h] == lo and tt_hi[h] == hi and value + tt_gain[h] <= best
                     and (button_budget < 0 or tt_spent[h] <= st_spent[d])
+                    and (excluded.shape[0] == 0 or tt_used[h] == _used(chosen, d, slot_of))
                 ):
                     d -= 1
                     continue
@@ -561,6 +592,8 @@ def _run(  # pragma: no cover - compiled
             tt_unused[h] = unused
             tt_gain[h] = best - st_value[d]
             tt_spent[h] = st_spent[d]
+            if excluded.shape[0]:
+                tt_used[h] = _used(chosen, d, slot_of)
         d -= 1
     meta[_M_DEPTH] = -1
     meta[_M_BEST] = best
@@ -659,6 +692,22 @@ def _shape(ids: tuple[int, ...], values: tuple[int, ...] | None, by_cost: bool, 
     )
 
 
+def _unlinked(need: np.ndarray, exclude: Sequence[int]) -> np.ndarray:
+    """``need`` (each twin's twin to place first) without the groups of twins an excluded set
+    splits. Placing twins in slot order keeps one packing of each class of packings equal up
+    to swapping twins; a set with some twins of a group but not all is alone in its class no
+    longer, and excluding it must not exclude the rest of its class with it."""
+    if not exclude:
+        return need
+    group = list(range(len(need)))  # each slot's first twin
+    for s, before in enumerate(need.tolist()):
+        if before >= 0:
+            group[s] = group[before]
+    split = {group[s] for s in range(len(need)) for e in exclude
+             if any(group[t] == group[s] and (e >> t & 1) != (e >> s & 1) for t in range(len(need)))}
+    return np.array([-1 if group[s] in split else b for s, b in enumerate(need.tolist())], dtype=np.int64)
+
+
 def _parts(free: int, regions: Sequence[int], cover: int) -> list[int]:
     """The order cells are settled in: the given regions within the free cells, smallest first,
     then the rest (one part when there are no regions, or cells to cover)."""
@@ -697,7 +746,9 @@ class Packer:
         shape = _shape(problem.patch_ids, problem.values, problem.budget is not None, bool(cover))
         counts = self._index_placements(shape)
         self._index_regions(_parts(problem.free, regions, cover))
-        self._area, self._val, self._cost, self._need = shape.area, shape.val, shape.cost, shape.need
+        self._area, self._val, self._cost = shape.area, shape.val, shape.cost
+        self._need = _unlinked(shape.need, problem.exclude)
+        self._excluded = np.array(problem.exclude, dtype=np.uint64)
         self._cheap = shape.cheap
         self._dp = np.zeros(CELLS + 1, dtype=np.int64)  # scratch of the cost bound
         self._order, self._dens, self._by_value = shape.order, shape.dens, shape.by_value
@@ -723,6 +774,7 @@ class Packer:
         self._tt_bits = 0
         self._tt_lo = self._tt_hi = self._tt_unused = np.zeros(1, dtype=np.uint64)
         self._tt_gain = self._tt_spent = np.zeros(1, dtype=np.int64)
+        self._tt_used = np.zeros(1, dtype=np.uint64)
         self.use_table(table_bits)
         self._stop = np.zeros(1, dtype=np.int64)  # set from another thread: the kernel pauses
         self._start(unused, incumbent if incumbent is not None else PackResult(value=0))
@@ -810,14 +862,16 @@ class Packer:
         entry are worth it once a search is known not to be trivial. Under a button budget an
         entry also keeps the buttons spent on reaching it (the patches left do not tell them: a
         patch that fits nowhere leaves the set, used or not) and cuts the state reached again
-        only at that spending or more, which allows no more."""
+        only at that spending or more, which allows no more. With sets to exclude, an entry also
+        keeps the patches placed on reaching it, and cuts only a state reached with the same: whether
+        a packing is excluded depends on all it placed, which the patches left do not tell either."""
         if not 0 <= bits <= 24:
             raise ValueError("table bits: 0 (no table) to 24")
         old_bits = self._tt_bits
         if old_bits:
             kept = np.nonzero(self._tt_unused)[0]
             old = (self._tt_lo[kept], self._tt_hi[kept], self._tt_unused[kept], self._tt_gain[kept],
-                   self._tt_spent[kept])
+                   self._tt_spent[kept], self._tt_used[kept] if self.problem.exclude else None)
         size = 1 << bits if bits else 1
         self._tt_bits = bits
         self._tt_lo = np.empty(size, dtype=np.uint64)
@@ -825,14 +879,17 @@ class Packer:
         self._tt_unused = np.zeros(size, dtype=np.uint64)  # 0: an empty entry (never a key)
         self._tt_gain = np.empty(size, dtype=np.int64)
         self._tt_spent = np.empty(size, dtype=np.int64)
+        self._tt_used = np.zeros(size if self.problem.exclude else 1, dtype=np.uint64)
         if old_bits and bits > old_bits:
-            lo, hi, unused, gain, spent = old
+            lo, hi, unused, gain, spent, used = old
             at = ((lo * _K1) ^ (hi * _K2) ^ (unused * _K3)) >> np.uint64(64 - bits)  # the kernel's hash
             self._tt_lo[at] = lo
             self._tt_hi[at] = hi
             self._tt_unused[at] = unused
             self._tt_gain[at] = gain
             self._tt_spent[at] = spent
+            if used is not None:
+                self._tt_used[at] = used
 
     def tighten(self, upper: int) -> None:
         """A better proven bound (the search stops as soon as it is reached)."""
@@ -879,7 +936,7 @@ class Packer:
                 self._meta, self._slot_of, self._fit_buf, self._fit_count, self._list_src,
                 self._comp_lo, self._comp_hi, self._comp_fits,
                 self._tt_bits, self._tt_lo, self._tt_hi, self._tt_unused, self._tt_gain, self._tt_spent,
-                self._stop,
+                self._tt_used, self._stop, self._excluded,
             )
             left -= int(self._meta[_M_NODES]) - before
         return self.result()

@@ -26,7 +26,10 @@ class PackingProblem:
     ``values``: per slot, what placing it is worth (None: its area, the ``cells`` objective);
     a patch worth nothing or less is never placed. ``budget``: the button cost the placed
     patches may total (None: no limit). ``cover``: cells that must all end covered (0: none);
-    a problem with cells to cover asks only whether that can be done.
+    a problem with cells to cover asks only whether that can be done. ``exclude``: sets of
+    slots (bit ``s``: slot ``s``, none empty) a packing may not place exactly: a packing whose
+    placed slots are one of them does not count, its supersets and subsets do (a no-good on the
+    choice of patches, for asking what the best other choice reaches; not with cells to cover).
     """
 
     free: int
@@ -34,6 +37,7 @@ class PackingProblem:
     values: tuple[int, ...] | None = None
     budget: int | None = None
     cover: int = 0
+    exclude: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 <= self.free <= FULL:
@@ -46,6 +50,10 @@ class PackingProblem:
             raise ValueError("budget must be at least 0")
         if self.cover & ~self.free:
             raise ValueError("cells to cover must be free")
+        if self.exclude and self.cover:
+            raise ValueError("exclude: not with cells to cover")
+        if any(not 0 < e < 1 << len(self.patch_ids) for e in self.exclude):
+            raise ValueError("exclude: non-empty sets of the problem's slots")
 
     def value(self, slot: int) -> int:
         return PATCHES[self.patch_ids[slot]].area if self.values is None else self.values[slot]

@@ -3,9 +3,13 @@ games database of its own, and Debian's Chromium driven by Playwright, one page 
 fails the test on any error the page logs (failed loads and Content-Security-Policy violations
 included).
 
+A test puts a game of its own in the served database through ``served_store`` (a ``GameStore``
+on the server's SQLite file: the server reads every game from the file on each request) and
+``store_record``, to review on the page what the game's record holds.
+
 Importing this module skips the importing suite when Chromium is not installed. The fixtures
-are exported under other names and registered by name (``server``, ``browser``, ``page``), as in
-``tests/web_databases.py``."""
+are exported under other names and registered by name (``server``, ``served_store``, ``browser``,
+``page``), as in ``tests/web_databases.py``."""
 
 from __future__ import annotations
 
@@ -26,6 +30,10 @@ if not Path(CHROMIUM).exists():
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
+from patchwork_opt.apps.web.store import Game, GameStore, SqliteGameStore  # noqa: E402
+from patchwork_opt.core.move import Move  # noqa: E402
+from patchwork_opt.formats.record import Record  # noqa: E402
+
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
@@ -36,15 +44,20 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.fixture(name="served_db", scope="module")
+def served_db_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The SQLite file the served app keeps its games in (one per test module)."""
+    return tmp_path_factory.mktemp("served") / "games.db"
+
+
 @pytest.fixture(name="server", scope="module")
-def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_fixture(served_db: Path) -> Iterator[str]:
     """The base URL of a served app, once it answers ``/api/health``."""
     port = _free_port()
-    folder = tmp_path_factory.mktemp("served")
-    log = folder / "server.log"
+    log = served_db.parent / "server.log"
     with log.open("w") as out:
         proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db",
-                                 str(folder / "games.db")], stdout=out, stderr=subprocess.STDOUT)
+                                 str(served_db)], stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):
@@ -61,6 +74,36 @@ def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture(name="served_store")
+def served_store_fixture(server: str, served_db: Path) -> Iterator[GameStore]:
+    """The served app's games database, opened in the test (once the server made its tables): a
+    game stored here is the server's game, reviewed and played on through its pages."""
+    store = SqliteGameStore(served_db)
+    yield store
+    store.close()
+
+
+def store_record(store: GameStore, record: Record, seat: int, tail: list[Move] | None = None) -> Game:
+    """A game of ``record``'s circle and leather with its moves, then ``tail`` (moves after the record),
+    stored as the person at ``seat`` played it against the greedy AI: ``seat``'s moves by the human."""
+    start = Record(circle=record.circle[:], moves=[], leather=record.leather).replay()
+    game = store.create(start, seed=None, ai="greedy", level=1, seat=seat)
+    state = start
+    for ply, move in enumerate([*record.moves, *(tail or [])]):
+        store.append(game.id, ply, move, actor="human" if state.to_move() == seat else "ai")
+        state.apply(move)
+    return store.get(game.id)
+
+
+def serious_violations(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")]
 
 
 @pytest.fixture(name="browser", scope="module")

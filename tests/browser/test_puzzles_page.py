@@ -2,21 +2,43 @@
 Playwright. A visitor solves an endgame by moving as in a game (a patch chosen, turned, placed with a
 click) and sees the verdict come into view, green, in words, with the line of best play to step
 through on the board; misses another and sees the refutation and a winning move drawn; fills a quilt
-patch by patch and sees the proven optimum; and on a phone, every verdict comes into view."""
+patch by patch and sees the proven optimum; and on a phone, every verdict comes into view. Playing
+habits, on a desktop and on a phone: the theme filter, a streak counted until the first miss, the
+daily puzzle, a fill's button budget (patches over it greyed, choosing one refused), and the review's
+"Practise your mistakes" leading to the Puzzles page: for a game stored with a blunder that has an
+only-move answer (tests/data/mistake_record.json), the puzzle made of it, shown and solved there."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from served_pages import browser_fixture, page_fixture, server_fixture  # noqa: F401  (fixtures browser, page, server)
+from served_pages import (  # noqa: F401  (fixtures browser, page, server, served_db, served_store)
+    browser_fixture,
+    checked_page,
+    page_fixture,
+    serious_violations,
+    served_db_fixture,
+    served_store_fixture,
+    server_fixture,
+    store_record,
+)
 
+from patchwork_opt.apps.web.store import Game, GameStore
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.move import Move
+from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle
-from patchwork_opt.puzzles.proof import distinct_moves, move_key
+from patchwork_opt.puzzles.model import FILL_THEMES, EndgamePuzzle, FillPuzzle, puzzle_from_json
+from patchwork_opt.puzzles.proof import BestPlayBot, distinct_moves, move_key
 
 pytestmark = pytest.mark.slow
 BANK = shipped_bank()
@@ -44,7 +66,7 @@ def turns_to(pid: int, cells: Cells) -> tuple[int, bool]:
 
 def place(page: Page, quilt: str, pid: int, cells: Cells) -> None:
     """Choose the patch, turn it with the buttons, and click the quilt where the page puts it on ``cells``."""
-    page.click(f".offer[data-patch='{pid}']")
+    page.click(f"{'#eg-offers' if quilt.startswith('#eg') else '#fill-patches'} .offer[data-patch='{pid}']")
     presses, flipped = turns_to(pid, cells)
     buttons = "#eg" if quilt.startswith("#eg") else "#fill"
     if flipped:
@@ -165,3 +187,265 @@ def test_on_a_phone_a_verdict_comes_into_view_by_itself(browser: Browser, server
         assert in_view(page, "#verdict-title")
     finally:
         context.close()
+
+
+# --- playing habits, on a desktop and on a phone -----------------------------------------------------
+SCREENS: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
+
+@pytest.fixture(name="screen", params=list(SCREENS))
+def screen_fixture(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A new visitor's page (no puzzle visitor kept yet) on a desktop, then on a phone."""
+    yield from checked_page(browser, **SCREENS[request.param])
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def ready(page: Page) -> None:
+    page.wait_for_selector("body[data-ready=true][data-busy=false]", timeout=60_000)
+
+
+def new_puzzle(page: Page) -> str:
+    """Press New puzzle (or Next) and wait for the next one; its id."""
+    before = page.get_attribute("body", "data-puzzle")
+    page.click("#next")
+    page.wait_for_function("(id) => document.body.dataset.puzzle !== id && document.body.dataset.busy === 'false'",
+                           arg=before, timeout=60_000)
+    return page.get_attribute("body", "data-puzzle") or ""
+
+
+def test_the_theme_select_speaks_in_words_and_filters(screen: Page, server: str) -> None:
+    screen.goto(f"{server}/puzzles")
+    ready(screen)
+    screen.select_option("#kind", "fill")
+    words = _get(f"{server}/api/puzzles/themes")["fill"]
+    assert [t["theme"] for t in words] == list(FILL_THEMES)
+    assert [t["puzzles"] for t in words] == [len(BANK.of("fill", theme=t)) for t in FILL_THEMES]
+    options = screen.locator("#theme option").all_text_contents()
+    assert options == ["any", *[t["words"] + ("" if t["puzzles"] else " (no puzzles yet)") for t in words]]
+    disabled = screen.locator("#theme option").evaluate_all("os => os.map(o => o.disabled)")
+    assert disabled == [False, *[not t["puzzles"] for t in words]]  # a theme without puzzles cannot be asked for
+    theme = next((t for t in words if t["puzzles"]), None)
+    if theme is None:
+        pytest.skip("the shipped bank carries no fill themes yet: nothing to filter")
+    screen.select_option("#theme", theme["theme"])
+    shown = new_puzzle(screen)
+    puzzle = BANK.find(shown)
+    assert puzzle is not None and puzzle.kind == "fill" and theme["theme"] in puzzle.themes
+    assert theme["words"] in screen.inner_text("[data-testid=puzzle-themes]")
+    screen.select_option("#kind", "endgame")  # the endgame's themes now, and "any" again
+    assert screen.input_value("#theme") == "" and screen.locator("#theme option").count() == 8
+
+
+def test_a_streak_is_counted_until_the_first_miss(screen: Page, server: str) -> None:
+    screen.goto(f"{server}/puzzles")
+    ready(screen)
+    screen.select_option("#kind", "fill")
+    assert screen.locator("[data-testid=streak]").is_hidden()
+    before = screen.get_attribute("body", "data-puzzle")
+    screen.click("#streak-mode")
+    screen.wait_for_function("(id) => document.body.dataset.puzzle !== id && document.body.dataset.busy === 'false'",
+                             arg=before, timeout=60_000)
+    assert screen.get_attribute("#streak-mode", "aria-pressed") == "true"
+    assert screen.inner_text("[data-testid=streak]") == "Streak mode. Streak: 0 · best 0"
+    for length in (1, 2):
+        puzzle = BANK.find(screen.get_attribute("body", "data-puzzle") or "")
+        assert isinstance(puzzle, FillPuzzle) and puzzle.difficulty == 1  # a streak starts easy
+        for pid, mask in puzzle.best:
+            place(screen, "#fill-quilt", pid, cells_of(mask))
+        screen.click("#fill-done")
+        assert answered(screen) == "correct"
+        assert screen.inner_text("[data-testid=streak]") == f"Streak mode. Streak: {length} · best {length}"
+        assert f"Streak: {length} (best {length})." in screen.inner_text("[data-testid=verdict-habits]")
+        assert screen.inner_text("#next") == "Next in the streak"
+        new_puzzle(screen)
+    puzzle = BANK.find(screen.get_attribute("body", "data-puzzle") or "")
+    assert puzzle is not None and puzzle.difficulty == 2  # two in a row: one step harder
+    screen.click("#fill-done")  # nothing placed: a miss ends the streak
+    assert answered(screen) == "wrong"
+    assert "Streak over at 2 (best 2)" in screen.inner_text("[data-testid=verdict-habits]")
+    assert "comes back after a few more" in screen.inner_text("[data-testid=verdict-habits]")
+    assert screen.inner_text("[data-testid=streak]") == "Streak mode. Streak: 0 · best 2"
+
+
+def test_the_daily_puzzle_is_the_servers_puzzle_of_the_day(screen: Page, server: str) -> None:
+    screen.goto(f"{server}/puzzles")
+    ready(screen)
+    screen.click("#daily")
+    daily = _get(f"{server}/api/puzzles/daily")
+    screen.wait_for_selector(f"body[data-puzzle='{daily['id']}'][data-busy=false]", timeout=30_000)
+    note = screen.inner_text("[data-testid=puzzle-note]")
+    assert note == f"The daily puzzle of {daily['daily']} (UTC): the same for everyone today."
+    assert daily["daily"] == datetime.now(UTC).date().isoformat()
+
+
+def budget_fill() -> tuple[FillPuzzle, int, list[int]]:
+    """A fill with a button budget, the first patch of its optimum, and the patches that its price
+    puts over what is left of the budget (each affordable before)."""
+    for puzzle in BANK.puzzles["fill"]:
+        if isinstance(puzzle, FillPuzzle) and puzzle.budget is not None and puzzle.best:
+            first = puzzle.best[0][0]
+            left = puzzle.budget - PATCHES[first].cost
+            newly = [q for q in puzzle.patches if q != first and left < PATCHES[q].cost <= puzzle.budget]
+            if newly:
+                return puzzle, first, newly
+    raise AssertionError("the bank has no fill whose budget binds after one patch")
+
+
+def greyed(page: Page) -> set[int]:
+    return {int(x) for x in page.locator("#fill-patches .offer.unaffordable").evaluate_all(
+        "cards => cards.map(c => c.dataset.patch)")}
+
+
+def test_a_fill_greys_the_patches_over_its_budget_and_refuses_them(screen: Page, server: str) -> None:
+    puzzle, first, newly = budget_fill()
+    assert puzzle.budget is not None
+    over = {q for q in puzzle.patches if PATCHES[q].cost > puzzle.budget}
+    open_puzzle(screen, server, puzzle.id)
+    assert greyed(screen) == over
+    assert "spending at most" in screen.inner_text("[data-testid=task]")
+    place(screen, "#fill-quilt", first, cells_of(puzzle.best[0][1]))
+    assert greyed(screen) == over | set(newly)  # updated as the patch is placed
+    pid = newly[0]
+    card = screen.locator(f"#fill-patches .offer[data-patch='{pid}']")
+    assert card.get_attribute("aria-disabled") == "true" and "(over the budget)" in card.inner_text()
+    card.click(force=True)  # (Playwright waits for an aria-disabled button) refused as it happens: said in words,
+    # nothing chosen, nothing placed
+    left = puzzle.budget - PATCHES[first].cost
+    assert screen.inner_text("#error") == (f"Patch #{pid} costs {PATCHES[pid].cost} buttons: only {left} of the "
+                                           f"budget of {puzzle.budget} are left")
+    assert card.get_attribute("aria-pressed") == "false" and screen.locator("#fill-tray-shape rect").count() == 0
+    assert screen.inner_text("[data-testid=fill-score]").endswith(
+        f"costing {PATCHES[first].cost} buttons (budget {puzzle.budget})")
+    screen.click("#fill-undo")  # taken back: affordable again
+    assert greyed(screen) == over
+    screen.click(f"#fill-patches .offer[data-patch='{pid}']")
+    assert screen.get_attribute(f"#fill-patches .offer[data-patch='{pid}']", "aria-pressed") == "true"
+
+
+def test_practise_your_mistakes_leads_from_the_review_to_the_puzzles(screen: Page, server: str) -> None:
+    from test_web_page import _finished_game
+
+    game = _finished_game(server, seed=5)
+    screen.goto(f"{server}/#{game['id']}")
+    screen.wait_for_selector("body[data-ready=true][data-busy=false]", timeout=60_000)
+    screen.select_option("#review-depth", "0.1")
+    screen.click("#review-start")
+    screen.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
+    review = screen.evaluate("() => S.review")
+    mine = [p["ply"] for p in review["plies"] if p["player"] == game["seat"] and p["label"] in ("mistake", "blunder")]
+    assert mine, "the advancing player makes mistakes"
+    screen.click("#practise")
+    screen.wait_for_selector("body[data-busy=false][data-practised]", timeout=300_000)
+    made = int(screen.get_attribute("body", "data-practised") or -1)
+    result = screen.inner_text("[data-testid=practise-result]")
+    if made:
+        assert result.startswith(f"{made} puzzle") and screen.locator("#practise-link").is_visible()
+        screen.click("#practise-link")
+        ready(screen)
+        assert screen.inner_text("[data-testid=puzzle-note]") == f"A mistake of your game, as a puzzle: 1 of {made}."
+    else:  # the advancing player's mistakes come where the game is lost already: said plainly
+        assert result.startswith(f"None of your {len(mine)} mistakes and blunders makes a puzzle")
+
+
+def test_a_set_of_puzzles_from_the_address_is_served_in_order(screen: Page, server: str) -> None:
+    """What Practise links to: /puzzles?set=ID,ID, each in turn, then puzzles of the settings again."""
+    first, second = (p.id for p in BANK.puzzles["endgame"][:2])
+    screen.goto(f"{server}/puzzles?set={first},{second},not-an-id")
+    screen.wait_for_selector(f"body[data-ready=true][data-busy=false][data-puzzle='{first}']", timeout=60_000)
+    assert screen.inner_text("[data-testid=puzzle-note]") == "A mistake of your game, as a puzzle: 1 of 2."
+    assert screen.inner_text("#next") == "Next of your game (2 of 2)"
+    assert new_puzzle(screen) == second
+    assert screen.inner_text("[data-testid=puzzle-note]") == "A mistake of your game, as a puzzle: 2 of 2."
+    assert screen.inner_text("#next") == "New puzzle"
+    new_puzzle(screen)
+    assert screen.locator("[data-testid=puzzle-note]").is_hidden() and "?set=" not in screen.url
+
+
+#: A game cut just after a blunder (its last move) made where exactly one decision wins.
+MISTAKE_RECORD = Record.load(Path(__file__).parent.parent / "data" / "mistake_record.json")
+BLUNDER_PLY = len(MISTAKE_RECORD.moves) - 1
+
+
+def blunder_game(store: GameStore) -> Game:
+    """The mistake record played on to the end by best play on both sides (a review needs a finished
+    game), stored in the served database with the blunderer as the person: of the person's moves
+    only the blunder makes a puzzle (the later ones come in lost positions, the earlier ones where
+    the exact search proves no single winning decision)."""
+    head = MISTAKE_RECORD.moves[:BLUNDER_PLY]
+    seat = Record(MISTAKE_RECORD.circle[:], head, MISTAKE_RECORD.leather).replay().to_move()
+    state, bot = MISTAKE_RECORD.replay(), BestPlayBot()
+    tail: list[Move] = []
+    while not state.is_terminal():
+        tail.append(bot.decide(state).move)
+        state.apply(tail[-1])
+    return store_record(store, MISTAKE_RECORD, seat, tail)
+
+
+def practise_from_the_review(page: Page, server: str, game: Game) -> str:
+    """Review the game on its page, press Practise your mistakes; the one puzzle's id, from the link."""
+    page.goto(f"{server}/#{game.id}")
+    page.wait_for_selector("body[data-ready=true][data-busy=false]", timeout=60_000)
+    page.select_option("#review-depth", "0.1")
+    page.click("#review-start")
+    page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
+    review = page.evaluate("() => S.review")
+    mine = [p["ply"] for p in review["plies"] if p["player"] == game.seat and p["label"] in ("mistake", "blunder")]
+    assert BLUNDER_PLY in mine, review["plies"][BLUNDER_PLY]
+    page.click("#practise")
+    page.wait_for_selector("body[data-busy=false][data-practised]", timeout=300_000)
+    assert page.get_attribute("body", "data-practised") == "1"
+    result = page.inner_text("[data-testid=practise-result]")
+    assert result.startswith("1 puzzle from your ") and f"(before move {BLUNDER_PLY + 1})" in result, result
+    link = page.locator("#practise-link")
+    assert link.is_visible() and link.inner_text() == "practise them on the Puzzles page"
+    href = link.get_attribute("href") or ""
+    assert re.fullmatch(r"/puzzles\?set=[^,]+", href), href
+    assert serious_violations(page) == []
+    return href.split("=", 1)[1]
+
+
+def test_a_blunder_practised_from_the_review_is_shown_and_solved_on_the_puzzles_page(
+    screen: Page, server: str, served_store: GameStore
+) -> None:
+    game = blunder_game(served_store)
+    puzzle_id = practise_from_the_review(screen, server, game)
+    kept = served_store.stored_puzzle(puzzle_id)  # the puzzle's JSON, as the server keeps it
+    assert kept is not None
+    puzzle = puzzle_from_json(json.loads(kept))
+    assert isinstance(puzzle, EndgamePuzzle) and puzzle.player == game.seat
+    assert puzzle.record.moves == MISTAKE_RECORD.moves[:BLUNDER_PLY]  # the position before the blunder
+
+    screen.click("#practise-link")
+    screen.wait_for_selector(f"body[data-ready=true][data-busy=false][data-puzzle='{puzzle_id}']", timeout=60_000)
+    assert "?set=" in screen.url
+    assert screen.inner_text("[data-testid=puzzle-note]") == "A mistake of your game, as a puzzle: 1 of 1."
+    assert "find a winning move" in screen.inner_text("[data-testid=task]")
+    # the position before the blunder: the offers in order, both quilts, spaces and buttons
+    view = _get(f"{server}/api/puzzles/{puzzle_id}")["endgame"]
+    assert view["winning"] == len(puzzle.winning) and view["state"]["position"] == puzzle.to_json()["position"]
+    state = puzzle.state()
+    offered = screen.locator("#eg-offers .offer").evaluate_all("cards => cards.map(c => Number(c.dataset.patch))")
+    assert offered == list(state.offers())
+    for quilt, stats, seat in (("you", "you", puzzle.player), ("other", "other", 1 - puzzle.player)):
+        assert screen.locator(f"#eg-quilt-{quilt} .piece").count() == len(state.placed[seat])
+        assert screen.inner_text(f"#eg-stats-{stats} dd[data-stat=space]") == str(state.pos[seat])
+        assert screen.inner_text(f"#eg-stats-{stats} dd[data-stat=buttons]") == str(state.buttons[seat])
+    assert serious_violations(screen) == []
+
+    move = puzzle.winning[0]
+    assert move.kind in ("buy", "advance"), move
+    if move.kind == "advance":
+        screen.click("#eg-advance")
+    else:
+        place(screen, "#eg-quilt-you", move.patch, cells_of(move.mask))
+    assert answered(screen) == "correct"
+    assert "Correct!" in screen.inner_text("[data-testid=verdict]")
+    assert screen.inner_text("#next") == "New puzzle"  # the set of one is done
+    assert serious_violations(screen) == []

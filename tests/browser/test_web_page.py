@@ -5,7 +5,8 @@ one by keyboard, follow the AI's moves, ask for a hint (drawn on the board with 
 step through the moves played, undo. A whole game by touch alone on an emulated phone, each move
 in at most three taps, to the final scores in view. The review of a finished game stepped through
 by keys, with labels that follow the stated rule; and no serious or critical accessibility
-violation (axe-core) on the game, the review and the puzzles page.
+violation (axe-core) on the game, the review and the puzzles page (an answer, streak mode, a fill
+with patches over its budget).
 """
 
 from __future__ import annotations
@@ -20,10 +21,19 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize
-from served_pages import browser_fixture, checked_page, page_fixture, server_fixture  # noqa: F401  (fixtures browser, page, server)
+from served_pages import (  # noqa: F401  (fixtures browser, page, server, served_db)
+    browser_fixture,
+    checked_page,
+    page_fixture,
+    serious_violations,
+    served_db_fixture,
+    server_fixture,
+)
 
 from patchwork_opt.apps.review import label_of, label_rule
 from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.puzzles.bank import shipped_bank
+from patchwork_opt.puzzles.model import FillPuzzle
 
 pytestmark = pytest.mark.slow
 SHOTS = os.environ.get("PATCHWORK_SCREENSHOTS")  # a folder to keep screenshots in, when set
@@ -389,14 +399,6 @@ def test_the_review_steps_through_every_move_by_keys_and_its_labels_follow_the_l
         page.wait_for_selector(f"body[data-review-ply='{listed[-1]}']")
 
 
-def _serious(page: Page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in results.response["violations"]
-            if v["impact"] in ("serious", "critical")]
-
-
 def test_no_serious_accessibility_violations_on_the_game_the_review_and_the_puzzles(
     page: Page, server: str
 ) -> None:
@@ -404,7 +406,7 @@ def test_no_serious_accessibility_violations_on_the_game_the_review_and_the_puzz
     start(page, server, seed=4)
     page.locator(".offer:not([disabled])").first.click()
     cell(page, 4, 4).hover()
-    assert _serious(page) == []
+    assert serious_violations(page) == []
     game = _finished_game(server, seed=8)
     page.goto("about:blank")  # a new load, not only a new #hash
     page.goto(f"{server}/#{game['id']}")
@@ -413,10 +415,22 @@ def test_no_serious_accessibility_violations_on_the_game_the_review_and_the_puzz
     page.select_option("#review-depth", "0.1")
     page.click("#review-start")
     page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
-    assert _serious(page) == []
+    assert serious_violations(page) == []
     page.goto(f"{server}/puzzles")
     page.wait_for_selector("body[data-ready=true][data-busy=false]")
-    assert _serious(page) == []
+    assert serious_violations(page) == []
     page.click("#eg-advance")  # an answer: the verdict, green or red, and the line of best play
     page.wait_for_selector("body[data-busy=false]:is([data-answered=correct], [data-answered=wrong])", timeout=60_000)
-    assert _serious(page) == []
+    assert serious_violations(page) == []
+    # streak mode with its counter, then a fill whose budget greys patches
+    page.click("#streak-mode")
+    page.wait_for_selector("body[data-busy=false][data-streak-mode=true]:not([data-answered=correct]):not("
+                           "[data-answered=wrong])", timeout=60_000)
+    assert serious_violations(page) == []
+    budget = next(p for p in shipped_bank().puzzles["fill"] if isinstance(p, FillPuzzle) and p.budget is not None
+                  and any(PATCHES[q].cost > p.budget for q in p.patches))
+    page.goto("about:blank")  # a new load, not only a new #hash
+    page.goto(f"{server}/puzzles#{budget.id}")
+    page.wait_for_selector(f"body[data-ready=true][data-busy=false][data-puzzle='{budget.id}']")
+    assert page.locator("#fill-patches .offer.unaffordable").count() >= 1
+    assert serious_violations(page) == []

@@ -9,7 +9,9 @@ eight symmetries (nothing else differs between them) are listed once.
 The numbers come from the AI's search (``patchwork_opt.ai.analysis.run``), so every gain in the AI's
 strength flows into the advice: wherever its estimate says the compiled exact search can finish
 within its share of the budget, ``exact_analysis`` searches the rest of the game exhaustively over
-every legal move (the top move then wins whenever a winning move exists); for a pending leather
+every legal move (the top move then wins whenever a winning move exists); when it runs out first, the
+moves it proved keep their exact figures and the others are sampled with the time left (``with_proven``:
+each move's ``exact`` says which); for a pending leather
 patch outside its reach, the AI's whole analysis, ``run_analysis``; elsewhere its sampling search,
 ``sampled_analysis``, over the analysis's own options of the one candidate list
 (``candidate_moves``: several distinct placements per offer), with a move played in a game
@@ -99,10 +101,11 @@ def _search(
 ) -> SearchedPosition:
     exact = search.exact_analysis(state, deadline=deadline, iterations=iterations, every_move=True, stop=stop,
                                   pv_plies=LINE_PLIES)
-    if exact is not None:
+    if exact is not None and exact.solved:
         valued = _valued(exact.moves)
         if valued:
             return replace(exact, moves=valued)
+    # not solved (or not tried): sampling has the time left; the moves the exact search proved keep their proofs
     early = iterations is None  # a fixed budget stays whole: its figures are repeatable
     if state.pending >= 0:
         analysis = search.run_analysis(state, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor,
@@ -110,6 +113,8 @@ def _search(
     else:
         analysis = search.sampled_analysis(state, moves, deadline=deadline, iterations=iterations, seed=seed,
                                            pv_plies=LINE_PLIES, stop=stop, evaluator=evaluator, early_stop=early)
+    if exact is not None:
+        analysis = replace(search.with_proven(analysis, exact.moves), exact_failed=True, nodes=exact.nodes)
     return replace(analysis, moves=_valued(analysis.moves))
 
 

@@ -5,7 +5,9 @@ exact search tries to solve the rest of the game over every legal move within a 
 budget; when it finishes the figures are exact (win 1 or 0, the final margin under best play).
 It is the compiled one (``exactcore``), tried wherever its estimate says it can finish in that
 share (not from a fixed space; probed where the estimate is a little over it: ``exact_budget``),
-with the bot's table kept across a game's moves. Otherwise the
+with the bot's table kept across a game's moves.
+When it runs out of its share, the root moves it proved stand (``with_proven``: exact figures for
+those, the rest sampled) and the sampling search has all the time left. Otherwise the
 compiled UCT (``fastcore``) samples: root moves are advance and each affordable offer placed
 where the advisor ranks first, plus any placement completing a 7x7 (this search's options of the
 one candidate list, ``candidates``), leaves valued by the evaluator passed in (the learned value
@@ -32,7 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
+from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
 from patchwork_opt.ai.heuristic import leather_cell
 from patchwork_opt.ai.learned.value import (
     SHIPPED_WEIGHTS,
@@ -62,12 +64,14 @@ CAPACITY_PER_SECOND: dict[str, int] = {ROLLOUT.name: NODES_PER_SECOND, "learned"
 #: the iterations take (it visits about 4.4 nodes in the time UCT with the learned value runs one
 #: iteration, measured in one process on the same late positions).
 COMPILED_NODES_PER_ITERATION = 2.0
-#: The exact search gets its whole share (``clock.EXACT_SHARE``) where its estimate (the median)
-#: fits in it. Its spread is wide (a factor of four either way, two times in three), so where the
-#: estimate is at most ``PROBE_REACH`` times the share it still gets ``clock.PROBE_SHARE`` of it:
-#: many such positions are solved in far less (a player on space 53 places nothing more, whatever
-#: their empty cells).
-EXACT_QUANTILE = 0.5
+#: The exact search gets its share (``clock.EXACT_SHARE``) where its estimate's ``EXACT_QUANTILE`` fits in
+#: it: one position in four like it finishes there, enough to risk half a move on (an exact answer plays
+#: perfectly; half the sampling costs little); the median alone turned away a late endgame at level 3
+#: (0.5 s a move) that is solved in 0.02 s. The estimate is fitted on every style of play (issue 35) but
+#: its spread is wide, so where that estimate is at most ``PROBE_REACH`` times the share a probe of
+#: ``clock.PROBE_SHARE`` of it still runs: a few hundredths of a second that solve the positions the
+#: estimate over-prices most. Nowhere else.
+EXACT_QUANTILE = 0.25
 PROBE_REACH = 10.0
 EXACT_TABLE_MB = 128.0  # a bot's exact-search table at most
 #: a bot's table entries per node its exact search may visit in one move (the table is cleared and
@@ -230,9 +234,10 @@ class ExactBudget:
 def exact_budget(state: State, *, deadline: Deadline | None, iterations: int | None,
                  every_move: bool) -> ExactBudget | None:
     """The compiled exact search's share of a budget (``clock.EXACT_SHARE`` of the time left, or
-    ``COMPILED_NODES_PER_ITERATION`` nodes an iteration) when its estimate says it finishes within
-    it, a probe of it (``clock.PROBE_SHARE``) when the estimate is within ``PROBE_REACH`` of it;
-    None when not worth trying. An iteration budget, when given, rules (the search is repeatable)."""
+    ``COMPILED_NODES_PER_ITERATION`` nodes an iteration) when its estimate (``EXACT_QUANTILE``) says
+    it finishes within it, a probe of it (``clock.PROBE_SHARE``) when the estimate is within
+    ``PROBE_REACH`` of it; None when not worth trying: the sampling search then has the whole budget.
+    An iteration budget, when given, rules (the search is repeatable)."""
     if iterations is not None:
         nodes = max(1, int(iterations * COMPILED_NODES_PER_ITERATION))
         over = exactcore.estimate_nodes(state, every_move=every_move, quantile=EXACT_QUANTILE) / nodes
@@ -264,20 +269,36 @@ def table_for(seconds: float | None, node_limit: int | None) -> ExactTable:
 def exact_analysis(state: State, *, deadline: Deadline | None, iterations: int | None, every_move: bool,
                    table: ExactTable | None = None, stop: StopSignal | None = None,
                    pv_plies: int = 4) -> SearchedPosition | None:
-    """The compiled exact search over every legal move, when it is worth trying within its share
-    of the budget (``exact_budget``) and finishes there; None otherwise. ``table`` is one kept
-    across a game (``table_for``; None: the calling thread's, kept by ``exactcore``)."""
+    """The compiled exact search over every legal move within its share of the budget, where it is
+    worth trying (``exact_budget``); None where it is not. Its result is ``solved``, or not, with the
+    root moves it proved before its share ran out (``exactcore.solve``): pass those on to
+    ``with_proven``. ``table`` is one kept across a game (``table_for``; None: the calling thread's,
+    kept by ``exactcore``)."""
     budget = exact_budget(state, deadline=deadline, iterations=iterations, every_move=every_move)
     if budget is None:
         return None
-    return _solved(state, budget, every_move=every_move, table=table, stop=stop, pv_plies=pv_plies)
+    return _attempt(state, budget, every_move=every_move, table=table, stop=stop, pv_plies=pv_plies)
 
 
-def _solved(state: State, budget: ExactBudget, *, every_move: bool, table: ExactTable | None,
-            stop: StopSignal | None, pv_plies: int = 4) -> SearchedPosition | None:
-    solved = exactcore.solve(state, deadline=budget.deadline, node_limit=budget.node_limit, every_move=every_move,
-                             table=table, pv_plies=pv_plies, stop=stop.attach if stop is not None else None)
-    return solved if solved.solved else None
+def _attempt(state: State, budget: ExactBudget, *, every_move: bool, table: ExactTable | None,
+             stop: StopSignal | None, pv_plies: int = 4) -> SearchedPosition:
+    return exactcore.solve(state, deadline=budget.deadline, node_limit=budget.node_limit, every_move=every_move,
+                           table=table, pv_plies=pv_plies, stop=stop.attach if stop is not None else None)
+
+
+def with_proven(sampled: SearchedPosition, proven: Sequence[AnalysedMove]) -> SearchedPosition:
+    """``sampled`` with the root moves an unfinished exact search proved (``proven``): a proof replaces the
+    sampled figures of the same move (up to the board's symmetries) and a proven move the sampling
+    did not list joins. Best first: the proven wins (exact values, best margin first, then refuted
+    moves still proven wins), the sampled moves in their order, the proven losses. The result is not
+    ``exact`` (not every move is proven): each move's own ``exact`` says whether it is."""
+    if not proven:
+        return sampled
+    by_key = {move_key(sampled.quilt, m.move): m for m in proven}
+    rest = [m for m in sampled.moves if move_key(sampled.quilt, m.move) not in by_key]
+    wins = [m for m in proven if m.win > 0]  # best first already: exact before bounds, by value
+    losses = [m for m in proven if m.win <= 0]
+    return replace(sampled, moves=[*wins, *rest, *losses])
 
 
 def reference_exact_analysis(state: State, solver: ExactSearch, *, deadline: Deadline | None,
@@ -347,7 +368,9 @@ def run_analysis(
 
     The exact search takes its share of the time left (``exact_budget``); sampling, and the
     ``advisor`` placing its root buys (bounded by the deadline where it can be: ``clock.bounded``),
-    take what it leaves. ``exact_solver`` passes the exact search's table kept from earlier moves of
+    take what it leaves, and the moves the exact search proved before it ran out keep their proofs
+    (``with_proven``; ``exact_failed`` and ``nodes`` then tell of the attempt). ``exact_solver``
+    passes the exact search's table kept from earlier moves of
     the same game: an ``ExactTable`` of the compiled search, or a Python ``ExactSearch``, which makes
     the exact part the reference's (``reference_exact_analysis``); ``max_iterations`` caps a timed
     sampling search (the easier levels); ``evaluator`` values the sampling search's leaves (None:
@@ -357,23 +380,29 @@ def run_analysis(
         raise ValueError("analysis needs a deadline or an iteration budget")
     if iterations is not None:
         deadline = None  # a fixed budget stays whole: its figures are repeatable
-    tried = False
+    attempt: SearchedPosition | None = None
+    probe = False
     if exact:
         if isinstance(exact_solver, ExactSearch):
-            tried = min(state.pos) >= EXACT_FROM
-            solved = reference_exact_analysis(state, exact_solver, deadline=deadline, iterations=iterations,
-                                              every_move=every_move, stop=stop)
+            attempt = reference_exact_analysis(state, exact_solver, deadline=deadline, iterations=iterations,
+                                               every_move=every_move, stop=stop)
+            if attempt is None and min(state.pos) >= EXACT_FROM:
+                attempt = SearchedPosition.of(state, [])  # tried, ran out: the reference keeps nothing
         else:
             budget = exact_budget(state, deadline=deadline, iterations=iterations, every_move=every_move)
-            tried = budget is not None and not budget.probe  # a probe that fails is no reason to wait
-            solved = None if budget is None else _solved(state, budget, every_move=every_move, table=exact_solver,
-                                                         stop=stop)
-        if solved is not None:
-            return solved
+            probe = budget is not None and budget.probe  # a probe that fails is no reason to wait
+            attempt = None if budget is None else _attempt(state, budget, every_move=every_move, table=exact_solver,
+                                                           stop=stop)
+        if attempt is not None and attempt.solved:
+            return attempt
+    # the exact search did not finish, or was not worth trying: sampling has the time left, and what the
+    # exact search proved before it stopped stands
     sampled = _sampled(state, deadline=deadline, iterations=iterations, seed=seed,
                        advisor=bounded(advisor, deadline), top_k=top_k, max_iterations=max_iterations, stop=stop,
                        evaluator=evaluator, early_stop=early_stop)
-    return replace(sampled, exact_failed=tried)
+    if attempt is None:
+        return sampled
+    return replace(with_proven(sampled, attempt.moves), exact_failed=not probe, nodes=attempt.nodes)
 
 
 def _sampled(state: State, *, deadline: Deadline | None, iterations: int | None, seed: int,

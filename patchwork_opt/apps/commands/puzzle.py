@@ -28,6 +28,11 @@ def puzzle_new(
     variant: Annotated[
         str | None, typer.Option(help="A fill's variant: cells, points (with a button budget) or bonus (a 7x7).")
     ] = None,
+    theme: Annotated[
+        str | None,
+        typer.Option(help="A theme the puzzle must have. Endgames: 7x7-race, leather, income-timing, tie-break, "
+                          "placement, buttons, long-line; fills: budget, 7x7, points."),
+    ] = None,
     save: Annotated[str | None, typer.Option(metavar="FILE", help="Also write the puzzle to FILE.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -39,12 +44,12 @@ def puzzle_new(
     from patchwork_opt.formats.record import write_atomic
     from patchwork_opt.puzzles.making import check_puzzle_request, new_puzzle
 
-    check_puzzle_request(kind, variant)
+    check_puzzle_request(kind, variant, theme)
     if seed is None:
         seed = random.randrange(1 << 31)
         typer.echo(f"seed {seed}", err=True)
     with phase_progress() as report:
-        puzzle = new_puzzle(kind, difficulty, seed, variant=variant,  # type: ignore[arg-type]
+        puzzle = new_puzzle(kind, difficulty, seed, variant=variant, theme=theme,  # type: ignore[arg-type]
                             progress=lambda tries: report("games tried", tries, tries))
     data = puzzle.to_json()
     if save is not None:
@@ -98,19 +103,27 @@ def puzzle_bank(
     endgames: Annotated[int, typer.Option(help="Endgame puzzles, spread over the five difficulties.")] = 200,
     fills: Annotated[int, typer.Option(help="Fill puzzles, spread over the five difficulties.")] = 200,
     seed: Annotated[int, typer.Option(help="Seed of the games (the same command writes the same bank).")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes.")] = 2,
+    workers: Annotated[int, typer.Option(help="Worker processes (local), or CPUs of a local Ray cluster.")] = 2,
+    backend: Annotated[
+        str, typer.Option(help="local (worker processes) or ray (the 'ray' extra; where one machine is too slow).")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="With --backend ray: the address of a running Ray cluster.")
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Write a bank of puzzles (the shipped one is patchwork_opt/data/puzzles, written by this command)."""
+    """Write a bank of puzzles (the shipped one is patchwork_opt/data/puzzles, written by this command);
+    the same options write the same bank, whichever backend runs it."""
     from patchwork_opt.apps.progress import phase_progress
-    from patchwork_opt.puzzles.making import build_bank
+    from patchwork_opt.puzzles.banking import build_bank, check_backend
 
+    check_backend(backend, workers)
     command = (f"patchwork puzzle bank --out {out} --endgames {endgames} --fills {fills} --seed {seed} "
                f"--workers {workers}")
     started = time.perf_counter()
     with phase_progress() as report:
         counts = build_bank(out, endgames=endgames, fills=fills, seed=seed, workers=workers, progress=report,
-                            command=command)
+                            command=command, backend=backend, address=address)
     seconds = time.perf_counter() - started
     if as_json:
         _print_json({"counts": counts, "seconds": round(seconds, 1)})

@@ -12,7 +12,10 @@ The same database keeps the analysis cache (``analyses.py``): analyses keyed by 
 notation and the seconds they were made with, at most ``max_analyses`` of them (the oldest written
 are deleted), shared by every server on the database. It also keeps the puzzles made on demand
 (those of the shipped bank are package data), each visitor's and each puzzle's Glicko-2 rating,
-and which puzzles each visitor answered (only a first answer moves the ratings).
+which puzzles each visitor answered (only a first answer moves the ratings), and each visitor's
+playing habits: the puzzles they missed, served again once they gave ``RETRY_AFTER`` more answers
+and until they answer them right, and their streak (correct first answers in a row, in streak mode)
+with the best one they reached.
 """
 
 from __future__ import annotations
@@ -98,7 +101,22 @@ CREATE TABLE IF NOT EXISTS puzzle_answers (
     created REAL NOT NULL,
     PRIMARY KEY (visitor_id, puzzle_id)
 );
+CREATE TABLE IF NOT EXISTS visitor_progress (
+    visitor_id TEXT PRIMARY KEY REFERENCES visitors(id) ON DELETE CASCADE,
+    replies INTEGER NOT NULL DEFAULT 0,
+    streak INTEGER NOT NULL DEFAULT 0,
+    best_streak INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS puzzle_retries (
+    visitor_id TEXT NOT NULL REFERENCES visitors(id) ON DELETE CASCADE,
+    puzzle_id TEXT NOT NULL,
+    due INTEGER NOT NULL,
+    PRIMARY KEY (visitor_id, puzzle_id)
+);
 """
+#: A puzzle answered wrong comes back once the visitor gave this many more answers (to other
+#: puzzles, or to it): soon enough to remember the lesson, late enough not to recall the answer.
+RETRY_AFTER = 3
 #: analyses kept by default (about 4 kB each)
 MAX_ANALYSES = 10_000
 _GAME_COLUMNS = "id, created, seed, circle, leather, ai, level, seat"
@@ -117,18 +135,33 @@ class GameNotFoundError(PatchworkError):
 
 
 class VisitorNotFoundError(PatchworkError):
-    """No puzzle solver with that visitor id (the service answers 404)."""
+    """No puzzle solver with that visitor id: a request names a visitor the server never handed out
+    (the service answers 422: the request's body is at fault, not the resource its path names)."""
 
-    http_status = 404
+    http_status = 422
 
 
 @dataclass(frozen=True, slots=True)
 class RatedAnswer:
-    """The ratings after an answer; ``rated`` is False for a visitor's second answer to a puzzle."""
+    """The ratings after an answer; ``rated`` is False for a visitor's second answer to a puzzle.
+    ``again``: the puzzle comes back (answered wrong); ``streak``, ``best_streak``: the visitor's."""
 
     visitor: Rating
     puzzle: Rating
     rated: bool
+    again: bool = False
+    streak: int = 0
+    best_streak: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VisitorStats:
+    """A visitor's rating, how many first answers moved it, their streak now and their best one."""
+
+    rating: Rating
+    answers: int
+    streak: int
+    best_streak: int
 
 
 #: ``rate(visitor, puzzle, correct)``: both ratings after one answer (``puzzles.glicko.rate_answer``).
@@ -369,46 +402,108 @@ class GameStore(ABC):
             rows = conn.execute("SELECT puzzle_id FROM puzzle_answers WHERE visitor_id = ?", (visitor_id,)).fetchall()
         return {str(r[0]) for r in rows}
 
-    def rate_answer(self, visitor_id: str, puzzle_id: str, correct: bool, start: Rating, rate: RateFn) -> RatedAnswer:
+    def visitor_stats(self, visitor_id: str) -> VisitorStats:
+        """The visitor's rating, rated answers and streaks (``VisitorNotFoundError``: no such visitor)."""
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT v.rating, v.deviation, v.volatility, v.answers, COALESCE(p.streak, 0), "
+                "COALESCE(p.best_streak, 0) FROM visitors v LEFT JOIN visitor_progress p ON p.visitor_id = v.id "
+                "WHERE v.id = ?", (visitor_id,)
+            ).fetchone()
+        if row is None:
+            raise VisitorNotFoundError(f"no puzzle solver with visitor id {visitor_id!r}")
+        return VisitorStats(Rating(*row[:3]), int(row[3]), int(row[4]), int(row[5]))
+
+    def due_retries(self, visitor_id: str) -> list[str]:
+        """The puzzles the visitor missed that are due again (``RETRY_AFTER`` answers later), the
+        longest due first."""
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT r.puzzle_id FROM puzzle_retries r JOIN visitor_progress p ON p.visitor_id = r.visitor_id "
+                "WHERE r.visitor_id = ? AND r.due <= p.replies ORDER BY r.due, r.puzzle_id", (visitor_id,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def rate_answer(self, visitor_id: str, puzzle_id: str, correct: bool, start: Rating, rate: RateFn, *,
+                    streak: bool = False) -> RatedAnswer:
         """Record the visitor's answer and move both ratings by ``rate``, in one transaction that holds
         both rows (visitor first, then puzzle: one order, so no two answers deadlock); a second answer
-        to the same puzzle changes nothing (``rated`` False)."""
+        to the same puzzle changes no rating (``rated`` False). In the same transaction: a wrong answer
+        puts the puzzle in the visitor's retry queue (due ``RETRY_AFTER`` answers later), a right one
+        takes it out; with ``streak``, a right first answer lengthens the visitor's streak and a wrong
+        answer ends it."""
         with self._transaction() as conn:
             row = conn.execute(
                 f"SELECT rating, deviation, volatility FROM visitors WHERE id = ?{self._row_lock}", (visitor_id,)
             ).fetchone()
             if row is None:
                 raise VisitorNotFoundError(f"no puzzle solver with visitor id {visitor_id!r}")
-            visitor = Rating(*row)
-            conn.execute(
-                "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility) VALUES (?,?,?,?) "
-                "ON CONFLICT (puzzle_id) DO NOTHING",
-                (puzzle_id, start.rating, start.deviation, start.volatility),
-            )
-            puzzle = Rating(*conn.execute(
-                f"SELECT rating, deviation, volatility FROM puzzle_ratings WHERE puzzle_id = ?{self._row_lock}",
-                (puzzle_id,),
-            ).fetchone())
-            first = conn.execute(
-                "INSERT INTO puzzle_answers (visitor_id, puzzle_id, correct, created) VALUES (?,?,?,?) "
-                "ON CONFLICT (visitor_id, puzzle_id) DO NOTHING",
-                (visitor_id, puzzle_id, int(correct), time.time()),
-            ).rowcount
-            if not first:
-                return RatedAnswer(visitor, puzzle, rated=False)
-            visitor, puzzle = rate(visitor, puzzle, correct)
-            solved = int(correct)
-            conn.execute(
-                "UPDATE visitors SET rating = ?, deviation = ?, volatility = ?, answers = answers + 1, "
-                "solved = solved + ? WHERE id = ?",
-                (visitor.rating, visitor.deviation, visitor.volatility, solved, visitor_id),
-            )
-            conn.execute(
-                "UPDATE puzzle_ratings SET rating = ?, deviation = ?, volatility = ?, answers = answers + 1, "
-                "solved = solved + ? WHERE puzzle_id = ?",
-                (puzzle.rating, puzzle.deviation, puzzle.volatility, 1 - solved, puzzle_id),
-            )
+            rated = self._rated(conn, visitor_id, Rating(*row), puzzle_id, correct, start, rate)
+            return self._habits(conn, visitor_id, puzzle_id, correct, streak, rated)
+
+    def _rated(self, conn: Connection, visitor_id: str, visitor: Rating, puzzle_id: str, correct: bool,
+               start: Rating, rate: RateFn) -> RatedAnswer:
+        """The ratings part of ``rate_answer``, inside its transaction (the visitor's row held)."""
+        conn.execute(
+            "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility) VALUES (?,?,?,?) "
+            "ON CONFLICT (puzzle_id) DO NOTHING",
+            (puzzle_id, start.rating, start.deviation, start.volatility),
+        )
+        puzzle = Rating(*conn.execute(
+            f"SELECT rating, deviation, volatility FROM puzzle_ratings WHERE puzzle_id = ?{self._row_lock}",
+            (puzzle_id,),
+        ).fetchone())
+        first = conn.execute(
+            "INSERT INTO puzzle_answers (visitor_id, puzzle_id, correct, created) VALUES (?,?,?,?) "
+            "ON CONFLICT (visitor_id, puzzle_id) DO NOTHING",
+            (visitor_id, puzzle_id, int(correct), time.time()),
+        ).rowcount
+        if not first:
+            return RatedAnswer(visitor, puzzle, rated=False)
+        visitor, puzzle = rate(visitor, puzzle, correct)
+        solved = int(correct)
+        conn.execute(
+            "UPDATE visitors SET rating = ?, deviation = ?, volatility = ?, answers = answers + 1, "
+            "solved = solved + ? WHERE id = ?",
+            (visitor.rating, visitor.deviation, visitor.volatility, solved, visitor_id),
+        )
+        conn.execute(
+            "UPDATE puzzle_ratings SET rating = ?, deviation = ?, volatility = ?, answers = answers + 1, "
+            "solved = solved + ? WHERE puzzle_id = ?",
+            (puzzle.rating, puzzle.deviation, puzzle.volatility, 1 - solved, puzzle_id),
+        )
         return RatedAnswer(visitor, puzzle, rated=True)
+
+    @staticmethod
+    def _habits(conn: Connection, visitor_id: str, puzzle_id: str, correct: bool, streak: bool,
+                rated: RatedAnswer) -> RatedAnswer:
+        """The habits part of ``rate_answer``, inside its transaction (the visitor's row held): one
+        more answer given, the retry queue, the streak."""
+        conn.execute("INSERT INTO visitor_progress (visitor_id) VALUES (?) ON CONFLICT (visitor_id) DO NOTHING",
+                     (visitor_id,))
+        conn.execute("UPDATE visitor_progress SET replies = replies + 1 WHERE visitor_id = ?", (visitor_id,))
+        if correct:
+            conn.execute("DELETE FROM puzzle_retries WHERE visitor_id = ? AND puzzle_id = ?", (visitor_id, puzzle_id))
+        else:
+            conn.execute(
+                "INSERT INTO puzzle_retries (visitor_id, puzzle_id, due) "
+                "SELECT visitor_id, ?, replies + ? FROM visitor_progress WHERE visitor_id = ? "
+                "ON CONFLICT (visitor_id, puzzle_id) DO UPDATE SET due = excluded.due",
+                (puzzle_id, RETRY_AFTER, visitor_id),
+            )
+        if streak and not correct:
+            conn.execute("UPDATE visitor_progress SET streak = 0 WHERE visitor_id = ?", (visitor_id,))
+        elif streak and rated.rated:
+            conn.execute(
+                "UPDATE visitor_progress SET streak = streak + 1, best_streak = "
+                "CASE WHEN streak + 1 > best_streak THEN streak + 1 ELSE best_streak END WHERE visitor_id = ?",
+                (visitor_id,),
+            )
+        now, best = conn.execute(
+            "SELECT streak, best_streak FROM visitor_progress WHERE visitor_id = ?", (visitor_id,)
+        ).fetchone()
+        return RatedAnswer(rated.visitor, rated.puzzle, rated.rated, again=not correct, streak=int(now),
+                           best_streak=int(best))
 
     # --- moves ------------------------------------------------------------------------------
     def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "") -> Game:

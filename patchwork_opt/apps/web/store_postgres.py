@@ -6,7 +6,8 @@ and the other, once the lock is free, reads the new ply and answers ``StaleGameE
 The primary key ``(game_id, ply)`` backs that up. Connections come from a small pool per process.
 The analysis cache is one table every server reads and writes: a position analysed by one server
 is answered from the cache by the others. Ratings are read ``FOR UPDATE`` before they are written,
-so two servers rating answers of one visitor at once do not lose either update.
+so two servers rating answers of one visitor at once do not lose either update; the visitor's
+habits (retry queue, streak) change in the same transaction, under the same lock.
 """
 
 from __future__ import annotations
@@ -87,6 +88,18 @@ _SCHEMA = [
         puzzle_id TEXT NOT NULL,
         correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
         created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (visitor_id, puzzle_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS visitor_progress (
+        visitor_id TEXT PRIMARY KEY REFERENCES visitors(id) ON DELETE CASCADE,
+        replies INTEGER NOT NULL DEFAULT 0,
+        streak INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE IF NOT EXISTS puzzle_retries (
+        visitor_id TEXT NOT NULL REFERENCES visitors(id) ON DELETE CASCADE,
+        puzzle_id TEXT NOT NULL,
+        due INTEGER NOT NULL,
         PRIMARY KEY (visitor_id, puzzle_id)
     )""",
 ]

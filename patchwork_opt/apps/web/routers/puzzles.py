@@ -5,19 +5,28 @@ when the bank has none left for them, a new one is made in the bounded job queue
 the solvers' ``puzzle new``) and kept in the games store. An answer is judged (an endgame's by the
 exact search, in the job queue), then the visitor's and the puzzle's Glicko-2 ratings move in one
 transaction of the store; only a visitor's first answer to a puzzle counts. A visitor is an id the
-server hands out with the first answer (the page keeps it); an unknown one is 404.
+server hands out with the first answer (the page keeps it); an unknown one is 422.
+
+Playing habits: when a request names no difficulty, the difficulty follows the visitor's rating
+(a newcomer's first answers are at difficulty 1-2); a puzzle answered wrong is served again once
+the visitor gave ``RETRY_AFTER`` more answers, until it is answered right (``retry`` in the view;
+only the first answer moves ratings); in streak mode the difficulty climbs with the streak's length
+until the first miss; the daily puzzle is one bank puzzle a UTC date, the same for everyone; a
+request may ask for a ``theme`` (``model.THEMES``, said in words by ``THEME_WORDS``).
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from patchwork_opt.apps.web.deps import (
@@ -34,14 +43,14 @@ from patchwork_opt.apps.web.errors import ServiceMissingError, answers
 from patchwork_opt.apps.web.jobs import BusyError
 from patchwork_opt.apps.web.routers.service import STATIC_DIR
 from patchwork_opt.apps.web.schemas import OfferView, PlayerBoard, optional_field, piece_view, refuse_nulls
-from patchwork_opt.apps.web.store import GameStore, new_game_id
+from patchwork_opt.apps.web.store import RETRY_AFTER, GameStore, RatedAnswer, VisitorStats, new_game_id
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import CellModel, MoveModel, PositionModel, move_from_model, move_model
 from patchwork_opt.puzzles.bank import Bank, PuzzleNotFoundError, shipped_bank
-from patchwork_opt.puzzles.glicko import Rating, rate_answer
+from patchwork_opt.puzzles.glicko import START_RATING, Rating, rate_answer
 from patchwork_opt.puzzles.judge import (
     JUDGE_SECONDS,
     EndgameVerdict,
@@ -51,7 +60,11 @@ from patchwork_opt.puzzles.judge import (
     read_placements,
 )
 from patchwork_opt.puzzles.model import (
+    ENDGAME_THEMES,
+    FILL_THEMES,
     ID_PATTERN,
+    KINDS,
+    THEMES,
     EndgamePuzzle,
     FillPuzzle,
     PlacementModel,
@@ -66,6 +79,20 @@ VisitorId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{16,64}$", description=
 START_RATINGS: dict[int, float] = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
 START_DEVIATION = 250.0
 JUDGE_TABLE_MB = 16.0  # the exact search's table for judging one answer
+#: Rated answers after which the difficulty follows the visitor's rating alone; before, it stays at 1
+#: (no answer yet) or 2 at most: a newcomer's rating is a guess, and a first puzzle should be won.
+NEWCOMER_ANSWERS = 5
+#: In streak mode the difficulty climbs one step every this many correct answers in a row (1 at the
+#: start, 5 from a streak of 8).
+STREAK_STEP = 2
+#: The themes in the words the page shows.
+THEME_WORDS: dict[str, str] = {
+    "7x7-race": "the race for the 7x7 bonus", "leather": "leather patches", "income-timing": "income in time",
+    "tie-break": "who reaches the end first", "placement": "where the patch goes", "buttons": "buttons saved",
+    "long-line": "a long line of best play", "budget": "a button budget", "7x7": "completing a 7x7 square",
+    "points": "points, not cells",
+}
+KIND_THEMES: dict[str, tuple[str, ...]] = {"endgame": ENDGAME_THEMES, "fill": FILL_THEMES}
 
 router = APIRouter(tags=["puzzles"], route_class=WholeNumbersRoute)
 
@@ -83,18 +110,37 @@ class AnswerError(PatchworkError):
 
 
 class NewPuzzleRequest(BaseModel):
-    """A puzzle of a kind (and difficulty), one the visitor has not answered yet when possible."""
+    """A puzzle of a kind (difficulty, theme): one of the visitor's missed puzzles that is due again,
+    else one they have not answered yet when possible."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
+        {"required": ["kind"], "properties": {"kind": {"const": "fill"}, "theme": {"enum": list(FILL_THEMES)}}},
+        {"properties": {"kind": {"const": "endgame"}, "theme": {"enum": list(ENDGAME_THEMES)}}},
+    ]})
 
     kind: Literal["endgame", "fill"] = Field(default="endgame", description="find the winning move, or fill the quilt")
     difficulty: Annotated[int, Field(ge=1, le=5)] | SkipJsonSchema[None] = optional_field(
-        "1 (easy) to 5; any when left out")
+        "1 (easy) to 5; when left out it follows the visitor's rating (1-2 for a newcomer); "
+        "ignored in streak mode")
+    theme: Annotated[str, Field(json_schema_extra={"enum": list(THEMES)})] | SkipJsonSchema[None] = optional_field(
+        "a theme of the kind's puzzles (an endgame's: " + ", ".join(ENDGAME_THEMES) + "; a fill's: "
+        + ", ".join(FILL_THEMES) + ")")
+    streak: bool = Field(default=False, description="streak mode: the difficulty climbs with the visitor's streak")
     visitor: VisitorId | SkipJsonSchema[None] = optional_field("the visitor asking (their rating comes back)")
+
+    @field_validator("theme")
+    @classmethod
+    def _known_theme(cls, theme: str | None) -> str | None:
+        if theme is not None and theme not in THEMES:
+            raise ValueError(f"unknown theme {theme!r}: the themes are {', '.join(THEMES)}")
+        return theme
 
     @model_validator(mode="after")
     def _no_nulls(self) -> NewPuzzleRequest:
-        refuse_nulls(self, ("difficulty", "visitor"))
+        refuse_nulls(self, ("difficulty", "theme", "visitor"))
+        if self.theme is not None and self.theme not in KIND_THEMES[self.kind]:
+            raise ValueError(f"theme {self.theme!r} is no {self.kind} theme: an {self.kind} puzzle's themes are "
+                             f"{', '.join(KIND_THEMES[self.kind])}")
         return self
 
 
@@ -110,6 +156,8 @@ class AnswerRequest(BaseModel):
     placements: Annotated[list[PlacementModel], Field(max_length=33)] | SkipJsonSchema[None] = optional_field(
         "a fill's answer: the patches and the cells each covers")
     visitor: VisitorId | SkipJsonSchema[None] = optional_field("the visitor answering; a new one is made when left out")
+    streak: bool = Field(default=False, description=(
+        "the answer is part of the visitor's streak: a right first answer lengthens it, a wrong one ends it"))
 
     @model_validator(mode="after")
     def _exactly_one(self) -> AnswerRequest:
@@ -126,6 +174,24 @@ class RatingView(BaseModel):
 
 class VisitorView(RatingView):
     id: str
+    streak: int = Field(description="correct first answers in a row in streak mode, up to now")
+    best_streak: int = Field(description="the longest streak the visitor reached")
+
+
+class ThemeView(BaseModel):
+    theme: str = Field(description="the theme's name, as a request asks for it")
+    words: str = Field(description="the theme in words")
+
+
+class ThemeChoice(ThemeView):
+    puzzles: int = Field(description="how many of this server's bank puzzles carry it (0: asking for it is 404)")
+
+
+class ThemesView(BaseModel):
+    """The themes of each kind's puzzles, with their words (for the page's theme select)."""
+
+    endgame: list[ThemeChoice]
+    fill: list[ThemeChoice]
 
 
 class EndgameView(BaseModel):
@@ -157,6 +223,9 @@ class PuzzleView(BaseModel):
     difficulty: int
     rating: RatingView = Field(description="the puzzle's Glicko-2 rating")
     visitor: VisitorView | None = Field(description="the visitor's rating, when the request named one")
+    themes: list[ThemeView] = Field(description="what decides the puzzle, as its proof shows")
+    retry: bool = Field(description="the visitor missed this puzzle before: it is served again until answered right")
+    daily: str | None = Field(description="the UTC date (YYYY-MM-DD) whose daily puzzle this is, or null")
     endgame: EndgameView | None
     fill: FillView | None
 
@@ -178,6 +247,7 @@ class AnswerView(BaseModel):
     visitor: VisitorView
     rating: RatingView = Field(description="the puzzle's rating after the answer")
     rated: bool = Field(description="False when the visitor had answered this puzzle before (nothing moved)")
+    again: bool = Field(description=f"answered wrong: the puzzle comes back after {RETRY_AFTER} more answers")
 
 
 async def _bank(request: Request) -> Bank:
@@ -191,7 +261,10 @@ BankDep = Annotated[Bank, Depends(_bank)]
 
 
 def start_rating(puzzle: Puzzle) -> Rating:
-    return Rating(START_RATINGS[puzzle.difficulty], START_DEVIATION)
+    """A puzzle's rating before anyone answers it: an endgame's own, measured by the bots' answers
+    when it has one, else its difficulty's."""
+    measured = puzzle.rating if isinstance(puzzle, EndgamePuzzle) else None
+    return Rating(measured if measured is not None else START_RATINGS[puzzle.difficulty], START_DEVIATION)
 
 
 def rating_view(rating: Rating) -> RatingView:
@@ -209,7 +282,16 @@ def find_puzzle(bank: Bank, store: GameStore, puzzle_id: str) -> Puzzle:
     return puzzle_from_json(json.loads(data))
 
 
-def puzzle_view(puzzle: Puzzle, rating: Rating, visitor: VisitorView | None) -> PuzzleView:
+def theme_views(themes: tuple[str, ...] | list[str]) -> list[ThemeView]:
+    return [ThemeView(theme=t, words=THEME_WORDS[t]) for t in themes]
+
+
+def visitor_view(visitor_id: str, rating: Rating, streak: int, best_streak: int) -> VisitorView:
+    return VisitorView(id=visitor_id, **rating_view(rating).model_dump(), streak=streak, best_streak=best_streak)
+
+
+def puzzle_view(puzzle: Puzzle, rating: Rating, visitor: VisitorView | None, *, retry: bool = False,
+                daily: date | None = None) -> PuzzleView:
     endgame = fill = None
     if isinstance(puzzle, EndgamePuzzle):
         state = puzzle.state()
@@ -226,7 +308,49 @@ def puzzle_view(puzzle: Puzzle, rating: Rating, visitor: VisitorView | None) -> 
         fill = FillView(quilt=cells_of(puzzle.quilt), patches=list(puzzle.patches), objective=puzzle.objective,
                         marks=puzzle.marks, budget=puzzle.budget, require_bonus=puzzle.require_bonus)
     return PuzzleView(id=puzzle.id, kind="endgame" if endgame else "fill", difficulty=puzzle.difficulty,
-                      rating=rating_view(rating), visitor=visitor, endgame=endgame, fill=fill)
+                      rating=rating_view(rating), visitor=visitor, themes=theme_views(puzzle.themes), retry=retry,
+                      daily=None if daily is None else daily.isoformat(), endgame=endgame, fill=fill)
+
+
+def difficulty_for(stats: VisitorStats | None, streak: bool) -> int:
+    """The difficulty to serve when the request names none: in streak mode one step up every
+    ``STREAK_STEP`` correct answers in a row; else the one whose puzzles start nearest the visitor's
+    rating. A newcomer (fewer than ``NEWCOMER_ANSWERS`` rated answers) gets 1 before any answer and
+    while under a newcomer's rating (more missed than solved), else 2."""
+    if streak:
+        return min(5, 1 + (stats.streak if stats else 0) // STREAK_STEP)
+    if stats is None or stats.answers == 0:
+        return 1
+    if stats.answers < NEWCOMER_ANSWERS:
+        return 1 if stats.rating.rating < START_RATING else 2
+    return min(START_RATINGS, key=lambda d: abs(START_RATINGS[d] - stats.rating.rating))
+
+
+def nearest_first(difficulty: int) -> list[int]:
+    """The difficulties, ``difficulty`` first and the others by their distance from it (easier first)."""
+    return sorted(START_RATINGS, key=lambda d: (abs(d - difficulty), d))
+
+
+def due_retry(bank: Bank, store: GameStore, visitor: str, body: NewPuzzleRequest) -> Puzzle | None:
+    """The visitor's missed puzzle of the asked kind (and theme) due longest, or None."""
+    for puzzle_id in store.due_retries(visitor):
+        try:
+            puzzle = find_puzzle(bank, store, puzzle_id)
+        except PuzzleNotFoundError:  # a bank puzzle this server no longer ships
+            continue
+        if puzzle.kind == body.kind and (body.theme is None or body.theme in puzzle.themes):
+            return puzzle
+    return None
+
+
+def daily_puzzle(bank: Bank, day: date) -> Puzzle:
+    """The puzzle of the UTC date ``day``: one of the bank's (ordered by id, so that the bank file's
+    order does not matter), drawn by a generator seeded with the date, so every server with the same
+    bank serves the same one all day."""
+    pool = sorted((p for kind in KINDS for p in bank.puzzles.get(kind, ())), key=lambda p: p.id)
+    if not pool:
+        raise ServiceMissingError("this server has no puzzle bank, so no daily puzzle")
+    return random.Random(f"daily puzzle {day.isoformat()}").choice(pool)
 
 
 @router.get("/puzzles", include_in_schema=False)
@@ -234,43 +358,90 @@ async def puzzles_page() -> FileResponse:
     return FileResponse(STATIC_DIR / "puzzles.html")
 
 
+@dataclass(frozen=True, slots=True)
+class _Pick:
+    """What ``new_puzzle`` found: a puzzle (None: none left), the visitor, whether it is a retry, the
+    difficulty it aimed at."""
+
+    puzzle: Puzzle | None
+    visitor: VisitorView | None
+    retry: bool
+    difficulty: int
+
+
+def _pick(body: NewPuzzleRequest, store: GameStore, bank: Bank) -> _Pick:
+    stats, shown, seen = None, None, set[str]()
+    if body.visitor is not None:
+        stats = store.visitor_stats(body.visitor)
+        shown = visitor_view(body.visitor, stats.rating, stats.streak, stats.best_streak)
+        seen = store.answered(body.visitor)
+        retry = None if body.streak else due_retry(bank, store, body.visitor, body)
+        if retry is not None:
+            return _Pick(retry, shown, True, retry.difficulty)
+    named = body.difficulty is not None and not body.streak
+    difficulty = body.difficulty if named and body.difficulty is not None else difficulty_for(stats, body.streak)
+    rng = random.Random()
+    for d in [difficulty] if named else nearest_first(difficulty):
+        puzzle = bank.pick(body.kind, d, rng, seen, theme=body.theme)
+        if puzzle is not None:
+            return _Pick(puzzle, shown, False, difficulty)
+    return _Pick(None, shown, False, difficulty)
+
+
 @router.post("/api/puzzles", responses=answers(404, 413, 422, 429, 503),
              dependencies=[Depends(strict_body(NewPuzzleRequest))])
 async def new_puzzle(body: NewPuzzleRequest, store: StoreDep, bank: BankDep, services: ServicesDep,
                      worker: WorkerDep) -> PuzzleView:
-    """A puzzle without its answer: from the shipped bank (one the visitor has not answered), or made
-    now in the job queue when the bank has none left for them (404: an unknown visitor)."""
-    visitor = body.visitor
-
-    def pick() -> tuple[Puzzle | None, VisitorView | None]:
-        seen: set[str] = set()
-        shown = None
-        if visitor is not None:
-            mine = store.visitor_rating(visitor)
-            shown = VisitorView(id=visitor, **rating_view(mine).model_dump())
-            seen = store.answered(visitor)
-        return bank.pick(body.kind, body.difficulty, random.Random(), seen), shown
-
-    puzzle, shown = await in_thread(pick)
+    """A puzzle without its answer: one the visitor missed that is due again (``retry``), else one from
+    the shipped bank they have not answered, else one made now in the job queue (422: an unknown
+    visitor; 404: no puzzle of the theme at all). Without a difficulty (and in streak mode) the
+    difficulty follows the visitor's rating (their streak)."""
+    picked = await in_thread(lambda: _pick(body, store, bank))
+    puzzle = picked.puzzle
+    if puzzle is None and body.theme is not None:
+        puzzle = bank.pick(body.kind, None, random.Random(), theme=body.theme)  # met before: not rated again
+        if puzzle is None:
+            raise PuzzleNotFoundError(f"this server has no {body.kind} puzzle of theme {body.theme!r}")
     if puzzle is None:
-        puzzle = await _made_or_repeated(body, store, bank, services, worker)
-    rating = await in_thread(lambda: store.puzzle_rating(puzzle.id, start_rating(puzzle)))
-    return puzzle_view(puzzle, rating, shown)
+        puzzle = await _made_or_repeated(body.kind, picked.difficulty, store, bank, services, worker)
+    found = puzzle
+    rating = await in_thread(lambda: store.puzzle_rating(found.id, start_rating(found)))
+    return puzzle_view(puzzle, rating, picked.visitor, retry=picked.retry)
 
 
-async def _made_or_repeated(body: NewPuzzleRequest, store: GameStore, bank: Bank, services: Any,
+async def _made_or_repeated(kind: str, difficulty: int, store: GameStore, bank: Bank, services: Any,
                             worker: Any) -> Puzzle:
     """A new puzzle made in the job queue and kept in the store; without a maker, a bank puzzle again."""
     make = services.make_puzzle
     if make is None:
-        again = bank.pick(body.kind, body.difficulty, random.Random())
+        again = bank.pick(kind, difficulty, random.Random()) or bank.pick(kind, None, random.Random())
         if again is None:
-            raise ServiceMissingError(f"this server has no {body.kind} puzzles of that difficulty")
+            raise ServiceMissingError(f"this server has no {kind} puzzles")
         return again
     seed = random.randrange(1 << 31)
-    made = cast(Puzzle, await worker.run(lambda stop: make(body.kind, body.difficulty, seed, stop)))
+    made = cast(Puzzle, await worker.run(lambda stop: make(kind, difficulty, seed, stop)))
     await in_thread(lambda: store.keep_puzzle(made.id, made.kind, json.dumps(made.to_json())))
     return made
+
+
+@router.get("/api/puzzles/themes")
+async def puzzle_themes(bank: BankDep) -> ThemesView:
+    """The themes a new puzzle may ask for, by kind, each with its words and how many puzzles of this
+    server's bank carry it."""
+    def choices(kind: str) -> list[ThemeChoice]:
+        return [ThemeChoice(theme=t, words=THEME_WORDS[t], puzzles=len(bank.of(kind, theme=t)))
+                for t in KIND_THEMES[kind]]
+
+    return ThemesView(endgame=choices("endgame"), fill=choices("fill"))
+
+
+@router.get("/api/puzzles/daily", responses=answers(503))
+async def daily(store: StoreDep, bank: BankDep) -> PuzzleView:
+    """Today's puzzle (the UTC date): the same for everyone on this server all day (503: no bank)."""
+    today = datetime.now(UTC).date()
+    puzzle = daily_puzzle(bank, today)
+    rating = await in_thread(lambda: store.puzzle_rating(puzzle.id, start_rating(puzzle)))
+    return puzzle_view(puzzle, rating, None, daily=today)
 
 
 @router.get("/api/puzzles/{puzzle_id}", responses=answers(404, 422))
@@ -297,7 +468,7 @@ def _judged(puzzle: Puzzle, body: AnswerRequest) -> tuple[bool, Any]:
 async def answer_puzzle(puzzle_id: PuzzleId, body: AnswerRequest, store: StoreDep, bank: BankDep,
                         worker: WorkerDep, creations: CreationsDep, client: ClientDep) -> AnswerView:
     """The verdict with its proof (an endgame: the exact search, in the job queue) and both ratings
-    after it. 422 names why a move or placement is illegal; 404: no such puzzle or visitor."""
+    after it. 422 names why a move or placement is illegal, or an unknown visitor; 404: no such puzzle."""
     puzzle = await in_thread(lambda: find_puzzle(bank, store, puzzle_id))
     is_endgame, answer = _judged(puzzle, body)
     verdict: EndgameVerdict | FillVerdict
@@ -320,16 +491,18 @@ async def answer_puzzle(puzzle_id: PuzzleId, body: AnswerRequest, store: StoreDe
             raise TooManyVisitorsError(f"too many new visitors from you; retry in {wait}s", wait)
         visitor = new_game_id()
         await in_thread(lambda: store.new_visitor(visitor, Rating()))
-    rated = await in_thread(lambda: store.rate_answer(visitor, puzzle.id, verdict.correct, start_rating(puzzle),
-                                                      rate_answer))
-    return _answer_view(puzzle, verdict, VisitorView(id=visitor, **rating_view(rated.visitor).model_dump()),
-                        rating_view(rated.puzzle), rated.rated)
+    known = visitor
+    rated = await in_thread(lambda: store.rate_answer(known, puzzle.id, verdict.correct, start_rating(puzzle),
+                                                      rate_answer, streak=body.streak))
+    return _answer_view(puzzle, verdict, visitor, rated)
 
 
-def _answer_view(puzzle: Puzzle, verdict: EndgameVerdict | FillVerdict, visitor: VisitorView, rating: RatingView,
-                 rated: bool) -> AnswerView:
+def _answer_view(puzzle: Puzzle, verdict: EndgameVerdict | FillVerdict, visitor_id: str,
+                 rated: RatedAnswer) -> AnswerView:
+    visitor = visitor_view(visitor_id, rated.visitor, rated.streak, rated.best_streak)
     common: dict[str, Any] = {"puzzle": puzzle.id, "correct": verdict.correct, "text": verdict.text,
-                              "margin": verdict.margin, "visitor": visitor, "rating": rating, "rated": rated}
+                              "margin": verdict.margin, "visitor": visitor, "rating": rating_view(rated.puzzle),
+                              "rated": rated.rated, "again": rated.again}
     if isinstance(verdict, EndgameVerdict):
         assert isinstance(puzzle, EndgamePuzzle)
         state, players = puzzle.state(), []

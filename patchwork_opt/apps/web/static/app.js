@@ -347,6 +347,7 @@ function render() {
   $("review-start").disabled = S.busy || !g.state.over;
   $("rematch").disabled = S.busy;
   $("review-start").textContent = S.review ? "Review again" : "Review the game";
+  $("practise").disabled = S.busy || !S.review;
   // for scripts and tests: what the page is waiting for
   document.body.dataset.ply = g.ply;
   document.body.dataset.busy = String(S.busy);
@@ -588,8 +589,58 @@ function drawReview() {
     list.appendChild(li);
   }
   $("review-position").hidden = true;
+  $("practise-result").replaceChildren();
   S.reviewPly = null;
   document.body.dataset.reviewPly = "";
+}
+
+// --- practise your mistakes: the review's mistakes and blunders of yours, made into puzzles ----------
+const PRACTISED = new Set(["mistake", "blunder"]);
+const MAX_PRACTISED = 12;  // the server's MAX_PRACTISE_PLIES: the latest ones (late positions get proven)
+
+async function practise() {
+  const r = S.review;
+  if (!r || S.busy) return;
+  const mine = r.plies.filter((p) => p.player === humanSeat() && PRACTISED.has(p.label)).map((p) => p.ply);
+  const result = $("practise-result");
+  if (!mine.length) {
+    result.textContent = "You made no mistake or blunder in this game: nothing to practise.";
+    return;
+  }
+  const id = S.game.id;
+  S.busy = true;
+  showError(null);
+  render();
+  $("practise-wait").textContent = `Making puzzles of your ${count(mine.length, "mistake or blunder", "mistakes and blunders")}… (the exact search proves each)`;
+  try {
+    const made = await api("POST", `/api/games/${id}/mistake-puzzles`, { plies: mine.slice(-MAX_PRACTISED) });
+    if (S.game && S.game.id === id) drawPractise(made, mine.length);
+  } catch (err) {
+    showError(err);
+  } finally {
+    $("practise-wait").textContent = "";
+    S.busy = false;
+    render();
+  }
+}
+
+function drawPractise(made, mistakes) {
+  const result = $("practise-result");
+  result.replaceChildren();
+  document.body.dataset.practised = String(made.puzzles.length);
+  if (!made.puzzles.length) {
+    result.textContent = `None of your ${count(mistakes, "mistake or blunder", "mistakes and blunders")} makes a puzzle: in none of those positions `
+      + "could the exact search prove that exactly one move wins.";
+    return;
+  }
+  const moves = made.plies.map((ply) => ply + 1).join(", ");
+  result.append(`${count(made.puzzles.length, "puzzle")} from your ${count(mistakes, "mistake or blunder", "mistakes and blunders")} (before move `
+    + `${moves}): `);
+  const link = document.createElement("a");
+  link.id = "practise-link";
+  link.href = `/puzzles?set=${made.puzzles.join(",")}`;
+  link.textContent = "practise them on the Puzzles page";
+  result.appendChild(link);
 }
 
 async function positionBefore(ply) {
@@ -719,6 +770,7 @@ async function boot() {
   $("advance").addEventListener("click", () => canAct() && play({ type: "advance" }));
   $("hint").addEventListener("click", showHint);
   $("review-start").addEventListener("click", startReview);
+  $("practise").addEventListener("click", practise);
   $("rematch").addEventListener("click", rematch);
   $("undo").addEventListener("click", () => {
     const id = S.game.id, ply = S.game.ply;

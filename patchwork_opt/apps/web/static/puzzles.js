@@ -1,9 +1,13 @@
 // The Puzzles page: a puzzle from POST /api/puzzles, the answer to POST /api/puzzles/{id}/answer,
 // the verdict in words with its proof (best play stepped through on the board) and both ratings.
+// Playing habits: a theme filter, streak mode (POST /api/puzzles with streak), the daily puzzle
+// (GET /api/puzzles/daily), missed puzzles served again (the server says which), and a set of
+// puzzles named in the address (/puzzles?set=ID,ID: the mistakes of a reviewed game).
 // No build step, no libraries.
 "use strict";
 
 const VISITOR_KEY = "patchwork-puzzle-visitor";
+const PUZZLE_ID = /^[ef][0-9a-f]{12}$/;
 
 const S = {
   catalogue: null,        // GET /api/catalogue
@@ -14,7 +18,12 @@ const S = {
   move: null,             // the endgame move answered
   step: null,             // the move of the line of best play shown on the board (index), or null
   busy: false,
-  visitor: null,          // {id, rating, deviation}
+  visitor: null,          // {id, rating, deviation, streak, best_streak}
+  themes: null,           // GET /api/puzzles/themes: {endgame: [{theme, words}], fill: [...]}
+  streakMode: false,      // new puzzles come in streak mode
+  inStreak: false,        // the puzzle on screen was served in streak mode (its answer counts for the streak)
+  streakBefore: 0,        // the streak when the puzzle on screen was served
+  set: [],                // puzzle ids named by ?set= (practising a game's mistakes), in order
 };
 
 const placer = () => S.placers[S.puzzle && S.puzzle.kind === "fill" ? "fill" : "endgame"];
@@ -55,8 +64,9 @@ function drawQuilt(svg, pieces, given = []) {
   for (const piece of pieces) drawPiece(layer, piece);
 }
 
-// A patch as a card button: its shape (as it will be placed, when chosen) and its facts.
-function patchCard(pid, facts, usable) {
+// A patch as a card button: its shape (as it will be placed, when chosen) and its facts. A card with a
+// ``refusal`` is greyed and not selectable: choosing it says why instead.
+function patchCard(pid, facts, usable, refusal = "") {
   const chosen = placer().selected;
   const mine = chosen && chosen.patch === pid;
   const o = mine ? chosen : S.catalogue.patches[pid].orientations[0];
@@ -64,7 +74,7 @@ function patchCard(pid, facts, usable) {
   card.type = "button";
   card.className = "offer";
   card.dataset.patch = pid;
-  card.disabled = !usable;
+  card.disabled = !usable && !refusal;  // a refused card stays focusable: choosing it says why
   card.setAttribute("aria-pressed", String(!!mine));
   if (mine) card.classList.add("selected");
   const svg = document.createElementNS(SVG_NS, "svg");
@@ -75,6 +85,12 @@ function patchCard(pid, facts, usable) {
   text.className = "facts";
   text.textContent = facts;
   card.appendChild(text);
+  if (refusal) {
+    card.classList.add("unaffordable");
+    card.setAttribute("aria-disabled", "true");
+    card.addEventListener("click", () => showError(new Error(refusal)));
+    return card;
+  }
   card.addEventListener("click", () => selectPatch(pid));
   if (usable) placer().draggable(svg, () => selectPatch(pid, true));
   return card;
@@ -176,6 +192,16 @@ function fillValue() {
   return { value, cost };
 }
 
+// Why the patch cannot join the fill for its price ("" when it can): the buttons left of the budget.
+function overBudget(pid) {
+  const f = S.puzzle.fill;
+  if (f.budget === null) return "";
+  const cost = S.catalogue.patches[pid].cost;
+  const left = f.budget - fillValue().cost;
+  if (cost <= left) return "";
+  return `Patch #${pid} costs ${cost} buttons: only ${left} of the budget of ${f.budget} are left`;
+}
+
 function renderFill() {
   const f = S.puzzle.fill;
   drawQuilt($("fill-quilt"), S.placed, f.quilt);
@@ -186,8 +212,10 @@ function renderFill() {
   for (const pid of f.patches) {
     const p = S.catalogue.patches[pid];
     const worth = f.objective === "points" ? ` · worth ${2 * p.area + p.income * f.marks - p.cost}` : "";
-    const card = patchCard(pid, `#${pid} cells ${p.area} · cost ${p.cost} · income ${p.income}${worth}`,
-      canAct() && !used.has(pid));
+    const refusal = canAct() && !used.has(pid) ? overBudget(pid) : "";
+    const facts = `#${pid} cells ${p.area} · cost ${p.cost} · income ${p.income}${worth}`
+      + (refusal ? " (over the budget)" : "");
+    const card = patchCard(pid, facts, canAct() && !used.has(pid) && !refusal, refusal);
     if (used.has(pid)) card.classList.add("used");
     box.appendChild(card);
   }
@@ -217,6 +245,14 @@ function fillTask() {
 
 function placeFill(at) {
   const p = S.placers.fill;
+  const refusal = overBudget(p.selected.patch);
+  if (refusal) {
+    // refused as it happens: nothing placed
+    showError(new Error(`cannot place it: ${refusal}`));
+    p.choose(null);
+    render();
+    return;
+  }
   S.placed.push({ patch: p.selected.patch, cells: at.cells, buttons: at.buttons });
   p.choose(null);
   render();
@@ -239,6 +275,7 @@ async function sendAnswer(body) {
   render();
   try {
     if (S.visitor) body.visitor = S.visitor.id;
+    if (S.inStreak) body.streak = true;
     const answer = await api("POST", `/api/puzzles/${S.puzzle.id}/answer`, body);
     S.answer = answer;
     S.visitor = answer.visitor;
@@ -319,6 +356,20 @@ function drawVerdict() {
   }
   const rated = a.rated ? "" : " (answered before: the ratings did not move)";
   $("verdict-ratings").textContent = `Your rating: ${ratingText(a.visitor)}. This puzzle: ${ratingText(a.rating)}${rated}.`;
+  $("verdict-habits").textContent = habitsText(a);
+}
+
+// What the answer did to the streak and whether the puzzle comes back, in words.
+function habitsText(a) {
+  const parts = [];
+  if (S.inStreak) {
+    const best = `best ${a.visitor.best_streak}`;
+    if (a.correct && a.visitor.streak > S.streakBefore) parts.push(`Streak: ${a.visitor.streak} (${best}).`);
+    else if (!a.correct) parts.push(`Streak over at ${S.streakBefore} (${best}): the next puzzle starts a new one.`);
+    else parts.push(`Solved before, so the streak stays at ${a.visitor.streak} (${best}).`);
+  }
+  if (a.again) parts.push("This puzzle comes back after a few more, until you solve it.");
+  return parts.join(" ");
 }
 
 // --- the page -------------------------------------------------------------------------------------
@@ -328,22 +379,29 @@ function render() {
   $("puzzle").hidden = !p;
   document.body.dataset.busy = String(S.busy);
   if (S.visitor) $("my-rating").textContent = `Your puzzle rating: ${ratingText(S.visitor)}`;
+  drawStreak();
+  drawHeader();
   if (!p) return;
   $("endgame").hidden = p.kind !== "endgame";
   $("fill").hidden = p.kind !== "fill";
   $("task").textContent = p.kind === "endgame" ? endgameTask() : fillTask();
+  $("puzzle-themes").hidden = !p.themes.length;
+  $("puzzle-themes").textContent = `Themes: ${p.themes.map((t) => t.words).join(", ")}.`;
+  $("puzzle-note").textContent = noteText();
+  $("puzzle-note").hidden = !$("puzzle-note").textContent;
   $("puzzle-rating").textContent = `Puzzle ${p.id}, rated ${ratingText(S.answer ? S.answer.rating : p.rating)}`;
   if (p.kind === "endgame") renderEndgame();
   else renderFill();
   drawVerdict();
-  $("next").disabled = S.busy;
   document.body.dataset.puzzle = p.id;
   document.body.dataset.kind = p.kind;
   document.body.dataset.step = S.step === null ? "" : String(S.step);
 }
 
-function setPuzzle(puzzle) {
+function setPuzzle(puzzle, inStreak = false) {
   S.puzzle = puzzle;
+  S.inStreak = inStreak;
+  S.streakBefore = puzzle.visitor ? puzzle.visitor.streak : (S.visitor ? S.visitor.streak : 0);
   S.answer = null;
   S.move = null;
   S.step = null;
@@ -355,13 +413,13 @@ function setPuzzle(puzzle) {
   render();
 }
 
-async function load(fn) {
+async function load(fn, inStreak = false) {
   if (S.busy) return;
   S.busy = true;
   showError(null);
   render();
   try {
-    setPuzzle(await fn());
+    setPuzzle(await fn(), inStreak);
   } catch (err) {
     showError(err);
     $("puzzle").hidden = false;
@@ -373,11 +431,90 @@ async function load(fn) {
 
 function newPuzzle(evt) {
   if (evt) evt.preventDefault();
-  const body = { kind: $("kind").value };
-  if ($("difficulty").value) body.difficulty = Number($("difficulty").value);
-  if (S.visitor) body.visitor = S.visitor.id;
   window.scrollTo({ top: 0 });
-  return load(() => api("POST", "/api/puzzles", body));
+  const next = nextOfSet();
+  if (next) return load(() => api("GET", `/api/puzzles/${next}`));
+  const body = { kind: $("kind").value };
+  if ($("difficulty").value && !S.streakMode) body.difficulty = Number($("difficulty").value);
+  if ($("theme").value) body.theme = $("theme").value;
+  if (S.streakMode) body.streak = true;
+  if (S.visitor) body.visitor = S.visitor.id;
+  return load(() => api("POST", "/api/puzzles", body), S.streakMode);
+}
+
+// --- habits: the theme select, streak mode, the daily puzzle, a set of puzzles ----------------------
+
+// The theme select offers the chosen kind's themes, in words (the choice kept when it still fits);
+// a theme no puzzle of this server carries is shown but cannot be chosen.
+function fillThemeSelect() {
+  const select = $("theme");
+  const keep = select.value;
+  const themes = S.themes ? S.themes[$("kind").value] : [];
+  const any = document.createElement("option");
+  any.value = "";
+  any.textContent = "any";
+  select.replaceChildren(any);
+  for (const t of themes) {
+    const option = document.createElement("option");
+    option.value = t.theme;
+    option.textContent = t.puzzles ? t.words : `${t.words} (no puzzles yet)`;
+    option.disabled = !t.puzzles;
+    select.appendChild(option);
+  }
+  select.value = themes.some((t) => t.theme === keep && t.puzzles) ? keep : "";
+}
+
+function drawStreak() {
+  const best = S.visitor ? S.visitor.best_streak : 0;
+  const now = S.visitor ? S.visitor.streak : 0;
+  $("streak").hidden = !S.streakMode && !best;
+  $("streak").textContent = `${S.streakMode ? "Streak mode. " : ""}Streak: ${now} · best ${best}`;
+}
+
+function drawHeader() {
+  $("streak-mode").setAttribute("aria-pressed", String(S.streakMode));
+  $("streak-mode").textContent = S.streakMode ? "Streak: on" : "Streak";
+  $("difficulty").disabled = S.streakMode;
+  const at = S.puzzle ? S.set.indexOf(S.puzzle.id) : -1;
+  $("next").textContent = at >= 0 && at + 1 < S.set.length ? `Next of your game (${at + 2} of ${S.set.length})`
+    : S.streakMode ? "Next in the streak" : "New puzzle";
+  for (const id of ["next", "daily", "streak-mode"]) $(id).disabled = S.busy;
+  document.body.dataset.streakMode = String(S.streakMode);
+}
+
+function noteText() {
+  const p = S.puzzle;
+  const at = S.set.indexOf(p.id);
+  if (at >= 0) return `A mistake of your game, as a puzzle: ${at + 1} of ${S.set.length}.`;
+  if (p.daily) return `The daily puzzle of ${p.daily} (UTC): the same for everyone today.`;
+  if (p.retry) return "You missed this puzzle before: another try.";
+  if (S.inStreak) return `Streak mode: the puzzles get harder as your streak grows (difficulty ${p.difficulty} now).`;
+  return "";
+}
+
+// The next puzzle of the set after the one on screen; null when the set is done (or there is none).
+function nextOfSet() {
+  if (!S.set.length) return null;
+  const at = S.puzzle ? S.set.indexOf(S.puzzle.id) : -1;
+  if (at + 1 < S.set.length) return S.set[at + 1];
+  S.set = [];  // the set is done: back to puzzles of the settings
+  history.replaceState(null, "", "/puzzles");
+  return null;
+}
+
+function toggleStreak() {
+  S.streakMode = !S.streakMode;
+  if (S.streakMode) {
+    S.set = [];
+    newPuzzle();
+  } else {
+    render();
+  }
+}
+
+function dailyPuzzle() {
+  window.scrollTo({ top: 0 });
+  return load(() => api("GET", "/api/puzzles/daily"));
 }
 
 function onKey(evt) {
@@ -400,6 +537,10 @@ function onKey(evt) {
 
 async function boot() {
   S.catalogue = await api("GET", "/api/catalogue");
+  S.themes = await api("GET", "/api/puzzles/themes");
+  fillThemeSelect();
+  const named = new URLSearchParams(location.search).get("set");
+  S.set = named ? [...new Set(named.split(",").filter((id) => PUZZLE_ID.test(id)))] : [];
   S.placers.endgame = new Placer($("eg-quilt-you"), {
     canAct,
     covered: () => coveredOf(S.puzzle.endgame.boards[S.puzzle.endgame.player].pieces),
@@ -414,6 +555,9 @@ async function boot() {
   });
   const stored = localStorage.getItem(VISITOR_KEY);
   $("new-puzzle").addEventListener("submit", newPuzzle);
+  $("kind").addEventListener("change", fillThemeSelect);
+  $("streak-mode").addEventListener("click", toggleStreak);
+  $("daily").addEventListener("click", dailyPuzzle);
   $("eg-advance").addEventListener("click", () => canAct() && answerMove({ type: "advance" }));
   for (const prefix of ["eg", "fill"]) {
     $(`${prefix}-rotate`).addEventListener("click", () => placer().turn(rotate));
@@ -428,20 +572,19 @@ async function boot() {
   }));
   $("fill-quilt").addEventListener("click", takeBack);
   document.addEventListener("keydown", onKey);
+  const id = location.hash.slice(1);
   if (stored) {
     try {
       const view = await api("POST", "/api/puzzles", { kind: "endgame", visitor: stored });
       S.visitor = view.visitor;
-      const id = location.hash.slice(1);
-      if (id && id !== view.id) await load(() => api("GET", `/api/puzzles/${id}`));
-      else setPuzzle(view);
+      if (!id && !S.set.length) setPuzzle(view);
     } catch (err) {
       localStorage.removeItem(VISITOR_KEY);  // a visitor this server does not know: start afresh
     }
   }
   if (!S.puzzle) {
-    const id = location.hash.slice(1);
-    if (id) await load(() => api("GET", `/api/puzzles/${id}`));
+    const first = S.set.includes(id) ? id : S.set[0] || id;
+    if (first) await load(() => api("GET", `/api/puzzles/${first}`));
     else await newPuzzle();
   }
   document.body.dataset.ready = "true";
