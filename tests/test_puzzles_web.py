@@ -60,7 +60,8 @@ def test_a_puzzle_is_served_without_its_answer(client: TestClient) -> None:
             start = measured if measured is not None else START_RATINGS[difficulty]
             assert view["rating"] == {"rating": start, "deviation": 250.0}
             shown = view[kind]
-            assert set(shown) == ({"player", "legal", "winning", "state", "boards", "offers", "upcoming"}
+            assert set(shown) == ({"player", "pending_leather", "legal", "winning", "state", "boards", "offers",
+                                   "upcoming"}
                                   if kind == "endgame" else
                                   {"quilt", "patches", "objective", "marks", "budget", "require_bonus"})
             assert view["endgame" if kind == "fill" else "fill"] is None

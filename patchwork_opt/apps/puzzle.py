@@ -58,7 +58,12 @@ def _lines(term: Terminal, prompt: str) -> Iterator[str]:
 def question(puzzle: EndgamePuzzle) -> str:
     return (f"{player_name(puzzle.player)} (you) to move: find a winning move. "
             f"{plural(puzzle.legal, 'distinct move')}, {len(puzzle.winning)} of them "
-            f"win{'s' if len(puzzle.winning) == 1 else ''}; difficulty {puzzle.difficulty} of 5.")
+            f"win{'s' if len(puzzle.winning) == 1 else ''}; difficulty {puzzle.difficulty} of 5.{themes_text(puzzle)}")
+
+
+def themes_text(puzzle: Puzzle) -> str:
+    """`` Themes: a, b.`` (what the proof shows decides it), or nothing for a puzzle without themes."""
+    return f" Themes: {', '.join(puzzle.themes)}." if puzzle.themes else ""
 
 
 def line_text(puzzle: EndgamePuzzle, line: tuple[Move, ...]) -> str:
@@ -132,7 +137,7 @@ def fill_task(puzzle: FillPuzzle) -> str:
         parts.append(f"spending at most {plural(puzzle.budget, 'button')}")
     if puzzle.require_bonus:
         parts.append("completing a 7x7 square")
-    return ", ".join(parts) + f". Difficulty {puzzle.difficulty} of 5."
+    return ", ".join(parts) + f". Difficulty {puzzle.difficulty} of 5.{themes_text(puzzle)}"
 
 
 def fill_quilt(quilt: int, placed: list[Placement] | tuple[Placement, ...], title: str) -> Panel:

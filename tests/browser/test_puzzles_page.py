@@ -220,6 +220,21 @@ def new_puzzle(page: Page) -> str:
     return page.get_attribute("body", "data-puzzle") or ""
 
 
+def test_a_leather_patch_waiting_is_placed_by_a_click_on_its_cell(screen: Page, server: str) -> None:
+    """A puzzle whose answer is where the leather patch goes: the patch is in hand from the start,
+    nothing else can be chosen, and a click (a tap on a phone) on the winning cell answers it."""
+    puzzle = next(p for p in BANK.puzzles["endgame"] if isinstance(p, EndgamePuzzle) and p.state().pending >= 0)
+    open_puzzle(screen, server, puzzle.id)
+    assert "place your leather patch" in screen.inner_text("[data-testid=task]")
+    assert screen.is_disabled("#eg-advance")
+    ((row, col),) = cells_of(puzzle.winning[0].mask)
+    cell = f"#eg-quilt-you .cell[data-r='{row}'][data-c='{col}']"
+    screen.hover(cell)
+    screen.click(cell)
+    assert answered(screen) == "correct"
+    assert "put the leather patch on" in screen.inner_text("[data-testid=verdict]")
+
+
 def test_the_theme_select_speaks_in_words_and_filters(screen: Page, server: str) -> None:
     screen.goto(f"{server}/puzzles")
     ready(screen)

@@ -198,6 +198,7 @@ class EndgameView(BaseModel):
     """What the page draws: the position as a game view draws it, and whose move it is."""
 
     player: int = Field(description="the player to move (the visitor plays them)")
+    pending_leather: bool = Field(description="the player must place a leather patch: the answer is its cell")
     legal: int = Field(description="distinct legal moves (placements equal up to the board's symmetries count once)")
     winning: int = Field(description="how many of them win")
     state: PositionModel
@@ -297,7 +298,8 @@ def puzzle_view(puzzle: Puzzle, rating: Rating, visitor: VisitorView | None, *, 
         state = puzzle.state()
         buyable = set(state.buyable())
         endgame = EndgameView(
-            player=puzzle.player, legal=puzzle.legal, winning=len(puzzle.winning), state=PositionModel.of(state),
+            player=puzzle.player, pending_leather=state.pending >= 0, legal=puzzle.legal,
+            winning=len(puzzle.winning), state=PositionModel.of(state),
             boards=[PlayerBoard(pieces=[piece_view(pid, mask) for pid, mask in state.placed[p]],
                                 covered=state.quilts[p].bit_count()) for p in (0, 1)],
             offers=[OfferView(patch=pid, cost=PATCHES[pid].cost, time=PATCHES[pid].time, income=PATCHES[pid].income,

@@ -163,19 +163,23 @@ function renderEndgame() {
   for (const offer of e.offers) {
     const facts = `#${offer.patch} cost ${offer.cost} · time ${offer.time} · income ${offer.income}`
       + (offer.buyable ? "" : " (cannot buy)");
-    box.appendChild(patchCard(offer.patch, facts, offer.buyable && canAct()));
+    box.appendChild(patchCard(offer.patch, facts, offer.buyable && canAct() && !e.pending_leather));
   }
   $("eg-upcoming").textContent = e.upcoming.slice(0, 9).map((p) => `#${p}`).join(" ");
   const me = e.state.players[you], them = e.state.players[other];
   const gain = Math.min(them.position + 1, S.catalogue.end) - me.position;
   $("eg-advance").textContent = `Advance (+${Math.max(gain, 0)} buttons)`;
-  $("eg-advance").disabled = !canAct();
-  $("eg-cancel").disabled = !canAct() || !S.placers.endgame.selected;
+  $("eg-advance").disabled = !canAct() || e.pending_leather;
+  $("eg-cancel").disabled = !canAct() || !S.placers.endgame.selected || e.pending_leather;
   drawTrayOf("eg");
 }
 
 function endgameTask() {
   const e = S.puzzle.endgame;
+  if (e.pending_leather) {
+    return `You move: place your leather patch where it wins. ${e.legal} distinct places, `
+      + `${e.winning} of them win${e.winning === 1 ? "s" : ""}. Difficulty ${S.puzzle.difficulty} of 5.`;
+  }
   return `You move: find a winning move. ${e.legal} distinct moves, `
     + `${e.winning} of them win${e.winning === 1 ? "s" : ""}. Difficulty ${S.puzzle.difficulty} of 5.`;
 }
@@ -406,7 +410,9 @@ function setPuzzle(puzzle, inStreak = false) {
   S.move = null;
   S.step = null;
   S.placed = [];
-  S.placers.endgame.choose(null);
+  // a leather patch waiting is the only thing to place: it is in hand from the start
+  S.placers.endgame.choose(puzzle.endgame && puzzle.endgame.pending_leather
+    ? { patch: LEATHER, cells: [[0, 0]], buttons: [] } : null);
   S.placers.fill.choose(null);
   if (puzzle.visitor) S.visitor = puzzle.visitor;
   if (location.hash !== `#${puzzle.id}`) history.replaceState(null, "", `#${puzzle.id}`);
@@ -523,7 +529,10 @@ function onKey(evt) {
   if (!S.puzzle) return;
   if (evt.key === "r" || evt.key === "R") placer().turn(rotate);
   else if (evt.key === "f" || evt.key === "F") placer().turn(flip);
-  else if (evt.key === "Escape") { placer().choose(null); render(); }
+  else if (evt.key === "Escape" && !(S.puzzle.endgame && S.puzzle.endgame.pending_leather)) {
+    placer().choose(null);
+    render();
+  }
   else if ((evt.key === "ArrowLeft" || evt.key === "ArrowRight") && S.answer && S.answer.line.length) {
     // step through the line of best play
     const last = S.answer.line.length - 1;
@@ -544,7 +553,8 @@ async function boot() {
   S.placers.endgame = new Placer($("eg-quilt-you"), {
     canAct,
     covered: () => coveredOf(S.puzzle.endgame.boards[S.puzzle.endgame.player].pieces),
-    commit: (at) => answerMove({ type: "buy", patch: S.placers.endgame.selected.patch, cells: at.cells }),
+    commit: (at) => answerMove(S.placers.endgame.selected.patch === LEATHER
+      ? { type: "leather", cell: at.cells[0] } : { type: "buy", patch: S.placers.endgame.selected.patch, cells: at.cells }),
     changed: render,
   });
   S.placers.fill = new Placer($("fill-quilt"), {
