@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from patchwork_opt.ai.bots.registry import make_bot
+from patchwork_opt.ai.bots.registry import LEVEL_ITERATIONS, make_bot
 from patchwork_opt.ai.search.exactcore import warm_up as warm_exact
 from patchwork_opt.ai.search.fastcore import warm_up as warm_search
 from patchwork_opt.core.advice import PlacementAdvisor
@@ -36,10 +36,11 @@ from patchwork_opt.puzzles.model import DIFFICULTIES, EndgamePuzzle
 from patchwork_opt.puzzles.proof import move_key
 
 LEVELS = (1, 2, 3, 4, 5)
-#: The pairs of levels whose games are reviewed for mistakes, in turn, and the iterations per move
-#: each level plays with (its level's cap: fixed budgets, so a seed gives the same game).
+#: The pairs of levels whose games are reviewed for mistakes, in turn. Each level plays with its own
+#: iteration cap (``registry.LEVEL_ITERATIONS``; level 5, uncapped on the clock, with
+#: ``TOP_LEVEL_ITERATIONS``): fixed budgets, so a seed gives the same game.
 PRACTISE_PAIRS = ((1, 3), (2, 4), (1, 5), (3, 5))
-PRACTISE_ITERATIONS = {1: 200, 2: 1000, 3: 2000, 4: 8000, 5: 20000}
+TOP_LEVEL_ITERATIONS = 20000
 #: Seconds of analysis per position in the reviews (``analyze --time-per-move``'s default).
 PRACTISE_REVIEW_SECONDS = 0.5
 
@@ -89,7 +90,8 @@ def level_game(seed: int, levels: tuple[int, int], advisor: PlacementAdvisor | N
     """A seeded game of the solver bot at ``levels`` (player 1's, player 2's) on fixed budgets."""
     state = State.new(seed=seed)
     record = Record.start(state)
-    bots = [make_bot("solver", level=level, seed=seed + i, advisor=advisor, iterations=PRACTISE_ITERATIONS[level])
+    bots = [make_bot("solver", level=level, seed=seed + i, advisor=advisor,
+                     iterations=LEVEL_ITERATIONS[level] or TOP_LEVEL_ITERATIONS)
             for i, level in enumerate(levels)]
     while not state.is_terminal():
         move = bots[state.to_move()].decide(state.clone()).move
