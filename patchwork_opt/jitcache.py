@@ -8,6 +8,13 @@ first ``@njit``: it points Numba's cache at ``$NUMBA_CACHE_DIR`` when that is se
 source file's entries in a subdirectory named after the file's full path, so two installs (or
 versions) never read each other's code.
 
+Inside it the cache sits in a subdirectory named after ``source_fingerprint()``, a digest of the
+compiled sources and of what they bake in. Numba checks only a cached function's own file: a
+kernel that calls or inlines a function of another module (``exactcore`` inlines ``fastcore``'s
+transitions) or reads the engine's tables as constants would otherwise load stale machine code
+after that other file changed (an upgrade in place, or an edit). The most recent
+``KEEP_FINGERPRINTS`` subdirectories are kept, older ones removed.
+
 The choice goes into the environment as well as into ``numba.config``: Numba re-reads its
 settings from the environment whenever a ``NUMBA_`` variable changes, and child processes (the
 match runner's workers) find the same cache.
@@ -15,27 +22,71 @@ match runner's workers) find the same cache.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+from pathlib import Path
 
 import numba
 
 APP = "patchwork-opt"
+KEEP_FINGERPRINTS = 3
+_PACKAGE = Path(__file__).resolve().parent
+#: What the compiled code depends on beside the modules with compiled functions: the engine's tables
+#: (read as constants) and the patch catalogue they are built from.
+_BAKED_IN = ("core/*.py", "data/patches.json")
+
+
+def _compiled_sources() -> list[Path]:
+    """The files whose contents the compiled code depends on, in a fixed order."""
+    files = [p for pattern in _BAKED_IN for p in _PACKAGE.glob(pattern)]
+    for root in (_PACKAGE, _PACKAGE.parent / "solvers"):
+        files += [p for p in root.rglob("*.py") if p.name != "jitcache.py" and "njit(" in p.read_text(encoding="utf-8")]
+    return sorted(set(files))
+
+
+def source_fingerprint() -> str:
+    """A digest of every file ``_compiled_sources`` names (paths and contents): it changes whenever
+    compiled code could."""
+    digest = hashlib.sha256()
+    for path in _compiled_sources():
+        digest.update(path.relative_to(_PACKAGE.parent).as_posix().encode())
+        digest.update(path.read_bytes())
+    return "src-" + digest.hexdigest()[:16]
 
 
 def cache_dir() -> str:
-    """``$NUMBA_CACHE_DIR``, else the per-user cache directory (XDG base directories)."""
+    """``$NUMBA_CACHE_DIR``, else the per-user cache directory (XDG base directories), with the
+    sources' fingerprint below it (a child process inherits the full path: it is taken as it is)."""
+    fingerprint = source_fingerprint()
     given = os.environ.get("NUMBA_CACHE_DIR")
     if given:
-        return given
+        return given if os.path.basename(os.path.normpath(given)) == fingerprint else os.path.join(given, fingerprint)
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):  # unset, or relative (which the XDG specification says to ignore)
         base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, APP, "numba")
+    return os.path.join(base, APP, "numba", fingerprint)
+
+
+def prune(path: str, keep: int = KEEP_FINGERPRINTS) -> None:
+    """Remove all but the ``keep`` most recently used fingerprint directories beside ``path`` (marking
+    ``path`` used now); a directory another process is filling is recent, so it stays."""
+    here = Path(path)
+    try:
+        here.mkdir(parents=True, exist_ok=True)
+        os.utime(here)
+        siblings = [p for p in here.parent.iterdir() if p.is_dir() and p.name.startswith("src-")]
+        siblings.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:  # an unwritable cache: Numba then compiles without caching, as before
+        return
+    for old in siblings[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def use_user_cache() -> str:
     """Point Numba's cache at ``cache_dir()`` (for every ``cache=True`` function decorated after)."""
     path = cache_dir()
+    prune(path)
     os.environ["NUMBA_CACHE_DIR"] = path
     numba.config.CACHE_DIR = path  # type: ignore[attr-defined]  # set from the environment at import
     return path

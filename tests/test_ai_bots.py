@@ -332,10 +332,10 @@ RECORDED_MOVES: dict[tuple[int, str, int], str] = {
     (2, "solver-rollout", 300): "16@33,42,43,44,45,53",
     (2, "mcts", 200): "16@33,42,43,44,45,53",
     (2, "solver", 2000): "16@33,42,43,44,45,53",
-    (3, "solver", 300): "27@47,56,57,66",
+    (3, "solver", 300): "A",  # its probe proves the buy loses by 35 (kept since issue 35): sampled moves first
     (3, "solver-rollout", 300): "27@47,56,57,66",
     (3, "mcts", 200): "27@47,56,57,66",
-    (3, "solver", 2000): "27@47,56,57,66",
+    (3, "solver", 2000): "A",
     (4, "solver", 300): "12@61,70,71,72,80,82",
     (4, "solver-rollout", 300): "12@61,70,71,72,80,82",
     (4, "mcts", 200): "12@51,52,60,61,71,72",

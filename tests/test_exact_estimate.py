@@ -146,17 +146,22 @@ def test_an_unfinished_search_keeps_the_root_moves_it_proved() -> None:
         full = _solve(state, every_move=every_move)
         part = _solve(state, every_move=every_move, node_limit=full.nodes // 2)
         assert full.solved and not part.solved
-        assert 0 < len(part.moves) < len(full.moves)
+        exact = [m for m in part.moves if m.exact]
+        assert part.moves and len(exact) < len(full.moves)
         values = {m.move: m for m in full.moves}
         for m in part.moves:
             whole = values[m.move]
+            assert m.outcome_proven and m.win == whole.win  # won or lost is proven whatever the figures
+            assert whole.value is not None
             if m.exact:  # an exact value is the move's value
-                assert m.value == whole.value and m.win == whole.win
-            else:  # a refuted move: its bound holds and its win or loss is proven
-                assert m.bound and m.value is not None and whole.value is not None and m.value >= whole.value
-                assert m.win == whole.win
-        if every_move:
-            assert all(m.exact for m in part.moves)
+                assert m.value == whole.value
+            elif m.floor is not None:  # a proven win, by at least its floor
+                assert 0 < m.floor <= whole.value and m.margin <= whole.margin
+            else:  # a refuted or proven-losing move: its bound holds
+                assert m.bound and m.value is not None and m.value >= whole.value
+        if every_move:  # the first round asks only whether each move wins: half the nodes answer it for all
+            assert len(part.moves) == len(full.moves)
+            assert any(m.floor is not None or m.bound for m in part.moves)
 
 
 @pytest.fixture
@@ -174,18 +179,54 @@ def test_the_analysis_keeps_proven_moves_and_samples_the_rest(attempted: None) -
     assert not analysis.solved and analysis.exact_failed and analysis.nodes > 0
     exact = [m for m in analysis.moves if m.exact]
     sampled = [m for m in analysis.moves if not m.exact]
-    assert exact and sampled and all(m.visits > 0 for m in sampled)
-    values = {m.move: m.value for m in full.moves}
-    assert all(m.value == values[m.move] for m in exact)
+    assert exact and sampled and all(m.visits > 0 or m.outcome_proven for m in sampled)
+    values = {m.move: m for m in full.moves}
+    assert all(m.value == values[m.move].value for m in exact)
+    outcomes = [m for m in sampled if m.outcome_proven]  # the first round proved who wins after every move
+    assert outcomes and all(m.win == values[m.move].win for m in outcomes)
+    for m in outcomes:  # the proven bound holds; the margin shown is the sampling's, kept within it
+        whole = values[m.move].value
+        assert whole is not None
+        if m.floor is not None:
+            assert m.floor <= whole and m.margin >= m.floor / 2
+        else:
+            assert m.bound and m.value is not None and m.value >= whole and m.margin <= m.value / 2
 
     hints = hints_of(state, analysis, top=40)
     data = json.loads(hints.model_dump_json())
     assert data["search"] == "partly exact" and data["proven"] == len(exact)
+    assert data["outcomes_proven"] == len(exact) + len(outcomes)
     for hint in hints.hints:
-        assert hint.exact == ("every way the game can go was checked" in hint.reason)
+        assert hint.exact == ("(every way the game can go was checked)" in hint.reason)
+        assert hint.outcome_proven == ("every way the game can go was checked" in hint.reason)
     assert any(h.exact for h in hints.hints) and any(not h.exact for h in hints.hints)
     text = render_advised_hints(hints, state)
     assert f"after proving {len(exact)} move" in text and "the others are estimates from sampling" in text
+
+
+#: Player 2 far behind at space 40 (a solver vs greedy game): the estimate puts every move's values far
+#: beyond any hint's time, yet a few thousand nodes prove every move loses.
+DECIDED = ("3,10,9,14,12,5,19,0,32,13,6,7,20,18 41/22/13/0081c0f93fff7f9fffe7f 40/4/4/00000000f36ff7dfeffff "
+           "0 - - 44,50 - 26,32,38,44,50")
+
+
+def test_a_hint_proves_who_wins_in_a_decided_game_the_estimate_prices_out_of_reach() -> None:
+    state = from_notation(DECIDED)
+    iterations = 20_000  # 40,000 nodes for the exact search, of which the probe gets a tenth
+    assert exactcore.estimate_nodes(state, every_move=True, quantile=0.25) > 1000 * 2 * iterations
+    analysis = analyse_position(state, iterations=iterations)
+    roots = exactcore.root_moves(state)
+    assert not analysis.solved and all(m.outcome_proven and m.win == 0.0 for m in analysis.moves)
+    hints = hints_of(state, analysis, top=8)
+    assert hints.search == "partly exact" and hints.proven == 0 and hints.outcomes_proven >= len(roots)
+    assert all(h.outcome_proven and "you lose with best play" in h.reason for h in hints.hints)
+    estimated = [h for h in hints.hints if "points expected" in h.reason]
+    bounded = [h for h in hints.hints if "not yet by how much" in h.reason]
+    assert estimated and len(estimated) + len(bounded) == len(hints.hints)
+    ranks = [0 if h in estimated else 1 for h in hints.hints]
+    assert ranks == sorted(ranks)  # a margin estimated before one only bounded
+    text = render_advised_hints(hints, state)
+    assert f"after proving who wins after {hints.outcomes_proven} moves, not yet by how much" in text
 
 
 def test_proofs_replace_sampled_figures_wins_first_losses_last() -> None:

@@ -148,6 +148,52 @@ def test_values_match_todays_search_on_hundreds_of_endgames() -> None:
     assert checked >= 150 and 0 < won < checked
 
 
+def _best_score(state: State, q: int) -> int:
+    """The most player ``q`` can end with over every way the game can go (both players helping)."""
+    if state.is_terminal():
+        return state.score(q)
+    return max(_best_score(after(state, move), q) for move in state.legal_moves())
+
+
+def test_the_static_bounds_hold_what_a_player_can_reach_and_are_tight_near_the_end() -> None:
+    """A node is settled without a move when its bounds fall outside the window, so a player's upper
+    bound must hold the best final score any continuation gives them (checked against every
+    continuation of small endgames), and it should be that score where little is left to buy."""
+    checked = tight = 0
+    for seed in range(25):
+        for state in small_endgames(seed):
+            flat = exactcore.encode(state)
+            rem = exactcore.circle_set(flat)
+            for q in (0, 1):
+                low, high = exactcore.score_bounds(flat, q, rem)
+                best = _best_score(state, q)
+                assert low <= best <= high, (seed, q)
+                checked += 1
+                tight += best == high
+    assert checked >= 160 and tight >= 10
+
+
+def test_search_stats_say_what_the_tree_did() -> None:
+    state = late_positions(4, 42)[0]
+    table = exactcore.ExactTable(16)
+    stats = exactcore.SearchStats()
+    result = exactcore.solve(state, every_move=True, table=table, stats=stats)
+    assert result.solved and stats.nodes == result.nodes
+    assert 0 < stats.first_move_cutoffs <= stats.cutoffs <= stats.expanded
+    assert stats.expanded <= stats.moves_tried <= stats.moves_listed
+    assert stats.table_settled <= stats.table_found
+    assert stats.expanded + stats.table_settled + stats.bounds_settled + stats.last_move_leaves <= stats.nodes
+    assert stats.outcomes_seconds is not None and 0 < stats.outcomes_seconds <= result.seconds
+    figures = stats.as_dict()
+    assert 0 < figures["first_move_cutoff_share"] <= 1 and 0 <= figures["table_hit_rate"] <= 1
+    again = exactcore.SearchStats()  # the same search on the kept table: mostly answered by it
+    exactcore.solve(state, every_move=True, table=table, stats=again)
+    assert again.nodes < stats.nodes and again.as_dict()["table_hit_rate"] > figures["table_hit_rate"]
+    best = exactcore.SearchStats()
+    exactcore.solve(state, table=exactcore.ExactTable(16), stats=best)
+    assert best.outcomes_seconds is None and best.nodes > 0  # one round only: no outcome round
+
+
 def race_position() -> State:
     """A 7x7 race: both quilts miss the same cross in the top-left window and patch 16 (free,
     3 spaces) is on offer; whoever sews it there first takes the bonus, and the bonus decides."""

@@ -73,12 +73,46 @@ def test_compiled_code_caches_in_the_given_directory_and_not_beside_the_source(t
 
 
 def test_the_cache_directory_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fingerprint = jitcache.source_fingerprint()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "given"))
-    assert jitcache.cache_dir() == str(tmp_path / "given")
+    assert jitcache.cache_dir() == str(tmp_path / "given" / fingerprint)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "given" / fingerprint))  # as a child process sees it
+    assert jitcache.cache_dir() == str(tmp_path / "given" / fingerprint)
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert jitcache.cache_dir() == str(tmp_path / "xdg" / "patchwork-opt" / "numba")
+    assert jitcache.cache_dir() == str(tmp_path / "xdg" / "patchwork-opt" / "numba" / fingerprint)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for unusable in ("", "relative/cache"):  # the XDG specification says to ignore a relative path
         monkeypatch.setenv("XDG_CACHE_HOME", unusable)
-        assert jitcache.cache_dir() == str(tmp_path / "home" / ".cache" / "patchwork-opt" / "numba")
+        assert jitcache.cache_dir() == str(tmp_path / "home" / ".cache" / "patchwork-opt" / "numba" / fingerprint)
+
+
+def test_a_change_compiled_code_depends_on_moves_the_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Numba checks only a function's own file: a kernel inlining another module's function, or reading
+    the engine's tables, would load stale code after that file changed. The fingerprint catches it."""
+    package = tmp_path / "patchwork_opt"
+    files = {"core/catalogue.py": "TABLE = 1\n", "data/patches.json": "[]\n", "ai/kernel.py": "@njit()\ndef f(): ...\n",
+             "ai/plain.py": "x = 1\n", "web/page.py": "y = 2\n"}
+    for name, text in files.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    monkeypatch.setattr(jitcache, "_PACKAGE", package)
+    first = jitcache.source_fingerprint()
+    for name in ("ai/plain.py", "web/page.py"):  # no compiled code reads these
+        (package / name).write_text("changed = True\n")
+        assert jitcache.source_fingerprint() == first
+    seen = {first}
+    for name in ("ai/kernel.py", "core/catalogue.py", "data/patches.json"):
+        (package / name).write_text((package / name).read_text() + "# changed\n")
+        now = jitcache.source_fingerprint()
+        assert now not in seen
+        seen.add(now)
+
+
+def test_old_fingerprints_are_pruned_and_the_recent_kept(tmp_path: Path) -> None:
+    for age, name in enumerate(["src-a", "src-b", "src-c", "src-d", "src-e"]):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (1_000_000 - age * 1000, 1_000_000 - age * 1000))
+    (tmp_path / "other").mkdir()  # not ours: never touched
+    jitcache.prune(str(tmp_path / "src-new"), keep=3)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "src-a", "src-b", "src-new"]

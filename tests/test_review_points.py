@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
-from patchwork_opt.ai.base import Bot
+from patchwork_opt.ai.base import AnalysedMove, Bot, SearchedPosition
 from patchwork_opt.ai.bots.random_bot import RandomBot
 from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.search.exact import exact_move, won_move
 from patchwork_opt.apps.review import (
     LABELS,
     POINT_LABELS,
     WIN_PER_POINT,
     GameReview,
+    _ply,
     label_of,
     label_rule,
     move_accuracy,
@@ -50,6 +53,22 @@ def test_exact_figures_count_in_full() -> None:
     # an exact endgame: a won game thrown away by two points is a blunder
     assert label_of(1.0, 2.0, is_best=False, exact=True) == "blunder"
     assert label_of(1.0, 2.0, is_best=True, exact=True) == "best"
+
+
+def test_a_proven_win_thrown_away_counts_in_full_though_its_margins_are_not_proven() -> None:
+    """An unfinished exact search proved the best move wins (by at least 1 point) and the played one
+    loses, margins estimated: the whole win chance counts, a blunder though few points back it."""
+    state = State.new(seed=4)
+    best, played = list(state.legal_moves())[:2]
+    here = SearchedPosition.of(state, [replace(won_move(best, 2), margin=1.5, visits=40),
+                                       replace(exact_move(played, -2, (played,), bound=True), margin=-0.5,
+                                               visits=40)])
+    ply = _ply(0, state, played, here, None)
+    assert ply.loss == 1.0 and ply.points_lost == 2.0 and not ply.exact
+    assert ply.label == "blunder"
+    sampled = SearchedPosition.of(state, [AnalysedMove(best, 1.0, 1.5, 40, False, (best,)),
+                                          AnalysedMove(played, 0.0, -0.5, 40, False, (played,))])
+    assert _ply(0, state, played, sampled, None).label != "blunder"  # the same figures, sampled: noise
 
 
 def test_the_stated_rule_names_every_threshold_the_labels_use() -> None:

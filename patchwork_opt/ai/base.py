@@ -40,6 +40,9 @@ class AnalysedMove:
     ``visits`` 0 and is neither exact nor bound: ``valued`` tells whether the figures mean anything.
     ``searched`` is, for a sampled move, the win chance the search backed up, before the win map
     made ``win`` of it (``winmap.SearchMap``; refitting the map needs it); None otherwise.
+    ``floor`` is, for a move an unfinished exact search proved to win without settling by how much,
+    the value it proved the move reaches at least: ``win`` is then 1 and ``margin`` that value's
+    margin, a lower bound ("wins by at least"); None otherwise.
     """
 
     move: Move
@@ -51,11 +54,18 @@ class AnalysedMove:
     value: int | None = None
     bound: bool = False
     searched: float | None = None
+    floor: int | None = None
 
     @property
     def valued(self) -> bool:
-        """``win`` and ``margin`` say something: exact, sampled, or a bound proving a loss."""
-        return self.exact or self.visits > 0 or (self.bound and self.win == 0.0)
+        """``win`` and ``margin`` say something: exact, sampled, a bound proving a loss, or a proven
+        win with a floor on its margin."""
+        return self.exact or self.visits > 0 or (self.bound and self.win == 0.0) or self.floor is not None
+
+    @property
+    def outcome_proven(self) -> bool:
+        """Whether the move wins or loses is proven (exact, a refuted move's bound, or a floor)."""
+        return self.exact or self.bound or self.floor is not None
 
 
 def move_key(quilt: int, move: Move) -> tuple[str, int, int]:

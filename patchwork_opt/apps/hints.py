@@ -42,6 +42,9 @@ class AdvisedHint(BaseModel):
     margin: float = Field(description="expected final margin for the player to move (points)")
     exact: bool = Field(description="proven: every way the game can go after this move was checked (win is 1 or "
                         "0, margin the final margin under best play); false: estimated by sampling")
+    outcome_proven: bool = Field(default=False, description="whether the move wins or loses is proven (win is 1 "
+                                 "or 0) even where its margin is not (exact false: the margin is estimated, "
+                                 "within the proven bound the reason gives)")
     reason: str
     line: list[dict[str, Any]] = Field(description="the move and the expected continuation (RULES.md moves)")
 
@@ -59,6 +62,8 @@ class AdvisedHints(BaseModel):
         default="sampled", description="exact: every move proven; partly exact: the exact search ran out of time after "
         "proving some moves (those have exact true), the others sampled; sampled: none proven")
     proven: int = Field(default=0, description="moves of the position proven by the exact search (shown or not)")
+    outcomes_proven: int = Field(default=0, description="moves of the position whose win or loss the exact search "
+                                 "proved, margins proven or not (shown or not)")
 
 
 PLACEMENTS_SHOWN = 3  # placements of a patch shown by default
@@ -85,14 +90,15 @@ def hints_of(state: State, analysis: SearchedPosition, top: int) -> AdvisedHints
         AdvisedHint(
             type=m.move.kind, patch=m.move.patch if m.move.kind == "buy" else None, cells=cells_of(m.move.mask),
             score=round(ranking_value(m), 4), win=round(m.win, 4), margin=round(m.margin, 2), exact=m.exact,
-            reason=advice(state, m), line=[move.to_json() for move in m.line],
+            outcome_proven=m.outcome_proven, reason=advice(state, m), line=[move.to_json() for move in m.line],
         )
         for m in analysis.shown()[:top]
     ]
     proven = sum(1 for m in analysis.moves if m.exact)
-    kind: SearchKind = "exact" if analysis.solved else "partly exact" if proven else "sampled"
+    outcomes = sum(1 for m in analysis.moves if m.outcome_proven)
+    kind: SearchKind = "exact" if analysis.solved else "partly exact" if outcomes else "sampled"
     return AdvisedHints(player=analysis.player, hints=hints, seconds=round(analysis.seconds, 3), search=kind,
-                        proven=proven)
+                        proven=proven, outcomes_proven=outcomes)
 
 
 def review_record(
@@ -240,9 +246,18 @@ def render_advised_hints(result: AdvisedHints, state: State) -> str:
     count = len(result.hints)
     lines = [f"Player {result.player + 1} to move: {count} suggestion{'s' if count != 1 else ''}, best first"]
     if result.search == "partly exact":
-        lines.append(f"The exact search ran out of time after proving {result.proven} move"
-                     f"{'s' if result.proven != 1 else ''}: those say every way the game can go was checked; "
-                     "the others are estimates from sampling.")
+        extra = result.outcomes_proven - result.proven
+        if result.proven:
+            lines.append(f"The exact search ran out of time after proving {result.proven} move"
+                         f"{'s' if result.proven != 1 else ''}: those say every way the game can go was checked; "
+                         "the others are estimates from sampling.")
+            if extra:
+                lines.append(f"For {extra} more move{'s' if extra != 1 else ''} it proved who wins, not yet by "
+                             "how much.")
+        else:
+            lines.append(f"The exact search ran out of time after proving who wins after {extra} move"
+                         f"{'s' if extra != 1 else ''}, not yet by how much: the margins are estimates from "
+                         "sampling.")
     lines.append("")
     drawn = [(i, h) for i, h in enumerate(result.hints) if h.type != "advance"][:6]
     for start in range(0, len(drawn), 3):

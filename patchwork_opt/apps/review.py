@@ -145,7 +145,8 @@ def counted_loss(loss: float, points_lost: float, exact: bool) -> float:
 
 def label_of(loss: float, points_lost: float, is_best: bool, exact: bool = False) -> str:
     """The label of a move losing ``loss`` win chance and ``points_lost`` expected points
-    (``exact``: both figures are exact, so the win chance counts in full): the worse of its grade
+    (``exact``: who wins after the best move and after this one is proven, so the win chance counts
+    in full, margins proven or not): the worse of its grade
     in win chance and its grade in points, ``good`` when it reaches neither."""
     if is_best:
         return "best"
@@ -164,7 +165,7 @@ def label_rule() -> str:
     return (f"A move that is not the best gets the worse of two grades, by the win chance and by the "
             f"expected points it lost against the best move ({grades}). A sampled drop in win chance "
             f"counts only as far as the points lost back it ({WIN_PER_POINT:.2%} a point); when every way "
-            f"the game can go was checked (exact) it counts in full. A move that lost neither is never "
+            f"the game can go was checked for who wins it counts in full. A move that lost neither is never "
             f"flagged.")
 
 
@@ -249,18 +250,22 @@ def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
     best = here.best
     found = here.find(played)
     is_best = found is not None and found.move == best.move
-    if found is not None and (found.exact or found.visits >= RELIABLE_SHARE * best.visits > 0):
+    if found is not None and (found.outcome_proven or found.visits >= RELIABLE_SHARE * best.visits > 0):
         win_after, margin_after, exact_after = found.win, found.margin, found.exact
+        proven_after = found.outcome_proven
     else:
         win_after, margin_after, exact_after = value_after(state, played, following)
+        proven_after = exact_after
     if is_best:
         win_after, margin_after = best.win, best.margin
     loss = max(0.0, best.win - win_after)
     points_lost = max(0.0, best.margin - margin_after)
     exact = best.exact and exact_after
+    # who wins after both moves is proven (margins or not): the drop in win chance is exact
+    proven = best.outcome_proven and proven_after
     return PlyReview(
         ply=i, player=here.player, played=played, best=best.move, win_before=best.win, win_after=win_after,
-        loss=loss, points_lost=points_lost, label=label_of(loss, points_lost, is_best, exact), exact=exact,
+        loss=loss, points_lost=points_lost, label=label_of(loss, points_lost, is_best, proven), exact=exact,
         played_words=move_words(state, played), best_words=move_words(state, best.move), searched=best.searched,
     )
 

@@ -231,8 +231,15 @@ def _quantile(values: list[float], q: float) -> float | None:
     return float(np.quantile(values, q)) if values else None
 
 
+#: The figures of the search tree (``exactcore.SearchStats``) a group reports, as medians over its positions.
+TREE_FIGURES = ("nodes", "table_hit_rate", "first_move_cutoff_share", "moves_listed_per_expanded",
+                "moves_tried_per_expanded", "settled_share")
+
+
 def _suite_summary(rows: list[dict[str, Any]], limits: tuple[float, ...]) -> dict[str, Any]:
-    """One group of a mode's rows: the share solved within each limit, nodes/s, the estimate's error.
+    """One group of a mode's rows: the share solved within each limit (and, searching every move, the
+    share whose every move's win or loss was proven within it), nodes/s, the estimate's error, and the
+    median figures of the tree (``TREE_FIGURES``: why a search is as big as it is).
 
     The error is estimated / actual nodes over the positions solved; a position not solved within
     the largest limit has only a lower bound on its actual nodes (those searched), so its ratio is
@@ -242,11 +249,17 @@ def _suite_summary(rows: list[dict[str, Any]], limits: tuple[float, ...]) -> dic
     bounds = [r["estimate_nodes"] / max(r["nodes"], 1) for r in rows if not r["solved"]]
     seconds = sum(r["seconds"] for r in rows)
     within = {f"{s:g}": sum(1 for r in solved if r["seconds"] <= s) for s in limits}
+    outcomes = {f"{s:g}": sum(1 for r in rows if r["outcomes_seconds"] is not None and r["outcomes_seconds"] <= s)
+                for s in limits}
+    trees = [r["tree"] for r in rows]
     return {
         "positions": len(rows),
         "solved_within": within,
         "share_within": {k: v / len(rows) if rows else 0.0 for k, v in within.items()},
+        "outcomes_within": outcomes,
+        "outcomes_share_within": {k: v / len(rows) if rows else 0.0 for k, v in outcomes.items()},
         "nodes_per_second": sum(r["nodes"] for r in rows) / seconds if seconds > 0 else 0.0,
+        "tree": {name: _quantile([t[name] for t in trees], 0.5) for name in TREE_FIGURES},
         "estimate": {
             "solved": len(ratios),
             "median_ratio": _quantile(ratios, 0.5),
@@ -283,14 +296,19 @@ def run_suite_bench(*, suite: str | Path | None = None, limits: tuple[float, ...
         for position in positions:
             state = position.state()
             table.clear()  # each position on its own: no entries from another cut of the same game
+            stats = exactcore.SearchStats()
             started = time.perf_counter()
             result = exactcore.solve(state, deadline=Deadline.after(limits[-1]), every_move=every_move,
-                                     threads=threads, table=table, pv_plies=1)
+                                     threads=threads, table=table, pv_plies=1, stats=stats)
             elapsed = time.perf_counter() - started
             rows.append({"style": position.style, "space": position.space, "seed": position.seed, "mode": mode,
                          "pos": list(state.pos), "empty": [81 - q.bit_count() for q in state.quilts],
                          "solved": result.solved, "seconds": elapsed, "nodes": result.nodes,
-                         "estimate_nodes": exactcore.estimate_nodes(state, every_move=every_move)})
+                         "estimate_nodes": exactcore.estimate_nodes(state, every_move=every_move),
+                         "root_moves": len(exactcore.root_moves(state)),
+                         "outcomes_proven": sum(1 for m in result.moves if m.outcome_proven),
+                         "outcomes_seconds": elapsed if result.solved else stats.outcomes_seconds,
+                         "tree": stats.as_dict()})
             if progress is not None:
                 progress("exact suite", len(rows), total)
     groups: list[dict[str, Any]] = []
@@ -330,4 +348,17 @@ def render_suite_bench(result: dict[str, Any]) -> str:
                      f"{e['within_4x']}/{e['solved']}" if e["solved"] else f"{'-':>6}")
             lines.append(f"  {g['style']:<14} {g['space']!s:>5} {g['positions']:>3}  {shares}  "
                          f"{g['nodes_per_second']:>11,.0f}  {error} | {unsolved}")
+        lines.append("  the tree (medians): nodes, table hit rate, first-move cutoffs, moves listed | tried per "
+                     "expanded node, settled by table or bounds" + ("; every move's win or loss proven within "
+                                                                     "each limit" if mode == "every" else ""))
+        for g in (g for g in result["groups"] if g["mode"] == mode):
+            t = g["tree"]
+            if t["nodes"] is None:
+                continue
+            outcomes = ("  outcomes " + "  ".join(f"<={s}s {100 * g['outcomes_share_within'][s]:.0f}%" for s in limits)
+                        if mode == "every" else "")
+            lines.append(f"  {g['style']:<14} {g['space']!s:>5} {t['nodes']:>12,.0f}  "
+                         f"{100 * t['table_hit_rate']:4.1f}%  "
+                         f"{100 * t['first_move_cutoff_share']:4.1f}%  {t['moves_listed_per_expanded']:5.1f} | "
+                         f"{t['moves_tried_per_expanded']:4.2f}  {100 * t['settled_share']:4.1f}%{outcomes}")
     return "\n".join(lines)

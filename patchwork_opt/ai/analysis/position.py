@@ -33,7 +33,7 @@ from dataclasses import replace
 from patchwork_opt.ai.analysis import run as search
 from patchwork_opt.ai.base import PLACEMENTS_PER_OFFER, AnalysedMove, SearchedPosition, move_key
 from patchwork_opt.ai.search import candidates
-from patchwork_opt.ai.search.exact import final_value
+from patchwork_opt.ai.search.exact import final_value, value_margin
 from patchwork_opt.ai.search.fastcore import MAX_CHILDREN, CompiledEvaluator
 from patchwork_opt.ai.search.policy import outcome_value
 from patchwork_opt.ai.seeding import require_running
@@ -165,11 +165,13 @@ def analyse_position(
     return replace(found, moves=analysed, seconds=time.perf_counter() - started)
 
 
-def _rank(m: AnalysedMove) -> tuple[float, bool, float, int]:
+def _rank(m: AnalysedMove) -> tuple[float, bool, bool, float, int]:
     """Best first: by the win chance the search backed up (the win map, which also weighs the
     learned value of the position after each move, makes the figures shown calibrated, not the
-    search's order), then exact before sampled, margin, visits."""
-    return (-(m.searched if m.searched is not None else m.win), not m.exact, -m.margin, -m.visits)
+    search's order), then exact before sampled, a margin estimated before one only bounded (a move
+    only proven to win or lose, which the sampling did not reach), margin, visits."""
+    return (-(m.searched if m.searched is not None else m.win), not m.exact, not (m.exact or m.visits),
+            -m.margin, -m.visits)
 
 
 def value_after(state: State, move: Move, following: SearchedPosition | None) -> tuple[float, float, bool]:
@@ -209,7 +211,24 @@ def outcome_words(m: AnalysedMove) -> str:
         else:
             result = f"you lose by {-m.margin:g} point{'s' if abs(m.margin) != 1 else ''}"
         return f"{result} with best play (every way the game can go was checked)"
+    if m.outcome_proven:  # won or lost is proven, the margin only bounded (an unfinished or refuting search)
+        if m.floor is not None:
+            result = f"you win with best play, by at least {_points(value_margin(m.floor))}"
+        elif m.value is not None and m.value > 0:
+            result = f"you win with best play, by at most {_points(value_margin(m.value))}"
+        elif m.value is not None and m.value < -1:
+            result = f"you lose with best play, by at least {_points(-value_margin(m.value))}"
+        else:
+            result = "you lose with best play"
+        if not m.visits:  # no estimate of the margin beside the proven bound
+            return f"{result} (every way the game can go was checked for who wins, not yet by how much)"
+        return (f"{result} (every way the game can go was checked for who wins; "
+                f"{m.margin:+.1f} points expected)")
     return f"you win about {m.win:.0%} of games from here, {m.margin:+.1f} points expected"
+
+
+def _points(n: float) -> str:
+    return f"{n:g} point{'s' if n != 1 else ''}"
 
 
 def advice(state: State, m: AnalysedMove) -> str:

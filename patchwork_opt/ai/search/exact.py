@@ -51,6 +51,14 @@ def exact_move(move: Move, value: int, line: tuple[Move, ...], *, bound: bool = 
     return AnalysedMove(move, 1.0 if value > 0 else 0.0, value_margin(value), 0, not bound, line, value, bound)
 
 
+def won_move(move: Move, floor: int) -> AnalysedMove:
+    """A root move an unfinished exact search proved to win (its value at least ``floor`` > 0) without
+    settling its exact value: won, by at least ``floor``'s margin."""
+    if floor <= 0:
+        raise ValueError(f"a proven win's floor must be positive, got {floor}")
+    return AnalysedMove(move, 1.0, value_margin(floor), 0, False, (move,), None, False, floor=floor)
+
+
 class ExactSearch:
     """One search tree's table; keep the object to reuse the table on later moves of a game."""
 

@@ -20,9 +20,13 @@ What makes it fast, beside being compiled:
   first guess, the table's bounds carried from probe to probe; with ``every_move`` False a move that
   cannot beat the best so far is refuted by one probe (and one more tells whether it still wins).
 * **Static bounds**: each player's final score lies between advancing to the end and a knapsack of
-  the patches left (those that still fit) by gain per space; a node whose bounds fall outside the
-  window is settled without a move. A move that ends the game for a player whose opponent has
-  finished is valued on the spot (``last_move_value``).
+  the patches left (those that still fit) by gain per space or per empty cell, whichever is smaller
+  (``score_bounds``); a node whose bounds fall outside the window is settled without a move. A move
+  that ends the game for a player whose opponent has finished is valued on the spot
+  (``last_move_value``).
+* **Anytime at the root**: each root move keeps the bounds its probes proved, so a stop loses nothing;
+  searching every move, a first round asks only whether each move wins (``_RootWork``), so hints and
+  reviews know every move's outcome long before every margin.
 * **Fewer moves, all of them still**: placements whose quilts are images of each other are one move
   (the canonical form is computed only when the quilt comes close enough to one of its images for two
   placements to coincide: ``symmetry_slack``); a player reaching space 53 places nothing more, so
@@ -36,7 +40,9 @@ What makes it fast, beside being compiled:
   (``numba_prefetch``, the one module on Numba's internals, with a plain fallback).
 
 A node budget and a stop flag (raised at the deadline or by a caller's ``StopSignal``) end a search
-cleanly: ``solve``'s result then has ``solved`` False and keeps the root moves proven before the stop.
+cleanly: ``solve``'s result then has ``solved`` False and keeps what was proven before the stop (exact
+values, and the moves only known to win or lose). ``SearchStats`` counts what the tree did (table
+hits, cutoffs on the first move, nodes the bounds settled): the figures behind its size.
 Searches release the GIL, so root moves are split over threads sharing the table (``threads=2``).
 ``estimate_nodes``/``estimate_seconds`` predict from a position's features (``estimate_features``) how
 long a search takes (a fit on positions of mixed styles of play, ``bench/exact_fit.py``) so callers try
@@ -52,12 +58,13 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
-from patchwork_opt.ai.search.exact import exact_move
+from patchwork_opt.ai.search.exact import exact_move, won_move
 from patchwork_opt.ai.search.fastcore import (
     AFTER,
     AREA_A,
@@ -226,6 +233,10 @@ def _rate(m: int, x: int) -> float:
 #: BY_RATE[m]: the patches by (gain - time) per space of time, best first (advancing earns one a space).
 BY_RATE = np.array([sorted(range(N_PATCHES), key=lambda x: -_rate(m, x)) for m in range(MARKS_LEFT + 1)],
                    dtype=np.int64)
+#: BY_AREA[m]: the patches by (gain - time) per cell covered, best first (the quilt's empty cells bound
+#: what can still be bought as the time left does).
+BY_AREA = np.array([sorted(range(N_PATCHES), key=lambda x: -float(GAIN[m, x] - TIME_A[x]) / float(AREA_A[x]))
+                    for m in range(MARKS_LEFT + 1)], dtype=np.int64)
 #: BY_GAIN[m]: the patches by gain, best first.
 BY_GAIN = np.array([sorted(range(N_PATCHES), key=lambda x: -int(GAIN[m, x])) for m in range(MARKS_LEFT + 1)],
                    dtype=np.int64)
@@ -248,9 +259,15 @@ FSCORE, FKEY = 0, 1
 ENTRY_WORDS = 8
 ENTRY_BYTES = ENTRY_WORDS * 8
 _VALID = 1 << 61
-# the shared control array: stop flag, node limit, then one counter per thread a cache line apart
-STOP, LIMIT, COUNTER0, COUNTER_STRIDE, MAX_THREADS = 0, 1, 8, 8, 8
+# the shared control array: stop flag, node limit, then per thread (two cache lines apart) its node
+# counter and after it the counts of ``SEARCH_STATS`` (what the tree did: ``SearchStats``)
+STOP, LIMIT, COUNTER0, COUNTER_STRIDE, MAX_THREADS = 0, 1, 8, 16, 8
 _SHARED_LEN = COUNTER0 + COUNTER_STRIDE * MAX_THREADS
+#: The statistics a search keeps beside its node count, in their offsets after the thread's counter.
+SEARCH_STATS: tuple[str, ...] = ("table_found", "table_settled", "bounds_settled", "expanded", "cutoffs",
+                                 "first_move_cutoffs", "moves_tried", "moves_listed", "last_move_leaves")
+(ST_TABLE_FOUND, ST_TABLE_SETTLED, ST_BOUNDS_SETTLED, ST_EXPANDED, ST_CUTOFFS, ST_FIRST_CUTOFFS, ST_MOVES_TRIED,
+ ST_MOVES_LISTED, ST_LAST_MOVE) = range(1, len(SEARCH_STATS) + 1)
 _M1 = 0x9E3779B97F4A7C15 - (1 << 64)
 _M2 = 0xC2B2AE3D27D4EB4F - (1 << 64)
 _M3 = 0x165667B19E3779F9
@@ -400,6 +417,57 @@ def estimate_value(s: np.ndarray, p: int) -> int:
 
 
 @nb.njit(cache=_CACHE, inline="always")
+def _knapsack(order: np.ndarray, weight: np.ndarray, m: int, fit: int, cap: int) -> int:
+    """The most the patches ``fit`` can add over advancing (``GAIN`` less their time, ``m`` marks ahead)
+    within ``cap`` of ``weight`` (their time or their cells): a fractional knapsack, rounded up, taking
+    the patches in ``order`` (best gain per unit of weight first, so the first without gain ends it)."""
+    gain = 0
+    for j in range(N_PATCHES):
+        if cap <= 0:
+            break
+        x = order[m, j]
+        e = GAIN[m, x] - TIME_A[x]
+        if e <= 0:
+            break
+        if (fit >> x) & 1 == 0:
+            continue
+        w = weight[x]
+        if w <= cap:
+            gain += e
+            cap -= w
+        else:
+            gain += (e * cap + w - 1) // w
+            cap = 0
+    return gain
+
+
+@nb.njit(cache=_CACHE, inline="always")
+def _gain_by_time(m: int, fit: int, left: int) -> int:
+    """What the patches ``fit`` can add over advancing in ``left`` spaces: every purchase but the last
+    takes its time out of the spaces left, and the last adds at most its gain less the one space it
+    takes."""
+    last = 0
+    for j in range(N_PATCHES):
+        x = BY_GAIN[m, j]
+        if (fit >> x) & 1:
+            last = max(GAIN[m, x] - 1, 0)
+            break
+    return _knapsack(BY_RATE, TIME_A, m, fit, left - 1) + last
+
+
+@nb.njit(cache=_CACHE, inline="always")
+def _gain_by_cells(m: int, fit: int, empty: int) -> int:
+    """The same gain bounded by the quilt's ``empty`` cells: every purchase, the last too, covers its
+    cells, and the last may take fewer spaces than its time (it stops at the end), which adds at most
+    its time less one (its whole gain less one when buying it gains nothing over advancing)."""
+    last = 0
+    for x in range(N_PATCHES):
+        if (fit >> x) & 1:
+            last = max(last, GAIN[m, x] - 1 - max(GAIN[m, x] - TIME_A[x], 0))
+    return _knapsack(BY_AREA, AREA_A, m, fit, empty) + last
+
+
+@nb.njit(cache=_CACHE, inline="always")
 def score_bounds(s: np.ndarray, q: int, rem: int) -> tuple[int, int]:
     """Bounds on player ``q``'s final score whatever both players do from ``s``.
 
@@ -408,7 +476,10 @@ def score_bounds(s: np.ndarray, q: int, rem: int) -> tuple[int, int]:
     adds at most ``GAIN`` (cells, income at every mark left, less the cost) for its time, and only
     the last move may take less time than the patch's own (it stops at the end): a fractional
     knapsack of the patches left by gain per space in ``T - 1`` spaces, plus the best single
-    patch as the last one, plus every leather patch ahead and the 7x7 bonus while it is free."""
+    patch as the last one, plus every leather patch ahead and the 7x7 bonus while it is free. Every
+    purchase also covers its cells out of the quilt's empty ones: a second knapsack, by gain per cell
+    within the empty cells (the last purchase's spaces past the end allowed for), bounds the same
+    gain, and the smaller of the two counts. Only patches that fit the quilt now are counted."""
     pos = s[POS + q]
     left = END - pos
     m = MARKS[END] - MARKS[pos]
@@ -420,27 +491,12 @@ def score_bounds(s: np.ndarray, q: int, rem: int) -> tuple[int, int]:
         low += 2
     high = low
     if left > 0:
-        cap = left - 1
-        for j in range(N_PATCHES):
-            x = BY_RATE[m, j]
-            t = TIME_A[x]
-            e = GAIN[m, x] - t
-            if e <= 0 or cap == 0:
-                break
-            if (rem >> x) & 1 == 0 or not fits_any(x, s[QLO + 2 * q], s[QLO + 2 * q + 1]):
-                continue
-            if t <= cap:
-                high += e
-                cap -= t
-            else:
-                high += (e * cap + t - 1) // t
-                cap = 0
-        for j in range(N_PATCHES):
-            x = BY_GAIN[m, j]
-            if (rem >> x) & 1 and fits_any(x, s[QLO + 2 * q], s[QLO + 2 * q + 1]):
-                if GAIN[m, x] > 1:
-                    high += GAIN[m, x] - 1
-                break
+        qlo, qhi = s[QLO + 2 * q], s[QLO + 2 * q + 1]
+        fit = 0  # the patches left that fit the quilt now (and so may be bought)
+        for x in range(N_PATCHES):
+            if (rem >> x) & 1 and AREA_A[x] <= empty and fits_any(x, qlo, qhi):
+                fit |= 1 << x
+        high += min(_gain_by_time(m, fit, left), _gain_by_cells(m, fit, empty))
         high += 2 * popcount(s[LEATHER] & AFTER[pos])
     if s[BONUS] < 0 and (left > 0 or s[PENDING] == q):
         high += 7
@@ -691,14 +747,20 @@ def order_key(s: np.ndarray, p: int, k: int, rank: int, sc: float) -> float:
 # --- the transposition table ------------------------------------------------------------------------
 @nb.njit(cache=_CACHE, inline="always")
 def _key(s: np.ndarray, CQ: np.ndarray, ply: int, rem: int) -> tuple[int, int, int, int, int, int]:
+    return _key_of(s, CQ[ply, 0], CQ[ply, 1], CQ[ply, 2], CQ[ply, 3], rem)
+
+
+@nb.njit(cache=_CACHE, inline="always")
+def _key_of(s: np.ndarray, c0: int, c1: int, c2: int, c3: int, rem: int) -> tuple[int, int, int, int, int, int]:
+    """The table key of position ``s`` with canonical quilts (c0, c1) and (c2, c3) and circle set ``rem``."""
     first = s[CIRCLE] if s[CLEN] > 0 else 63
     # who moved last decides only between tokens on one space (every later move sets it anew)
     last = s[LAST] if s[POS] == s[POS + 1] else 0
-    k2 = (CQ[ply, 1] | (CQ[ply, 3] << 18) | (s[POS] << 36) | (s[POS + 1] << 42) | ((s[PENDING] + 1) << 48)
+    k2 = (c1 | (c3 << 18) | (s[POS] << 36) | (s[POS + 1] << 42) | ((s[PENDING] + 1) << 48)
           | (last << 50) | ((s[BONUS] + 1) << 51) | ((s[FIRST_END] + 1) << 53) | (first << 55) | _VALID)
     k3 = rem | (s[INC] << 33) | (s[INC + 1] << 41)
     k5 = s[BUT] | (s[BUT + 1] << 24)
-    return CQ[ply, 0], CQ[ply, 2], k2, k3, s[LEATHER], k5
+    return c0, c2, k2, k3, s[LEATHER], k5
 
 
 @nb.njit(cache=_CACHE, inline="always")
@@ -771,7 +833,7 @@ def _count(shared: np.ndarray, slot: int) -> bool:
 
 # frame fields of one ply of the explicit stack (Numba's cache cannot hold a recursive function)
 F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_LOWER, F_UPPER, F_BEST, F_BEST_I = 0, 1, 2, 3, 4, 5, 6, 7
-F_N, F_BUCKET, F_STARTED, F_SIGN, F_P, F_MOVE, F_K0 = 8, 9, 10, 11, 12, 13, 14
+F_N, F_BUCKET, F_STARTED, F_SIGN, F_P, F_MOVE, F_TRIED, F_K0 = 8, 9, 10, 11, 12, 13, 14, 15
 FRAME = F_K0 + 6
 _NOTHING = -(1 << 40)  # no child value to fold in
 _TRIED = -1e300  # the ordering key of a move already searched
@@ -791,7 +853,8 @@ def _prepare(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, FR: np.nd
 
 @nb.njit(cache=_CACHE, inline="always")
 def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndarray, MF: np.ndarray,
-           FR: np.ndarray, scratch: np.ndarray, tt: np.ndarray, salt: int) -> tuple[bool, int]:
+           FR: np.ndarray, scratch: np.ndarray, tt: np.ndarray, salt: int, shared: np.ndarray,
+           slot: int) -> tuple[bool, int]:
     """Open the node at ``ply`` (position ``s``, window in its frame): (True, value) when the table
     or the static bounds settle it, else (False, 0) with its moves listed and ordered."""
     p = to_move(s)
@@ -802,9 +865,12 @@ def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndar
     found, lower, upper, hint = _probe(tt, b, k0, k1, k2, k3, k4, k5, salt)
     alpha, beta = FR[ply, F_ALPHA], FR[ply, F_BETA]
     if found:
+        shared[slot + ST_TABLE_FOUND] += 1
         if lower >= beta:
+            shared[slot + ST_TABLE_SETTLED] += 1
             return True, lower
         if upper <= alpha or lower == upper:
+            shared[slot + ST_TABLE_SETTLED] += 1
             return True, upper
         if lower > alpha:
             alpha = lower
@@ -812,13 +878,17 @@ def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndar
             beta = upper
     vlo, vhi = value_bounds(s, p, rem)
     if vhi <= alpha:
+        shared[slot + ST_BOUNDS_SETTLED] += 1
         return True, vhi
     if vlo >= beta:
+        shared[slot + ST_BOUNDS_SETTLED] += 1
         return True, vlo
     FR[ply, F_ALPHA], FR[ply, F_BETA], FR[ply, F_ALPHA0], FR[ply, F_BETA0] = alpha, beta, alpha, beta
     FR[ply, F_LOWER], FR[ply, F_UPPER], FR[ply, F_BEST], FR[ply, F_BEST_I] = lower, upper, -INF, 0
-    FR[ply, F_P], FR[ply, F_MOVE] = p, 0
+    FR[ply, F_P], FR[ply, F_MOVE], FR[ply, F_TRIED] = p, 0, 0
     n = gen_moves(s, MI, MF, ply, scratch)
+    shared[slot + ST_EXPANDED] += 1
+    shared[slot + ST_MOVES_LISTED] += n
     for i in range(n):
         MF[ply, FKEY, i] = order_key(s, p, MI[ply, MK, i], MI[ply, MRANK, i], MF[ply, FSCORE, i])
     if 0 <= hint < n:
@@ -876,7 +946,7 @@ def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.nda
             if not _count(shared, slot):
                 return 0
             FR[ply, F_STARTED] = shared[slot]
-            settled, v = _enter(ply, s, CQ, REM, MI, MF, FR, scratch, tt, salt)
+            settled, v = _enter(ply, s, CQ, REM, MI, MF, FR, scratch, tt, salt, shared, slot)
             if settled:
                 if ply == 0:
                     return v
@@ -892,6 +962,9 @@ def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.nda
                     FR[ply, F_ALPHA] = ret
             if FR[ply, F_ALPHA] >= FR[ply, F_BETA]:
                 n = 0  # a cutoff: no further move
+                shared[slot + ST_CUTOFFS] += 1
+                if FR[ply, F_TRIED] == 1:
+                    shared[slot + ST_FIRST_CUTOFFS] += 1
         j = -1
         top = _TRIED
         for i in range(n):
@@ -906,6 +979,8 @@ def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.nda
             continue
         MF[ply, FKEY, j] = _TRIED
         FR[ply, F_MOVE] = j
+        FR[ply, F_TRIED] += 1
+        shared[slot + ST_MOVES_TRIED] += 1
         p = FR[ply, F_P]
         for i in range(SLEN):
             s[i] = S[ply, i]
@@ -933,6 +1008,7 @@ def search_from(s0: np.ndarray, alpha: int, beta: int, S: np.ndarray, CQ: np.nda
         if v != _NO_VALUE:
             if not _count(shared, slot):
                 return 0
+            shared[slot + ST_LAST_MOVE] += 1
             ret = v if to_move(s) == p else -v
             continue
         for i in range(SLEN):
@@ -974,8 +1050,9 @@ class ExactTable:
             raise PatchworkError(f"the exact search's table needs a positive size, got {megabytes} MB")
         entries = 1 << max(4, int(math.log2(megabytes * (1 << 20) / ENTRY_BYTES)))
         self.entries = entries
+        # zero pages the system maps as they are first written: a short search pays only for the pages
+        # it touches (touching all 128 MB up front took 0.23 s, more than a hint's probe of the search)
         self.tt = np.zeros((entries, ENTRY_WORDS), dtype=np.int64)
-        self.tt.fill(0)  # touch every page now, not at random moments inside a timed search
         self.generation = 0
         self.salt = 0  # XORed into every entry's check word: a new salt empties the table at once
         self._order: dict[int, int] = {}  # patch id -> place in the circle's cyclic order
@@ -1066,6 +1143,52 @@ def _root_moves(flat: np.ndarray, circle: list[int]) -> list[tuple[Move, int, in
     return [(m, k, lo, hi) for _, m, k, lo, hi in rows]
 
 
+@dataclass
+class SearchStats:
+    """What a ``solve`` did in its tree (pass one to ``solve`` to have it filled): the figures that tell
+    why a search is as big as it is (issue 35). Counts over every thread and every probe of the solve.
+
+    ``nodes``: positions visited (the node budget's count); ``table_found``: visits whose position the
+    table held; ``table_settled``: visits the table's bounds decided without a move; ``bounds_settled``:
+    visits the static score bounds decided; ``expanded``: visits whose moves were listed and searched;
+    ``cutoffs``: expanded nodes left early because a move reached the window's top, ``first_move_cutoffs``
+    those where the first move tried did (how good the ordering is); ``moves_tried`` and ``moves_listed``:
+    moves searched and moves listed at expanded nodes; ``last_move_leaves``: positions valued on the spot
+    as a last move. ``outcomes_seconds``: with ``every_move``, the seconds until every root move's win or
+    loss was proven (the first round; None when the search stopped before)."""
+
+    nodes: int = 0
+    table_found: int = 0
+    table_settled: int = 0
+    bounds_settled: int = 0
+    expanded: int = 0
+    cutoffs: int = 0
+    first_move_cutoffs: int = 0
+    moves_tried: int = 0
+    moves_listed: int = 0
+    last_move_leaves: int = 0
+    outcomes_seconds: float | None = None
+
+    def add(self, shared: np.ndarray) -> None:
+        """Add the counts a search left in its shared control array."""
+        for t in range(MAX_THREADS):
+            slot = COUNTER0 + COUNTER_STRIDE * t
+            self.nodes += int(shared[slot])
+            for offset, name in enumerate(SEARCH_STATS, start=1):
+                setattr(self, name, getattr(self, name) + int(shared[slot + offset]))
+
+    def as_dict(self) -> dict[str, float]:
+        """The counts and the shares derived from them: table hit rate (visits the table held), first-move
+        cutoff share, moves tried per expanded node, and the share of visits settled without a move."""
+        out: dict[str, float] = {name: getattr(self, name) for name in ("nodes", *SEARCH_STATS)}
+        out["table_hit_rate"] = self.table_found / self.nodes if self.nodes else 0.0
+        out["first_move_cutoff_share"] = self.first_move_cutoffs / self.cutoffs if self.cutoffs else 0.0
+        out["moves_tried_per_expanded"] = self.moves_tried / self.expanded if self.expanded else 0.0
+        out["moves_listed_per_expanded"] = self.moves_listed / self.expanded if self.expanded else 0.0
+        out["settled_share"] = (self.table_settled + self.bounds_settled) / self.nodes if self.nodes else 0.0
+        return out
+
+
 class _Run:
     """One ``solve``: the shared control array, the workers and the child searches."""
 
@@ -1090,25 +1213,24 @@ class _Run:
         lo, hi = (alpha, beta) if same else (-beta, -alpha)
         v = int(search_from(child, lo, hi, worker.S, worker.CQ, worker.REM, worker.MI, worker.MF, worker.FR,
                             worker.s, worker.scratch, self.table.tt, self.table.generation, self.table.salt,
-                            self.shared,
-                            worker.slot))
+                            self.shared, worker.slot))
         if self.shared[STOP]:
             raise _Stopped
         return v if same else -v
 
-    def exact(self, worker: _Worker, child: np.ndarray, p: int, guess: int, lower: int = -INF,
-              upper: int = INF) -> int:
-        """The exact value for ``p`` of ``child`` by null-window probes from ``guess`` (MTD(f)),
-        knowing it lies in lower..upper."""
-        g = min(max(guess, lower), upper)
-        while lower < upper:
-            beta = g + 1 if g == lower else g
+    def exact(self, worker: _Worker, child: np.ndarray, p: int, guess: int, known: list[int]) -> int:
+        """The exact value for ``p`` of ``child`` by null-window probes from ``guess`` (MTD(f)), knowing it
+        lies in ``known`` = [lower, upper]; each probe narrows ``known`` in place, so a search stopped
+        part way keeps what its probes proved."""
+        g = min(max(guess, known[0]), known[1])
+        while known[0] < known[1]:
+            beta = g + 1 if g == known[0] else g
             g = self.value(worker, child, p, beta - 1, beta)
             if g < beta:
-                upper = g
+                known[1] = g
             else:
-                lower = g
-        return lower
+                known[0] = g
+        return known[0]
 
     def line(self, worker: _Worker, flat: np.ndarray, circle_of: Callable[[np.ndarray], list[int]],
              value: int, plies: int) -> list[Move]:
@@ -1152,6 +1274,7 @@ def solve(
     table: ExactTable | None = None,
     pv_plies: int = 4,
     stop: Callable[[Callable[[], None]], None] | None = None,
+    stats: SearchStats | None = None,
 ) -> SearchedPosition:
     """Solve the rest of the game from ``state`` over every legal move.
 
@@ -1159,10 +1282,12 @@ def solve(
     1 or 0 and ``margin``; with ``every_move`` False the moves a better one refuted have ``bound`` True
     and an upper bound as ``value``, their ``win`` still proved 1 or 0). When ``deadline`` passed or
     ``node_limit`` ran out (or ``stop``'s callback was called: pass ``StopSignal.attach``) ``solved`` is
-    False and ``moves`` holds only the root moves proven before the stop, as above but without lines
-    (none when it stopped within the first): a caller keeps those and values the rest otherwise.
+    False and ``moves`` holds what was proven before the stop, without lines: the root moves valued as
+    above, then those only proven to win (``floor``: the value they reach at least) and those only
+    proven to lose (``bound``: an upper bound at most 0); a caller keeps those and values the rest
+    otherwise. With ``every_move`` a first round proves each move's win or loss before any margin.
     ``threads`` (1..8) split the root moves, sharing ``table`` (keep one per game to reuse it; by
-    default the calling thread's own 128 MB one)."""
+    default the calling thread's own 128 MB one). ``stats``, when given, gains what the tree did."""
     if state.is_terminal():
         raise GameOverError("the game is over: there is nothing to solve")
     if not 1 <= threads <= MAX_THREADS:
@@ -1183,14 +1308,21 @@ def solve(
     flat = encode(state)
     roots = _root_moves(flat, list(state.circle))
     rootwork = _RootWork(run, flat, roots, every_move)
-    if every_move:
+    if every_move:  # whether each move wins first, then each one's value
+        rootwork.run(range(len(roots)), threads, outcomes_only=True)
+        if stats is not None and not rootwork.stopped:
+            stats.outcomes_seconds = time.perf_counter() - started
         rootwork.run(range(len(roots)), threads)
     else:  # the first move's value first: the others are then only tested against it
         rootwork.run(range(1), 1)
         rootwork.run(range(1, len(roots)), threads)
     if rootwork.stopped:  # what was proven before the stop stands: those root moves, no lines
+        if stats is not None:
+            stats.add(run.shared)
         return SearchedPosition.of(state, rootwork.proven(), nodes=run.nodes, seconds=time.perf_counter() - started)
     moves = rootwork.moves(pv_plies)
+    if stats is not None:
+        stats.add(run.shared)
     return SearchedPosition.of(state, moves, exact=True, nodes=run.nodes, seconds=time.perf_counter() - started)
 
 
@@ -1238,13 +1370,20 @@ _DEADLINES = _Deadlines()
 
 
 class _RootWork:
-    """The root moves of one ``solve`` and their values, handed out to the threads one by one."""
+    """The root moves of one ``solve`` and their values, handed out to the threads one by one.
+
+    Each root move keeps the bounds its probes proved (``known``: [lower, upper] for the player to
+    move), so a stop part way loses nothing: a move whose lower bound is above 0 is a proven win, one
+    whose upper bound is at most 0 a proven loss. With ``every_move`` the search is anytime in two
+    rounds: first whether each move wins (one null-window probe at 0 each), then each move's exact
+    value from there; hints and reviews then know every move's outcome long before every margin."""
 
     def __init__(self, run: _Run, flat: np.ndarray, roots: list[tuple[Move, int, int, int]], every_move: bool) -> None:
         self.run_ = run
         self.p = int(to_move(flat))
         self.roots = roots
         self.children = [play(flat, k, lo, hi) for _, k, lo, hi in roots]
+        self.known = [[-INF, INF] for _ in roots]
         self.results: list[AnalysedMove | None] = [None] * len(roots)
         self.every_move = every_move
         self.alpha = -INF  # the best exact value so far
@@ -1252,10 +1391,13 @@ class _RootWork:
         self.error: Exception | None = None
         self._lock = threading.Lock()
         self._queue: list[int] = []
+        self._outcomes_only = False
 
-    def run(self, indices: range, threads: int) -> None:
-        """Value the root moves ``indices`` on ``threads`` threads (each with its own stack)."""
+    def run(self, indices: range, threads: int, *, outcomes_only: bool = False) -> None:
+        """Value the root moves ``indices`` on ``threads`` threads (each with its own stack); with
+        ``outcomes_only``, only whether each wins."""
         self._queue = list(indices)
+        self._outcomes_only = outcomes_only
         workers = self.run_.workers[: max(1, min(threads, len(self._queue)))]
         if len(workers) == 1:
             self._work(workers[0])
@@ -1277,18 +1419,29 @@ class _RootWork:
                         return
                     i = self._queue.pop(0)
                     alpha = self.alpha
-                child = self.children[i]
+                child, known = self.children[i], self.known[i]
+                if is_terminal(child):
+                    known[0] = known[1] = int(final_value(child, p))
                 guess = int(estimate_value(child, p)) if not is_terminal(child) else 0
+                if self._outcomes_only:
+                    if known[0] <= 0 < known[1]:
+                        v = run.value(worker, child, p, 0, 1)
+                        known[v <= 0] = v
+                    continue
                 if self.every_move or alpha == -INF:
-                    v, exact = run.exact(worker, child, p, guess), True
+                    v, exact = run.exact(worker, child, p, guess, known), True
                 else:  # is it better than the best so far? if so, by how much
                     v = run.value(worker, child, p, alpha, alpha + 1)
                     exact = v > alpha
                     if exact:
-                        v = run.exact(worker, child, p, max(guess, v), lower=v)
-                    elif v > 0:  # refuted, and maybe still a win: prove which
-                        w = run.value(worker, child, p, 0, 1)
-                        v = v if w > 0 else w
+                        known[0] = v
+                        v = run.exact(worker, child, p, max(guess, v), known)
+                    else:
+                        known[1] = v
+                        if v > 0:  # refuted, and maybe still a win: prove which
+                            w = run.value(worker, child, p, 0, 1)
+                            known[w <= 0] = w
+                            v = v if w > 0 else w
                 with self._lock:
                     if exact and v > self.alpha:
                         self.alpha = v
@@ -1308,9 +1461,21 @@ class _RootWork:
         return done
 
     def proven(self) -> list[AnalysedMove]:
-        """The root moves valued before a stop, best first: each value is proven (an exact one, or a
-        refuted move's upper bound with its win or loss) whatever the other moves turn out to be."""
-        return [m for m, _ in self._done()]
+        """What a stop leaves proven, best first, whatever the other moves turn out to be: the moves
+        valued (exact values, refuted moves' bounds), then the moves only known to win (by at least
+        their floor, highest first), then those only known to lose (their bound)."""
+        valued = [m for m, _ in self._done()]
+        wins, losses = [], []
+        for (move, *_), m, (lower, upper) in zip(self.roots, self.results, self.known, strict=True):
+            if m is not None:
+                continue
+            if lower > 0:
+                wins.append(won_move(move, lower))
+            elif upper <= 0:
+                losses.append(exact_move(move, upper, (move,), bound=True))
+        wins.sort(key=lambda m: -(m.floor or 0))
+        losses.sort(key=lambda m: -(m.value or 0))
+        return [*valued, *wins, *losses]
 
     def moves(self, pv_plies: int) -> list[AnalysedMove]:
         """The root moves best first (exact values before bounds), exact ones with their line."""

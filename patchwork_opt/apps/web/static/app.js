@@ -77,7 +77,7 @@ function aiPlacementsSinceHuman(moves) {
 }
 
 function hintLabel(h) {
-  if (h.exact) return h.win ? "win" : "loss";
+  if (h.exact || h.outcome_proven) return h.win ? "win" : "loss";
   return pct(h.win);
 }
 
@@ -484,13 +484,13 @@ function readHint(result) {
     const move = h.type === "advance" ? { type: "advance" } : h.type === "leather" ? { type: "leather", cell: h.cells[0] }
       : { type: "buy", patch: h.patch, cells: h.cells };
     const words = h.reason ? h.reason.split(": ")[0] : moveWords(move);
-    const item = { move, words, win: h.win, exact: h.exact, reason: h.reason || words };
+    const item = { move, words, win: h.win, proven: h.exact || h.outcome_proven, reason: h.reason || words };
     if (!shown.some((s) => sameHint(s, item, covered))) shown.push(item);
     if (shown.length === 3) break;
   }
   if (!shown.length) return { shown, text: "No hint: there is nothing to choose." };
   const [best, ...others] = shown;
-  const chance = (h) => (h.exact ? (h.win ? "a sure win" : "a sure loss") : `you win about ${pct(h.win)}`);
+  const chance = (h) => (h.proven ? (h.win ? "a sure win" : "a sure loss") : `you win about ${pct(h.win)}`);
   const also = others.length ? ` Next best: ${others.map((h) => `${h.words} (${chance(h)})`).join("; ")}.` : "";
   const follow = best.move.type === "buy" ? ` Choose #${best.move.patch} to place it there.`
     : best.move.type === "advance" ? " The shaded spaces on the track show the advance." : "";
