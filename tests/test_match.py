@@ -167,6 +167,9 @@ def test_match_command_text() -> None:
     out = runner.invoke(app, ["match", "--p1", "random", "--p2", "greedy", "--games", "2"])
     assert out.exit_code == 0, out.output
     assert "wins" in out.stdout and "Elo diff" in out.stdout
+    # no terminal (a log file): a plain line a game on stderr, no bar drawn
+    lines = out.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["game 1/2", "game 2/2"] and "━" not in out.stderr
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ def match_progress(p1: str, p2: str, games: int) -> Iterator[Callable[[Any], Non
         TextColumn("[bold]match"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[score]}"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console) as progress:
+    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task("games", total=games, score="")
 
         def on_result(result: Any) -> None:
