@@ -301,7 +301,7 @@ def with_proven(sampled: SearchedPosition, proven: Sequence[AnalysedMove]) -> Se
     if not proven:
         return sampled
     by_key = {move_key(sampled.quilt, m.move): m for m in sampled.moves}
-    merged = [m if m.exact else _merged(m, by_key.get(move_key(sampled.quilt, m.move))) for m in proven]
+    merged = [m if m.exact else _with_sample(m, by_key.get(move_key(sampled.quilt, m.move))) for m in proven]
     keys = {move_key(sampled.quilt, m.move) for m in proven}
     rest = [m for m in sampled.moves if move_key(sampled.quilt, m.move) not in keys]
     wins = sorted((m for m in merged if m.win > 0), key=lambda m: (not m.exact, -m.margin))
@@ -309,7 +309,7 @@ def with_proven(sampled: SearchedPosition, proven: Sequence[AnalysedMove]) -> Se
     return replace(sampled, moves=[*wins, *rest, *losses])
 
 
-def _merged(proof: AnalysedMove, sample: AnalysedMove | None) -> AnalysedMove:
+def _with_sample(proof: AnalysedMove, sample: AnalysedMove | None) -> AnalysedMove:
     """A move proven to win or lose, with the sampling's margin and visits where it has them: the margin
     within the proof's bound (at least a floor, at most a bound)."""
     if sample is None:

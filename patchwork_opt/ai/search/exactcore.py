@@ -1341,6 +1341,15 @@ class _Deadlines:
 _DEADLINES = _Deadlines()
 
 
+def _narrow(known: list[int], v: int) -> None:
+    """Narrow a root move's proven [lower, upper] by a fail-soft probe at the window (0, 1): a value
+    above 0 is a lower bound (a win), one at or below 0 an upper bound (a loss)."""
+    if v > 0:
+        known[0] = v
+    else:
+        known[1] = v
+
+
 class _RootWork:
     """The root moves of one ``solve`` and their values, handed out to the threads one by one.
 
@@ -1394,12 +1403,11 @@ class _RootWork:
                 child, known = self.children[i], self.known[i]
                 if is_terminal(child):
                     known[0] = known[1] = int(final_value(child, p))
-                guess = int(estimate_value(child, p)) if not is_terminal(child) else 0
                 if self._outcomes_only:
                     if known[0] <= 0 < known[1]:
-                        v = run.value(worker, child, p, 0, 1)
-                        known[v <= 0] = v
+                        _narrow(known, run.value(worker, child, p, 0, 1))
                     continue
+                guess = int(estimate_value(child, p)) if not is_terminal(child) else 0
                 if self.every_move or alpha == -INF:
                     v, exact = run.exact(worker, child, p, guess, known), True
                 else:  # is it better than the best so far? if so, by how much
@@ -1412,7 +1420,7 @@ class _RootWork:
                         known[1] = v
                         if v > 0:  # refuted, and maybe still a win: prove which
                             w = run.value(worker, child, p, 0, 1)
-                            known[w <= 0] = w
+                            _narrow(known, w)
                             v = v if w > 0 else w
                 with self._lock:
                     if exact and v > self.alpha:

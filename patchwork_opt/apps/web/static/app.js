@@ -76,8 +76,9 @@ function aiPlacementsSinceHuman(moves) {
   return out;
 }
 
+// ``h``: a hint as ``readHint`` keeps it; ``proven`` when who wins after it is proven (margin or not)
 function hintLabel(h) {
-  if (h.exact || h.outcome_proven) return h.win ? "win" : "loss";
+  if (h.proven) return h.win ? "win" : "loss";
   return pct(h.win);
 }
 
