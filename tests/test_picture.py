@@ -67,6 +67,6 @@ def test_a_picture_that_cannot_be_written_is_one_error_line(tmp_path: Path) -> N
 
 
 def test_patch_colours_are_the_pages() -> None:
-    # app.js: hsl((id * 137.508) % 360, 55%, 66%); patch 0 is hsl(0, 55%, 66%) = #d87979
+    # static/js/components/patch.js: hsl((id * 137.508) % 360, 55%, 66%); patch 0 is hsl(0, 55%, 66%) = #d87979
     assert patch_colour(0) == "#d87979"
     assert len({patch_colour(p.id) for p in PATCHES}) == len(PATCHES)

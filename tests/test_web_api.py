@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import tomllib
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -297,8 +298,8 @@ def test_catalogue_and_ais_describe_what_the_page_draws(client: TestClient) -> N
 
 def test_page_and_docs_are_served(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and "/static/app.js" in page.text
-    for asset in ("app.js", "style.css"):
+    assert page.status_code == 200 and "/static/js/game/main.js" in page.text
+    for asset in ("js/game/main.js", "js/components/quilt.js", "js/puzzles/kinds/fill.js", "style.css"):
         assert client.get(f"/static/{asset}").status_code == 200
     docs = client.get("/docs")
     assert docs.status_code == 200 and "/openapi.json" in docs.text
@@ -309,6 +310,31 @@ def test_page_and_docs_are_served(client: TestClient) -> None:
     for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/ai-move",
                  "/api/games/{game_id}/undo", "/api/games/{game_id}/record"):
         assert path in schema["paths"]
+
+
+def test_every_page_file_ships_in_the_package() -> None:
+    """pyproject.toml's package data names every file of the pages (a glob's * stops at a folder, so a
+    new folder of modules needs a pattern of its own)."""
+    root = Path(__file__).parent.parent
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = setuptools["package-data"]["patchwork_opt"]
+    package = root / "patchwork_opt"
+    shipped = {p for pattern in patterns for p in package.glob(pattern) if p.is_file()}
+    pages = {p for p in (package / "apps" / "web" / "static").rglob("*") if p.is_file()}
+    assert pages and pages <= shipped, sorted(str(p.relative_to(package)) for p in pages - shipped)
+
+
+def test_only_a_kinds_own_module_names_the_kind() -> None:
+    """The Puzzles page knows its kinds from the registry: no module outside js/puzzles/kinds/ names
+    one, so a new kind of puzzle touches one front-end module, its own."""
+    scripts = Path(__file__).parent.parent / "patchwork_opt" / "apps" / "web" / "static" / "js"
+    kinds = {p.stem for p in (scripts / "puzzles" / "kinds").glob("*.js")} - {"index"}
+    assert kinds == {"endgame", "fill"}
+    for script in scripts.rglob("*.js"):
+        if script.parent.name != "kinds":
+            text = script.read_text(encoding="utf-8")
+            named = [k for k in kinds for q in "\"'`" if f"{q}{k}{q}" in text]
+            assert not named, (script.name, named)
 
 
 def test_without_an_ai_games_cannot_be_created(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ are exported under other names and registered by name (``server``, ``served_stor
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -95,6 +96,15 @@ def store_record(store: GameStore, record: Record, seat: int, tail: list[Move] |
         store.append(game.id, ply, move, actor="human" if state.to_move() == seat else "ai")
         state.apply(move)
     return store.get(game.id)
+
+
+def review_of(server: str, game_id: str, seconds: float) -> dict[str, Any]:
+    """The review the page was sent for a game (GET .../review at the page's depth): the server's
+    analysis cache answers the same positions the same way the second time."""
+    url = f"{server}/api/games/{game_id}/review?time_per_move={seconds}"
+    with urllib.request.urlopen(url, timeout=120) as response:
+        review: dict[str, Any] = json.loads(response.read())
+    return review
 
 
 def serious_violations(page: Page) -> list[str]:

@@ -24,6 +24,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, page, server, serve
     browser_fixture,
     checked_page,
     page_fixture,
+    review_of,
     serious_violations,
     served_db_fixture,
     served_store_fixture,
@@ -353,7 +354,7 @@ def test_practise_your_mistakes_leads_from_the_review_to_the_puzzles(screen: Pag
     screen.select_option("#review-depth", "0.1")
     screen.click("#review-start")
     screen.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
-    review = screen.evaluate("() => S.review")
+    review = review_of(server, game["id"], 0.1)
     mine = [p["ply"] for p in review["plies"] if p["player"] == game["seat"] and p["label"] in ("mistake", "blunder")]
     assert mine, "the advancing player makes mistakes"
     screen.click("#practise")
@@ -410,7 +411,7 @@ def practise_from_the_review(page: Page, server: str, game: Game) -> str:
     page.select_option("#review-depth", "0.1")
     page.click("#review-start")
     page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
-    review = page.evaluate("() => S.review")
+    review = review_of(server, game.id, 0.1)
     mine = [p["ply"] for p in review["plies"] if p["player"] == game.seat and p["label"] in ("mistake", "blunder")]
     assert BLUNDER_PLY in mine, review["plies"][BLUNDER_PLY]
     page.click("#practise")

@@ -25,6 +25,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, page, server, serve
     browser_fixture,
     checked_page,
     page_fixture,
+    review_of,
     serious_violations,
     served_db_fixture,
     server_fixture,
@@ -370,7 +371,7 @@ def test_the_review_steps_through_every_move_by_keys_and_its_labels_follow_the_l
     page.select_option("#review-depth", "0.1")
     page.click("#review-start")
     page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
-    review = page.evaluate("() => S.review")  # what the page was sent (GET /api/games/{id}/review)
+    review = review_of(server, game["id"], 0.1)  # what the page was sent
     plies = review["plies"]
     assert [p["played"] for p in plies] == [m["move"] for m in game["moves"]]
     # the legend states the rule, and every label follows it; no move that lost nothing is flagged

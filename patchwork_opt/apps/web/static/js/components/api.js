@@ -1,0 +1,43 @@
+// api.js: the JSON API client.
+//
+//   api(method, path, body?)  the parsed JSON answer; a failed request throws ApiError whose message
+//                             is the server's one-line `detail` (every error of the API has one)
+//   catalogue()               GET /api/catalogue, asked once per page: the 33 patches with every
+//                             orientation (cells and buttons, as the server draws placed patches),
+//                             the track's end and income marks
+
+export class ApiError extends Error {
+  /** @param {string} message @param {number} status */
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export async function api(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiError(data.detail || `${res.status} ${res.statusText}`, res.status);
+  return data;
+}
+
+/** @type {Promise<any>|null} */
+let asked = null;
+
+/** @returns {Promise<any>} the catalogue (see the header) */
+export function catalogue() {
+  asked = asked || api("GET", "/api/catalogue");
+  return asked;
+}

@@ -1,0 +1,114 @@
+// track.js: the time track, and a player's figures beside a quilt.
+//
+//   drawTrack(svg, {catalogue, state, tokens, top, spans?})
+//     every space with its number, income marks, leather patches still lying there, and both
+//     tokens, as a snake of three rows of 18 spaces. tokens[seat] = {cls, testid, letter}; tokens
+//     sharing a space are offset and the one on `top` (it moves next) is drawn last. spans: spaces
+//     a token went over, shaded ({from, to, kind, label?}: the last move, a hinted advance, the
+//     review's moves), each with data-testid span-KIND.
+//   walkToken(svg, testid, from, to)   the drawn token walks there, one space at a time (at once
+//                                      when the reader asked for less motion)
+//   drawStats(dl, player)              a player's figures (each value tagged data-stat)
+
+import { REDUCED_MOTION, svg } from "./dom.js";
+
+const BOX = 40, ROW = 44;   // px a space's step across and a row's step down
+const COLUMNS = 18;
+
+/** @typedef {{cls: string, testid: string, letter: string}} Token */
+/** @typedef {{from: number, to: number, kind: string, label?: string}} Span */
+
+/** @param {number} space @returns {[number, number]} */
+function spaceXY(space) {
+  const row = Math.floor(space / COLUMNS);
+  const col = row % 2 === 0 ? space % COLUMNS : COLUMNS - 1 - (space % COLUMNS);
+  return [col * BOX + 2, row * ROW + 2];
+}
+
+/**
+ * @param {SVGSVGElement} box
+ * @param {{catalogue: any, state: any, tokens: Token[], top: number, spans?: Span[]}} o
+ */
+export function drawTrack(box, o) {
+  const { catalogue, state, tokens, top, spans = [] } = o;
+  const end = catalogue.end;
+  const rows = Math.ceil((end + 1) / COLUMNS);
+  box.replaceChildren();
+  const width = COLUMNS * BOX + 4, height = rows * ROW;
+  box.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  box.setAttribute("width", String(width));
+  box.setAttribute("height", String(height));
+  const marks = new Set(catalogue.income_marks);
+  const leather = new Set(state.leather_left);
+  for (let s = 0; s <= end; s++) {
+    const [x, y] = spaceXY(s);
+    const g = svg("g", { class: "space", "data-space": s }, box);
+    svg("rect", { x, y, width: 38, height: 40, rx: 4, class: s === end ? "space-box end" : "space-box" }, g);
+    svg("text", { x: x + 3, y: y + 12, class: "space-no" }, g).textContent = String(s);
+    if (marks.has(s)) svg("circle", { cx: x + 30, cy: y + 9, r: 5, class: "button-icon" }, g);
+    if (leather.has(s)) svg("rect", { x: x + 24, y: y + 24, width: 11, height: 11, class: "leather-token" }, g);
+  }
+  for (const span of spans) {
+    const g = svg("g", { class: `span ${span.kind}`, "data-testid": `span-${span.kind}` }, box);
+    for (let s = span.from + 1; s <= Math.min(span.to, end); s++) {
+      const [x, y] = spaceXY(s);
+      svg("rect", { x: x + 1, y: y + 1, width: 36, height: 38, rx: 4, class: "span-box" }, g);
+    }
+    if (span.label) {
+      const [x, y] = spaceXY(Math.min(span.to, end));
+      svg("text", { x: x + 19, y: y + 12, "text-anchor": "middle", class: "span-label" }, g).textContent = span.label;
+    }
+  }
+  const pos = state.players.map((/** @type {any} */ p) => p.position);
+  const stacked = pos[0] === pos[1];
+  for (const seat of [1 - top, top]) {
+    const [x, y] = spaceXY(pos[seat]);
+    const shift = stacked ? (seat === top ? 5 : -5) : 0;
+    const { cls, testid, letter } = tokens[seat];
+    /** @type {Record<string, string|number>} */
+    const attrs = { class: `token ${cls}`, "data-space": pos[seat] };
+    if (testid) attrs["data-testid"] = testid;
+    const g = svg("g", attrs, box);
+    svg("circle", { cx: x + 14 + shift, cy: y + 26 - shift, r: 9 }, g);
+    svg("text", { x: x + 14 + shift, y: y + 30 - shift, "text-anchor": "middle" }, g).textContent = letter;
+  }
+}
+
+/**
+ * @param {SVGSVGElement} box @param {string} testid @param {number} from @param {number} to
+ * @returns {Promise<void>}
+ */
+export function walkToken(box, testid, from, to) {
+  const token = /** @type {SVGGElement|null} */ (box.querySelector(`[data-testid="${testid}"]`));
+  if (!token || from === to || REDUCED_MOTION || !token.animate) return Promise.resolve();
+  const [x1, y1] = spaceXY(to);
+  const step = to > from ? 1 : -1;
+  const frames = [];
+  for (let s = from; s !== to + step; s += step) {
+    const [x, y] = spaceXY(s);
+    frames.push({ transform: `translate(${x - x1}px, ${y - y1}px)` });
+  }
+  const duration = Math.min(900, 110 * Math.abs(to - from) + 150);
+  return token.animate(frames, { duration, easing: "ease-in-out" }).finished.then(() => {}, () => {});
+}
+
+/** @param {HTMLElement} dl @param {any} player */
+export function drawStats(dl, player) {
+  dl.replaceChildren();
+  const rows = [
+    ["Space", player.position],
+    ["Buttons", player.buttons],
+    ["Income", player.income],
+    ["Empty cells", player.empty],
+    ["7x7 bonus", player.bonus ? "yes" : "no"],
+    ["Score now", player.score],
+  ];
+  for (const [k, v] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = String(k);
+    const dd = document.createElement("dd");
+    dd.textContent = String(v);
+    dd.dataset.stat = String(k).toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    dl.append(dt, dd);
+  }
+}

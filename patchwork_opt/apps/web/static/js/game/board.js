@@ -1,0 +1,155 @@
+// game/board.js: the game on screen: both quilts (hints on yours, the AI's latest placements
+// outlined on its), the offers and the tray, the time track.
+
+import { $, html } from "../components/dom.js";
+import { LEATHER, moveCells, selection, selectionOn } from "../components/geometry.js";
+import { drawShape, patchCard, patchColour } from "../components/patch.js";
+import { drawTray } from "../components/placer.js";
+import { drawStats, drawTrack } from "../components/track.js";
+import { count, pct } from "../components/words.js";
+import { S, advanceTarget, aiSeat, canAct, humanSeat, render } from "./state.js";
+
+
+/** Cells of each patch the AI placed since the human last moved (buys and leather), newest last. @param {any[]} moves */
+function aiPlacementsSinceHuman(moves) {
+  const out = [];
+  for (let i = moves.length - 1; i >= 0 && moves[i].actor === "ai"; i--) {
+    const cells = moveCells(moves[i].move);
+    if (cells.length) out.unshift(cells);
+  }
+  return out;
+}
+
+/** A hint's board label: "win" or "loss" once proven, else its win chance. @param {any} h */
+export function hintLabel(h) {
+  if (h.proven) return h.win ? "win" : "loss";
+  return pct(h.win);
+}
+
+export function drawHumanQuilt() {
+  const view = S.quilts.human;
+  view.show({ pieces: S.game.boards[humanSeat()].pieces });
+  if (S.hint) {
+    // each hinted placement with its win chance; the best drawn last, on top
+    [...S.hint.shown].reverse().forEach((h, i, all) => {
+      const cells = moveCells(h.move);
+      const best = i === all.length - 1;
+      if (cells.length) view.overlay(cells, best ? "hint" : "hint-alt", { label: hintLabel(h), testid: best ? "hint-overlay" : "hint-alt" });
+    });
+  }
+  S.placer.drawPreview();
+}
+
+export function drawAiQuilt() {
+  const latest = aiPlacementsSinceHuman(S.game.moves);
+  S.quilts.ai.show({ pieces: S.game.boards[aiSeat()].pieces });
+  if (latest.length) S.quilts.ai.outline(latest, "last-edge", "last-ai-move");
+}
+
+export function tokensOf() {
+  /** @type {any[]} */
+  const tokens = [];
+  tokens[humanSeat()] = { cls: "human", testid: "token-human", letter: "Y" };
+  tokens[aiSeat()] = { cls: "ai", testid: "token-ai", letter: "A" };
+  return tokens;
+}
+
+/** The player to move (or, once over, the last to move): on top on a shared space. @param {any} view */
+const onTop = (view) => view.state.to_move ?? (view.moves.length ? view.moves[view.moves.length - 1].player : 0);
+
+/**
+ * The track of `view` (a GameView); `spans` shade the spaces of a move (the last one, a hinted advance).
+ * @param {SVGSVGElement} box @param {any} view @param {any[]} spans
+ */
+export function drawGameTrack(box, view, spans) {
+  drawTrack(box, { catalogue: S.catalogue, state: view.state, tokens: tokensOf(), top: onTop(view), spans });
+}
+
+export function trackSpans() {
+  const spans = [];
+  if (S.span) spans.push(S.span);
+  const advance = S.hint && S.hint.shown.find((/** @type {any} */ h) => h.move.type === "advance");
+  if (advance) {
+    const me = S.game.state.players[humanSeat()].position;
+    spans.push({ from: me, to: advanceTarget(S.game.state, humanSeat()), kind: "hint", label: hintLabel(advance) });
+  }
+  return spans;
+}
+
+export function drawPosition() {
+  drawHumanQuilt();
+  drawAiQuilt();
+  drawStats($("stats-human"), S.game.state.players[humanSeat()]);
+  drawStats($("stats-ai"), S.game.state.players[aiSeat()]);
+  drawGameTrack(/** @type {any} */ ($("track")), S.game, trackSpans());
+}
+
+// --- the offers and the tray ------------------------------------------------------------------------
+
+/** @param {number} pid @param {boolean} [forDrag] a drag from the card's picture keeps the turn */
+export function selectPatch(pid, forDrag = false) {
+  if (!canAct() || S.game.pending_leather) return false;
+  const current = S.placer.selected;
+  if (!(forDrag && current && current.patch === pid)) {
+    S.placer.choose(selection(S.catalogue, pid));
+    const hinted = S.hint && S.hint.shown.find((/** @type {any} */ h) => h.move.type === "buy" && h.move.patch === pid);
+    if (hinted) {
+      // the hinted patch, chosen: its hinted orientation, its preview where the hint is
+      const on = selectionOn(S.catalogue, pid, hinted.move.cells);
+      if (on) { S.placer.choose(on.selected); S.placer.hover = on.hover; S.placer.armed = true; }
+    }
+  }
+  render();
+  return true;
+}
+
+export function drawOffers() {
+  const box = $("offers");
+  box.replaceChildren();
+  const mine = S.game.state.players[humanSeat()];
+  const chosen = S.placer.selected;
+  for (const offer of S.game.offers) {
+    const usable = offer.buyable && canAct() && !S.game.pending_leather;
+    const pressed = !!chosen && chosen.patch === offer.patch;
+    const why = !offer.buyable && S.game.human_to_move && !S.game.pending_leather
+      ? (mine.buttons < offer.cost ? "(too dear)" : "(does not fit)") : "";
+    const { card, picture } = patchCard({
+      catalogue: S.catalogue, pid: offer.patch, shape: pressed ? chosen : null, pressed, usable, note: why,
+      facts: [["cost", offer.cost], ["time", offer.time], ["income", offer.income]],
+      onChoose: (pid) => selectPatch(pid),
+    });
+    if (usable) S.placer.draggable(picture, () => selectPatch(offer.patch, true));
+    box.appendChild(card);
+  }
+  const upcoming = $("upcoming");
+  upcoming.replaceChildren();
+  for (const pid of S.game.upcoming.slice(0, 9)) {
+    const p = S.catalogue.patches[pid];
+    const title = `#${pid}: cost ${p.cost}, time ${p.time}, income ${p.income}`;
+    const item = html("span", { class: "upcoming", title }, upcoming);
+    const picture = /** @type {any} */ (document.createElementNS("http://www.w3.org/2000/svg", "svg"));
+    picture.setAttribute("role", "img");
+    picture.setAttribute("aria-label", title);
+    drawShape(picture, p.orientations[0], patchColour(pid), 8);
+    item.appendChild(picture);
+  }
+}
+
+export function drawTrayAndControls() {
+  const sel = S.placer.selected;
+  const name = !sel ? "" : sel.patch === LEATHER ? "The leather patch" : `Patch #${sel.patch}`;
+  drawTray(/** @type {any} */ ($("tray-shape")), $("tray-caption"), S.placer, name);
+  const placing = canAct() && !!sel;
+  const turning = placing && sel.patch !== LEATHER;
+  /** @type {HTMLButtonElement} */ ($("rotate")).disabled = !turning;
+  /** @type {HTMLButtonElement} */ ($("flip")).disabled = !turning;
+  /** @type {HTMLButtonElement} */ ($("place")).disabled = !placing || !S.placer.hover;
+  /** @type {HTMLButtonElement} */ ($("cancel")).disabled = !turning;
+}
+
+/** The Advance button says what it earns: "Advance (+1 button)". */
+export function advanceText() {
+  const me = S.game.state.players[humanSeat()];
+  const gain = Math.max(advanceTarget(S.game.state, humanSeat()) - me.position, 0);
+  return `Advance (+${count(gain, "button")})`;
+}

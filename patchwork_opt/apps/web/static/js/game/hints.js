@@ -1,0 +1,62 @@
+// game/hints.js: a hint, as `patchwork hint --json` gives it for a position ({player, hints: [{type,
+// patch, cells, win, margin, exact, outcome_proven, reason, ...}], ...}, best first). The first
+// three distinct moves are drawn (each with its win chance on the board) and said in words.
+
+import { api } from "../components/api.js";
+import { $, showError } from "../components/dom.js";
+import { SYMMETRIES, cellKeys, moveCells } from "../components/geometry.js";
+import { hintWords, pct } from "../components/words.js";
+import { S, canAct, humanSeat, render } from "./state.js";
+
+// Two hinted moves that are the same for the rest of the game: the same words, or the same patch
+// on cells one symmetry of the quilt maps onto each other while it keeps the quilt as it is.
+/** @param {any} a @param {any} b @param {[number, number][]} covered */
+function sameHint(a, b, covered) {
+  if (a.move.type !== b.move.type) return false;
+  if (a.words === b.words || a.move.type === "advance") return true;
+  if (a.move.type === "buy" && a.move.patch !== b.move.patch) return false;
+  const cellsA = moveCells(a.move), target = cellKeys(moveCells(b.move));
+  const quilt = cellKeys(covered);
+  return SYMMETRIES.some((f) => cellKeys(covered.map(f)) === quilt && cellKeys(cellsA.map(f)) === target);
+}
+
+/** @param {any} result @returns {{shown: any[], text: string}} */
+function readHint(result) {
+  const covered = S.game.boards[humanSeat()].pieces.flatMap((/** @type {any} */ p) => p.cells);
+  /** @type {any[]} */
+  const shown = [];
+  for (const h of result.hints || []) {
+    const move = h.type === "advance" ? { type: "advance" } : h.type === "leather" ? { type: "leather", cell: h.cells[0] }
+      : { type: "buy", patch: h.patch, cells: h.cells };
+    const words = hintWords(h);
+    const item = { move, words, win: h.win, proven: h.exact || h.outcome_proven, reason: h.reason || words };
+    if (!shown.some((s) => sameHint(s, item, covered))) shown.push(item);
+    if (shown.length === 3) break;
+  }
+  if (!shown.length) return { shown, text: "No hint: there is nothing to choose." };
+  const [best, ...others] = shown;
+  const chance = (/** @type {any} */ h) => (h.proven ? (h.win ? "a sure win" : "a sure loss") : `you win about ${pct(h.win)}`);
+  const also = others.length ? ` Next best: ${others.map((h) => `${h.words} (${chance(h)})`).join("; ")}.` : "";
+  const follow = best.move.type === "buy" ? ` Choose #${best.move.patch} to place it there.`
+    : best.move.type === "advance" ? " The shaded spaces on the track show the advance." : "";
+  return { shown, text: `Hint: ${best.reason}.${also}${follow}` };
+}
+
+export async function showHint() {
+  if (!canAct()) return;
+  S.busy = true;
+  showError(null);
+  render();
+  $("hint-text").textContent = "Thinking about a hint…";
+  try {
+    const hint = await api("GET", `/api/games/${S.game.id}/hint`);
+    S.hint = readHint(hint);
+    $("hint-text").textContent = S.hint.text;
+  } catch (err) {
+    $("hint-text").textContent = "";
+    showError(err);
+  } finally {
+    S.busy = false;
+    render();
+  }
+}

@@ -1,0 +1,120 @@
+// game/play.js: playing through the API: a new game, a move, the AI's moves one at a time (each
+// drawn, its token walking the track, said in words, and left on screen a moment), undo, rematch.
+
+import { api } from "../components/api.js";
+import { $, REDUCED_MOTION, showError, sleep } from "../components/dom.js";
+import { LEATHER, LEATHER_SELECTION } from "../components/geometry.js";
+import { walkToken } from "../components/track.js";
+import { moveWords } from "../components/words.js";
+import { S, aiSeat, render } from "./state.js";
+
+/** @param {any} game a GameView: the game on screen from now on */
+export function setGame(game) {
+  const before = S.game;
+  const same = before && before.id === game.id;
+  if (!game.state.over || !same) { S.review = null; S.reviewCache.clear(); }
+  if (!same) S.aiNote = "";
+  // the spaces the newest move went over (none after an undo or on a fresh load)
+  S.span = null;
+  if (same && game.ply === before.ply + 1) {
+    const m = game.moves[game.ply - 1];
+    const from = before.state.players[m.player].position, to = game.state.players[m.player].position;
+    if (to > from) S.span = { from, to, kind: m.actor };
+  }
+  S.game = game;
+  S.hint = null;
+  S.viewing = null;
+  $("hint-text").textContent = "";
+  S.placer.choose(game.pending_leather && game.human_to_move ? LEATHER_SELECTION : null);
+  if (location.hash !== `#${game.id}`) history.replaceState(null, "", `#${game.id}`);
+  render();
+  if (game.state.over && !(same && before.state.over)) {
+    // the result comes into view by itself
+    $("result").scrollIntoView({ block: "start", behavior: REDUCED_MOTION ? "auto" : "smooth" });
+    $("result").focus({ preventScroll: true });
+  }
+}
+
+/** A request that answers a GameView, then the AI's moves. @param {() => Promise<any>} fn */
+export async function request(fn) {
+  if (S.busy) return;
+  S.busy = true;
+  showError(null);
+  render();
+  try {
+    S.aiNote = "";
+    setGame(await fn());
+  } catch (err) {
+    showError(err);
+  } finally {
+    S.busy = false;
+    render();
+  }
+  await aiTurns();
+}
+
+async function aiTurns() {
+  while (S.game && S.game.ai_to_move && !S.game.state.over && !S.busy) {
+    S.busy = true;
+    render();
+    try {
+      const before = S.game;
+      const game = await api("POST", `/api/games/${S.game.id}/ai-move`, { ply: S.game.ply });
+      S.busy = false;
+      const m = game.moves[game.moves.length - 1];
+      const again = game.ai_to_move && !game.state.over;
+      S.aiNote = `The AI: ${moveWords(m.move, m.words)}.${again ? " The AI moves again." : ""}`;
+      setGame(game);
+      const from = before.state.players[aiSeat()].position, to = game.state.players[aiSeat()].position;
+      await walkToken(/** @type {any} */ ($("track")), "token-ai", from, to);
+      if (again) await sleep(REDUCED_MOTION ? 300 : 700);
+    } catch (err) {
+      S.busy = false;
+      showError(err);
+      render();
+      return;
+    }
+  }
+}
+
+/** @param {any} move a move in the API's JSON */
+export function play(move) {
+  const id = S.game.id, ply = S.game.ply;
+  return request(() => api("POST", `/api/games/${id}/moves`, { ply, move }));
+}
+
+/** The Placer's commit: the patch in hand, placed. @param {{cells: [number, number][]}} at */
+export function commitPlacement(at) {
+  const sel = S.placer.selected;
+  if (sel.patch === LEATHER) play({ type: "leather", cell: at.cells[0] });
+  else play({ type: "buy", patch: sel.patch, cells: at.cells });
+}
+
+export function undo() {
+  const id = S.game.id, ply = S.game.ply;
+  request(() => api("POST", `/api/games/${id}/undo`, { ply }));
+}
+
+/** @param {Event} evt the New game form's submit */
+export async function startGame(evt) {
+  evt.preventDefault();
+  const seed = /** @type {HTMLInputElement} */ ($("seed")).value.trim();
+  /** @type {Record<string, any>} */
+  const body = {
+    ai: /** @type {HTMLSelectElement} */ ($("ai")).value,
+    level: Number(/** @type {HTMLSelectElement} */ ($("level")).value),
+    seat: Number(/** @type {HTMLSelectElement} */ ($("seat")).value),
+    printing: /** @type {HTMLSelectElement} */ ($("printing")).value,
+  };
+  if (seed !== "") body.seed = Number(seed);
+  /** @type {HTMLDetailsElement} */ ($("setup")).open = false;
+  await request(() => api("POST", "/api/games", body));
+}
+
+/** The same AI, level and seat again, with a new order of patches. */
+export function rematch() {
+  const g = S.game;
+  window.scrollTo({ top: 0 });
+  const printing = /** @type {HTMLSelectElement} */ ($("printing")).value;
+  request(() => api("POST", "/api/games", { ai: g.ai, level: g.level, seat: g.seat, printing }));
+}

@@ -1,0 +1,147 @@
+// game/review.js: the review of a finished game (GET /api/games/{id}/review): the summary, the
+// win-chance chart (the server's SVG, parsed as data: no script runs), the flagged moves, and each
+// position stepped through with the move played and the best move drawn.
+
+import { api } from "../components/api.js";
+import { $, REDUCED_MOTION, showError } from "../components/dom.js";
+import { article, count, pct } from "../components/words.js";
+import { moveCells } from "../components/geometry.js";
+import { drawGameTrack } from "./board.js";
+import { S, advanceTarget, aiSeat, humanSeat, moverName, render } from "./state.js";
+
+const FLAGGED = new Set(["inaccuracy", "mistake", "blunder"]);
+/** @param {any} p */
+const pointsLost = (p) => `${p.points_lost.toFixed(1)} ${p.points_lost === 1 ? "point" : "points"} lost`;
+
+export async function startReview() {
+  if (!S.game || !S.game.state.over || S.busy) return;
+  const id = S.game.id;
+  S.busy = true;
+  showError(null);
+  render();
+  $("review-wait").textContent = "Analysing every move…";
+  try {
+    const seconds = encodeURIComponent(/** @type {HTMLSelectElement} */ ($("review-depth")).value);
+    const review = await api("GET", `/api/games/${id}/review?time_per_move=${seconds}`);
+    if (S.game && S.game.id === id) {
+      S.review = review;
+      drawReview();
+    }
+  } catch (err) {
+    showError(err);
+  } finally {
+    $("review-wait").textContent = "";
+    S.busy = false;
+    render();
+  }
+  if (S.review) {
+    await showReviewPly(0);
+    $("review").scrollIntoView({ block: "start", behavior: REDUCED_MOTION ? "auto" : "smooth" });
+  }
+}
+
+function drawReview() {
+  const r = S.review;
+  const players = r.players.map((/** @type {any} */ p) => `${p.name}: accuracy ${Math.round(p.accuracy)}%, `
+    + `${count(p.inaccuracies, "inaccuracy", "inaccuracies")}, ${count(p.mistakes, "mistake")}, `
+    + `${count(p.blunders, "blunder")}`);
+  const seconds = Number(r.seconds_per_move.toFixed(2));
+  $("review-summary").textContent = `${players.join(". ")}. (${seconds} s of analysis a move; accuracy as `
+    + "lichess counts it, from the win chance each move lost.)";
+  $("label-rule").textContent = r.label_rule;
+  $("curve-key").textContent = `The curve is ${r.seat === 0 ? "your" : "the AI's"} chance to win before each move `
+    + `(above the middle line: ${r.seat === 0 ? "you" : "the AI"} ahead).`;
+  const doc = new DOMParser().parseFromString(r.chart_svg, "image/svg+xml");
+  const chart = document.importNode(doc.documentElement, true);
+  chart.setAttribute("role", "img");
+  chart.setAttribute("aria-label", "your chance to win before each move");
+  $("review-chart").replaceChildren(chart);
+  for (const mark of chart.querySelectorAll(".mark")) {
+    mark.addEventListener("click", () => showReviewPly(Number(/** @type {any} */ (mark).dataset.ply)));
+  }
+  const list = $("review-marks");
+  list.replaceChildren();
+  for (const p of r.plies.filter((/** @type {any} */ x) => FLAGGED.has(x.label))) {
+    const li = document.createElement("li");
+    li.className = p.label;
+    li.dataset.ply = p.ply;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `Move ${p.ply + 1}, ${moverName(p.player)}: ${p.label}: ${p.played_text} `
+      + `(win chance ${pct(p.win_before)} → ${pct(p.win_after)}, ${pointsLost(p)}); best: ${p.best_text}`;
+    button.addEventListener("click", () => showReviewPly(p.ply));
+    li.appendChild(button);
+    list.appendChild(li);
+  }
+  if (!list.children.length) {
+    const li = document.createElement("li");
+    li.textContent = "None: no move lost both win chance and points against the best move.";
+    list.appendChild(li);
+  }
+  $("review-position").hidden = true;
+  $("practise-result").replaceChildren();
+  S.reviewPly = null;
+  document.body.dataset.reviewPly = "";
+}
+
+/** @param {number} ply */
+async function positionBefore(ply) {
+  if (!S.reviewCache.has(ply)) S.reviewCache.set(ply, await api("GET", `/api/games/${S.game.id}/plies/${ply}`));
+  return S.reviewCache.get(ply);
+}
+
+// The position before `ply` as it was (quilts and track), the move played and the best move drawn:
+// a buy or a leather patch on the mover's quilt, an advance as the spaces it goes over.
+/** @param {number} ply */
+export async function showReviewPly(ply) {
+  const r = S.review;
+  const p = r && r.plies[ply];
+  if (!p) return;
+  showError(null);
+  let then;
+  try {
+    then = await positionBefore(ply);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (S.review !== r) return;
+  S.reviewPly = ply;
+  S.quilts.reviewHuman.show({ pieces: then.boards[humanSeat()].pieces });
+  S.quilts.reviewAi.show({ pieces: then.boards[aiSeat()].pieces });
+  $("review-human-title").textContent = `Your quilt before move ${ply + 1}`;
+  $("review-ai-title").textContent = `The AI's quilt before move ${ply + 1}`;
+  const quilt = p.player === humanSeat() ? S.quilts.reviewHuman : S.quilts.reviewAi;
+  const isBest = p.label === "best";
+  if (!isBest) quilt.overlay(moveCells(p.best), "best", { testid: "review-best" });
+  quilt.overlay(moveCells(p.played), "played", { testid: "review-played" });
+  const from = then.state.players[p.player].position;
+  const to = advanceTarget(then.state, p.player);
+  const spans = [];
+  if (!isBest && p.best.type === "advance") spans.push({ from, to, kind: "best", label: "best" });
+  if (p.played.type === "advance") spans.push({ from, to, kind: "played", label: isBest ? "" : "played" });
+  drawGameTrack(/** @type {any} */ ($("review-track")), then, spans);
+  const exact = p.exact ? " (exact: every way the game can go was checked)" : "";
+  const verdict = isBest ? "the best move" : p.label === "good" ? "a good move, close to the best" : article(p.label);
+  const chances = `win chance ${pct(p.win_before)} → ${pct(p.win_after)}, ${pointsLost(p)}`;
+  $("review-move").textContent = `Move ${ply + 1} of ${r.plies.length}: ${moverName(p.player)} played `
+    + `${p.played_text} (${chances}): ${verdict}${exact}.`
+    + (isBest ? "" : ` The best move was ${p.best_text}, keeping a ${pct(p.win_before)} chance to win.`);
+  $("review-count").textContent = `Move ${ply + 1} of ${r.plies.length}`;
+  const ends = /** @type {[string, boolean][]} */ ([["review-first", ply === 0], ["review-prev", ply === 0],
+    ["review-next", ply === r.plies.length - 1], ["review-last", ply === r.plies.length - 1]]);
+  for (const [id, off] of ends) /** @type {HTMLButtonElement} */ ($(id)).disabled = off;
+  for (const node of document.querySelectorAll("#review-chart .mark, #review-marks li")) {
+    node.classList.toggle("chosen", Number(/** @type {any} */ (node).dataset.ply) === ply);
+  }
+  $("review-position").hidden = false;
+  document.body.dataset.reviewPly = String(ply);
+}
+
+/** @param {number} delta */
+export function stepReview(delta) {
+  if (!S.review) return;
+  const last = S.review.plies.length - 1;
+  const ply = S.reviewPly === null ? 0 : Math.min(Math.max(S.reviewPly + delta, 0), last);
+  showReviewPly(ply);
+}

@@ -1,0 +1,51 @@
+// game/state.js: what the game page holds, read by its modules, and the one way to redraw it.
+//
+//   S            the page's state (below)
+//   render()     redraws the page (main.js registers how, with setRenderer)
+//   humanSeat(), aiSeat(), canAct(), advanceTarget(state, seat), actorName(actor), moverName(seat)
+
+/** @type {{catalogue: any, game: any, placer: any, quilts: any, hint: any, hintAvailable: boolean,
+ *   busy: boolean, span: any, aiNote: string, viewing: any, review: any, reviewPly: number|null,
+ *   reviewCache: Map<number, any>}} */
+export const S = {
+  catalogue: null,        // GET /api/catalogue
+  game: null,             // GameView of the game on screen
+  placer: null,           // the Placer on the human's quilt (the patch chosen, where it would go)
+  quilts: null,           // {human, ai, reviewHuman, reviewAi}: the page's QuiltViews
+  hint: null,             // {shown: [hint, ...] distinct, best first; text}
+  hintAvailable: false,   // the server offers hints
+  busy: false,            // a request is running (buttons disabled, clicks ignored)
+  span: null,             // {from, to, kind}: the spaces the last move went over, shaded on the track
+  aiNote: "",             // what the AI just did, in words, for the status line
+  viewing: null,          // {index, before, after}: a past move shown from the move list
+  review: null,           // GET /api/games/{id}/review of the finished game on screen
+  reviewPly: null,        // the ply the review shows
+  reviewCache: new Map(), // ply -> GameView before it
+};
+
+let redraw = () => {};
+
+/** @param {() => void} fn */
+export function setRenderer(fn) {
+  redraw = fn;
+}
+
+export function render() {
+  redraw();
+}
+
+export const humanSeat = () => S.game.seat;
+export const aiSeat = () => 1 - S.game.seat;
+/** @param {string} actor */
+export const actorName = (actor) => (actor === "human" ? "you" : "the AI");
+/** @param {number} seat */
+export const moverName = (seat) => (seat === humanSeat() ? "you" : "the AI");
+
+export function canAct() {
+  return !!S.game && !S.busy && !S.viewing && S.game.human_to_move && !S.game.state.over;
+}
+
+/** Where an advance by `seat` ends: the space just past the other token (the end at most). @param {any} state @param {number} seat */
+export function advanceTarget(state, seat) {
+  return Math.min(state.players[1 - seat].position + 1, S.catalogue.end);
+}

@@ -1,0 +1,90 @@
+// puzzles/habits.js: how puzzles are asked for: the filters (Kind, Difficulty, Theme), streak mode,
+// the daily puzzle, and a set of puzzles named in the address (/puzzles?set=ID,ID: the mistakes of a
+// reviewed game).
+
+import { $ } from "../components/dom.js";
+import { S } from "./state.js";
+
+/** @param {string} id @returns {HTMLSelectElement} */
+const select = (id) => /** @type {HTMLSelectElement} */ ($(id));
+
+/** The Kind select: each kind a new puzzle may be asked of, in its module's words. */
+export function fillKindSelect() {
+  const kinds = select("kind");
+  kinds.replaceChildren();
+  for (const k of S.kinds) {
+    const option = document.createElement("option");
+    option.value = k.kind;
+    option.textContent = k.label;
+    kinds.appendChild(option);
+  }
+}
+
+// The theme select offers the chosen kind's themes, in words (the choice kept when it still fits);
+// a theme no puzzle of this server carries is shown but cannot be chosen.
+export function fillThemeSelect() {
+  const themeSelect = select("theme");
+  const keep = themeSelect.value;
+  const themes = S.themes ? S.themes[select("kind").value] || [] : [];
+  const any = document.createElement("option");
+  any.value = "";
+  any.textContent = "any";
+  themeSelect.replaceChildren(any);
+  for (const t of themes) {
+    const option = document.createElement("option");
+    option.value = t.theme;
+    option.textContent = t.puzzles ? t.words : `${t.words} (no puzzles yet)`;
+    option.disabled = !t.puzzles;
+    themeSelect.appendChild(option);
+  }
+  themeSelect.value = themes.some((/** @type {any} */ t) => t.theme === keep && t.puzzles) ? keep : "";
+}
+
+/** What POST /api/puzzles is asked for by the filters and the streak. */
+export function newPuzzleRequest() {
+  /** @type {Record<string, any>} */
+  const body = { kind: select("kind").value };
+  if (select("difficulty").value && !S.streakMode) body.difficulty = Number(select("difficulty").value);
+  if (select("theme").value) body.theme = select("theme").value;
+  if (S.streakMode) body.streak = true;
+  if (S.visitor) body.visitor = S.visitor.id;
+  return body;
+}
+
+export function drawStreak() {
+  const best = S.visitor ? S.visitor.best_streak : 0;
+  const now = S.visitor ? S.visitor.streak : 0;
+  $("streak").hidden = !S.streakMode && !best;
+  $("streak").textContent = `${S.streakMode ? "Streak mode. " : ""}Streak: ${now} · best ${best}`;
+}
+
+export function drawHeader() {
+  $("streak-mode").setAttribute("aria-pressed", String(S.streakMode));
+  $("streak-mode").textContent = S.streakMode ? "Streak: on" : "Streak";
+  select("difficulty").disabled = S.streakMode;
+  const at = S.puzzle ? S.set.indexOf(S.puzzle.id) : -1;
+  $("next").textContent = at >= 0 && at + 1 < S.set.length ? `Next of your game (${at + 2} of ${S.set.length})`
+    : S.streakMode ? "Next in the streak" : "New puzzle";
+  for (const id of ["next", "daily", "streak-mode"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = S.busy;
+  document.body.dataset.streakMode = String(S.streakMode);
+}
+
+export function noteText() {
+  const p = S.puzzle;
+  const at = S.set.indexOf(p.id);
+  if (at >= 0) return `A mistake of your game, as a puzzle: ${at + 1} of ${S.set.length}.`;
+  if (p.daily) return `The daily puzzle of ${p.daily} (UTC): the same for everyone today.`;
+  if (p.retry) return "You missed this puzzle before: another try.";
+  if (S.inStreak) return `Streak mode: the puzzles get harder as your streak grows (difficulty ${p.difficulty} now).`;
+  return "";
+}
+
+/** The next puzzle of the set after the one on screen; null when the set is done (or there is none). */
+export function nextOfSet() {
+  if (!S.set.length) return null;
+  const at = S.puzzle ? S.set.indexOf(S.puzzle.id) : -1;
+  if (at + 1 < S.set.length) return S.set[at + 1];
+  S.set = [];  // the set is done: back to puzzles of the settings
+  history.replaceState(null, "", "/puzzles");
+  return null;
+}

@@ -1,0 +1,225 @@
+// puzzles/kinds/fill.js: "fill the quilt": place some of the patches (each at most once) on a quilt
+// for the most covered cells or the best score, within a button budget, or completing a 7x7 square;
+// the proven optimum is drawn beside the answer. A kind module (kinds/index.js describes the
+// interface).
+
+import { html, showError } from "../../components/dom.js";
+import { coveredSet, selection, selectionOn } from "../../components/geometry.js";
+import { patchCard } from "../../components/patch.js";
+import { Placer, drawTray } from "../../components/placer.js";
+import { QuiltView } from "../../components/quilt.js";
+
+const SECTION = `
+  <div id="fill-boards">
+    <div class="board">
+      <h2>Your quilt</h2>
+      <svg id="fill-quilt" class="quilt" role="application"
+           aria-label="the quilt to fill: choose a patch, then the arrow keys move it, R and F turn it, Enter places it"></svg>
+      <div class="tray">
+        <svg id="fill-tray-shape" class="tray-shape" role="img" aria-label="the chosen patch as it will be placed"></svg>
+        <p id="fill-tray-caption" class="tray-caption"></p>
+      </div>
+      <p id="fill-score" data-testid="fill-score"></p>
+    </div>
+    <div class="side">
+      <h2>Patches (each at most once)</h2>
+      <div id="fill-patches" class="offers"></div>
+      <div class="controls">
+        <button id="fill-rotate" type="button" aria-keyshortcuts="R">Rotate ⟳</button>
+        <button id="fill-flip" type="button" aria-keyshortcuts="F">Flip ⇋</button>
+        <button id="fill-place" type="button" aria-keyshortcuts="Enter">Place</button>
+        <button id="fill-undo" type="button">Take back</button>
+        <button id="fill-done" type="button">Done: check my fill</button>
+      </div>
+      <p class="legend">Choose a patch, then point at the quilt and click, drag it there, or tap where it
+        goes and tap again (or press Place); R rotates, F flips. Click a placed patch to take it back.</p>
+    </div>
+    <div class="board" id="fill-optimum-box" hidden>
+      <h2>The proven optimum</h2>
+      <svg id="fill-optimum" class="quilt" role="img" aria-label="the proven optimum" data-testid="optimum"></svg>
+    </div>
+  </div>`;
+
+class FillBoard {
+  /** @param {any} page */
+  constructor(page) {
+    this.page = page;
+    this.section = html("section", { id: "fill", hidden: true }, page.main);
+    this.section.innerHTML = SECTION;
+    /** @param {string} id @returns {any} */
+    const $ = (id) => this.section.querySelector(`#${id}`);
+    this.$ = $;
+    /** @type {any} */ this.puzzle = null;
+    /** @type {{patch: number, cells: [number, number][], buttons: [number, number][]}[]} */ this.placed = [];
+    this.quilt = new QuiltView($("fill-quilt"));
+    this.optimum = new QuiltView($("fill-optimum"));
+    this.placer_ = new Placer(this.quilt, {
+      catalogue: page.catalogue, canAct: page.canAct, changed: page.changed,
+      covered: () => coveredSet(this.placed, this.puzzle.fill.quilt),
+      commit: (at) => this.place(at),
+    });
+    this.placer_.draggable($("fill-tray-shape"), () => !!this.placer_.selected);
+    $("fill-rotate").addEventListener("click", () => this.placer_.turn("rotate"));
+    $("fill-flip").addEventListener("click", () => this.placer_.turn("flip"));
+    $("fill-place").addEventListener("click", () => this.placer_.place());
+    $("fill-undo").addEventListener("click", () => { if (page.canAct()) { this.placed.pop(); page.changed(); } });
+    $("fill-done").addEventListener("click", () => page.answer({
+      placements: this.placed.map((p) => ({ patch: p.patch, cells: p.cells })),
+    }).then(() => this.placer_.choose(null)));
+    $("fill-quilt").addEventListener("click", (/** @type {MouseEvent} */ evt) => this.takeBack(evt));
+  }
+
+  /** @param {any} puzzle */
+  start(puzzle) {
+    this.puzzle = puzzle;
+    this.placed = [];
+    this.placer_.choose(null);
+  }
+
+  /** What the fill reaches so far, and what it costs. */
+  value() {
+    const f = this.puzzle.fill;
+    let value = 0, cost = 0;
+    for (const p of this.placed) {
+      const patch = this.page.catalogue.patches[p.patch];
+      cost += patch.cost;
+      value += f.objective === "cells" ? patch.area : 2 * patch.area + patch.income * f.marks - patch.cost;
+    }
+    return { value, cost };
+  }
+
+  /** Why the patch cannot join the fill for its price ("" when it can). @param {number} pid */
+  overBudget(pid) {
+    const f = this.puzzle.fill;
+    if (f.budget === null) return "";
+    const cost = this.page.catalogue.patches[pid].cost;
+    const left = f.budget - this.value().cost;
+    if (cost <= left) return "";
+    return `Patch #${pid} costs ${cost} buttons: only ${left} of the budget of ${f.budget} are left`;
+  }
+
+  /** @param {{cells: [number, number][], buttons: [number, number][]}} at */
+  place(at) {
+    const sel = this.placer_.selected;
+    if (!sel) return;
+    const refusal = this.overBudget(sel.patch);
+    if (refusal) showError(new Error(`cannot place it: ${refusal}`));  // refused as it happens: nothing placed
+    else this.placed.push({ patch: sel.patch, cells: at.cells, buttons: at.buttons });
+    this.placer_.choose(null);
+    this.page.changed();
+  }
+
+  /** A click on a placed patch, with no patch chosen, takes it back. @param {MouseEvent} evt */
+  takeBack(evt) {
+    if (!this.page.canAct() || this.placer_.selected || this.placer_.justPlaced()) return;
+    const cell = this.quilt.cellAt(evt);
+    if (!cell) return;
+    const i = this.placed.findIndex((p) => p.cells.some(([r, c]) => r === cell[0] && c === cell[1]));
+    if (i >= 0) { this.placed.splice(i, 1); this.page.changed(); }
+  }
+
+  /** @param {number} pid */
+  choose(pid, forDrag = false) {
+    if (!this.page.canAct()) return false;
+    const p = this.placer_;
+    if (!(forDrag && p.selected && p.selected.patch === pid)) p.choose(selection(this.page.catalogue, pid));
+    showError(null);
+    this.page.changed();
+    return true;
+  }
+
+  /** @param {any} puzzle @param {any} answer */
+  draw(puzzle, answer) {
+    const f = puzzle.fill, $ = this.$, act = this.page.canAct(), catalogue = this.page.catalogue;
+    this.quilt.show({ given: f.quilt, pieces: this.placed });
+    this.placer_.drawPreview();
+    const used = new Set(this.placed.map((p) => p.patch));
+    const box = $("fill-patches");
+    box.replaceChildren();
+    const chosen = this.placer_.selected;
+    for (const pid of f.patches) {
+      const p = catalogue.patches[pid];
+      const refusal = act && !used.has(pid) ? this.overBudget(pid) : "";
+      /** @type {[string, number][]} */
+      const facts = [["cells", p.area], ["cost", p.cost], ["income", p.income]];
+      if (f.objective === "points") facts.push(["worth", 2 * p.area + p.income * f.marks - p.cost]);
+      const mine = !!chosen && chosen.patch === pid;
+      const usable = act && !used.has(pid) && !refusal;
+      const { card, picture } = patchCard({ catalogue, pid, facts, shape: mine ? chosen : null, pressed: mine,
+        usable, refusal, note: refusal ? "(over the budget)" : "", onChoose: (id) => this.choose(id),
+        onRefused: (why) => showError(new Error(why)) });
+      if (usable) this.placer_.draggable(picture, () => this.choose(pid, true));
+      if (used.has(pid)) card.classList.add("used");
+      box.appendChild(card);
+    }
+    const { value, cost } = this.value();
+    $("fill-score").textContent = `Your fill: ${this.amount(value)}, costing ${cost} buttons`
+      + (f.budget !== null ? ` (budget ${f.budget})` : "");
+    $("fill-undo").disabled = !act || !this.placed.length;
+    $("fill-done").disabled = !act;
+    $("fill-rotate").disabled = $("fill-flip").disabled = !act || !chosen;
+    $("fill-place").disabled = !act || !chosen || !this.placer_.hover;
+    $("fill-optimum-box").hidden = !answer;
+    if (answer) {
+      const optimum = answer.optimum.map((/** @type {any} */ p) => ({ patch: p.patch, cells: p.cells,
+        buttons: selectionOn(catalogue, p.patch, p.cells)?.buttons || [] }));
+      this.optimum.show({ given: f.quilt, pieces: optimum });
+    }
+    drawTray($("fill-tray-shape"), $("fill-tray-caption"), this.placer_, chosen ? `Patch #${chosen.patch}` : "");
+  }
+
+  /** @param {number} n */
+  amount(n) {
+    return `${n} ${this.puzzle.fill.objective === "cells" ? "cells" : "points"}`;
+  }
+
+  /** @param {any} puzzle */
+  task(puzzle) {
+    const f = puzzle.fill;
+    const goal = f.objective === "cells" ? "as many covered cells as possible"
+      : `the best score change (2 a cell, income at ${f.marks} income marks ahead, less the price)`;
+    let text = `Fill the quilt with some of the ${f.patches.length} patches (each at most once) for ${goal}`;
+    if (f.budget !== null) text += `, spending at most ${f.budget} buttons`;
+    if (f.require_bonus) text += ", completing a 7x7 square";
+    return `${text}. Difficulty ${puzzle.difficulty} of 5.`;
+  }
+
+  /** @param {any} puzzle @param {any} a */
+  verdict(puzzle, a) {
+    const mine = this.value().value;
+    if (a.correct) return `Your fill reaches ${this.amount(mine)}: the proven optimum.`;
+    if (puzzle.fill.require_bonus && a.value === 0 && mine !== 0) {
+      return `Your fill reaches ${this.amount(mine)} but completes no 7x7 square, so it does not count; `
+        + `the proven optimum, drawn beside your quilt, reaches ${this.amount(a.best)} with one.`;
+    }
+    return `Your fill reaches ${this.amount(mine)}; the proven optimum, drawn beside your quilt, reaches ${this.amount(a.best)}.`;
+  }
+
+  /** @param {any} puzzle @param {any} a @param {HTMLElement} box */
+  proof(puzzle, a, box) {
+    box.replaceChildren();  // the optimum is drawn beside the quilt
+  }
+
+  placer() {
+    return this.placer_;
+  }
+
+  cancel() {
+    this.placer_.choose(null);
+    this.page.changed();
+  }
+
+  key() {
+    return false;
+  }
+}
+
+export default {
+  kind: "fill",
+  label: "fill the quilt",
+  about: "place some of the patches on the quilt for the most covered cells, the best score within a "
+    + "button budget, or a complete 7x7 square. The optimum is proven by the fill optimizer and shown "
+    + "after your answer.",
+  /** @param {any} page */
+  mount: (page) => new FillBoard(page),
+};

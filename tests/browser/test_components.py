@@ -1,0 +1,197 @@
+"""The shared front-end components (static/js/components/) in a real browser, on a bare page of
+the served app's origin: what the game and puzzle pages are built of, and what the workshop and the
+analysis board will be built of. A position board plays a move for whichever side is to move.
+
+A quilt painter's cells are buttons named "row R, col C" with aria-pressed, painted by click, drag,
+touch and keys; a patch card is a control named "patch #ID ..."; no serious or critical
+accessibility violation, at 1280x800 and at 390x844 with touch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Route
+from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
+    browser_fixture,
+    checked_page,
+    serious_violations,
+    served_db_fixture,
+    server_fixture,
+)
+from test_puzzles_page import turns_to
+
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.puzzles.bank import shipped_bank
+from patchwork_opt.puzzles.model import EndgamePuzzle
+
+pytestmark = pytest.mark.slow
+Cells = list[tuple[int, int]]
+
+HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>components</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><main><h1>Components</h1><svg id="q" class="quilt" role="group" aria-label="a quilt to paint"></svg>
+<div id="cards" class="offers"></div><p id="error" role="alert"></p></main></body></html>"""
+
+SCREENS: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
+
+@pytest.fixture(name="bare", params=list(SCREENS))
+def bare_fixture(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A bare page of the served app's origin (its modules and style), at each screen size."""
+    for page in checked_page(browser, **SCREENS[request.param]):
+        page.route(f"{server}/harness", lambda route: fulfil(route))
+        page.goto(f"{server}/harness")
+        yield page
+
+
+def fulfil(route: Route) -> None:
+    route.fulfill(status=200, content_type="text/html", body=HARNESS)
+
+
+def _origin(cells: Cells) -> Cells:
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    return sorted((r - top, c - left) for r, c in cells)
+
+
+PAINTER = """async () => {
+  const { QuiltView } = await import("/static/js/components/quilt.js");
+  const { QuiltPainter } = await import("/static/js/components/painter.js");
+  const { key } = await import("/static/js/components/geometry.js");
+  const view = new QuiltView(document.getElementById("q"), { cellButtons: true });
+  const covered = new Map();  // key -> [r, c]
+  view.show({ given: [] });
+  new QuiltPainter(view, {
+    covered: () => new Set(covered.keys()),
+    paint: (cells, cover) => {
+      for (const [r, c] of cells) { if (cover) covered.set(key(r, c), [r, c]); else covered.delete(key(r, c)); }
+      view.show({ given: [...covered.values()] });
+      document.body.dataset.covered = [...covered.keys()].sort((a, b) => a - b).join(",");
+    },
+  });
+}"""
+
+
+def painted(page: Page) -> set[tuple[int, int]]:
+    keys = page.get_attribute("body", "data-covered") or ""
+    return {divmod(int(k), 9) for k in keys.split(",") if k}
+
+
+def test_a_quilt_painter_names_its_cells_and_paints_by_pointer_drag_and_keys(bare: Page) -> None:
+    bare.evaluate(PAINTER)
+    touch = bool(bare.evaluate("() => matchMedia('(pointer: coarse)').matches"))
+    cell = bare.get_by_role("button", name="row 2, col 3")
+    assert cell.get_attribute("aria-pressed") == "false"
+    cell.tap() if touch else cell.click()
+    assert painted(bare) == {(2, 3)} and cell.get_attribute("aria-pressed") == "true"
+    cell.tap() if touch else cell.click()
+    assert painted(bare) == set() and cell.get_attribute("aria-pressed") == "false"
+    if not touch:  # a stroke paints every cell it crosses
+        a = bare.get_by_role("button", name="row 0, col 0").bounding_box()
+        b = bare.get_by_role("button", name="row 0, col 3").bounding_box()
+        assert a is not None and b is not None
+        bare.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        bare.mouse.down()
+        bare.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=10)
+        bare.mouse.up()
+        assert painted(bare) == {(0, 0), (0, 1), (0, 2), (0, 3)}
+        assert bare.get_by_role("button", name="row 0, col 2").get_attribute("aria-pressed") == "true"
+    # the keyboard: the arrows move the focus from cell to cell, Space toggles
+    bare.get_by_role("button", name="row 2, col 3").focus()
+    bare.keyboard.press("ArrowDown")
+    bare.keyboard.press("ArrowRight")
+    bare.keyboard.press("Space")
+    assert (3, 4) in painted(bare)
+    focused = bare.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert focused == "row 3, col 4"
+    assert bare.locator(".cell[tabindex='0']").count() == 1  # one cell in the tab order
+    assert serious_violations(bare) == []
+
+
+CARDS = """async () => {
+  const { catalogue } = await import("/static/js/components/api.js");
+  const { patchCard } = await import("/static/js/components/patch.js");
+  const { selection, turned } = await import("/static/js/components/geometry.js");
+  const cat = await catalogue();
+  const box = document.getElementById("cards");
+  const sizes = [];
+  let shape = selection(cat, 7);
+  for (let turn = 0; turn < 4; turn++) {
+    box.replaceChildren();
+    for (const pid of [7, 11, 22]) {
+      const p = cat.patches[pid];
+      const { card } = patchCard({ catalogue: cat, pid, shape: pid === 7 ? shape : null, pressed: pid === 7,
+        facts: [["cost", p.cost], ["time", p.time], ["income", p.income]], onChoose: () => {} });
+      box.appendChild(card);
+    }
+    sizes.push([...box.children].map((c) => { const r = c.getBoundingClientRect(); return [r.width, r.height]; }));
+    shape = turned(cat, shape, "rotate");
+  }
+  return sizes;
+}"""
+
+
+def test_a_patch_card_is_named_by_its_patch(bare: Page) -> None:
+    bare.evaluate(CARDS)
+    p = PATCHES[7]
+    card = bare.get_by_role("button", name=f"patch #7 cost {p.cost} time {p.time} income {p.income}")
+    assert card.get_attribute("aria-pressed") == "true"
+    assert bare.get_by_role("button", name="patch #11", exact=False).count() == 1
+    assert serious_violations(bare) == []
+
+
+BOARD = """async (view) => {
+  const { catalogue } = await import("/static/js/components/api.js");
+  const { PositionBoard } = await import("/static/js/components/position.js");
+  const cat = await catalogue();
+  const main = document.querySelector("main");
+  main.replaceChildren();
+  window.played = [];
+  const panels = [
+    { key: "left", title: "Player 1's quilt", who: "player 1", token: { cls: "human", letter: "1" } },
+    { key: "right", title: "Player 2's quilt", who: "player 2", token: { cls: "ai", letter: "2" } },
+  ];
+  const board = new PositionBoard(main, { prefix: "pb", catalogue: cat, panels, canAct: () => true,
+    play: (move) => window.played.push(move), changed: () => board.show(view, { seats: [0, 1] }) });
+  board.start(view, [0, 1]);
+  board.show(view, { seats: [0, 1] });
+}"""
+
+
+def test_a_position_board_plays_for_whichever_side_is_to_move(bare: Page, server: str) -> None:
+    """The analysis board's need: either seat moves on its own quilt (here Player 2's, on the right)."""
+    position = next(p for p in shipped_bank().puzzles["endgame"] if isinstance(p, EndgamePuzzle) and p.player == 1
+                    and p.state().pending < 0 and any(m.kind == "buy" for m in p.winning))
+    view = bare.evaluate(f"() => fetch('/api/puzzles/{position.id}').then(r => r.json())")["endgame"]
+    bare.evaluate(BOARD, view)
+    assert bare.get_attribute("#pb-quilt-right", "role") == "application"
+    assert bare.get_attribute("#pb-quilt-left", "role") == "img"
+    assert "(to move)" in bare.inner_text("#pb-right-title")
+    move = next(m for m in position.winning if m.kind == "buy")
+    touch = bool(bare.evaluate("() => matchMedia('(pointer: coarse)').matches"))
+    card = bare.get_by_role("button", name=f"patch #{move.patch} ", exact=False)
+    card.tap() if touch else card.click()
+    cells = cells_of(move.mask)
+    presses, flipped = turns_to(move.patch, cells)
+    for button in ["#pb-flip"] * flipped + ["#pb-rotate"] * presses:
+        bare.tap(button) if touch else bare.click(button)
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    shape = _origin(cells)
+    row, col = top + (max(r for r, _ in shape)) // 2, left + (max(c for _, c in shape)) // 2
+    target = bare.locator(f"#pb-quilt-right .cell[data-r='{row}'][data-c='{col}']")
+    if touch:
+        target.tap()
+        target.tap()
+    else:
+        target.click()
+    played = bare.evaluate("() => window.played")
+    assert len(played) == 1 and played[0]["type"] == "buy" and played[0]["patch"] == move.patch
+    assert sorted(tuple(c) for c in played[0]["cells"]) == sorted(cells)
+    assert serious_violations(bare) == []
