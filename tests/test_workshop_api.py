@@ -280,6 +280,7 @@ def test_cancel_frees_the_worker_for_the_next_job(tmp_path: Path, services: Serv
         cancelled = c.post(first["links"]["cancel"]).json()
         assert stop_seen, "the solver was told to stop before Cancel answered"
         assert cancelled["state"] == "cancelled" and cancelled["stopped_after"] is not None
+        assert cancelled["freed_after"] is not None and cancelled["freed_after"] >= cancelled["stopped_after"]
         assert cancelled["words"] == "cancelled; the best found; at most 9 cells can be covered"
         assert cancelled["fill"]["result"]["objective"] == 3  # the best found before Cancel is kept
         assert c.get(second["links"]["self"]).json()["state"] == "running"  # the worker went to the next job
@@ -299,6 +300,7 @@ def test_a_solver_slow_to_stop_gives_its_slot_on_at_once(tmp_path: Path, service
         entered.clear()
         cancelled = c.post(first["links"]["cancel"]).json()
         assert cancelled["state"] == "cancelled" and not stop_seen  # still building: an orphan now
+        assert cancelled["freed_after"] is not None and cancelled["stopped_after"] is None
         assert entered.wait(10)  # the next job has the slot while the first is still busy
         assert c.get(second["links"]["self"]).json()["state"] == "running"
         c.post(second["links"]["cancel"])
@@ -343,3 +345,16 @@ def test_the_openapi_schema_says_what_the_workshop_takes_and_answers(client: Tes
     assert placements["next"]["uniqueItems"] and placements["patch"]["maximum"] == 32
     assert "pattern" in models["QuiltTextRequest"]["properties"]["text"]
     assert models["FillRequest"]["properties"]["budget"]["anyOf"][0]["minimum"] == 0
+
+
+@pytest.mark.slow
+def test_bench_workshop_measures_the_three_figures_on_a_real_server() -> None:
+    result = runner.invoke(cli.app, ["bench", "workshop", "--placements", "3", "--sets", "3", "--cancels", "2",
+                                     "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["placements"]["requests"] == 3 and 0 < data["placements"]["p50_ms"] <= data["placements"]["p95_ms"]
+    assert data["fills"]["sets"] == 3 and data["fills"]["proven"] == 3 and len(data["fills"]["rows"]) == 3
+    assert data["fills"]["agree_with_in_process"] == 3
+    cancels = data["cancel"]["rows"]
+    assert len(cancels) == 2 and all(0 < row["freed"] <= row["answered"] for row in cancels)

@@ -39,7 +39,7 @@ Work = Callable[[StopSignal, Callable[[float | None, float, str], None]], BaseMo
 
 log = logging.getLogger(__name__)
 #: How long a cancelled running job's solver has to return before its slot is handed on regardless.
-SETTLE_SECONDS = 0.1
+SETTLE_SECONDS = 0.05
 
 
 class JobNotFoundError(PatchworkError):
@@ -89,6 +89,8 @@ class Job:
     #: when Cancel was asked, and when the solver returned (its thread's end, on the same clock)
     cancel_at: float | None = None
     returned_at: float | None = None
+    #: seconds from Cancel until the job's slot was free (the solver returned, or was left as an orphan)
+    freed_after: float | None = None
 
     @property
     def stopped_after(self) -> float | None:
@@ -179,6 +181,7 @@ class JobBoard:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+        job.freed_after = time.monotonic() - job.cancel_at
         return job
 
     def _forget_old(self) -> None:

@@ -720,8 +720,11 @@ class JobView(BaseModel):
     fill: FillAnswer | None = Field(description="the answer of a fill, once there is one")
     bonus: BonusAnswer | None = Field(description="the answer of a 7x7 question, once there is one")
     error: str | None = Field(description="why a failed job has no answer")
+    freed_after: float | None = Field(description="seconds from Cancel until the job's worker was free for the next "
+                                      "job (null: not cancelled)")
     stopped_after: float | None = Field(description="seconds from Cancel until the solver returned (null: not "
-                                        "cancelled while running, or not returned yet)")
+                                        "cancelled while running, or not returned yet); past freed_after when the "
+                                        "solver was left to finish as an orphan")
     links: dict[str, str] = Field(
         description="the job (self, cancel) and, once it has an answer, its exports (svg, png, json)")
 

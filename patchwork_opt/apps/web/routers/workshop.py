@@ -265,6 +265,7 @@ def job_view(job: Job) -> JobView:
     )
     return JobView(id=job.id, kind=kind, state=job.state, words=job_words(job, verdict, progress, unit),
                    progress=progress, fill=fill, bonus=bonus, error=job.error, links=links,
+                   freed_after=None if job.freed_after is None else round(job.freed_after, 4),
                    stopped_after=None if job.stopped_after is None else round(job.stopped_after, 4))
 
 
