@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from patchwork_opt.apps.placement_reasons import placement_reasons, reasons_lines, score_rule
+from patchwork_opt.apps.placement_reasons import placement_reasons, reasons_lines, score_rule, summary
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.clock import SOLVER_CALL_SECONDS, Deadline
@@ -173,6 +173,8 @@ def hint_for(
     )
     if not result.hints:
         raise NoPlacementError(f"patch {patch_id} fits nowhere on this quilt ({quilt.empty} empty cells)")
+    for hint in result.hints:  # the words the terminal and the workshop say it in, for --json too
+        hint.reason = summary(placement_reasons(quilt.mask, hint, result))
     return result
 
 

@@ -29,6 +29,12 @@ class PlacementReasons(BaseModel):
     score: str = Field(description="how its score adds up, term by term")
 
 
+def summary(reasons: PlacementReasons) -> str:
+    """The reasons in one line (a hint's ``reason`` in ``patchwork hint --json``): where, then the facts."""
+    facts = [reasons.square, reasons.touches, reasons.keeps_open, reasons.next_patches]
+    return f"{reasons.where}: " + "; ".join(f for f in facts if f)
+
+
 def _signed(value: float) -> str:
     return f"{value:+.2f}"
 

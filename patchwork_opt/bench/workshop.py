@@ -9,8 +9,9 @@ this process on the same inputs:
   p50/p95/max of the round trip, against ``hint_for`` on the same request in this process (the
   solver's own time). Target: p95 at most 0.5 s.
 - **fills**: the instances of ``bench solvers`` (same seed: the same quilts and patches), each
-  submitted as a job (``POST /api/workshop/fills``) and awaited with long polls: median of submit
-  to answer, how many proven optimal, against ``optimal_fill`` in this process. Target: median at
+  submitted as a job (``POST /api/workshop/fills``, asking ``bench solvers``' 10 s, which the server
+  cuts to its cap, 5 s by default) and awaited with long polls: median of submit to answer, how many
+  proven optimal, against ``optimal_fill`` in this process with the same limit. Target: median at
   most 2 s, every one proven.
 - **cancel**: a slow fill (every patch, points, on an empty quilt: it runs to the server's cap)
   running, a second one of the same client waiting behind it (one client runs one job at a time
@@ -30,6 +31,7 @@ from typing import Any
 import httpx
 
 from patchwork_opt.apps.hints import hint_for
+from patchwork_opt.apps.web.services import Limits
 from patchwork_opt.bench.fill import bench_instances
 from patchwork_opt.bench.hint import random_midgame
 from patchwork_opt.bench.loadtest import percentile
@@ -43,8 +45,10 @@ from solvers.model import SolverConfig
 Progress = Callable[[str, float, float], None]
 #: Seconds into the slow fill at which Cancel is pressed, in turn.
 CANCEL_DELAYS = (0.05, 0.3, 0.8, 1.5, 3.0)
-#: The fills' time limit asked for (``bench solvers``' default; the server caps it at its own).
+#: The fills' time limit asked for (``bench solvers``' default), and what the server (``patchwork serve``'s
+#: defaults) cuts it to: the in-process baseline gets the same.
 FILL_SECONDS = 10.0
+SERVED_SECONDS = min(FILL_SECONDS, Limits().max_solver_seconds)
 PLACEMENT_TOP = 5
 
 
@@ -114,7 +118,7 @@ def _fills(http: httpx.Client, sets: int, seed: int, progress: Progress | None) 
         answer = done["fill"]["result"] if done["fill"] else None
         proven += bool(answer and answer["optimal"])
         started = time.perf_counter()
-        mine = optimal_fill(quilt, ids, config=SolverConfig(time_limit=FILL_SECONDS, workers=2, seed=0))
+        mine = optimal_fill(quilt, ids, config=SolverConfig(time_limit=SERVED_SECONDS, workers=2, seed=0))
         local.append(time.perf_counter() - started)
         agree += bool(answer) and answer["objective"] == mine.objective  # type: ignore[index]
         rows.append({"patches": len(ids), "filled": quilt.bit_count(), "job_ms": round(served[-1] * 1000, 1),
