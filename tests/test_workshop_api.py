@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_solvers import LOCAL, cli_json
 from typer.testing import CliRunner
 
 import cli
@@ -34,7 +35,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)
     from fastapi.testclient import TestClient
 
-LOCAL = "http://127.0.0.1"
 LATE = json.loads(Path(__file__).resolve().parents[1].joinpath("examples/quilts/late.json").read_text())
 LATE_PATCHES = [5, 8, 9, 12, 14, 16, 22, 23, 24, 30, 31]
 runner = CliRunner()
@@ -51,12 +51,6 @@ def client(tmp_path: Path, services: Services) -> Iterator[TestClient]:
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "games.db", services)) as c:
         yield c
 
-
-def cli_json(*args: str) -> dict[str, Any]:
-    result = runner.invoke(cli.app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
 
 
 def finished(c: TestClient, job: dict[str, Any]) -> dict[str, Any]:

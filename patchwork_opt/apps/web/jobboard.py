@@ -173,7 +173,8 @@ class JobBoard:
         task = job.task
         if task is None or task.done():
             return job
-        job.cancelled, job.cancel_at = True, time.monotonic()
+        if job.cancel_at is None:  # a second Cancel meanwhile waits for the first's outcome
+            job.cancelled, job.cancel_at = True, time.monotonic()
         job.stop.set()
         if job.state == "running":
             await asyncio.wait({task}, timeout=SETTLE_SECONDS)
@@ -181,7 +182,8 @@ class JobBoard:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
-        job.freed_after = time.monotonic() - job.cancel_at
+        if job.freed_after is None:
+            job.freed_after = time.monotonic() - job.cancel_at
         return job
 
     def _forget_old(self) -> None:
