@@ -23,8 +23,8 @@ from patchwork_opt.apps.commands.puzzle import puzzle_app
 from patchwork_opt.apps.typer_app import JsonFlag, VersionFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.bench.commands import bench_app
-from patchwork_opt.core.catalogue import parse_patch_ids
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.lookup import parse_patch_ids
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.inputs import load_position_input
 from patchwork_opt.formats.notation import to_notation
@@ -107,6 +107,29 @@ def schema(
     from patchwork_opt.formats.models import json_schema
 
     _print_json(json_schema(name))
+
+
+@app.command()
+def patches(
+    cells: Annotated[str | None, typer.Option(metavar="N|LO-HI", help="Cells the patch covers.")] = None,
+    cost: Annotated[str | None, typer.Option(metavar="N|LO-HI", help="Its cost in buttons.")] = None,
+    time: Annotated[str | None, typer.Option(metavar="N|LO-HI", help="Its time (the hourglass).")] = None,
+    income: Annotated[str | None, typer.Option(metavar="N|LO-HI", help="Its income (buttons on it).")] = None,
+    svg: Annotated[str | None, typer.Option(metavar="FILE", help="Also draw the cards as an SVG picture.")] = None,
+    png: Annotated[str | None, typer.Option(metavar="FILE", help="Also draw the cards as a PNG picture.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The patches with their ids, drawn with their buttons, cost, time, income and cells: find a piece's id."""
+    from patchwork_opt.apps.patches import catalogue_json, render_patches
+    from patchwork_opt.core.lookup import parse_filters
+
+    data = catalogue_json(parse_filters({"cells": cells, "cost": cost, "time": time, "income": income}))
+    if svg is not None or png is not None:
+        from patchwork_opt.formats.picture import catalogue_picture, save_picture
+
+        shown = data["patches"] or data["closest"]
+        save_picture(catalogue_picture([entry["id"] for entry in shown]), svg=svg, png=png)
+    _print_json(data) if as_json else typer.echo(render_patches(data))
 
 
 # ==== solver commands (hint, fill, bonus) ======================================================

@@ -162,8 +162,9 @@ def test_project_copy_equals_the_shared_reference() -> None:
 
 
 def test_patch_id_lists_are_checked_in_one_place() -> None:
-    from patchwork_opt.core.catalogue import check_patch_ids, parse_patch_ids
+    from patchwork_opt.core.catalogue import check_patch_ids
     from patchwork_opt.core.errors import DuplicatePatchError, UnknownPatchError
+    from patchwork_opt.core.lookup import parse_patch_ids
 
     assert parse_patch_ids("1, 2,5", "--patches") == [1, 2, 5]
     assert check_patch_ids([0, 32], "pool") == [0, 32]

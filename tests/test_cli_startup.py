@@ -64,8 +64,9 @@ def heavy_in(modules: set[str]) -> list[str]:
         (["new", "--seed", "1"], "record:"),
         (["--help"], "Usage: patchwork"),
         (["hint", "--help"], "--patch"),
+        (["patches", "--cost", "3"], "#12 (3/6)"),
     ],
-    ids=["show", "move-random", "move-greedy", "hint-quilt", "new", "help", "hint-help"],
+    ids=["show", "move-random", "move-greedy", "hint-quilt", "new", "help", "hint-help", "patches"],
 )
 def test_a_light_command_imports_no_heavy_library(tmp_path: Path, args: list[str], expected: str) -> None:
     done, modules = loaded_modules(tmp_path, *args)

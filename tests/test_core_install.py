@@ -169,11 +169,12 @@ def test_a_core_install_makes_and_judges_a_puzzle(tmp_path: Path) -> None:
     [
         (["serve", "--port", "8765"], "web"),
         (["bench", "web", "--seconds", "1"], "web"),
+        (["bench", "workshop", "--placements", "1"], "web"),
         (["train", "--data", "data", "--out", "weights.npz"], "train"),
         (["match", "--p1", "random", "--p2", "random", "--games", "2", "--backend", "ray"], "ray"),
         (["puzzle", "bank", "--out", "bank", "--endgames", "1", "--fills", "0", "--backend", "ray"], "ray"),
     ],
-    ids=["serve", "bench-web", "train", "match-ray", "bank-ray"],
+    ids=["serve", "bench-web", "bench-workshop", "train", "match-ray", "bank-ray"],
 )
 def test_a_command_that_needs_an_extra_names_it_in_one_line(tmp_path: Path, args: list[str], extra: str) -> None:
     done = core_only(*args, cwd=tmp_path)

@@ -8,8 +8,9 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, neighbours
-from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements, parse_patch_ids
+from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements
 from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError, UnknownPatchError
+from patchwork_opt.core.lookup import parse_patch_ids
 from solvers.fill import FillResult, optimal_fill
 from solvers.model import SolverConfig, SolveStatus
 

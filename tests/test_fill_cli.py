@@ -80,7 +80,7 @@ def test_bonus_json_shape_feasible_and_infeasible() -> None:
     data = json.loads(out)
     assert data["feasible"] is False and data["window"] is None and data["placements"] == []
     code, out, _ = run("bonus", HOLE, "--patches", "0,1,2")
-    assert "infeasible (proven)" in out
+    assert "7x7 square: impossible: " in out
 
 
 def test_bench_solvers_small_run() -> None:
@@ -109,7 +109,7 @@ def test_an_impossible_requirement_is_an_answer_with_its_reason() -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[-2] == (
-        "no fill meets the requirements (proven): completing a 7x7 square costs at least 50 buttons; the budget is 10"
+        "impossible: completing a 7x7 square costs at least 50 buttons; the budget is 10"
     )
     assert re.fullmatch(r"settled by the 7x7 completion in \d+\.\d\d s", lines[-1]), lines[-1]
     code, out, _ = run("fill", "--quilt", HOLE, "--patches", "8,5,0,1", "--budget", "5", "--require-bonus")

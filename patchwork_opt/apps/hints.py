@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from patchwork_opt.apps.placement_reasons import placement_reasons, reasons_lines, score_rule, summary
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.clock import SOLVER_CALL_SECONDS, Deadline
@@ -172,17 +173,12 @@ def hint_for(
     )
     if not result.hints:
         raise NoPlacementError(f"patch {patch_id} fits nowhere on this quilt ({quilt.empty} empty cells)")
+    for hint in result.hints:  # the words the terminal and the workshop say it in, for --json too
+        hint.reason = summary(placement_reasons(quilt.mask, hint, result))
     return result
 
 
 LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_SHOWN_PARTS = (
-    ("contact", "contact"),
-    ("new_unfillable", "new unfillable"),
-    ("lookahead_lost", "lookahead lost"),
-    ("bonus_lost", "7x7 lost"),
-    ("completes_square", "completes 7x7"),
-)
 
 
 def _grids_side_by_side(quilt: int, hints: list[Hint], per_row: int = 3) -> list[str]:
@@ -199,18 +195,6 @@ def _grids_side_by_side(quilt: int, hints: list[Hint], per_row: int = 3) -> list
             lines.append("   ".join(row))
         lines.append("")
     return lines
-
-
-def _parts_text(hint: Hint) -> str:
-    shown = []
-    for key, name in _SHOWN_PARTS:
-        value = hint.parts.get(key)
-        if value is not None and (key == "contact" or value):
-            shown.append(f"{name} {value:g}")
-    cover = hint.parts.get("lookahead_cover")
-    if cover is not None and hint.parts.get("lookahead_area"):
-        shown.append(f"next patches cover {cover:g}/{hint.parts['lookahead_area']:g}")
-    return ", ".join(shown)
 
 
 def render_best_fit(result: BestFitResult, quilt: int) -> str:
@@ -231,10 +215,10 @@ def render_best_fit(result: BestFitResult, quilt: int) -> str:
         return "\n".join(lines)
     lines += _grids_side_by_side(quilt, result.hints)
     for rank, hint in enumerate(result.hints, start=1):
-        cells = " ".join(f"{r}{c}" for r, c in hint.cells)
-        flag = "" if hint.exact else " (lookahead bounded, not proven)"
-        lines.append(f"#{rank} score {hint.score:+.2f}  cells {cells}{flag}")
-        lines.append(f"    {_parts_text(hint)}")
+        reasons = placement_reasons(quilt, hint, result)
+        lines.append(f"#{rank} score {hint.score:+.2f}  {reasons.where}")
+        lines += [f"    {line}" for line in reasons_lines(reasons)]
+    lines.append(f"({score_rule(result.weights)})")
     return "\n".join(lines)
 
 

@@ -247,6 +247,27 @@ def bench_web(
         raise typer.Exit(1)
 
 
+@bench_app.command("workshop")
+def bench_workshop(
+    placements: Annotated[int, typer.Option(min=1, max=10_000, help="Best-placement requests, one at a time.")] = 200,
+    sets: Annotated[int, typer.Option(min=1, max=400, help="bench solvers' fill instances, as jobs.")] = 40,
+    cancels: Annotated[int, typer.Option(min=0, max=100, help="Running slow fills cancelled.")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed of the placement requests and of the fill instances.")] = 1,
+    as_json: JsonFlag = False,
+) -> None:
+    """The workshop's API on `patchwork serve`: best placements' p95, bench solvers' fills as jobs, Cancel."""
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.bench.workshop import render_workshop_bench, run_workshop_bench
+
+    def argv_for(port: int, db: str) -> list[str]:
+        return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
+
+    with phase_progress(disable=as_json) as report:
+        result = run_workshop_bench(argv_for, placements=placements, sets=sets, cancels=cancels, seed=seed,
+                                    progress=report)
+    _print_json(result) if as_json else typer.echo(render_workshop_bench(result))
+
+
 @bench_app.command("puzzles")
 def bench_puzzles(
     per_difficulty: Annotated[

@@ -81,6 +81,20 @@ def naive_fill(quilt: int, patch_ids: list[int], time_limit: float, workers: int
     return code == cp_model.OPTIMAL, value, wall
 
 
+def bench_instances(
+    sets: int = 40, min_patches: int = 4, max_patches: int = 18, max_filled: float = 0.4, seed: int = 1
+) -> list[tuple[int, list[int]]]:
+    """The instances of ``bench solvers`` (quilt, patch ids): ``sets`` random ones, from
+    ``min_patches`` patches up to ``max_patches``, quilts 0 to ``max_filled`` covered. ``bench
+    workshop`` submits the same ones through the service."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(sets):
+        k = min_patches + round(i * (max_patches - min_patches) / max(1, sets - 1))
+        out.append(random_instance(rng, k, rng.uniform(0.0, max_filled)))
+    return out
+
+
 def run_solver_bench(
     sets: int = 40,
     min_patches: int = 4,
@@ -92,15 +106,11 @@ def run_solver_bench(
     on_step: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Solve ``sets`` random instances both ways; per-instance rows and median figures."""
-    rng = random.Random(seed)
     rows: list[dict[str, Any]] = []
     naive_fill(0, [0, 1], 1.0, workers)  # warm CP-SAT up so that no first solve pays for loading
     warm_up()  # and load (or compile, once per install) the compiled search
-    for i in range(sets):
-        k = min_patches + round(i * (max_patches - min_patches) / max(1, sets - 1))
-        filled = rng.uniform(0.0, max_filled)
-        quilt, ids = random_instance(rng, k, filled)
-        row = _solve_both(quilt, ids, k, time_limit, workers)
+    for i, (quilt, ids) in enumerate(bench_instances(sets, min_patches, max_patches, max_filled, seed)):
+        row = _solve_both(quilt, ids, len(ids), time_limit, workers)
         rows.append(row)
         if on_step is not None:
             on_step(i, row)

@@ -189,18 +189,6 @@ def check_patch_ids(ids: Iterable[object], where: str = "patches") -> list[int]:
     return out
 
 
-def parse_patch_ids(text: str, where: str = "--patches") -> list[int]:
-    """Patch ids from ``1,2,5`` (commas and/or spaces), checked as ``check_patch_ids`` does."""
-    out = []
-    for token in text.replace(",", " ").split():
-        if not token.isdigit():
-            raise UnknownPatchError(f"{where}: {token!r} is not a patch id (ids are 0..{PATCH_COUNT - 1})")
-        out.append(int(token))
-    if not out:
-        raise UnknownPatchError(f"{where}: no patch ids given (write them like 1,2,5)")
-    return check_patch_ids(out, where)
-
-
 def is_placement(patch_id: int, mask: int) -> bool:
     """True when ``mask`` is exactly the cells of some orientation of the patch on the quilt."""
     return (patch_id, mask) in _PLACEMENT_LOOKUP

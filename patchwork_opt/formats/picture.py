@@ -7,11 +7,12 @@ as a PNG by ``patchwork_opt.formats.png``. Colours and sizes are the page's (app
 from __future__ import annotations
 
 import colorsys
+import textwrap
 from html import escape
 from pathlib import Path
 
 from patchwork_opt.core.bitboard import SIZE, WINDOW, cells_of, full_window
-from patchwork_opt.core.catalogue import button_cells
+from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
 from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.inputs import LoadedInput
@@ -30,6 +31,7 @@ LEATHER, LEATHER_LINE = "#8b5a2b", "#5c3a1a"
 CLOTH = "#b9a487"  # a covered cell of a bare quilt, whose patches are not known
 BONUS = "#e8590c"
 TOKENS = ("#d1495b", "#00798c")  # Player 1, Player 2 (the page's "you" and "AI" colours)
+CAPTION_CHARS = 46  # characters of a 12 px caption line under a quilt
 
 
 def patch_colour(patch_id: int) -> str:
@@ -112,15 +114,63 @@ def _track(pic: Picture, x: float, y: float, state: State) -> None:
         pic.shapes.append(Label(cx, cy + 4, str(p + 1), 11, "#ffffff", bold=True, centred=True))
 
 
-def quilt_picture(quilt: int, placed: list[tuple[int, int]] | None = None) -> Picture:
-    """One quilt, with its counts under it."""
+def quilt_picture(quilt: int, placed: list[tuple[int, int]] | None = None, caption: str = "") -> Picture:
+    """One quilt, with its counts under it (and ``caption``, a line of words, under those)."""
     side = SIZE * CELL
-    pic = Picture(side + 2 * MARGIN, side + 2 * MARGIN + 22)
+    lines = textwrap.wrap(caption, CAPTION_CHARS)
+    pic = Picture(side + 2 * MARGIN, side + 2 * MARGIN + 22 + 17 * len(lines))
     pic.shapes.append(Rect(0, 0, pic.width, pic.height, PAGE))
     _quilt(pic, MARGIN, MARGIN, quilt, placed or [])
     covered = quilt.bit_count()
     pic.shapes.append(Label(MARGIN, MARGIN + side + 18, f"covered {covered}, empty {SIZE * SIZE - covered}", 13, MUTED))
+    for i, line in enumerate(lines):
+        pic.shapes.append(Label(MARGIN, MARGIN + side + 37 + 17 * i, line, 12, INK))
     return pic
+
+
+#: The catalogue's cards: a patch's cells at this size, this many cards to a row.
+PATCH_CELL = 18
+CARDS_PER_ROW = 6
+CARD_W, CARD_H = 164, 128
+
+
+def _patch_card(pic: Picture, x: float, y: float, patch_id: int) -> None:
+    """A patch as printed (its shape with its buttons, in its page colour), its id and its facts."""
+    p = PATCHES[patch_id]
+    pic.shapes.append(Rect(x, y, CARD_W - 8, CARD_H - 8, "#fffaf0", CELL_LINE, radius=6))
+    pic.shapes.append(Label(x + 8, y + 18, f"#{p.id}", 14, bold=True))
+    pic.shapes.append(Label(x + 44, y + 18, f"{p.area} cells", 12, MUTED))
+    top = y + 28
+    cells = [(r, c) for r, row in enumerate(p.shape) for c, ch in enumerate(row) if ch in "#o"]
+    colour = patch_colour(p.id)
+    pic.shapes += [Rect(x + 8 + c * PATCH_CELL, top + r * PATCH_CELL, PATCH_CELL, PATCH_CELL, colour, EDGE, 0.5)
+                   for r, c in cells]
+    pic.shapes += [Circle(x + 8 + (c + 0.5) * PATCH_CELL, top + (r + 0.5) * PATCH_CELL, PATCH_CELL * 0.24, BUTTON,
+                          "#ffffff", 1) for r, row in enumerate(p.shape) for c, ch in enumerate(row) if ch == "o"]
+    facts = f"cost {p.cost} · time {p.time} · income {p.income}"
+    pic.shapes.append(Label(x + 8, y + CARD_H - 18, facts, 11, INK))
+
+
+def catalogue_picture(ids: list[int]) -> Picture:
+    """The patches ``ids`` as cards, ``CARDS_PER_ROW`` to a row (``patchwork patches --svg``)."""
+    rows = max(1, -(-len(ids) // CARDS_PER_ROW))
+    columns = min(max(1, len(ids)), CARDS_PER_ROW)
+    pic = Picture(columns * CARD_W + 2 * MARGIN - 8, rows * CARD_H + 2 * MARGIN - 8)
+    pic.shapes.append(Rect(0, 0, pic.width, pic.height, PAGE))
+    for k, patch_id in enumerate(ids):
+        row, col = divmod(k, CARDS_PER_ROW)
+        _patch_card(pic, MARGIN + col * CARD_W, MARGIN + row * CARD_H, patch_id)
+    return pic
+
+
+def save_picture(pic: Picture, *, svg: str | Path | None = None, png: str | Path | None = None) -> None:
+    """Write ``pic`` as SVG and/or PNG files (RecordError when one cannot be written)."""
+    if svg is not None:
+        write_atomic(svg, to_svg(pic))
+    if png is not None:
+        from patchwork_opt.formats.png import write_png  # Pillow, only when a PNG is asked for
+
+        write_png(pic, png)
 
 
 def position_picture(state: State) -> Picture:
@@ -200,10 +250,4 @@ def to_svg(pic: Picture) -> str:
 
 def save_pictures(loaded: LoadedInput, *, svg: str | Path | None = None, png: str | Path | None = None) -> None:
     """Write the picture of ``loaded`` as SVG and/or PNG files (RecordError when one cannot be written)."""
-    pic = picture_of(loaded)
-    if svg is not None:
-        write_atomic(svg, to_svg(pic))
-    if png is not None:
-        from patchwork_opt.formats.png import write_png  # Pillow, only when a PNG is asked for
-
-        write_png(pic, png)
+    save_picture(picture_of(loaded), svg=svg, png=png)

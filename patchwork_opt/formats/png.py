@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -64,6 +65,13 @@ def render_png(pic: Picture, scale: int = SCALE) -> Image.Image:
             draw.text((shape.x * s, shape.y * s), shape.text, fill=shape.fill, font=fonts[key], anchor=anchor,
                       stroke_width=1 if shape.bold else 0, stroke_fill=shape.fill)
     return image
+
+
+def png_bytes(pic: Picture) -> bytes:
+    """The picture as the bytes of a PNG file."""
+    out = io.BytesIO()
+    render_png(pic).save(out, format="PNG")
+    return out.getvalue()
 
 
 def write_png(pic: Picture, path: str | Path) -> None:

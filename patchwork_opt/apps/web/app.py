@@ -1,10 +1,11 @@
 """The FastAPI app: games against the AI (SQLite or PostgreSQL), solver endpoints, and the page.
 
 ``create_app(db, services, limits)`` takes the solver-backed functions from its caller (``cli.py``
-builds them from ``solvers/``), so this package never imports the solvers. It puts the store, the
-services, the limits, the job queue and the analysis cache on ``app.state`` and includes one router
-per part (``routers/``: service, games, solvers, reviews, puzzles), whose routes take them through
-``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads;
+builds them from ``solvers/``), so this package never calls the solvers itself (it names their
+result models, which its answers carry). It puts the store, the services, the limits, the job
+queue, the workshop's job board and the analysis cache on ``app.state`` and includes one router per
+part (``routers/``: service, games, solvers, reviews, puzzles, workshop), whose routes take them
+through ``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads;
 solver and AI jobs go through a bounded queue (``jobs.py``) that drops a job whose client went
 away, so the event loop keeps answering while the AI thinks. Domain errors become answers in one
 handler (``errors.py``).
@@ -25,8 +26,9 @@ from patchwork_opt.apps.web.analyses import AnalysisCache
 from patchwork_opt.apps.web.databases import open_store
 from patchwork_opt.apps.web.errors import COMMON_ANSWERS, install_error_handlers
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
+from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
-from patchwork_opt.apps.web.routers import games, puzzles, reviews, service
+from patchwork_opt.apps.web.routers import games, puzzles, reviews, service, workshop
 from patchwork_opt.apps.web.routers.solvers import solvers_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import IdlePurge
@@ -73,6 +75,7 @@ def create_app(
         retry_after=max(limits.max_solver_seconds, limits.max_ai_seconds), max_wait=limits.max_queue_wait_seconds,
         first_job_seconds=limits.game_hint_seconds,
     )
+    app.state.board = JobBoard(app.state.jobs, limits.kept_job_seconds, limits.kept_jobs)
     app.state.creations = CreationLimit(limits.client_games, limits.game_window_seconds)
     app.state.purge = IdlePurge(store, limits.game_idle_seconds)
     app.state.analyses = AnalysisCache(store, services.analyse)
@@ -81,7 +84,9 @@ def create_app(
     app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first
     install_error_handlers(app)
     service.mount_assets(app)
-    for router in (service.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router):
+    routers = (service.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router,
+               workshop.router)
+    for router in routers:
         app.include_router(router)
     _publish_ai_names(app, services.ai_names)
     return app

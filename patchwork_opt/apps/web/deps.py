@@ -1,6 +1,6 @@
-"""What routes take through ``Depends``: the store, services, limits, job queue and analysis cache
-that ``create_app`` put on ``app.state``; the client's address; the reading of JSON bodies (whole
-numbers as integers, then strictly).
+"""What routes take through ``Depends``: the store, services, limits, job queue, analysis cache and
+the workshop's job board that ``create_app`` put on ``app.state``; the client's address; the
+reading of JSON bodies (whole numbers as integers, then strictly).
 
 Blocking work runs off the event loop: database calls through ``in_thread``, solver and AI work
 through ``Worker.run`` (the bounded job queue, told to stop when the client goes away).
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
 from patchwork_opt.apps.web.guards import CreationLimit
+from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import GameStore, IdlePurge
@@ -77,6 +78,10 @@ def _purge(request: Request) -> IdlePurge:
     return cast(IdlePurge, request.app.state.purge)
 
 
+def _board(request: Request) -> JobBoard:
+    return cast(JobBoard, request.app.state.board)
+
+
 def _worker(request: Request) -> Worker:
     return Worker(cast(JobQueue, request.app.state.jobs), request)
 
@@ -88,6 +93,7 @@ AnalysesDep = Annotated[AnalysisCache, Depends(_analyses)]
 CreationsDep = Annotated[CreationLimit, Depends(_creations)]
 PurgeDep = Annotated[IdlePurge, Depends(_purge)]
 WorkerDep = Annotated[Worker, Depends(_worker)]
+BoardDep = Annotated[JobBoard, Depends(_board)]
 ClientDep = Annotated[str, Depends(client_address)]
 
 

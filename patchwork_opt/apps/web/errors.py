@@ -54,8 +54,9 @@ class AiFaultError(PatchworkError):
 #: What each status means, as the OpenAPI schema describes it.
 MEANINGS: dict[int, str] = {
     400: "input that cannot be read (a position, record or quilt), or a Host this server does not serve",
-    404: "no such game, or no such ply of it",
-    409: "the game is over, has no moves to review yet, is out of turn, or changed since it was read (reload it)",
+    404: "no such game, or no such ply of it, or no such job on this server",
+    409: "the game is over, has no moves to review yet, is out of turn, or changed since it was read (reload it); "
+         "the job has no answer to export (yet)",
     413: "request body too large",
     422: "invalid request (fields named in detail), or a move the rules refuse",
     429: "this client has too many jobs or new games now; see Retry-After",
@@ -74,6 +75,13 @@ def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
         if status in (429, 503):
             out[status]["headers"] = _RETRY_AFTER
     return out
+
+
+def json_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``answers`` for a route whose success is no JSON (a picture): its errors are JSON all the same,
+    which the schema says outright (FastAPI would give them the route's media type)."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    return {status: {"description": MEANINGS[status], "content": error} for status in (400, *statuses)}
 
 
 #: What any route may answer: a foreign Host header (the guards' 400).

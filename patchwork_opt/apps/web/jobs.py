@@ -127,9 +127,26 @@ class JobQueue:
             if watcher is not None:
                 watcher.cancel()
             job.cancel()  # no-op once done; stops the job when this request is cancelled
-            self._jobs[client] -= 1
-            if not self._jobs[client]:
-                del self._jobs[client]
+            self._release(client)
+
+    def start(
+        self, client: str, fn: Callable[[], T], stop: StopSignal, on_start: Callable[[], None] | None = None
+    ) -> asyncio.Task[T]:
+        """``fn()`` as a job that outlives the request submitting it (the workshop's jobs: submit,
+        then poll): admitted now (``BusyError`` raised here, as by ``run``), then run in the
+        background as ``run`` runs it. ``on_start`` is called on the event loop as the job leaves
+        the line for a worker. Cancelling the task (its owner's decision, never a vanished client's)
+        drops a waiting job from the line, and hands a running job's slot to the next job at once,
+        its thread told to stop (``stop``) and left to finish as an orphan."""
+        self._admit(client)
+        task = asyncio.ensure_future(self._run_admitted(client, fn, stop, on_start, grace=0.0))
+        task.add_done_callback(lambda _: self._release(client))
+        return task
+
+    def _release(self, client: str) -> None:
+        self._jobs[client] -= 1
+        if not self._jobs[client]:
+            del self._jobs[client]
 
     # --- accounting (all on the event loop: no locks) ------------------------------------------
     def _admit(self, client: str) -> None:
@@ -177,7 +194,10 @@ class JobQueue:
         self._orphans -= 1
         self._wake()
 
-    async def _run_admitted(self, client: str, fn: Callable[[], T], stop: StopSignal | None) -> T:
+    async def _run_admitted(
+        self, client: str, fn: Callable[[], T], stop: StopSignal | None, on_start: Callable[[], None] | None = None,
+        grace: float = ABANDON_GRACE_SECONDS,
+    ) -> T:
         if not self._line and self._can_start(client):
             self._running[client] = self._running.get(client, 0) + 1
         else:
@@ -194,6 +214,8 @@ class JobQueue:
                 raise
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
+        if on_start is not None:
+            on_start()
         future = self._executor.submit(fn)
         abandoned = False
         try:
@@ -212,7 +234,7 @@ class JobQueue:
         finally:
             self._finished(client)
             if abandoned:  # clients that gave up together leave the line before it moves on
-                loop.call_later(ABANDON_GRACE_SECONDS, self._wake)
+                loop.call_later(grace, self._wake)
             else:
                 self._wake()
 

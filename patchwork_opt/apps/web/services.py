@@ -48,6 +48,25 @@ GameHint = Callable[[State, SearchedPosition], BaseModel]
 PuzzleMaker = Callable[[str, int | None, int, StopSignal], Puzzle]
 
 
+#: ``progress(best, bound, phase)``: how far a workshop job has got (the fill's best value and bound so far).
+JobProgress = Callable[[float | None, float, str], None]
+#: ``run(request, time_cap, stop, progress)``: a workshop job's result for a validated request (the
+#: CLI's ``--json`` object), never running longer than ``time_cap`` seconds (the server's cap, already
+#: applied to what the request asked), ending early with the best found when ``stop`` is set.
+JobRun = Callable[[Any, float, StopSignal, JobProgress], BaseModel]
+
+
+@dataclass(frozen=True, slots=True)
+class Workshop:
+    """The workshop's solvers: the best placements of a patch (answered at once, in the job queue),
+    and the optimal fill and the 7x7 question (jobs that are submitted, then polled)."""
+
+    #: ``placements(request, time_cap, stop)``: the best placements with their reasons in words
+    placements: Callable[[Any, float, StopSignal], BaseModel]
+    fill: JobRun
+    bonus: JobRun
+
+
 @dataclass(frozen=True, slots=True)
 class SolverEndpoint:
     """``POST /api/<name>``: the same request and result objects as the CLI's ``--json``."""
@@ -91,6 +110,10 @@ class Limits:
     game_idle_seconds: float = 30 * 86400.0
     #: analyses the games database keeps for reuse (the oldest written go first); 0 keeps none
     cached_analyses: int = 10_000
+    #: a workshop job (fill, 7x7) is kept this long after it ends, for its answer and exports ...
+    kept_job_seconds: float = 600.0
+    #: ... and at most this many ended jobs (the oldest go first)
+    kept_jobs: int = 1000
     #: names the ``Host`` header may carry (any port); ``"*"`` accepts any (behind a proxy that checks)
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
 
@@ -116,3 +139,5 @@ class Services:
     #: the app runs it in the background as it starts, so the first visitor's hint, AI move or
     #: puzzle answer does not wait for it. None: nothing to load
     warm_up: Callable[[], None] | None = None
+    #: the workshop's solvers (``/api/workshop/...``); None: this server runs without them
+    workshop: Workshop | None = None

@@ -1,6 +1,7 @@
 """The web service's solver endpoints and AI, wired for ``create_app``: ``POST /api/hint``,
 ``/api/fill`` and ``/api/bonus`` answer what the CLI prints for the same inputs, and the game AI
-and hints share the service's analysis cache.
+and hints share the service's analysis cache; the workshop's placements, fill and 7x7 jobs call
+the same solvers through the same functions.
 """
 
 from __future__ import annotations
@@ -12,13 +13,22 @@ from patchwork_opt.ai.base import Bot, SearchedPosition
 from patchwork_opt.ai.bots.registry import BOT_NAMES, LEVEL_BLUNDER, level_time, make_bot
 from patchwork_opt.apps.hints import MOVES_SHOWN, AdvisedHints, hint_for, hints_of
 from patchwork_opt.apps.web.analyses import AnalysisBot
-from patchwork_opt.apps.web.schemas import SERVER_WORKERS, BonusRequest, FillRequest, HintRequest
-from patchwork_opt.apps.web.services import AnalysisOf, Services, SolverEndpoint
+from patchwork_opt.apps.web.schemas import (
+    SERVER_WORKERS,
+    BonusRequest,
+    FillRequest,
+    HintRequest,
+    PlacementsView,
+    placements_view,
+)
+from patchwork_opt.apps.web.services import AnalysisOf, JobProgress, Services, SolverEndpoint, Workshop
 from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
 from patchwork_opt.core.move import Move
+from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.puzzles.making import new_puzzle
 from patchwork_opt.puzzles.model import Puzzle
 from solvers.bestfit import BestFitResult
@@ -45,16 +55,18 @@ def web_hint(
 
 
 def web_fill(
-    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None,
+    progress: JobProgress | None = None,
 ) -> FillResult:
-    """``POST /api/fill`` (a ``FillRequest``): what ``patchwork fill ... --json`` prints for the same options."""
+    """``POST /api/fill`` and the workshop's fill jobs (a ``FillRequest``): what ``patchwork fill ...
+    --json`` prints for the same options; ``progress`` hears the best value and bound as they improve."""
     ids = check_patch_ids(request.patches)
     config = SolverConfig(
         time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS), seed=request.seed
     )
     return optimal_fill(
         request.quilt_mask(), ids, objective=request.objective, marks=request.marks, budget=request.budget,
-        require_bonus=request.require_bonus, config=config, stop=stop,
+        require_bonus=request.require_bonus, config=config, progress=progress, stop=stop,
     )
 
 
@@ -65,6 +77,33 @@ def web_bonus(
     ids = check_patch_ids(request.patches)
     config = SolverConfig(time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS))
     return bonus_completion(request.quilt_mask(), ids, config, stop=stop)
+
+
+#: Seconds the workshop's best placements may take at most: the page draws them within 0.5 s of the
+#: button, round trip included (``patchwork bench workshop``).
+PLACEMENTS_SECONDS = 0.3
+
+
+def workshop_placements(request: Any, time_cap: float, stop: StopSignal | None = None) -> PlacementsView:
+    """``POST /api/workshop/placements`` (a ``PlacementsRequest``): the best fit ``patchwork hint QUILT
+    --patch ID --next IDS`` finds, each placement with its reasons in words."""
+    quilt = Quilt.from_cells(request.quilt)
+    result = hint_for(LoadedInput(quilt=quilt), request.patch, request.next, request.pool, top_k=request.top,
+                      time_limit=min(PLACEMENTS_SECONDS, time_cap), stop=stop)
+    assert isinstance(result, BestFitResult)  # a bare quilt's hint is a best fit
+    return placements_view(quilt.mask, result)
+
+
+def workshop_fill(request: Any, time_cap: float, stop: StopSignal, progress: JobProgress) -> FillResult:
+    """A workshop fill job (a ``FillRequest``): ``POST /api/fill``'s answer, its progress heard."""
+    return web_fill(request, time_cap, stop, progress=progress)
+
+
+def workshop_bonus(request: Any, time_cap: float, stop: StopSignal, progress: JobProgress) -> BonusResult:
+    """A workshop 7x7 job (a ``BonusRequest``): ``POST /api/bonus``'s answer (the completion reports no
+    figures as it goes: its progress is its phase and time)."""
+    progress(None, 0.0, "the 7x7 squares, one by one")
+    return web_bonus(request, time_cap, stop)
 
 
 def web_services(max_ai_seconds: float) -> Services:
@@ -101,4 +140,5 @@ def web_services(max_ai_seconds: float) -> Services:
     return Services(
         solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
         default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches,
+        workshop=Workshop(placements=workshop_placements, fill=workshop_fill, bonus=workshop_bonus),
     )
