@@ -2,9 +2,12 @@
 the served app's origin: what the game and puzzle pages are built of, and what the workshop and the
 analysis board will be built of. A position board plays a move for whichever side is to move.
 
-A quilt painter's cells are buttons named "row R, col C" with aria-pressed, painted by click, drag,
-touch and keys; a patch card is a control named "patch #ID ..."; no serious or critical
-accessibility violation, at 1280x800 and at 390x844 with touch.
+The placement control previews every patch in every orientation (turned and flipped by the page's
+own Rotate and Flip) with its buttons where the placed patch has them: the server draws a placed
+patch's buttons from its cells (``button_cells``), so the preview must agree cell for cell. A quilt
+painter's cells are buttons named "row R, col C" with aria-pressed, painted by click, drag, touch
+and keys; a patch card is a control named "patch #ID ..." that keeps its size as the patch turns;
+no serious or critical accessibility violation, at 1280x800 and at 390x844 with touch.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
 )
 from test_puzzles_page import turns_to
 
-from patchwork_opt.core.bitboard import cells_of
-from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.bitboard import cells_of, mask_of
+from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.puzzles.bank import shipped_bank
 from patchwork_opt.puzzles.model import EndgamePuzzle
 
@@ -59,6 +62,61 @@ def fulfil(route: Route) -> None:
 def _origin(cells: Cells) -> Cells:
     top, left = min(r for r, _ in cells), min(c for _, c in cells)
     return sorted((r - top, c - left) for r, c in cells)
+
+
+def turned(pid: int, flipped: bool, turns: int) -> Cells:
+    """The patch's first orientation flipped (mirrored left to right), then turned a quarter clockwise
+    `turns` times, as a player turns the piece in hand, at the origin."""
+    shape = _origin(list(PATCHES[pid].orientations[0].cells))
+    if flipped:
+        shape = _origin([(r, -c) for r, c in shape])
+    for _ in range(turns):
+        shape = _origin([(c, -r) for r, c in shape])
+    return shape
+
+
+PREVIEWS = """async () => {
+  const { catalogue } = await import("/static/js/components/api.js");
+  const { QuiltView } = await import("/static/js/components/quilt.js");
+  const { Placer } = await import("/static/js/components/placer.js");
+  const { selection } = await import("/static/js/components/geometry.js");
+  const cat = await catalogue();
+  const view = new QuiltView(document.getElementById("q"));
+  const placer = new Placer(view, { catalogue: cat, canAct: () => true, covered: () => new Set(),
+    commit: () => {}, changed: () => {} });
+  const at = (node, x, y) => [(Number(node.getAttribute(y)) - (y === "cy" ? 17 : 0)) / 34,
+    (Number(node.getAttribute(x)) - (x === "cx" ? 17 : 0)) / 34];
+  const out = [];
+  for (let pid = 0; pid < cat.patches.length; pid++) {
+    for (const flipped of [false, true]) {
+      for (let turns = 0; turns < 4; turns++) {
+        placer.choose(selection(cat, pid));
+        placer.point([4, 4]);
+        if (flipped) placer.turn("flip");
+        for (let i = 0; i < turns; i++) placer.turn("rotate");
+        placer.drawPreview();
+        const g = view.layer("preview");
+        out.push({ pid, flipped, turns,
+          cells: [...g.querySelectorAll("rect")].map((r) => at(r, "x", "y")),
+          buttons: [...g.querySelectorAll("circle")].map((c) => at(c, "cx", "cy")) });
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_patch_in_every_orientation_previews_its_buttons_where_the_placed_patch_has_them(bare: Page) -> None:
+    previews = bare.evaluate(PREVIEWS)
+    assert len(previews) == len(PATCHES) * 8
+    for p in previews:
+        cells = [(int(r), int(c)) for r, c in p["cells"]]
+        buttons = sorted((int(r), int(c)) for r, c in p["buttons"])
+        what = f"patch #{p['pid']}, flipped {p['flipped']}, turned {p['turns']} times"
+        assert _origin(cells) == turned(p["pid"], p["flipped"], p["turns"]), what
+        # the server draws the placed patch's buttons from its cells: the preview shows the same
+        assert buttons == sorted(button_cells(p["pid"], mask_of(cells))), what
+        assert len(buttons) == PATCHES[p["pid"]].income, what
 
 
 PAINTER = """async () => {
@@ -138,8 +196,9 @@ CARDS = """async () => {
 }"""
 
 
-def test_a_patch_card_is_named_by_its_patch(bare: Page) -> None:
-    bare.evaluate(CARDS)
+def test_a_patch_card_is_named_by_its_patch_and_keeps_its_size_as_the_patch_turns(bare: Page) -> None:
+    sizes = bare.evaluate(CARDS)
+    assert all(s == sizes[0] for s in sizes), sizes
     p = PATCHES[7]
     card = bare.get_by_role("button", name=f"patch #7 cost {p.cost} time {p.time} income {p.income}")
     assert card.get_attribute("aria-pressed") == "true"
@@ -178,6 +237,7 @@ def test_a_position_board_plays_for_whichever_side_is_to_move(bare: Page, server
     touch = bool(bare.evaluate("() => matchMedia('(pointer: coarse)').matches"))
     card = bare.get_by_role("button", name=f"patch #{move.patch} ", exact=False)
     card.tap() if touch else card.click()
+    assert bare.evaluate("() => document.activeElement.id") == "pb-quilt-right"  # the arrows move it at once
     cells = cells_of(move.mask)
     presses, flipped = turns_to(move.patch, cells)
     for button in ["#pb-flip"] * flipped + ["#pb-rotate"] * presses:

@@ -3,7 +3,8 @@ Playwright. A visitor solves an endgame by moving as in a game (a patch chosen, 
 click) and sees the verdict come into view, green, in words, with the line of best play to step
 through on the board; misses another and sees the refutation and a winning move drawn; fills a quilt
 patch by patch and sees the proven optimum; and on a phone, every verdict comes into view. Playing
-habits, on a desktop and on a phone: the theme filter, a streak counted until the first miss, the
+habits, on a desktop and on a phone: the filters (applied at once), a new visitor's rating from the
+first answer, right or wrong, a streak counted until the first miss, the
 daily puzzle, a fill's button budget (patches over it greyed, choosing one refused), and the review's
 "Practise your mistakes" leading to the Puzzles page: for a game stored with a blunder that has an
 only-move answer (tests/data/mistake_record.json), the puzzle made of it, shown and solved there."""
@@ -120,7 +121,8 @@ def test_an_endgame_is_solved_by_moving_as_in_a_game(page: Page, server: str) ->
     page.wait_for_timeout(600)  # the smooth scroll
     assert in_view(page, "[data-testid=verdict]"), page.locator("[data-testid=verdict]").bounding_box()
     verdict = page.inner_text("[data-testid=verdict]")
-    assert "Correct!" in verdict and "you win" in verdict and "Winning moves" in verdict
+    assert "Correct!" in verdict and "you win" in verdict
+    assert ("Winning moves (" if len(puzzle.winning) > 1 else "The winning move: ") in verdict
     assert re.search(r"\d+@|\[\d", verdict) is None and "Player" not in verdict  # words, not notation
     assert page.locator("[data-testid=verdict-line] li").first.inner_text().startswith("you: buy #")
     # your answer, outlined in green: it wins
@@ -236,10 +238,16 @@ def test_a_leather_patch_waiting_is_placed_by_a_click_on_its_cell(screen: Page, 
     assert "put the leather patch on" in screen.inner_text("[data-testid=verdict]")
 
 
+def choose_kind(page: Page, kind: str) -> None:
+    """Choose a kind in the Kind select: a puzzle of that kind comes at once, no button pressed."""
+    page.select_option("#kind", kind)
+    page.wait_for_selector(f"body[data-busy=false][data-kind={kind}]", timeout=60_000)
+
+
 def test_the_theme_select_speaks_in_words_and_filters(screen: Page, server: str) -> None:
     screen.goto(f"{server}/puzzles")
     ready(screen)
-    screen.select_option("#kind", "fill")
+    choose_kind(screen, "fill")
     words = _get(f"{server}/api/puzzles/themes")["fill"]
     assert [t["theme"] for t in words] == list(FILL_THEMES)
     assert [t["puzzles"] for t in words] == [len(BANK.of("fill", theme=t)) for t in FILL_THEMES]
@@ -250,19 +258,20 @@ def test_the_theme_select_speaks_in_words_and_filters(screen: Page, server: str)
     theme = next((t for t in words if t["puzzles"]), None)
     if theme is None:
         pytest.skip("the shipped bank carries no fill themes yet: nothing to filter")
-    screen.select_option("#theme", theme["theme"])
-    shown = new_puzzle(screen)
-    puzzle = BANK.find(shown)
+    screen.select_option("#theme", theme["theme"])  # applies at once: a puzzle of the theme, no button pressed
+    shows = ("(words) => document.body.dataset.busy === 'false' && "
+             "document.querySelector('[data-testid=puzzle-themes]').textContent.includes(words)")
+    screen.wait_for_function(shows, arg=theme["words"], timeout=60_000)
+    puzzle = BANK.find(screen.get_attribute("body", "data-puzzle") or "")
     assert puzzle is not None and puzzle.kind == "fill" and theme["theme"] in puzzle.themes
-    assert theme["words"] in screen.inner_text("[data-testid=puzzle-themes]")
-    screen.select_option("#kind", "endgame")  # the endgame's themes now, and "any" again
+    choose_kind(screen, "endgame")  # the endgame's themes now, and "any" again
     assert screen.input_value("#theme") == "" and screen.locator("#theme option").count() == 8
 
 
 def test_a_streak_is_counted_until_the_first_miss(screen: Page, server: str) -> None:
     screen.goto(f"{server}/puzzles")
     ready(screen)
-    screen.select_option("#kind", "fill")
+    choose_kind(screen, "fill")
     assert screen.locator("[data-testid=streak]").is_hidden()
     before = screen.get_attribute("body", "data-puzzle")
     screen.click("#streak-mode")
@@ -314,6 +323,11 @@ def budget_fill() -> tuple[FillPuzzle, int, list[int]]:
     raise AssertionError("the bank has no fill whose budget binds after one patch")
 
 
+def buttons(n: int) -> str:
+    """A number of buttons in words, as the page says it."""
+    return f"{n} button" if n == 1 else f"{n} buttons"
+
+
 def greyed(page: Page) -> set[int]:
     return {int(x) for x in page.locator("#fill-patches .offer.unaffordable").evaluate_all(
         "cards => cards.map(c => c.dataset.patch)")}
@@ -334,11 +348,11 @@ def test_a_fill_greys_the_patches_over_its_budget_and_refuses_them(screen: Page,
     card.click(force=True)  # (Playwright waits for an aria-disabled button) refused as it happens: said in words,
     # nothing chosen, nothing placed
     left = puzzle.budget - PATCHES[first].cost
-    assert screen.inner_text("#error") == (f"Patch #{pid} costs {PATCHES[pid].cost} buttons: only {left} of the "
-                                           f"budget of {puzzle.budget} are left")
+    assert screen.inner_text("#error") == (f"Patch #{pid} costs {buttons(PATCHES[pid].cost)}: only {left} of the "
+                                           f"budget of {puzzle.budget} {'is' if left == 1 else 'are'} left")
     assert card.get_attribute("aria-pressed") == "false" and screen.locator("#fill-tray-shape rect").count() == 0
     assert screen.inner_text("[data-testid=fill-score]").endswith(
-        f"costing {PATCHES[first].cost} buttons (budget {puzzle.budget})")
+        f"costing {buttons(PATCHES[first].cost)} (budget {puzzle.budget})")
     screen.click("#fill-undo")  # taken back: affordable again
     assert greyed(screen) == over
     screen.click(f"#fill-patches .offer[data-patch='{pid}']")
@@ -420,7 +434,7 @@ def practise_from_the_review(page: Page, server: str, game: Game) -> str:
     result = page.inner_text("[data-testid=practise-result]")
     assert result.startswith("1 puzzle from your ") and f"(before move {BLUNDER_PLY + 1})" in result, result
     link = page.locator("#practise-link")
-    assert link.is_visible() and link.inner_text() == "practise them on the Puzzles page"
+    assert link.is_visible() and link.inner_text() == "practise it on the Puzzles page"
     href = link.get_attribute("href") or ""
     assert re.fullmatch(r"/puzzles\?set=[^,]+", href), href
     assert serious_violations(page) == []
@@ -465,3 +479,20 @@ def test_a_blunder_practised_from_the_review_is_shown_and_solved_on_the_puzzles_
     assert "Correct!" in screen.inner_text("[data-testid=verdict]")
     assert screen.inner_text("#next") == "New puzzle"  # the set of one is done
     assert serious_violations(screen) == []
+
+
+def test_a_new_visitors_rating_shows_from_the_first_answer(browser: Browser, server: str) -> None:
+    """Right or wrong, the first answer shows the new visitor's rating in the header and the verdict."""
+    by_advance = {}  # whether advancing wins -> a puzzle where advancing is allowed
+    for p in BANK.puzzles["endgame"]:
+        if isinstance(p, EndgamePuzzle) and p.state().pending < 0:
+            by_advance.setdefault(any(m.kind == "advance" for m in p.winning), p)
+    for screen, correct in ((s, c) for s in SCREENS for c in (True, False)):
+        for page in checked_page(browser, **SCREENS[screen]):
+            open_puzzle(page, server, by_advance[correct].id)
+            assert page.inner_text("[data-testid=my-rating]") == "Your puzzle rating: not rated yet"
+            page.tap("#eg-advance") if screen == "phone" else page.click("#eg-advance")
+            assert answered(page) == ("correct" if correct else "wrong")
+            rating = page.inner_text("[data-testid=my-rating]")
+            assert re.fullmatch(r"Your puzzle rating: \d+ ± \d+", rating), (screen, correct, rating)
+            assert f"Your rating: {rating.split(': ')[1]}." in page.inner_text("[data-testid=verdict-ratings]")

@@ -180,9 +180,6 @@ def test_a_patch_dragged_onto_the_quilt_lands_where_its_preview_showed(page: Pag
     page.keyboard.press("r")
     turned = page.locator("#tray-shape rect").count()
     assert turned == area and page.locator(f".offer[data-patch='{patch}'] svg rect").count() == area
-    tray = page.locator("#tray-shape").get_attribute("viewBox")
-    card = page.locator(f".offer[data-patch='{patch}'] svg").get_attribute("viewBox")
-    assert (tray and card and tray.split()[2:] != card.split()[2:]) or len(PATCHES[patch].orientations) == 1
     cell(page, 4, 4).hover()
     hovered = preview_cells(page)
     assert len(hovered) == area and page.locator("[data-testid=preview]").get_attribute("class") == "preview legal"

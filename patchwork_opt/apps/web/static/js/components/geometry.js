@@ -7,8 +7,9 @@
 //   SYMMETRIES                                   the square's 8 symmetries as maps of [row, col]
 //   selection(catalogue, pid, index?)            {patch, orientation, cells, buttons}: orientation `index`
 //   LEATHER_SELECTION                            the 1x1 leather patch, in hand
-//   turned(catalogue, sel, "rotate"|"flip")      the selection turned a quarter clockwise, or mirrored
-//                                                (its buttons with it)
+//   turned(catalogue, sel, "rotate"|"flip")      the selection turned a quarter clockwise, or mirrored;
+//                                                its buttons are the catalogue's for that shape, so a
+//                                                preview shows them where the placed patch will
 //   placedAt(sel, row, col)                      {cells, buttons} centred on the cell, kept on the quilt
 //   selectionOn(catalogue, pid, cells)           the orientation covering `cells`: {selected, hover,
 //                                                buttons} (hover: the cell to centre it on), or null
@@ -86,12 +87,8 @@ const TURNS = { rotate: ([r, c]) => [c, -r], flip: ([r, c]) => [r, -c] };
 /** @param {any} catalogue @param {Selection} sel @param {"rotate"|"flip"} how @returns {Selection} */
 export function turned(catalogue, sel, how) {
   if (sel.patch === LEATHER) return sel;
-  const cells = sel.cells.map(TURNS[how]), buttons = sel.buttons.map(TURNS[how]);
-  const top = Math.min(...cells.map((x) => x[0])), left = Math.min(...cells.map((x) => x[1]));
-  /** @param {Cell} x @returns {Cell} */
-  const shift = ([r, c]) => [r - top, c - left];
-  return { patch: sel.patch, orientation: orientationOf(catalogue, sel.patch, cells), cells: cells.map(shift),
-    buttons: buttons.map(shift) };
+  const index = orientationOf(catalogue, sel.patch, sel.cells.map(TURNS[how]));
+  return selection(catalogue, sel.patch, index);
 }
 
 /** @param {Selection} sel @param {number} row @param {number} col @returns {{cells: Cell[], buttons: Cell[]}} */

@@ -1,8 +1,10 @@
 // patch.js: patch pictures, and a patch as a control (a card you choose it with).
 //
 //   patchColour(pid)                          the patch's colour (the leather patch's brown for -1)
-//   drawShape(svg, shape, colour, size)       the shape's cells and buttons ({cells, buttons}) drawn
-//                                             in `svg` at `size` px a cell (null: nothing, no size)
+//   drawShape(svg, shape, colour, size, frame?)  the shape's cells and buttons ({cells, buttons}) drawn
+//                                             in `svg` at `size` px a cell; with frame [rows, cols] the
+//                                             picture keeps that size whatever the turn, shape centred
+//   patchFrame(catalogue, pid)                the square frame of a patch's longest side (turns fit it)
 //   patchCard({catalogue, pid, shape?, facts, note?, pressed?, usable?, refusal?, size?, onChoose,
 //              onRefused?})
 //                                             a <button class="offer" data-patch=ID> named "patch #ID
@@ -10,7 +12,8 @@
 //                                             in that order; note: words after them). Its picture
 //                                             (returned as `picture`, to drag the patch from) shows
 //                                             `shape` (the orientation chosen) or the patch's first
-//                                             orientation. A card with a `refusal` stays
+//                                             orientation, in the patch's frame: a card keeps its size
+//                                             as the patch turns. A card with a `refusal` stays
 //                                             focusable but is aria-disabled: choosing it calls
 //                                             onRefused(refusal) instead of onChoose(pid).
 
@@ -34,25 +37,32 @@ export function drawButtons(group, buttons, size) {
 
 /**
  * @param {Element} box the <svg> drawn in (emptied first)
- * @param {{cells: [number, number][], buttons: [number, number][]}|null} shape
+ * @param {{cells: [number, number][], buttons: [number, number][]}|null} shape nothing drawn but the frame when null
  * @param {string} colour
  * @param {number} size
+ * @param {[number, number]|null} [frame]
  */
-export function drawShape(box, shape, colour, size) {
+export function drawShape(box, shape, colour, size, frame = null) {
   box.replaceChildren();
-  if (!shape) {
-    box.setAttribute("width", "0");
-    box.setAttribute("height", "0");
-    return;
-  }
-  const cells = shape.cells;
-  const h = Math.max(...cells.map((x) => x[0])) + 1;
-  const w = Math.max(...cells.map((x) => x[1])) + 1;
-  box.setAttribute("viewBox", `-1 -1 ${w * size + 2} ${h * size + 2}`);
-  box.setAttribute("width", String(w * size + 2));
-  box.setAttribute("height", String(h * size + 2));
+  const cells = shape ? shape.cells : [];
+  const h = cells.length ? Math.max(...cells.map((x) => x[0])) + 1 : 0;
+  const w = cells.length ? Math.max(...cells.map((x) => x[1])) + 1 : 0;
+  const [rows, cols] = frame || [h, w];
+  // the shape centred in the frame (whole cells never needed: the offsets may be half a cell)
+  const dy = ((rows - h) * size) / 2, dx = ((cols - w) * size) / 2;
+  box.setAttribute("viewBox", `${-1 - dx} ${-1 - dy} ${cols * size + 2} ${rows * size + 2}`);
+  box.setAttribute("width", String(cols * size + 2));
+  box.setAttribute("height", String(rows * size + 2));
+  if (!shape) return;
   for (const [r, c] of cells) svg("rect", { x: c * size, y: r * size, width: size, height: size, fill: colour, class: "mini-cell" }, box);
   drawButtons(box, shape.buttons, size);
+}
+
+/** @param {any} catalogue @param {number} pid @returns {[number, number]} */
+export function patchFrame(catalogue, pid) {
+  const o = catalogue.patches[pid].orientations[0];
+  const side = Math.max(o.height, o.width);
+  return [side, side];
 }
 
 /**
@@ -68,7 +78,7 @@ export function patchCard(o) {
   card.setAttribute("aria-pressed", String(pressed));
   if (pressed) card.classList.add("selected");
   const picture = /** @type {SVGElement} */ (svg("svg", { "aria-hidden": "true" }, card));
-  drawShape(picture, o.shape || catalogue.patches[pid].orientations[0], patchColour(pid), size);
+  drawShape(picture, o.shape || catalogue.patches[pid].orientations[0], patchColour(pid), size, patchFrame(catalogue, pid));
   const text = html("span", { class: "facts" }, card);
   html("span", { class: "sr-only" }, text, "patch ");
   html("b", {}, text, `#${pid}`);

@@ -14,11 +14,13 @@
 //     the page's error line)
 //     .selected / .hover / .armed   the patch in hand (geometry's Selection) / the cell the preview
 //                                   is centred on / a touch preview is showing (a tap on it places)
-//     .choose(sel)                  take a patch in hand (null: none)
+//     .choose(sel, {focus?})        take a patch in hand (null: none); focus: the quilt takes the
+//                                   focus, so the arrow keys move the patch at once
 //     .turn("rotate"|"flip"), .at(), .problem(at), .drawPreview(), .place(), .point(cell)
 //     .draggable(handle, pick)      dragging from `handle` picks the patch up (pick() chooses it)
 //     .justPlaced()                 the click being handled is the one that placed a patch
-//   drawTray(svg, caption, placer, name)  the patch in hand as it will be placed
+//   drawTray(svg, caption, placer, name)  the patch in hand as it will be placed, in a frame that
+//                                   keeps its size (nothing in hand: the empty frame)
 
 import { SVG_NS, showError, svg } from "./dom.js";
 import { LEATHER, SIZE, key, placedAt, turned } from "./geometry.js";
@@ -29,6 +31,7 @@ import { where } from "./words.js";
 /** @typedef {[number, number]} Cell */
 /** @typedef {import("./geometry.js").Selection} Selection */
 
+export const TRAY_FRAME = /** @type {[number, number]} */ ([5, 5]);  // the longest patch fits either way
 const TRAY_CELL = 18;
 
 /** @param {Cell|null} a @param {Cell|null} b */
@@ -65,11 +68,12 @@ export class Placer {
     window.addEventListener("pointercancel", () => this.endDrag());
   }
 
-  /** @param {Selection|null} sel */
-  choose(sel) {
+  /** @param {Selection|null} sel @param {{focus?: boolean}} [o] */
+  choose(sel, { focus = false } = {}) {
     this.selected = sel;
     this.armed = false;
     if (!sel) this.hover = null;
+    if (sel && focus) this.view.svg.focus({ preventScroll: true });
   }
 
   /** @param {"rotate"|"flip"} how */
@@ -253,7 +257,7 @@ export class Placer {
  */
 export function drawTray(box, caption, placer, name) {
   const sel = placer.selected;
-  drawShape(box, sel, sel ? patchColour(sel.patch) : "", TRAY_CELL);
+  drawShape(box, sel, sel ? patchColour(sel.patch) : "", TRAY_CELL, TRAY_FRAME);
   if (!sel) caption.textContent = "Choose a patch, or drag one onto the quilt.";
   else if (placer.armed) caption.textContent = `${name}: tap the preview or press Place to put it there`;
   else caption.textContent = `${name}: point at the quilt (or tap it) to see where it goes`;

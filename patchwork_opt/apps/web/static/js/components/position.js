@@ -25,6 +25,7 @@ import { patchCard } from "./patch.js";
 import { Placer, drawTray } from "./placer.js";
 import { QuiltView } from "./quilt.js";
 import { drawStats, drawTrack } from "./track.js";
+import { count } from "./words.js";
 
 const QUILT_HELP = "choose a patch, then the arrow keys move it, R and F turn it, Enter places it, Escape cancels";
 
@@ -182,7 +183,7 @@ export class PositionBoard {
     const me = position.state.players[seat], them = position.state.players[1 - seat];
     const gain = Math.max(Math.min(them.position + 1, this.o.catalogue.end) - me.position, 0);
     const b = this.buttons;
-    b.advance.textContent = `Advance (+${gain} buttons)`;
+    b.advance.textContent = `Advance (+${count(gain, "button")})`;
     b.advance.disabled = !act || position.pending_leather;
     b.rotate.disabled = b.flip.disabled = !act || !chosen || chosen.patch === LEATHER;
     b.place.disabled = !act || !chosen || !placer.hover;
@@ -196,7 +197,7 @@ export class PositionBoard {
     if (!this.o.canAct() || this.position.pending_leather) return false;
     const placer = this.placer();
     if (!(forDrag && placer.selected && placer.selected.patch === pid)) {
-      placer.choose(selection(this.o.catalogue, pid));
+      placer.choose(selection(this.o.catalogue, pid), { focus: !forDrag });
     }
     this.o.changed();
     return true;

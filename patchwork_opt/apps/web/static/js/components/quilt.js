@@ -9,7 +9,7 @@
 //     .overlay(cells, kind, {label?, testid?})  cells tinted and outlined as `kind` (hint, hint-alt,
 //                                played, best, step: style.css colours them), with a short label on
 //                                the cell nearest their centre (a hint's win chance)
-//     .outline(cells, cls, testid?)  the cells' outer edge only (the AI's last placement)
+//     .outline(groups, cls, testid?)  each group of cells' outer edge only (the AI's latest placements)
 //     .layer(name)               a layer's <g> ("preview": the placement control's)
 //     .cellAt(evt)               [row, col] under a pointer event, or null
 //     .cell(r, c)                the cell's element (.cell[data-r][data-c])

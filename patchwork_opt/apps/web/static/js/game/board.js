@@ -1,11 +1,13 @@
 // game/board.js: the game on screen: both quilts (hints on yours, the AI's latest placements
-// outlined on its), the offers and the tray, the time track.
+// outlined on its), the offers and the tray, the time track, and on a phone the strip at the top
+// with the AI's quilt and the stretch of the track around both tokens, so the AI's last move is in
+// view without scrolling.
 
 import { $, html } from "../components/dom.js";
 import { LEATHER, moveCells, selection, selectionOn } from "../components/geometry.js";
 import { drawShape, patchCard, patchColour } from "../components/patch.js";
 import { drawTray } from "../components/placer.js";
-import { drawStats, drawTrack } from "../components/track.js";
+import { drawStats, drawTrack, stripAround } from "../components/track.js";
 import { count, pct } from "../components/words.js";
 import { S, advanceTarget, aiSeat, canAct, humanSeat, render } from "./state.js";
 
@@ -42,15 +44,18 @@ export function drawHumanQuilt() {
 
 export function drawAiQuilt() {
   const latest = aiPlacementsSinceHuman(S.game.moves);
-  S.quilts.ai.show({ pieces: S.game.boards[aiSeat()].pieces });
-  if (latest.length) S.quilts.ai.outline(latest, "last-edge", "last-ai-move");
+  for (const [view, testid] of [[S.quilts.ai, "last-ai-move"], [S.quilts.strip, "strip-last-ai-move"]]) {
+    view.show({ pieces: S.game.boards[aiSeat()].pieces });
+    if (latest.length) view.outline(latest, "last-edge", testid);
+  }
 }
 
-export function tokensOf() {
+/** @param {string} prefix data-testid prefix of the tokens ("" on the main track) */
+export function tokensOf(prefix = "") {
   /** @type {any[]} */
   const tokens = [];
-  tokens[humanSeat()] = { cls: "human", testid: "token-human", letter: "Y" };
-  tokens[aiSeat()] = { cls: "ai", testid: "token-ai", letter: "A" };
+  tokens[humanSeat()] = { cls: "human", testid: `${prefix}token-human`, letter: "Y" };
+  tokens[aiSeat()] = { cls: "ai", testid: `${prefix}token-ai`, letter: "A" };
   return tokens;
 }
 
@@ -63,6 +68,13 @@ const onTop = (view) => view.state.to_move ?? (view.moves.length ? view.moves[vi
  */
 export function drawGameTrack(box, view, spans) {
   drawTrack(box, { catalogue: S.catalogue, state: view.state, tokens: tokensOf(), top: onTop(view), spans });
+}
+
+/** The phone's strip: the spaces around both tokens, the last move's shaded. @param {any} view @param {any[]} spans */
+export function drawStripTrack(view, spans) {
+  const spaces = stripAround(view.state, S.catalogue.end, 7);
+  drawTrack(/** @type {any} */ ($("strip-track")), { catalogue: S.catalogue, state: view.state, tokens: tokensOf("strip-"),
+    top: onTop(view), spans, spaces, columns: spaces[1] - spaces[0] + 1, testids: "strip-" });
 }
 
 export function trackSpans() {
@@ -81,7 +93,9 @@ export function drawPosition() {
   drawAiQuilt();
   drawStats($("stats-human"), S.game.state.players[humanSeat()]);
   drawStats($("stats-ai"), S.game.state.players[aiSeat()]);
-  drawGameTrack(/** @type {any} */ ($("track")), S.game, trackSpans());
+  const spans = trackSpans();
+  drawGameTrack(/** @type {any} */ ($("track")), S.game, spans);
+  drawStripTrack(S.game, spans);
 }
 
 // --- the offers and the tray ------------------------------------------------------------------------
@@ -91,12 +105,12 @@ export function selectPatch(pid, forDrag = false) {
   if (!canAct() || S.game.pending_leather) return false;
   const current = S.placer.selected;
   if (!(forDrag && current && current.patch === pid)) {
-    S.placer.choose(selection(S.catalogue, pid));
+    S.placer.choose(selection(S.catalogue, pid), { focus: !forDrag });
     const hinted = S.hint && S.hint.shown.find((/** @type {any} */ h) => h.move.type === "buy" && h.move.patch === pid);
     if (hinted) {
       // the hinted patch, chosen: its hinted orientation, its preview where the hint is
       const on = selectionOn(S.catalogue, pid, hinted.move.cells);
-      if (on) { S.placer.choose(on.selected); S.placer.hover = on.hover; S.placer.armed = true; }
+      if (on) { S.placer.choose(on.selected, { focus: !forDrag }); S.placer.hover = on.hover; S.placer.armed = true; }
     }
   }
   render();

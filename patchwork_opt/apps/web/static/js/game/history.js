@@ -6,7 +6,7 @@ import { $, showError } from "../components/dom.js";
 import { drawStats } from "../components/track.js";
 import { capital, moveWords } from "../components/words.js";
 import { moveCells } from "../components/geometry.js";
-import { drawGameTrack } from "./board.js";
+import { drawGameTrack, drawStripTrack } from "./board.js";
 import { S, actorName, aiSeat, humanSeat, render } from "./state.js";
 
 export function drawLog() {
@@ -69,13 +69,16 @@ export function drawViewing() {
     + `${actorName(m.actor)}: ${moveWords(m.move, m.words)} (outlined). ← and → step, Escape goes back to the game.`;
   S.quilts.human.show({ pieces: v.after.boards[humanSeat()].pieces });
   S.quilts.ai.show({ pieces: v.after.boards[aiSeat()].pieces });
+  S.quilts.strip.show({ pieces: v.after.boards[aiSeat()].pieces });
   S.placer.drawPreview();
   const cells = moveCells(m.move);
   if (cells.length) (m.player === humanSeat() ? S.quilts.human : S.quilts.ai).overlay(cells, "played", { testid: "viewed-move" });
   drawStats($("stats-human"), v.after.state.players[humanSeat()]);
   drawStats($("stats-ai"), v.after.state.players[aiSeat()]);
   const from = v.before.state.players[m.player].position, to = v.after.state.players[m.player].position;
-  drawGameTrack(/** @type {any} */ ($("track")), v.after, to > from ? [{ from, to, kind: m.actor }] : []);
+  const spans = to > from ? [{ from, to, kind: m.actor }] : [];
+  drawGameTrack(/** @type {any} */ ($("track")), v.after, spans);
+  drawStripTrack(v.after, spans);
   /** @type {HTMLButtonElement} */ ($("view-prev")).disabled = v.index === 0;
   /** @type {HTMLButtonElement} */ ($("view-next")).disabled = v.index === S.game.moves.length - 1;
 }

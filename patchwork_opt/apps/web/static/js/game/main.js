@@ -7,6 +7,7 @@ import { $, editing, showError } from "../components/dom.js";
 import { LEATHER, coveredSet } from "../components/geometry.js";
 import { Placer } from "../components/placer.js";
 import { QuiltView } from "../components/quilt.js";
+import { onLayoutChange } from "../components/track.js";
 import { advanceText, drawOffers, drawPosition, drawTrayAndControls } from "./board.js";
 import { showHint } from "./hints.js";
 import { drawLog, drawViewing, leaveView, stepView, viewMove } from "./history.js";
@@ -92,6 +93,7 @@ function wire() {
   $("review-next").addEventListener("click", () => stepReview(1));
   $("review-last").addEventListener("click", () => S.review && showReviewPly(S.review.plies.length - 1));
   document.addEventListener("keydown", onKey);
+  onLayoutChange(render);
 }
 
 async function boot() {
@@ -100,8 +102,8 @@ async function boot() {
   S.hintAvailable = health.solvers.includes("hint");
   /** @param {string} id */
   const view = (id) => new QuiltView(/** @type {any} */ ($(id)));
-  S.quilts = { human: view("quilt-human"), ai: view("quilt-ai"), reviewHuman: view("review-quilt-human"),
-    reviewAi: view("review-quilt-ai") };
+  S.quilts = { human: view("quilt-human"), ai: view("quilt-ai"), strip: view("strip-quilt-ai"),
+    reviewHuman: view("review-quilt-human"), reviewAi: view("review-quilt-ai") };
   S.placer = new Placer(S.quilts.human, {
     catalogue: cat,
     canAct,

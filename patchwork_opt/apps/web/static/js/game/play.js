@@ -66,7 +66,8 @@ async function aiTurns() {
       S.aiNote = `The AI: ${moveWords(m.move, m.words)}.${again ? " The AI moves again." : ""}`;
       setGame(game);
       const from = before.state.players[aiSeat()].position, to = game.state.players[aiSeat()].position;
-      await walkToken(/** @type {any} */ ($("track")), "token-ai", from, to);
+      await Promise.all([walkToken(/** @type {any} */ ($("track")), "token-ai", from, to),
+        walkToken(/** @type {any} */ ($("strip-track")), "strip-token-ai", from, to)]);
       if (again) await sleep(REDUCED_MOTION ? 300 : 700);
     } catch (err) {
       S.busy = false;

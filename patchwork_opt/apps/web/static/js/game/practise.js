@@ -49,10 +49,11 @@ function drawPractise(made, tried) {
     return;
   }
   const moves = made.plies.map((/** @type {number} */ ply) => ply + 1).join(", ");
-  result.append(`${count(made.puzzles.length, "puzzle")} from your ${mistakes(tried)} (before move ${moves}): `);
+  result.append(`${count(made.puzzles.length, "puzzle")} from your ${mistakes(tried)} `
+    + `(before ${made.plies.length === 1 ? "move" : "moves"} ${moves}): `);
   const link = document.createElement("a");
   link.id = "practise-link";
   link.href = `/puzzles?set=${made.puzzles.join(",")}`;
-  link.textContent = "practise them on the Puzzles page";
+  link.textContent = made.puzzles.length === 1 ? "practise it on the Puzzles page" : "practise them on the Puzzles page";
   result.appendChild(link);
 }

@@ -11,7 +11,7 @@ export const S = {
   catalogue: null,        // GET /api/catalogue
   game: null,             // GameView of the game on screen
   placer: null,           // the Placer on the human's quilt (the patch chosen, where it would go)
-  quilts: null,           // {human, ai, reviewHuman, reviewAi}: the page's QuiltViews
+  quilts: null,           // {human, ai, strip, reviewHuman, reviewAi}: the page's QuiltViews
   hint: null,             // {shown: [hint, ...] distinct, best first; text}
   hintAvailable: false,   // the server offers hints
   busy: false,            // a request is running (buttons disabled, clicks ignored)

@@ -1,6 +1,6 @@
-// puzzles/habits.js: how puzzles are asked for: the filters (Kind, Difficulty, Theme), streak mode,
-// the daily puzzle, and a set of puzzles named in the address (/puzzles?set=ID,ID: the mistakes of a
-// reviewed game).
+// puzzles/habits.js: how puzzles are asked for: the filters (Kind, Difficulty, Theme: a change
+// loads a puzzle of the new choice at once), streak mode, the daily puzzle, and a set of puzzles
+// named in the address (/puzzles?set=ID,ID: the mistakes of a reviewed game).
 
 import { $ } from "../components/dom.js";
 import { S } from "./state.js";
@@ -84,7 +84,13 @@ export function nextOfSet() {
   if (!S.set.length) return null;
   const at = S.puzzle ? S.set.indexOf(S.puzzle.id) : -1;
   if (at + 1 < S.set.length) return S.set[at + 1];
-  S.set = [];  // the set is done: back to puzzles of the settings
-  history.replaceState(null, "", "/puzzles");
+  leaveSet();
   return null;
+}
+
+/** Back to puzzles of the settings. */
+export function leaveSet() {
+  if (!S.set.length) return;
+  S.set = [];
+  history.replaceState(null, "", "/puzzles");
 }

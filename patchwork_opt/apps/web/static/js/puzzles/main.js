@@ -5,7 +5,7 @@
 
 import { api, catalogue } from "../components/api.js";
 import { $, REDUCED_MOTION, editing, html, showError } from "../components/dom.js";
-import { drawHeader, drawStreak, fillKindSelect, fillThemeSelect, newPuzzleRequest, nextOfSet, noteText } from "./habits.js";
+import { drawHeader, drawStreak, fillKindSelect, fillThemeSelect, leaveSet, newPuzzleRequest, nextOfSet, noteText } from "./habits.js";
 import { kindModule } from "./kinds/index.js";
 import { S, canAct, ratingText, render, setRenderer } from "./state.js";
 import { drawVerdict } from "./verdict.js";
@@ -14,6 +14,7 @@ const VISITOR_KEY = "patchwork-puzzle-visitor";
 const PUZZLE_ID = /^[a-z][0-9a-f]{12}$/;
 /** @type {Map<string, any>} the boards mounted, by kind */
 const boards = new Map();
+let reload = false;  // a filter changed while a request ran: load a puzzle of the new choice after it
 
 function draw() {
   const p = S.puzzle;
@@ -61,7 +62,7 @@ async function setPuzzle(puzzle, inStreak = false) {
 
 /** @param {() => Promise<any>} fn @param {boolean} [inStreak] */
 async function load(fn, inStreak = false) {
-  if (S.busy) return;
+  if (S.busy) { reload = true; return; }
   S.busy = true;
   showError(null);
   render();
@@ -74,6 +75,7 @@ async function load(fn, inStreak = false) {
     S.busy = false;
     render();
   }
+  if (reload) { reload = false; await newPuzzle(); }
 }
 
 /** @param {Event} [evt] */
@@ -83,6 +85,12 @@ function newPuzzle(evt) {
   const next = nextOfSet();
   if (next) return load(() => api("GET", `/api/puzzles/${next}`));
   return load(() => api("POST", "/api/puzzles", newPuzzleRequest()), S.streakMode);
+}
+
+/** A filter changed: a puzzle of the new choice now (a set being practised is left). */
+function filtersChanged() {
+  leaveSet();
+  return newPuzzle();
 }
 
 /** @param {any} body @returns {Promise<any>} the AnswerView, or null when the answer was refused */
@@ -122,15 +130,13 @@ function onKey(evt) {
 
 function wire() {
   $("new-puzzle").addEventListener("submit", newPuzzle);
-  $("kind").addEventListener("change", fillThemeSelect);
+  $("kind").addEventListener("change", () => { fillThemeSelect(); filtersChanged(); });
+  $("difficulty").addEventListener("change", filtersChanged);
+  $("theme").addEventListener("change", filtersChanged);
   $("streak-mode").addEventListener("click", () => {
     S.streakMode = !S.streakMode;
-    if (S.streakMode) {
-      S.set = [];
-      newPuzzle();
-    } else {
-      render();
-    }
+    if (S.streakMode) filtersChanged();
+    else render();
   });
   $("daily").addEventListener("click", () => {
     window.scrollTo({ top: 0 });

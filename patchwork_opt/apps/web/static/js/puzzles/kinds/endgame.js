@@ -6,7 +6,7 @@
 import { html } from "../../components/dom.js";
 import { moveCells, selectionOn } from "../../components/geometry.js";
 import { PositionBoard } from "../../components/position.js";
-import { byWords, moveWords } from "../../components/words.js";
+import { byWords, count, moveWords } from "../../components/words.js";
 
 
 const PANELS = [
@@ -87,10 +87,10 @@ class EndgameBoard {
   /** @param {any} puzzle */
   task(puzzle) {
     const e = puzzle.endgame;
-    const wins = `${e.winning} of them win${e.winning === 1 ? "s" : ""}`;
+    const wins = `${e.winning} of them ${e.winning === 1 ? "wins" : "win"}`;
     const level = `Difficulty ${puzzle.difficulty} of 5.`;
-    if (e.pending_leather) return `You move: place your leather patch where it wins. ${e.legal} distinct places, ${wins}. ${level}`;
-    return `You move: find a winning move. ${e.legal} distinct moves, ${wins}. ${level}`;
+    if (e.pending_leather) return `You move: place your leather patch where it wins. ${count(e.legal, "distinct place")}, ${wins}. ${level}`;
+    return `You move: find a winning move. ${count(e.legal, "distinct move")}, ${wins}. ${level}`;
   }
 
   /** @param {any} puzzle @param {any} a */
@@ -119,7 +119,8 @@ class EndgameBoard {
     }
     const shown = a.winning.slice(0, 5).map((/** @type {any} */ m) => moveWords(m)).join("; ");
     const more = a.winning.length > 5 ? `; and ${a.winning.length - 5} more` : "";
-    html("p", { id: "verdict-winning" }, box, `Winning moves (${a.winning.length}): ${shown}${more}.`);
+    const title = a.winning.length === 1 ? "The winning move" : `Winning moves (${a.winning.length})`;
+    html("p", { id: "verdict-winning" }, box, `${title}: ${shown}${more}.`);
   }
 
   placer() {

@@ -8,6 +8,7 @@ import { coveredSet, selection, selectionOn } from "../../components/geometry.js
 import { patchCard } from "../../components/patch.js";
 import { Placer, drawTray } from "../../components/placer.js";
 import { QuiltView } from "../../components/quilt.js";
+import { count } from "../../components/words.js";
 
 const SECTION = `
   <div id="fill-boards">
@@ -95,7 +96,8 @@ class FillBoard {
     const cost = this.page.catalogue.patches[pid].cost;
     const left = f.budget - this.value().cost;
     if (cost <= left) return "";
-    return `Patch #${pid} costs ${cost} buttons: only ${left} of the budget of ${f.budget} are left`;
+    return `Patch #${pid} costs ${count(cost, "button")}: only ${left} of the budget of ${f.budget} `
+      + `${left === 1 ? "is" : "are"} left`;
   }
 
   /** @param {{cells: [number, number][], buttons: [number, number][]}} at */
@@ -122,7 +124,7 @@ class FillBoard {
   choose(pid, forDrag = false) {
     if (!this.page.canAct()) return false;
     const p = this.placer_;
-    if (!(forDrag && p.selected && p.selected.patch === pid)) p.choose(selection(this.page.catalogue, pid));
+    if (!(forDrag && p.selected && p.selected.patch === pid)) p.choose(selection(this.page.catalogue, pid), { focus: !forDrag });
     showError(null);
     this.page.changed();
     return true;
@@ -153,7 +155,7 @@ class FillBoard {
       box.appendChild(card);
     }
     const { value, cost } = this.value();
-    $("fill-score").textContent = `Your fill: ${this.amount(value)}, costing ${cost} buttons`
+    $("fill-score").textContent = `Your fill: ${this.amount(value)}, costing ${count(cost, "button")}`
       + (f.budget !== null ? ` (budget ${f.budget})` : "");
     $("fill-undo").disabled = !act || !this.placed.length;
     $("fill-done").disabled = !act;
@@ -170,16 +172,16 @@ class FillBoard {
 
   /** @param {number} n */
   amount(n) {
-    return `${n} ${this.puzzle.fill.objective === "cells" ? "cells" : "points"}`;
+    return this.puzzle.fill.objective === "cells" ? count(n, "cell") : count(n, "point");
   }
 
   /** @param {any} puzzle */
   task(puzzle) {
     const f = puzzle.fill;
     const goal = f.objective === "cells" ? "as many covered cells as possible"
-      : `the best score change (2 a cell, income at ${f.marks} income marks ahead, less the price)`;
-    let text = `Fill the quilt with some of the ${f.patches.length} patches (each at most once) for ${goal}`;
-    if (f.budget !== null) text += `, spending at most ${f.budget} buttons`;
+      : `the best score change (2 a cell, income at ${count(f.marks, "income mark")} ahead, less the price)`;
+    let text = `Fill the quilt with some of the ${count(f.patches.length, "patch", "patches")} (each at most once) for ${goal}`;
+    if (f.budget !== null) text += `, spending at most ${count(f.budget, "button")}`;
     if (f.require_bonus) text += ", completing a 7x7 square";
     return `${text}. Difficulty ${puzzle.difficulty} of 5.`;
   }
