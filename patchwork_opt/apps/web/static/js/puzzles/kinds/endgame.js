@@ -5,6 +5,7 @@
 
 import { html } from "../../components/dom.js";
 import { moveCells, selectionOn } from "../../components/geometry.js";
+import { workshopHref } from "../../components/nav.js";
 import { PositionBoard } from "../../components/position.js";
 import { byWords, moveWords } from "../../components/words.js";
 
@@ -120,6 +121,11 @@ class EndgameBoard {
     const shown = a.winning.slice(0, 5).map((/** @type {any} */ m) => moveWords(m)).join("; ");
     const more = a.winning.length > 5 ? `; and ${a.winning.length - 5} more` : "";
     html("p", { id: "verdict-winning" }, box, `Winning moves (${a.winning.length}): ${shown}${more}.`);
+  }
+
+  /** The position, the mover's quilt. @param {any} puzzle */
+  workshop(puzzle) {
+    return workshopHref({ position: puzzle.endgame.state.position, player: puzzle.endgame.player });
   }
 
   placer() {
