@@ -295,6 +295,7 @@ def test_a_solver_slow_to_stop_gives_its_slot_on_at_once(tmp_path: Path, service
         cancelled = c.post(first["links"]["cancel"]).json()
         assert cancelled["state"] == "cancelled" and not stop_seen  # still building: an orphan now
         assert cancelled["freed_after"] is not None and cancelled["stopped_after"] is None
+        assert cancelled["words"] == "cancelled; the best found so far is on its way"
         assert entered.wait(10)  # the next job has the slot while the first is still busy
         assert c.get(second["links"]["self"]).json()["state"] == "running"
         c.post(second["links"]["cancel"])
