@@ -27,6 +27,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
     served_db_fixture,
     server_fixture,
 )
+from test_components import SCREENS  # the two sizes every page is tried at
 
 from patchwork_opt.bench.workshop_page import timed_answer, workshop_address
 
@@ -34,10 +35,6 @@ pytestmark = pytest.mark.slow
 Cells = set[tuple[int, int]]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = os.environ.get("PATCHWORK_SCREENSHOTS")  # a folder to keep screenshots in, when set
-SCREENS: dict[str, dict[str, Any]] = {
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-}
 #: A quilt and patches whose optimal fill is proven in a moment (`bench workshop`'s warm-up set).
 FILL_PATCHES = [1, 2, 5, 9, 13, 20]
 #: Patches that complete the square at rows 0-6, cols 0-6 of an empty quilt (52 buttons).
