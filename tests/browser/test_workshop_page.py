@@ -330,7 +330,7 @@ def test_bad_input_gets_a_clear_line_on_the_page(refused: Page, server: str) -> 
     refused.wait_for_function("() => document.getElementById('error').textContent.includes('position')")
     press(refused, refused.get_by_role("button", name="Choose none"))
     press(refused, refused.get_by_role("button", name="Best placements"))
-    assert error.inner_text() == "choose a patch first: press one of the patches below"
+    assert error.inner_text() == "choose a patch first: press one of the Patches"
     check_page(refused, "errors")
 
 

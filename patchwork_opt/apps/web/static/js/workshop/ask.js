@@ -56,7 +56,7 @@ export function bonusBody() {
 /** @returns {boolean} patches are chosen (else the error line says so) */
 function haveChoice() {
   if (S.chosen.length) return true;
-  showError(new Error("choose a patch first: press one of the patches below"));
+  showError(new Error("choose a patch first: press one of the Patches"));
   return false;
 }
 

@@ -128,7 +128,7 @@ const names = (ids) => (ids.length <= NAMED ? ids.map((id) => `#${id}`).join(", 
 /** What the choice means to each question, in words. */
 export function chosenWords() {
   const c = S.chosen;
-  if (!c.length) return "Choose a patch below to see its best placements, or several to fill the quilt with.";
+  if (!c.length) return "Choose a patch under Patches for its best placements, or several to fill the quilt with.";
   const next = c.length > 1 ? `, looking ahead to ${names(c.slice(1))}` : "";
   const all = c.length > 1 ? `; a fill and the 7x7 question take all ${c.length}` : "; a fill and the 7x7 question take it";
   return `Best placements of #${c[0]}${next}${all}.`;
