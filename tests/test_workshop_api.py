@@ -18,6 +18,7 @@ from test_web_solvers import LOCAL, cli_json
 from typer.testing import CliRunner
 
 import cli
+from patchwork_opt.apps.solutions import fill_summary
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import JobProgress, Limits, Services, Workshop
 from patchwork_opt.apps.web.wiring import web_services
@@ -29,7 +30,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 from solvers.fill import FillResult
-from solvers.model import SolveStatus
+from solvers.model import PlacedPatch, SolveStatus
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)
@@ -175,6 +176,12 @@ def test_bad_placement_requests_are_422_naming_what_is_wrong(client: TestClient)
 # --- the jobs: fill and the 7x7 ---------------------------------------------------------------------
 
 
+def test_a_fill_of_one_patch_is_said_in_the_singular() -> None:
+    one = FillResult(status=SolveStatus.OPTIMAL, objective=3, bound=3, optimal=True, covered=3, empty=78,
+                     placed_cells=3, cost=2, placements=[PlacedPatch(patch=1, cells=[(0, 0), (0, 1), (0, 2)])])
+    assert fill_summary(one) == "1 patch covers 3 cells (3 covered, 78 empty); cost 2 buttons, income 0"
+
+
 def test_a_fill_job_answers_what_patchwork_fill_prints(client: TestClient, tmp_path: Path) -> None:
     submitted = client.post("/api/workshop/fills", json={"quilt": LATE, "patches": LATE_PATCHES, "workers": 1})
     assert submitted.status_code == 202, submitted.text
@@ -295,6 +302,7 @@ def test_a_solver_slow_to_stop_gives_its_slot_on_at_once(tmp_path: Path, service
         cancelled = c.post(first["links"]["cancel"]).json()
         assert cancelled["state"] == "cancelled" and not stop_seen  # still building: an orphan now
         assert cancelled["freed_after"] is not None and cancelled["stopped_after"] is None
+        assert cancelled["words"] == "cancelled; the best found so far is on its way"
         assert entered.wait(10)  # the next job has the slot while the first is still busy
         assert c.get(second["links"]["self"]).json()["state"] == "running"
         c.post(second["links"]["cancel"])

@@ -82,7 +82,8 @@ def fill_summary(result: FillResult) -> str:
         return "no fill"
     placed = plural(len(result.placements), "patch", "patches")
     points = f", {result.objective} points" if result.objective_kind == "points" else ""
-    return (f"{placed} cover {plural(result.placed_cells, 'cell')} ({result.covered} covered, {result.empty} empty)"
+    verb = "covers" if len(result.placements) == 1 else "cover"
+    return (f"{placed} {verb} {plural(result.placed_cells, 'cell')} ({result.covered} covered, {result.empty} empty)"
             f"{points}; cost {plural(result.cost, 'button')}, income {result.income}")
 
 

@@ -20,7 +20,7 @@ EXTRAS = {
     "fastapi": "web", "uvicorn": "web", "starlette": "web", "anyio": "web", "h11": "web", "httpx": "web",
     "psycopg": "web", "psycopg_pool": "web",
     "ray": "ray", "sklearn": "train", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "rl", "open_spiel": "rl",
-    "pygame": "rl",
+    "pygame": "rl", "playwright": "dev",
 }
 
 

@@ -253,19 +253,31 @@ def bench_workshop(
     sets: Annotated[int, typer.Option(min=1, max=400, help="bench solvers' fill instances, as jobs.")] = 40,
     cancels: Annotated[int, typer.Option(min=0, max=100, help="Running slow fills cancelled.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed of the placement requests and of the fill instances.")] = 1,
+    page: Annotated[bool, typer.Option("--page", help=(
+        "Measure on the workshop page in Chromium instead (placements drawn, fills; needs the dev extra)."))] = False,
+    chromium: Annotated[str, typer.Option(help="Chromium for --page.")] = "/usr/bin/chromium",
     as_json: JsonFlag = False,
 ) -> None:
-    """The workshop's API on `patchwork serve`: best placements' p95, bench solvers' fills as jobs, Cancel."""
+    """The workshop's API on `patchwork serve`: best placements' p95, bench solvers' fills as jobs, Cancel;
+    with --page, the same placements and fills timed on the page, from the click to the answer drawn."""
     from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.bench.workshop import render_workshop_bench, run_workshop_bench
+    from patchwork_opt.bench.workshop_page import render_page_bench, run_page_bench
 
     def argv_for(port: int, db: str) -> list[str]:
         return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
 
     with phase_progress(disable=as_json) as report:
-        result = run_workshop_bench(argv_for, placements=placements, sets=sets, cancels=cancels, seed=seed,
+        if page:
+            result = run_page_bench(argv_for, placements=placements, sets=sets, seed=seed, chromium=chromium,
                                     progress=report)
-    _print_json(result) if as_json else typer.echo(render_workshop_bench(result))
+        else:
+            result = run_workshop_bench(argv_for, placements=placements, sets=sets, cancels=cancels, seed=seed,
+                                        progress=report)
+    if as_json:
+        _print_json(result)
+    else:
+        typer.echo(render_page_bench(result) if page else render_workshop_bench(result))
 
 
 @bench_app.command("puzzles")

@@ -1,4 +1,4 @@
-"""The page, its static files, the API docs, health and the catalogue of patches."""
+"""The pages (the game, the workshop), their static files, the API docs, health and the catalogue of patches."""
 
 from __future__ import annotations
 
@@ -38,6 +38,12 @@ def mount_assets(app: FastAPI) -> None:
 @router.get("/", include_in_schema=False)
 async def index() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html")
+
+
+@router.get("/workshop", include_in_schema=False)
+async def workshop_page() -> FileResponse:
+    """The workshop: a quilt and patches of your own, their best placements, optimal fill and 7x7."""
+    return FileResponse(STATIC_DIR / "workshop.html")
 
 
 @router.get("/docs", include_in_schema=False)

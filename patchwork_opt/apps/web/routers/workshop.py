@@ -280,7 +280,12 @@ def job_words(job: Job, verdict: str, progress: JobProgressView, unit: str) -> s
     if job.state == "done":
         return verdict
     if job.state == "cancelled":
-        return f"cancelled; {verdict}" if verdict else "cancelled before it started"
+        if verdict:
+            return f"cancelled; {verdict}"
+        # a solver stopped while building its model returns after its slot was handed on (an orphan)
+        if job.started is None:
+            return "cancelled before it started"
+        return "cancelled; the best found so far is on its way"
     return f"failed: {job.error}"
 
 

@@ -15,6 +15,9 @@
 //                                                buttons} (hover: the cell to centre it on), or null
 //   moveCells(move)                              the cells a move (the API's JSON) covers on its
 //                                                mover's quilt ([] for an advance)
+//   quiltCode(cells), cellsOfCode(code)          a quilt as the position notation writes it: 21
+//                                                hex digits of its mask (bit r*9+c: cell [r, c]
+//                                                covered); cellsOfCode throws on anything else
 
 export const SIZE = 9;
 export const LEATHER = -1;
@@ -122,3 +125,21 @@ export function selectionOn(catalogue, pid, cells) {
 
 /** @param {any} move @returns {Cell[]} */
 export const moveCells = (move) => (move.type === "buy" ? move.cells : move.type === "leather" ? [move.cell] : []);
+
+/** @param {Cell[]} cells @returns {string} the covered cells as 21 hex digits (bit r*9+c) */
+export function quiltCode(cells) {
+  let mask = 0n;
+  for (const [r, c] of cells) mask |= 1n << BigInt(key(r, c));
+  return mask.toString(16).padStart(21, "0");
+}
+
+/** @param {string} code @returns {Cell[]} the cells of a quiltCode, row by row */
+export function cellsOfCode(code) {
+  if (!/^[0-9a-f]{1,21}$/i.test(code)) throw new Error(`quilt: "${code.slice(0, 30)}" is not a quilt's code (up to 21 hex digits)`);
+  const mask = BigInt(`0x${code}`);
+  if (mask >> BigInt(SIZE * SIZE)) throw new Error(`quilt: "${code}" names cells beyond the 9x9 quilt`);
+  /** @type {Cell[]} */
+  const cells = [];
+  for (let k = 0; k < SIZE * SIZE; k++) if ((mask >> BigInt(k)) & 1n) cells.push([Math.floor(k / SIZE), k % SIZE]);
+  return cells;
+}

@@ -3,9 +3,12 @@
 // placement control draws in. The SVG scales to its box (a phone's width, or beside the offers).
 //
 //   new QuiltView(svg, {cellButtons?})
-//     .show({given?, pieces?})   given: covered cells drawn plain (a puzzle's or a painted quilt);
-//                                pieces: placed patches {patch, cells, buttons}; the first complete
-//                                7x7 square is outlined (data-testid=bonus-square). Clears overlays.
+//     .show({given?, pieces?, proposed?})  given: covered cells drawn plain (a puzzle's or a
+//                                painted quilt); pieces: placed patches {patch, cells, buttons};
+//                                proposed: patches an answer would place, drawn as patches but not
+//                                part of the quilt (a painter's cells stay unpressed); the first
+//                                complete 7x7 square is outlined (data-testid=bonus-square). Clears
+//                                overlays.
 //     .overlay(cells, kind, {label?, testid?})  cells tinted and outlined as `kind` (hint, hint-alt,
 //                                played, best, step: style.css colours them), with a short label on
 //                                the cell nearest their centre (a hint's win chance)
@@ -27,6 +30,7 @@ const MARGIN = 16;        // px left of and above the quilt for the row and colu
 const LAYERS = ["given", "pieces", "marks", "overlays", "preview"];
 
 /** @typedef {[number, number]} Cell */
+/** @typedef {{patch: number, cells: Cell[], buttons: Cell[]}} Piece */
 
 /** The outer edges of a set of cells, as one path. @param {Element} group @param {Cell[]} cells @param {string} cls */
 export function outline(group, cells, cls) {
@@ -42,7 +46,7 @@ export function outline(group, cells, cls) {
   svg("path", { d, class: cls }, group);
 }
 
-/** A patch (or the leather patch) on a quilt. @param {Element} group @param {{patch: number, cells: Cell[], buttons: Cell[]}} piece */
+/** A patch (or the leather patch) on a quilt, its <g>. @param {Element} group @param {Piece} piece */
 export function drawPiece(group, piece) {
   const g = svg("g", { class: piece.patch < 0 ? "piece leather" : "piece", "data-patch": piece.patch }, group);
   for (const [r, c] of piece.cells) {
@@ -50,6 +54,7 @@ export function drawPiece(group, piece) {
   }
   drawButtons(g, piece.buttons, CELL);
   outline(g, piece.cells, "piece-edge");
+  return g;
 }
 
 export class QuiltView {
@@ -89,8 +94,8 @@ export class QuiltView {
     for (const name of LAYERS) this.layers[name] = svg("g", { class: `layer-${name}` }, box);
   }
 
-  /** @param {{given?: Cell[], pieces?: {patch: number, cells: Cell[], buttons: Cell[]}[]}} quilt */
-  show({ given = [], pieces = [] } = {}) {
+  /** @param {{given?: Cell[], pieces?: Piece[], proposed?: Piece[]}} quilt */
+  show({ given = [], pieces = [], proposed = [] } = {}) {
     for (const name of ["given", "pieces", "marks", "overlays"]) this.layers[name].replaceChildren();
     if (given.length) {
       const g = svg("g", { class: "pieces" }, this.layers.given);
@@ -99,8 +104,9 @@ export class QuiltView {
     }
     const layer = svg("g", { class: "pieces" }, this.layers.pieces);
     for (const piece of pieces) drawPiece(layer, piece);
+    for (const piece of proposed) drawPiece(layer, piece).classList.add("proposed");
     const covered = coveredSet(pieces, given);
-    const square = fullWindow(covered);
+    const square = fullWindow(proposed.length ? coveredSet([...pieces, ...proposed], given) : covered);
     if (square) {
       svg("rect", { x: square[1] * CELL + 2, y: square[0] * CELL + 2, width: 7 * CELL - 4, height: 7 * CELL - 4,
         class: "bonus-square", "data-testid": "bonus-square" }, this.layers.marks);

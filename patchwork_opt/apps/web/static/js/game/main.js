@@ -6,6 +6,7 @@ import { api, catalogue } from "../components/api.js";
 import { $, editing, showError } from "../components/dom.js";
 import { LEATHER, coveredSet } from "../components/geometry.js";
 import { Placer } from "../components/placer.js";
+import { drawNav, workshopHref } from "../components/nav.js";
 import { QuiltView } from "../components/quilt.js";
 import { onLayoutChange } from "../components/track.js";
 import { advanceText, drawOffers, drawPosition, drawTrayAndControls } from "./board.js";
@@ -42,6 +43,8 @@ function draw() {
   button("hint").disabled = !act || !S.hintAvailable;
   button("undo").disabled = S.busy || !!S.viewing || !g.moves.some((/** @type {any} */ m) => m.actor === "human");
   /** @type {HTMLAnchorElement} */ ($("export")).href = `/api/games/${g.id}/record?download=true`;
+  /** @type {HTMLAnchorElement} */ ($("to-workshop")).href = workshopHref({ game: g.id,
+    ply: S.viewing ? S.viewing.index + 1 : g.ply, player: humanSeat() });
   $("review").hidden = !S.review;
   button("review-start").disabled = S.busy || !g.state.over;
   button("rematch").disabled = S.busy;
@@ -97,6 +100,7 @@ function wire() {
 }
 
 async function boot() {
+  drawNav($("site-nav"));
   const [cat, ais, health] = await Promise.all([catalogue(), api("GET", "/api/ais"), api("GET", "/api/health")]);
   S.catalogue = cat;
   S.hintAvailable = health.solvers.includes("hint");

@@ -5,6 +5,7 @@
 
 import { api, catalogue } from "../components/api.js";
 import { $, REDUCED_MOTION, editing, html, showError } from "../components/dom.js";
+import { drawNav } from "../components/nav.js";
 import { drawHeader, drawStreak, fillKindSelect, fillThemeSelect, leaveSet, newPuzzleRequest, nextOfSet, noteText } from "./habits.js";
 import { kindModule } from "./kinds/index.js";
 import { S, canAct, ratingText, render, setRenderer } from "./state.js";
@@ -32,6 +33,7 @@ function draw() {
   $("puzzle-note").textContent = noteText();
   $("puzzle-note").hidden = !$("puzzle-note").textContent;
   $("puzzle-rating").textContent = `Puzzle ${p.id}, rated ${ratingText(S.answer ? S.answer.rating : p.rating)}`;
+  /** @type {HTMLAnchorElement} */ ($("puzzle-workshop")).href = S.board.workshop(p);
   S.board.draw(p, S.answer);
   drawVerdict();
   document.body.dataset.puzzle = p.id;
@@ -160,6 +162,7 @@ async function loadKinds() {
 }
 
 async function boot() {
+  drawNav($("site-nav"));
   S.catalogue = await catalogue();
   await loadKinds();
   setRenderer(draw);

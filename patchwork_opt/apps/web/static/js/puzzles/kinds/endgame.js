@@ -5,6 +5,7 @@
 
 import { html } from "../../components/dom.js";
 import { moveCells, selectionOn } from "../../components/geometry.js";
+import { workshopHref } from "../../components/nav.js";
 import { PositionBoard } from "../../components/position.js";
 import { byWords, count, moveWords } from "../../components/words.js";
 
@@ -121,6 +122,11 @@ class EndgameBoard {
     const more = a.winning.length > 5 ? `; and ${a.winning.length - 5} more` : "";
     const title = a.winning.length === 1 ? "The winning move" : `Winning moves (${a.winning.length})`;
     html("p", { id: "verdict-winning" }, box, `${title}: ${shown}${more}.`);
+  }
+
+  /** The position, the mover's quilt. @param {any} puzzle */
+  workshop(puzzle) {
+    return workshopHref({ position: puzzle.endgame.state.position, player: puzzle.endgame.player });
   }
 
   placer() {

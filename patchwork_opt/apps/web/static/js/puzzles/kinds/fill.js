@@ -5,6 +5,7 @@
 
 import { html, showError } from "../../components/dom.js";
 import { coveredSet, selection, selectionOn } from "../../components/geometry.js";
+import { workshopHref } from "../../components/nav.js";
 import { patchCard } from "../../components/patch.js";
 import { Placer, drawTray } from "../../components/placer.js";
 import { QuiltView } from "../../components/quilt.js";
@@ -200,6 +201,13 @@ class FillBoard {
   /** @param {any} puzzle @param {any} a @param {HTMLElement} box */
   proof(puzzle, a, box) {
     box.replaceChildren();  // the optimum is drawn beside the quilt
+  }
+
+  /** The quilt, the patches and the fill's options. @param {any} puzzle */
+  workshop(puzzle) {
+    const f = puzzle.fill;
+    return workshopHref({ quilt: f.quilt, patches: f.patches, objective: f.objective, budget: f.budget, marks: f.marks,
+      bonus: f.require_bonus });
   }
 
   placer() {

@@ -14,6 +14,7 @@
 //     .start(puzzle)             a new puzzle of this kind on screen
 //     .draw(puzzle, answer)      draws it (the answer revealed once there is one)
 //     .task(puzzle)              what to do, in words
+//     .workshop(puzzle)          the workshop's address for the puzzle's quilt (nav.js's workshopHref)
 //     .verdict(puzzle, answer)   the verdict in words
 //     .proof(puzzle, answer, box)  the verdict's proof drawn into box (emptied first)
 //     .placer()                  the Placer R, F and Escape act on, or null

@@ -1,0 +1,135 @@
+// workshop/patches.js: the 33 patches drawn as they look (components/patch.js cards, each a toggle
+// named "patch #ID cost C time T income I cells N"), filtered by size, cost and time as you type
+// (GET /api/workshop/patches: `patchwork patches --json`, which also names the closest patches when
+// none matches), and chosen in order: the first chosen is the one to place, the rest its look-ahead;
+// a fill and the 7x7 question take them all.
+//
+//   mountPatches({chosen, listed})  builds the cards and wires the filters; chosen(): the choice
+//                             changed (the answer no longer holds); listed(): the list changed
+//   showFilters()             the filters' fields as S.filters holds them
+//   applyFilters()            asks for the patches the filters leave (the newest answer wins)
+//   drawChoice()              each card pressed or not, as S.chosen says (the cards keep the focus)
+//   toggle(pid), chooseShown() (every patch listed), chooseOffers() (the position's), chosenWords()
+
+import { api } from "../components/api.js";
+import { $ } from "../components/dom.js";
+import { patchCard } from "../components/patch.js";
+import { S } from "./state.js";
+
+/** @type {Map<number, HTMLButtonElement>} */
+const cards = new Map();
+let asked = 0;
+/** @type {{chosen: () => void, listed: () => void}} */
+let page = { chosen: () => {}, listed: () => {} };
+
+const FILTERS = /** @type {const} */ (["cells", "cost", "time"]);
+
+/** @param {{chosen: () => void, listed: () => void}} hooks */
+export function mountPatches(hooks) {
+  page = hooks;
+  const cat = S.catalogue;
+  for (const p of cat.patches) {
+    const { card } = patchCard({
+      catalogue: cat, pid: p.id, facts: [["cost", p.cost], ["time", p.time], ["income", p.income], ["cells", p.area]],
+      onChoose: (pid) => toggle(pid),
+    });
+    cards.set(p.id, card);
+  }
+  for (const name of FILTERS) {
+    const input = /** @type {HTMLInputElement} */ ($(`filter-${name}`));
+    input.addEventListener("input", () => {
+      S.filters[name] = input.value.trim();
+      applyFilters();
+    });
+  }
+  $("filters").addEventListener("submit", (evt) => evt.preventDefault());
+}
+
+/** The filters' fields as the state holds them (a link's). */
+export function showFilters() {
+  for (const name of FILTERS) /** @type {HTMLInputElement} */ ($(`filter-${name}`)).value = S.filters[name];
+}
+
+/** The cards the filters leave, in id order (the closest ones when none matches). */
+function drawList() {
+  const box = $("patch-cards");
+  const ids = S.listed === null ? [...cards.keys()] : S.listed;
+  box.replaceChildren(...ids.map((id) => /** @type {HTMLButtonElement} */ (cards.get(id))));
+}
+
+export async function applyFilters() {
+  const mine = ++asked;
+  const params = new URLSearchParams();
+  for (const name of FILTERS) if (S.filters[name]) params.set(name, S.filters[name]);
+  const words = $("filter-words");
+  if (![...params.keys()].length) {
+    S.listed = null;
+    words.textContent = "";
+    words.classList.remove("problem");
+    drawList();
+    page.listed();
+    return;
+  }
+  try {
+    const found = await api("GET", `/api/workshop/patches?${params}`);
+    if (mine !== asked) return;  // a newer filter was typed meanwhile
+    const shown = found.patches.length ? found.patches : found.closest;
+    S.listed = shown.map((/** @type {any} */ p) => p.id);
+    words.textContent = found.words || `${found.patches.length} of 33 patches`;
+    words.classList.remove("problem");
+  } catch (err) {
+    if (mine !== asked) return;
+    words.textContent = String(/** @type {Error} */ (err).message);
+    words.classList.add("problem");
+    S.listed = [];
+  }
+  drawList();
+  page.listed();
+}
+
+export function drawChoice() {
+  cards.forEach((card, pid) => {
+    const at = S.chosen.indexOf(pid);
+    card.setAttribute("aria-pressed", String(at >= 0));
+    card.classList.toggle("selected", at >= 0);
+    card.classList.toggle("first", at === 0);
+  });
+  if (!$("patch-cards").children.length) drawList();
+}
+
+/** @param {number} pid */
+export function toggle(pid) {
+  const at = S.chosen.indexOf(pid);
+  if (at >= 0) S.chosen.splice(at, 1);
+  else S.chosen.push(pid);
+  page.chosen();
+}
+
+/** Every patch the filters leave, after those chosen already. */
+export function chooseShown() {
+  const shown = S.listed === null ? [...cards.keys()] : S.listed;
+  S.chosen = [...S.chosen, ...shown.filter((id) => !S.chosen.includes(id))];
+  page.chosen();
+}
+
+export function chooseOffers() {
+  if (!S.source) return;
+  S.chosen = S.source.offers.map((/** @type {any} */ o) => o.patch);
+  page.chosen();
+}
+
+//: Patches named one by one in the choice's words; past this, how many more.
+const NAMED = 8;
+
+/** @param {number[]} ids */
+const names = (ids) => (ids.length <= NAMED ? ids.map((id) => `#${id}`).join(", ")
+  : `${ids.slice(0, NAMED - 1).map((id) => `#${id}`).join(", ")} and ${ids.length - NAMED + 1} more`);
+
+/** What the choice means to each question, in words. */
+export function chosenWords() {
+  const c = S.chosen;
+  if (!c.length) return "Choose a patch under Patches for its best placements, or several to fill the quilt with.";
+  const next = c.length > 1 ? `, looking ahead to ${names(c.slice(1))}` : "";
+  const all = c.length > 1 ? `; a fill and the 7x7 question take all ${c.length}` : "; a fill and the 7x7 question take it";
+  return `Best placements of #${c[0]}${next}${all}.`;
+}
