@@ -9,11 +9,13 @@ source file's entries in a subdirectory named after the file's full path, so two
 versions) never read each other's code.
 
 Inside it the cache sits in a subdirectory named after ``source_fingerprint()``, a digest of the
-compiled sources and of what they bake in. Numba checks only a cached function's own file: a
-kernel that calls or inlines a function of another module (``exactcore`` inlines ``fastcore``'s
-transitions) or reads the engine's tables as constants would otherwise load stale machine code
-after that other file changed (an upgrade in place, or an edit). The most recent
-``KEEP_FINGERPRINTS`` subdirectories are kept, older ones removed.
+compiled sources and of what they bake in: every module with compiled functions, every project
+module those import (whose functions they compile or inline and whose tables and constants they
+read: the exact search's rooms inline ``fastcore``'s transitions, ``fastcore`` compiles
+``policy.outcome_value`` and reads ``heuristic``'s weights) and the patch catalogue. Numba checks
+only a cached function's own file, so without it a kernel would load stale machine code after
+such a file changed (an upgrade in place, or an edit). The most recent ``KEEP_FINGERPRINTS``
+subdirectories are kept, older ones removed.
 
 The choice goes into the environment as well as into ``numba.config``: Numba re-reads its
 settings from the environment whenever a ``NUMBA_`` variable changes, and child processes (the
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -32,17 +35,56 @@ import numba
 APP = "patchwork-opt"
 KEEP_FINGERPRINTS = 3
 _PACKAGE = Path(__file__).resolve().parent
-#: What the compiled code depends on beside the modules with compiled functions: the engine's tables
-#: (read as constants) and the patch catalogue they are built from.
+#: What the compiled code depends on beside the modules with compiled functions and what they import:
+#: the engine's tables (read as constants) and the patch catalogue they are built from.
 _BAKED_IN = ("core/*.py", "data/patches.json")
+#: The top-level packages of the project (beside ``_PACKAGE``) whose modules can hold compiled code.
+_PACKAGES = ("patchwork_opt", "solvers")
+
+
+def _module_file(name: str) -> Path | None:
+    """The project's file of module ``name`` (a package's ``__init__.py``), None outside the project."""
+    if name.split(".")[0] not in _PACKAGES:
+        return None
+    base = _PACKAGE.parent.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+#: ``from X import a, b`` (parenthesised over lines or not) and ``import X`` of the project's modules.
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+((?:patchwork_opt|solvers)[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+                     r"|import[ \t]+((?:patchwork_opt|solvers)[\w.]*))", re.MULTILINE)
+
+
+def _imported_files(path: Path, text: str) -> set[Path]:
+    """The project's files that module ``path`` imports (``from X import y``: y's module when it is
+    one, else X's). A regular expression rather than a parse: this runs at every start, and reading
+    a docstring's example as an import only widens the fingerprint."""
+    names = []
+    for package, imported, plain in _IMPORT.findall(text):
+        if plain:
+            names.append(plain)
+            continue
+        names.append(package)
+        for item in re.sub(r"#[^\n]*", "", imported).strip("()").split(","):
+            if item.strip():
+                names.append(f"{package}.{item.split()[0]}")
+    return {f for f in map(_module_file, names) if f is not None and f != path}
 
 
 def _compiled_sources() -> list[Path]:
-    """The files whose contents the compiled code depends on, in a fixed order."""
-    files = [p for pattern in _BAKED_IN for p in _PACKAGE.glob(pattern)]
-    for root in (_PACKAGE, _PACKAGE.parent / "solvers"):
-        files += [p for p in root.rglob("*.py") if p.name != "jitcache.py" and "njit(" in p.read_text(encoding="utf-8")]
-    return sorted(set(files))
+    """The files whose contents the compiled code depends on, in a fixed order: the modules with
+    compiled functions, the project modules they import, and ``_BAKED_IN``."""
+    files = {p for pattern in _BAKED_IN for p in _PACKAGE.glob(pattern)}
+    for root in (_PACKAGE.parent / name for name in _PACKAGES):
+        for path in root.rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if path.name != "jitcache.py" and "njit(" in text:
+                files |= {path, *_imported_files(path, text)}
+    files.discard(Path(__file__).resolve())
+    return sorted(files)
 
 
 def source_fingerprint() -> str:
