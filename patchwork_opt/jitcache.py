@@ -11,7 +11,7 @@ versions) never read each other's code.
 Inside it the cache sits in a subdirectory named after ``source_fingerprint()``, a digest of the
 compiled sources and of what they bake in: every module with compiled functions, every project
 module those import (whose functions they compile or inline and whose tables and constants they
-read: the exact search's rooms inline ``fastcore``'s transitions, ``fastcore`` compiles
+read: the exact search's rooms call and inline ``fastcore``'s transitions, ``fastcore`` compiles
 ``policy.outcome_value`` and reads ``heuristic``'s weights) and the patch catalogue. Numba checks
 only a cached function's own file, so without it a kernel would load stale machine code after
 such a file changed (an upgrade in place, or an edit). The most recent ``KEEP_FINGERPRINTS``

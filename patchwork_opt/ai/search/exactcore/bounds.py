@@ -103,7 +103,7 @@ def estimate_value(s: np.ndarray, p: int) -> int:
     return 2 * est
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def _purchases_gain(m: int, rem: int, qlo: int, qhi: int, left: int) -> int:
     """The most the purchases still to come can add over advancing in ``left`` spaces (``m`` marks ahead),
     counting the patches left (``rem``) that fit the quilt now: every purchase but the last takes its
@@ -135,7 +135,7 @@ def _purchases_gain(m: int, rem: int, qlo: int, qhi: int, left: int) -> int:
     return gain
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def score_bounds(s: np.ndarray, q: int, rem: int) -> tuple[int, int]:
     """Bounds on player ``q``'s final score whatever both players do from ``s``.
 
@@ -166,7 +166,7 @@ def score_bounds(s: np.ndarray, q: int, rem: int) -> tuple[int, int]:
     return low, high
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def value_bounds(s: np.ndarray, p: int, rem: int) -> tuple[int, int]:
     """Bounds on the value of ``s`` for ``p`` from both players' score bounds."""
     plow, phigh = score_bounds(s, p, rem)
@@ -178,7 +178,7 @@ def value_bounds(s: np.ndarray, p: int, rem: int) -> tuple[int, int]:
     return lower, upper
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def last_move_value(s: np.ndarray, scratch: np.ndarray) -> int:
     """The exact value for the player to move when their move ends the game, else ``NO_VALUE``.
 

@@ -124,7 +124,7 @@ def _anchors(pid: int, o: int, elo: int, ehi: int) -> tuple[int, int]:
     return flo, fhi
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def fitting(pid: int, qlo: int, qhi: int, out: np.ndarray) -> int:
     """The indices (into PL_LO/PL_HI) of the patch's placements on empty cells of the quilt, in
     placement order (``catalogue.legal_placements``'), into ``out``; returns how many."""
@@ -148,7 +148,7 @@ def fitting(pid: int, qlo: int, qhi: int, out: np.ndarray) -> int:
     return n
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def fits_any(pid: int, qlo: int, qhi: int) -> bool:
     """The patch fits somewhere on the quilt's empty cells."""
     elo, ehi = LOW & ~qlo, HIGH & ~qhi
@@ -188,7 +188,7 @@ def _better(MI: np.ndarray, MF: np.ndarray, ply: int, a: int, b: int) -> bool:
     return less(MI[ply, MLO, a], MI[ply, MHI, a], MI[ply, MLO, b], MI[ply, MHI, b])
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def _distinct(MI: np.ndarray, MF: np.ndarray, ply: int, qlo: int, qhi: int, start: int, n: int,
               keep_best: bool) -> int:
     """Keep one move per canonical quilt among moves start..n-1 (the best placement of each class,
@@ -232,7 +232,7 @@ def _leather_score(qlo: int, qhi: int, cell: int, bonus_free: bool) -> float:
     return sc
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def gen_moves(s: np.ndarray, MI: np.ndarray, MF: np.ndarray, ply: int, scratch: np.ndarray) -> int:
     """Every legal move of ``s`` up to equivalence into move list ``ply``; returns how many.
 

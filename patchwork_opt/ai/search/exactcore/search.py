@@ -13,6 +13,12 @@ table and one control array (``shared``): the stop flag (raised at the deadline 
 the node budget, and per thread its node counter followed by the counts of ``SEARCH_STATS``, what
 the tree did (``SearchStats`` adds them up). A search stopped returns at once; the caller checks
 the flag.
+
+The helpers a node calls (``_enter``, ``_close``, ``gen_moves``, the bounds, the table's ``probe`` and
+``store``) are compiled once each and called, not inlined by Numba: inlined, ``search_from``
+compiled each of them again inside itself (``score_bounds`` twice, ``fits_any`` four times,
+``gen_moves`` once more beside its own compile for the root's moves), which doubled the search's
+first-use compile (issue 44). The tree is the same node for node (``tests/test_exact_nodes.py``).
 """
 
 from __future__ import annotations
@@ -99,7 +105,7 @@ _NOTHING = -(1 << 40)  # no child value to fold in
 _TRIED = -1e300  # the ordering key of a move already searched
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def _prepare(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, FR: np.ndarray, tt: np.ndarray) -> None:
     """The table key and bucket of position ``s`` at ``ply`` into its frame, and the bucket's
     entries on their way into the cache (``numba_prefetch``)."""
@@ -111,7 +117,7 @@ def _prepare(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, FR: np.nd
     FR[ply, F_K0 + 3], FR[ply, F_K0 + 4], FR[ply, F_K0 + 5] = k3, k4, k5
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndarray, MF: np.ndarray,
            FR: np.ndarray, scratch: np.ndarray, tt: np.ndarray, salt: int, shared: np.ndarray,
            slot: int) -> tuple[bool, int]:
@@ -157,7 +163,7 @@ def _enter(ply: int, s: np.ndarray, CQ: np.ndarray, REM: np.ndarray, MI: np.ndar
     return False, 0
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def _close(FR: np.ndarray, ply: int, tt: np.ndarray, gen: int, salt: int, done: int) -> int:
     """Store the node's result in the table (bounds merged with what the table knew); its value."""
     best = FR[ply, F_BEST]

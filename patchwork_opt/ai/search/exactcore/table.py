@@ -73,7 +73,7 @@ def _matches(tt: np.ndarray, j: int, k0: int, k1: int, k2: int, k3: int, k4: int
             and tt[j, 5] == k5)
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def probe(tt: np.ndarray, b: int, k0: int, k1: int, k2: int, k3: int, k4: int, k5: int,
            salt: int) -> tuple[bool, int, int, int]:
     """(found, lower, upper, hint) of the position's entry (an entry whose words do not XOR to its
@@ -86,7 +86,7 @@ def probe(tt: np.ndarray, b: int, k0: int, k1: int, k2: int, k3: int, k4: int, k
     return False, -INF, INF, -1
 
 
-@nb.njit(cache=_CACHE, inline="always")
+@nb.njit(cache=_CACHE)
 def store(tt: np.ndarray, b: int, k0: int, k1: int, k2: int, k3: int, k4: int, k5: int,
            lower: int, upper: int, hint: int, work: int, gen: int, salt: int) -> None:
     """Write an entry: over the same position's, else into the bucket's work-preferred slot when
