@@ -53,9 +53,9 @@ def _root(version: VersionFlag = False) -> None:
 def _prepare(*groups: str) -> None:
     """Load the compiled code ``groups`` (``apps.warmup.GROUPS``) before any clock starts, compiling
     it first where it is not cached (said on stderr), so no reported time includes compiling."""
-    from patchwork_opt.apps.warmup import prepare
-
     if groups:
+        from patchwork_opt.apps.warmup import prepare
+
         prepare(groups)
 
 
@@ -155,10 +155,8 @@ def hint(
     if len(patch_ids) > 1:
         raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
     loaded = load_position_input(what)
-    if loaded.state is not None and patch_text is None:
-        _prepare() if loaded.state.is_terminal() else _prepare("game", "exact")
-    else:
-        _prepare("packing")
+    if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
+        _prepare("game", "exact")  # a quilt's best fit compiles nothing (or says so if its lookahead does)
     result = hint_for(
         loaded,
         patch_ids[0] if patch_ids else None,

@@ -12,7 +12,9 @@ each writing Numba's cache) when there are several, then loaded. ``patchwork war
 every group; ``serve`` prepares them in the background as it starts.
 
 Whether a group is compiled is kept as a mark in the cache directory of the compiled sources'
-fingerprint, so an upgrade that changes them compiles again, once, and says so.
+fingerprint, so an upgrade that changes them compiles again, once, and says so. Importing this
+module loads no Numba (``jitcache`` is imported where it is used): a command that needs no compiled
+code asks for no group and stays light (tests/test_cli_startup.py).
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from patchwork_opt import jitcache
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +82,14 @@ MARK = "ready-{}"
 
 def is_ready(name: str) -> bool:
     """The group was compiled (and cached) under the compiled sources' current fingerprint."""
+    from patchwork_opt import jitcache
+
     return os.path.exists(os.path.join(jitcache.CACHE_DIR, MARK.format(name)))
 
 
 def _mark(name: str) -> None:
+    from patchwork_opt import jitcache
+
     with contextlib.suppress(OSError):  # an unwritable cache: it compiles again next time, and says so
         Path(jitcache.CACHE_DIR, MARK.format(name)).touch()
 
@@ -118,6 +122,8 @@ def prepare(names: Sequence[str], *, parallel: bool = True, say: Callable[[str],
     """Load the groups ``names`` from the cache, or compile them first (announced through ``say``, by
     default on stderr unless ``jitcache.NOTICE_ENV`` is "0"; in worker processes side by side when
     several are missing and ``parallel``)."""
+    from patchwork_opt import jitcache
+
     started = time.perf_counter()
     unknown = [n for n in names if n not in GROUPS]
     if unknown:
@@ -128,7 +134,8 @@ def prepare(names: Sequence[str], *, parallel: bool = True, say: Callable[[str],
     processes = 0
     ticker = None
     if missing:
-        words = " and ".join(GROUPS[n].words for n in missing)
+        named = [GROUPS[n].words for n in missing]
+        words = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
         bins = _bins(missing, _workers(missing) if parallel else 1)
         about = max(sum(GROUPS[n].seconds for n in b) for b in bins)
         why = "again: the compiled code changed with this version" if jitcache.upgraded() else "for first use"
@@ -167,6 +174,8 @@ def _bins(missing: Sequence[str], workers: int) -> list[list[str]]:
 def _compile_in_workers(bins: list[list[str]], tell: Callable[[str], None]) -> int:
     """Compile each of ``bins`` in a worker process (``python -m patchwork_opt.apps.warmup GROUP...``),
     all writing the shared cache; a worker that fails leaves its groups to compile here."""
+    from patchwork_opt import jitcache
+
     env = {**os.environ, jitcache.NOTICE_ENV: "0", "NUMBA_CACHE_DIR": jitcache.CACHE_DIR}
     workers = [subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", *b], env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for b in bins]
