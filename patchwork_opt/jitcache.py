@@ -192,8 +192,9 @@ class CompileWatch(numba.core.event.Listener):
         self._active = 0  # threads compiling at the top level now
         self._since = 0.0  # when compiling began (while active)
         self._done = 0.0  # seconds of compiling that ended
-        self.compiled: list[tuple[str, float]] = []  # the top-level functions compiled and their seconds
-        self._started: dict[int, tuple[str, float]] = {}
+        #: the top-level functions compiled, each with its wall seconds and its thread's CPU seconds
+        self.compiled: list[tuple[str, float, float]] = []
+        self._started: dict[int, tuple[str, float, float]] = {}
         self._notice: _Notice | None = None
 
     def on_start(self, event: numba.core.event.Event) -> None:
@@ -207,7 +208,7 @@ class CompileWatch(numba.core.event.Listener):
             if self._active == 0:
                 self._since = time.perf_counter()
             self._active += 1
-            self._started[thread] = (name, time.perf_counter())
+            self._started[thread] = (name, time.perf_counter(), time.thread_time())
             if self._notice is None and os.environ.get(NOTICE_ENV, "0") != "0":
                 self._notice = _Notice(self)
             notice = self._notice
@@ -220,8 +221,8 @@ class CompileWatch(numba.core.event.Listener):
             depth = self._depth.get(thread, 1) - 1
             self._depth[thread] = depth
             if depth == 0:
-                name, began = self._started.pop(thread, ("?", time.perf_counter()))
-                self.compiled.append((name, time.perf_counter() - began))
+                name, began, cpu = self._started.pop(thread, ("?", time.perf_counter(), time.thread_time()))
+                self.compiled.append((name, time.perf_counter() - began, time.thread_time() - cpu))
                 self._active -= 1
                 if self._active == 0:
                     self._done += time.perf_counter() - self._since

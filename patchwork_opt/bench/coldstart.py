@@ -3,8 +3,8 @@
 Every new install and every upgrade starts with an empty Numba cache (``jitcache``): the first
 command compiles what it uses. This runs each command of ``COMMANDS`` in a fresh process with a cache
 directory of its own, empty (cold), then again on the cache that run left (warm), and reports both
-wall times, the compile the cold run announced on stderr ("compiled in N s") and the machine's load
-before and after (compiling is CPU work: on a busy machine cold figures grow with the load, so quote
+wall times and CPU seconds, the compile the cold run announced on stderr ("compiled in N s") and the
+machine's load before and after (compiling is CPU work: on a busy machine cold figures grow with the load, so quote
 it). With ``kernels`` it also compiles every group of ``apps.warmup`` in one process, sequentially,
 and reports each compiled function's seconds (what it compiled inside counts with it): where the
 compile time goes. The figures of docs/benchmarks.md ("First use: compiling") come from here.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -50,7 +51,8 @@ out = []
 for name, group in GROUPS.items():
     start = len(jitcache.WATCH.compiled)
     group.warm()
-    out += [{"group": name, "function": f, "seconds": round(s, 2)} for f, s in jitcache.WATCH.compiled[start:]]
+    out += [{"group": name, "function": f, "seconds": round(s, 2), "cpu": round(c, 2)}
+            for f, s, c in jitcache.WATCH.compiled[start:]]
 print(json.dumps(out))
 """
 
@@ -63,19 +65,23 @@ def load() -> float:
         return 0.0
 
 
-def _run(args: Sequence[str], cache: str) -> tuple[float, float | None]:
-    """Wall seconds of ``patchwork ARGS`` with the cache directory ``cache``, and the compile seconds it
+def _run(args: Sequence[str], cache: str) -> tuple[float, float, float | None]:
+    """Wall seconds of ``patchwork ARGS`` with the cache directory ``cache``, the CPU seconds it and its
+    worker processes used (less sensitive to the load than the wall time), and the compile seconds it
     announced (None: it compiled nothing)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PATCHWORK_COMPILE_NOTICE": "1"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, capture_output=True, text=True,
                           check=False)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if done.returncode != 0:
         raise PatchworkError(f"bench coldstart: {' '.join(args[:1])} failed: "
                              f"{(done.stderr.strip().splitlines() or ['no message'])[-1]}")
     found = _COMPILED.findall(done.stderr)
-    return wall, sum(float(x) for x in found) if found else None
+    return wall, cpu, sum(float(x) for x in found) if found else None
 
 
 def run_coldstart(commands: Sequence[str] = tuple(COMMANDS), *, kernels: bool = False,
@@ -91,11 +97,12 @@ def run_coldstart(commands: Sequence[str] = tuple(COMMANDS), *, kernels: bool = 
             if progress is not None:
                 progress(f"{name}: cold...")
             before = load()
-            cold, compiled = _run(COMMANDS[name], cache)
-            warm, again = _run(COMMANDS[name], cache)
+            cold, cold_cpu, compiled = _run(COMMANDS[name], cache)
+            warm, warm_cpu, again = _run(COMMANDS[name], cache)
             rows.append({"command": name, "args": list(COMMANDS[name]), "cold": round(cold, 2), "warm": round(warm, 2),
-                         "compile": compiled, "compiled_again_when_warm": again is not None,
-                         "target": TARGETS.get(name), "load": [before, load()]})
+                         "cold_cpu": round(cold_cpu, 2), "warm_cpu": round(warm_cpu, 2), "compile": compiled,
+                         "compiled_again_when_warm": again is not None, "target": TARGETS.get(name),
+                         "load": [before, load()]})
     result: dict[str, Any] = {"rows": rows, "cpus": os.cpu_count()}
     if kernels:
         result["kernels"] = _kernels(progress)
@@ -118,13 +125,15 @@ def _kernels(progress: Callable[[str], None] | None) -> list[dict[str, Any]]:
 
 def render_coldstart(result: dict[str, Any]) -> str:
     """The table of cold and warm wall times (and the kernels' compile seconds, when measured)."""
-    lines = [f"{'command':8} {'cold s':>7} {'warm s':>7} {'compile s':>9} {'target':>7}  load before/after",
+    lines = [f"{'command':8} {'cold s':>7} {'warm s':>7} {'compile s':>9} {'target':>7}  {'cpu cold/warm':>13}  "
+             "load before/after",
              *(f"{r['command']:8} {r['cold']:7.1f} {r['warm']:7.1f} "
                f"{(r['compile'] if r['compile'] is not None else 0.0):9.1f} "
-               f"{(str(r['target']) if r['target'] is not None else '-'):>7}  {r['load'][0]:.2f} / {r['load'][1]:.2f}"
+               f"{(str(r['target']) if r['target'] is not None else '-'):>7}  "
+               f"{r['cold_cpu']:6.1f}/{r['warm_cpu']:<6.1f}  {r['load'][0]:.2f} / {r['load'][1]:.2f}"
                for r in result["rows"])]
     if "kernels" in result:
-        lines += ["", "compile seconds by function (each group alone, one process):"]
-        lines += [f"  {k['seconds']:6.2f}  {k['group']:8} {k['function']}"
+        lines += ["", "compile seconds by function, wall and CPU (each group alone, one process):"]
+        lines += [f"  {k['seconds']:6.2f} {k['cpu']:6.2f}  {k['group']:8} {k['function']}"
                   for k in sorted(result["kernels"], key=lambda k: -k["seconds"])]
     return "\n".join(lines)
