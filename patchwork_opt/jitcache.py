@@ -17,6 +17,12 @@ only a cached function's own file, so without it a kernel would load stale machi
 such a file changed (an upgrade in place, or an edit). The most recent ``KEEP_FINGERPRINTS``
 subdirectories are kept, older ones removed.
 
+Compiling is watched (``WATCH``, on Numba's compile events): Numba compiles only what the cache does
+not hold, so each compile is a wait this process pays once. ``WATCH.seconds()`` says how long this
+process has spent compiling (what reported search times leave out) and, when the command line asks
+(``NOTICE_ENV``), a compile is said on stderr as it starts, with the seconds it took when it ends.
+``apps/warmup.py`` compiles ahead of the clocks; this catches whatever still compiles.
+
 The choice goes into the environment as well as into ``numba.config``: Numba re-reads its
 settings from the environment whenever a ``NUMBA_`` variable changes, and child processes (the
 match runner's workers) find the same cache.

@@ -143,20 +143,31 @@ def prepare(names: Sequence[str], *, parallel: bool = True, say: Callable[[str],
         ticker = _Ticker(about) if say is None and not quiet and sys.stderr.isatty() else None
         if len(bins) > 1:
             processes = _compile_in_workers(bins, tell)
-    notice = os.environ.pop(jitcache.NOTICE_ENV, None)  # said above: no second notice of the same wait
     try:
         for name in dict.fromkeys(names):
-            GROUPS[name].warm()  # from the cache the workers filled, or compiled here
+            _warm(name, quietly=name in missing)  # from the cache (the workers filled it), or compiled here
             _mark(name)
     finally:
-        if notice is not None:
-            os.environ[jitcache.NOTICE_ENV] = notice
         if ticker is not None:
             ticker.stop()
     seconds = time.perf_counter() - started
     if missing:
         tell(f"compiled in {seconds:.1f} s (not counted in the search times reported)")
     return Prepared(tuple(dict.fromkeys(names)), tuple(missing), processes, seconds)
+
+
+def _warm(name: str, *, quietly: bool) -> None:
+    """Load or compile group ``name`` here; ``quietly``: its compile was announced already, so
+    ``jitcache``'s own notice keeps still (a group marked ready that compiles all the same, its
+    cache gone, is still said)."""
+    from patchwork_opt import jitcache
+
+    notice = os.environ.pop(jitcache.NOTICE_ENV, None) if quietly else None
+    try:
+        GROUPS[name].warm()
+    finally:
+        if notice is not None:
+            os.environ[jitcache.NOTICE_ENV] = notice
 
 
 def _workers(missing: Sequence[str]) -> int:
