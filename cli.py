@@ -156,7 +156,7 @@ def hint(
         raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
     loaded = load_position_input(what)
     if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
-        _prepare("game", "exact")  # a quilt's best fit compiles nothing (or says so if its lookahead does)
+        _prepare("search", "learned", "exact")  # a quilt's best fit compiles nothing (or says so if its lookahead does)
     result = hint_for(
         loaded,
         patch_ids[0] if patch_ids else None,
@@ -262,7 +262,8 @@ def play(
     from patchwork_opt.apps.warmup import groups_for_bot
 
     record = start_record(load, seed, leather)
-    _prepare(*dict.fromkeys([*groups_for_bot(ai, level), "game", "exact"]))  # the bot, and hints and reviews
+    # the bot's, and what the game's hints and review use
+    _prepare(*dict.fromkeys([*groups_for_bot(ai, level), "search", "learned", "exact"]))
     bot, advisor = play_bot(ai, level, seed)
     session = Session(record, PLAY_SIDES[you], bot, advisor=advisor, hinter=play_hinter)
     if save is not None:
@@ -386,7 +387,7 @@ def analyze(
     if chart:
         chart_target(chart)  # a bad name is refused before the analysis, not after
     out = check_puzzle_dir(puzzles) if puzzles is not None else None
-    _prepare("game", "exact")
+    _prepare("search", "learned", "exact")
     with phase_progress() as report:
         review = review_record(game, seconds=time_per_move, progress=report)
         practised = (practise_mistakes(game, review, out, progress=lambda done, total: report(

@@ -2,8 +2,9 @@
 
 The searches are compiled by Numba on first use and cached (``jitcache``): every new install and
 every upgrade pays it once. Here the compiled code is cut into groups a command can ask for alone
-(``GROUPS``: the packing search of fills, the game search with its learned evaluation, the exact
-endgame search, the reference bot's rollout). ``prepare`` makes the groups a command needs ready
+(``GROUPS``: the packing search of fills, the game search, its learned evaluation, the exact
+endgame search, the reference bot's rollout; the game search takes its evaluator as a value, so it
+and an evaluator compile apart). ``prepare`` makes the groups a command needs ready
 before the command starts its clock, so no search time reported, and no time budget, includes
 compiling: a group already compiled loads from the cache in milliseconds; groups still to compile
 are announced on stderr at once ("compiling ... for first use (once, about N s)"), with a line
@@ -47,13 +48,18 @@ def _packing() -> None:
     warm_up()
 
 
-def _game_search() -> None:
+def _search() -> None:
+    from patchwork_opt.ai.search import fastcore
+
+    fastcore.compile_search()
+
+
+def _learned() -> None:
     from patchwork_opt.ai.analysis.run import default_evaluator
     from patchwork_opt.ai.learned.value import win_chance
-    from patchwork_opt.ai.search import fastcore
     from patchwork_opt.core.state import State
 
-    fastcore.warm_up(default_evaluator())
+    default_evaluator().slot()  # compiled for the search's evaluator slot
     win_chance(State.new(seed=0))
 
 
@@ -66,15 +72,16 @@ def _exact() -> None:
 def _rollout() -> None:
     from patchwork_opt.ai.search import fastcore
 
-    fastcore.warm_up()
+    fastcore.ROLLOUT.slot()
 
 
 #: Every group a user can meet, by name.
 GROUPS: dict[str, Group] = {g.name: g for g in (
     Group("packing", "the packing search", _packing, 6),
-    Group("game", "the game search and its learned evaluation", _game_search, 12),
-    Group("exact", "the exact endgame search", _exact, 15),
-    Group("rollout", "the reference bot's rollout", _rollout, 6),
+    Group("search", "the game search", _search, 8),
+    Group("learned", "its learned evaluation", _learned, 6),
+    Group("exact", "the exact endgame search", _exact, 25),
+    Group("rollout", "the reference bot's rollout", _rollout, 4),
 )}
 #: Marks of groups compiled under the cache's fingerprint.
 MARK = "ready-{}"
@@ -99,8 +106,8 @@ def groups_for_bot(ai: str, level: int | None) -> list[str]:
     from patchwork_opt.ai.bots.registry import LEVEL_EXACT
 
     if ai == "solver":
-        return ["game", "exact"] if level is None or LEVEL_EXACT.get(level, True) else ["game"]
-    return ["rollout"] if ai == "solver-rollout" else []
+        return ["search", "learned", *(["exact"] if level is None or LEVEL_EXACT.get(level, True) else [])]
+    return ["search", "rollout"] if ai == "solver-rollout" else []
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from patchwork_opt.ai.heuristic import (
     VALUE_PER_TIME,
     WINDOW_WEIGHT,
 )
-from patchwork_opt.ai.search.evaluator_slot import slot_for
+from patchwork_opt.ai.search.evaluator_slot import GENERATOR_TYPE, SLOT_TYPE, slot_for
 from patchwork_opt.ai.search.policy import EXPLORATION, ROLLOUT_NOISE
 from patchwork_opt.ai.search.policy import outcome_value as _outcome_value_py
 from patchwork_opt.core.bitboard import COL0, COL8, ROW0, ROW8, WINDOW_MASKS
@@ -712,6 +712,15 @@ class CompiledSearch:
                 line.append(Move("buy", pid, mask))
             node = int(self.child[node, best_i])
         return tuple(line)
+
+
+def compile_search() -> None:
+    """Load the tree search (``run_iterations``) from Numba's cache, or compile it, alone: for the one
+    signature ``CompiledSearch.run`` calls it with, whatever the evaluator (a value of the slot's
+    type), so that it and an evaluator can compile side by side in two processes."""
+    i1, i2, f1 = nb.int64[::1], nb.int64[:, ::1], nb.float64[::1]
+    run_iterations.compile((nb.int64, nb.float64, SLOT_TYPE, f1, GENERATOR_TYPE, i1, i2, i1, i1, i2, i2, i2, i2,
+                            i1, i1, f1, f1, f1, f1))
 
 
 _warmed: set[str] = set()
