@@ -13,6 +13,7 @@ for the solvers, and the core install runs every command whose extra it does not
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -39,9 +40,23 @@ app.add_typer(ai_app)  # match, selfplay, train: top-level commands
 app.add_typer(engine_app)  # engine: the protocol for other programs
 
 
+#: ``jitcache.NOTICE_ENV``: a command says on stderr when it waits for code to compile (unless set to "0").
+COMPILE_NOTICE_ENV = "PATCHWORK_COMPILE_NOTICE"
+
+
 @app.callback()
 def _root(version: VersionFlag = False) -> None:
     """Patchwork rules engine, CP-SAT quilt optimizer and AI."""
+    os.environ.setdefault(COMPILE_NOTICE_ENV, "1")
+
+
+def _prepare(*groups: str) -> None:
+    """Load the compiled code ``groups`` (``apps.warmup.GROUPS``) before any clock starts, compiling
+    it first where it is not cached (said on stderr), so no reported time includes compiling."""
+    if groups:
+        from patchwork_opt.apps.warmup import prepare
+
+        prepare(groups)
 
 
 # ==== engine commands ==========================================================================
@@ -163,6 +178,8 @@ def hint(
     if len(patch_ids) > 1:
         raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
     loaded = load_position_input(what)
+    if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
+        _prepare("search", "learned", "exact")  # a quilt's best fit compiles nothing (or says so if its lookahead does)
     result = hint_for(
         loaded,
         patch_ids[0] if patch_ids else None,
@@ -210,6 +227,7 @@ def fill(
         raise PatchworkError("--time-limit must be positive, --workers at least 1, --seed at least 0")
     quilt = load_quilt(quilt_arg).mask if quilt_arg is not None else 0
     config = SolverConfig(time_limit=min(time_limit, 3600), workers=min(workers, 64), seed=seed)
+    _prepare("packing")
     with solve_status("fill") as report:
         result = optimal_fill(
             quilt, ids, objective=objective, marks=marks, budget=budget,  # type: ignore[arg-type]
@@ -236,6 +254,7 @@ def bonus(
     if time_limit <= 0 or workers < 1:
         raise PatchworkError("--time-limit must be positive and --workers at least 1")
     quilt = load_quilt(quilt_arg).mask
+    _prepare("packing")
     result = bonus_completion(quilt, ids, SolverConfig(time_limit=min(time_limit, 3600), workers=min(workers, 64)))
     _print_json(result.to_json()) if as_json else typer.echo(render_bonus(quilt, result))
 
@@ -263,7 +282,11 @@ def play(
 
     if you not in PLAY_SIDES:
         raise PatchworkError(f"--you must be first or second, not {you!r}")
+    from patchwork_opt.apps.warmup import groups_for_bot
+
     record = start_record(load, seed, leather)
+    # the bot's, and what the game's hints and review use
+    _prepare(*dict.fromkeys([*groups_for_bot(ai, level), "search", "learned", "exact"]))
     bot, advisor = play_bot(ai, level, seed)
     session = Session(record, PLAY_SIDES[you], bot, advisor=advisor, hinter=play_hinter)
     if save is not None:
@@ -315,6 +338,25 @@ def serve(
                say=lambda line: typer.echo(line, err=True))
 
 
+@app.command()
+def warmup(
+    sequential: Annotated[bool, typer.Option("--sequential", help="Compile in this process only.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Compile every search a command can use, once (in parallel processes), so no first use waits."""
+    from patchwork_opt.apps.warmup import GROUPS, prepare
+
+    done = prepare(list(GROUPS), parallel=not sequential, say=lambda line: typer.echo(line, err=True))
+    if as_json:
+        _print_json(done.to_json())
+    elif done.compiled:
+        processes = f"{done.processes} processes" if done.processes > 1 else "1 process"
+        typer.echo(f"compiled {len(done.compiled)} of {len(done.groups)} parts in {done.seconds:.1f} s ({processes}); "
+                   "every command now starts warm")
+    else:
+        typer.echo(f"already compiled: all {len(done.groups)} parts loaded from the cache in {done.seconds:.1f} s")
+
+
 # ==== move (the AI's move for a position, for scripts) ==========================================
 
 
@@ -332,10 +374,13 @@ def move_command(
 ) -> None:
     """The AI's move for the player to move, with its reason, win chance and expected margin."""
     from patchwork_opt.ai.bots.answer import move_answer, render_answer
+    from patchwork_opt.apps.warmup import groups_for_bot
     from patchwork_opt.apps.wiring import bot_advisor
     from patchwork_opt.core.move import Move
 
     state = load_position_input(what).state
+    if state is not None and not state.is_terminal():
+        _prepare(*groups_for_bot(ai, None if time_per_move is not None else level))
     answer = move_answer(state, ai=ai, level=level, time_per_move=time_per_move, seed=seed, advisor=bot_advisor(ai))
     if as_json:
         _print_json(answer)
@@ -365,6 +410,7 @@ def analyze(
     if chart:
         chart_target(chart)  # a bad name is refused before the analysis, not after
     out = check_puzzle_dir(puzzles) if puzzles is not None else None
+    _prepare("search", "learned", "exact")
     with phase_progress() as report:
         review = review_record(game, seconds=time_per_move, progress=report)
         practised = (practise_mistakes(game, review, out, progress=lambda done, total: report(

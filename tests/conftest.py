@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable, Sequence
 
@@ -9,6 +10,11 @@ from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
+
+#: Commands in the tests do not announce compiling on stderr (``jitcache.NOTICE_ENV``): a test that
+#: checks a command's stderr line by line must not depend on whether the cache was warm. The tests of
+#: the notice set it themselves (tests/test_warmup.py).
+os.environ["PATCHWORK_COMPILE_NOTICE"] = "0"
 
 #: The circle 1, 2, ..., 32, 0: offers 1 (cost 2), 2 (cost 3), 3 (cost 7) at the start.
 ORDERED_CIRCLE: list[int] = [*range(1, 33), 0]

@@ -21,6 +21,7 @@ from patchwork_opt.ai.analysis import run as search
 from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.ai.search import exactcore
+from patchwork_opt.ai.search.exactcore.threads import thread_table
 from patchwork_opt.apps.hints import hints_of, render_advised_hints
 from patchwork_opt.bench.exact_fit import (
     FIT_BASE_SEED,
@@ -168,7 +169,7 @@ def test_an_unfinished_search_keeps_the_root_moves_it_proved() -> None:
 def attempted(monkeypatch: pytest.MonkeyPatch) -> None:
     """The estimate says every search finishes (so an attempt is made and runs out), on an empty table."""
     monkeypatch.setattr(exactcore, "estimate_nodes", lambda state, every_move=False, quantile=0.5: 1.0)
-    exactcore._thread_table().clear()  # the analysis searches on its thread's table: no earlier proofs
+    thread_table().clear()  # the analysis searches on its thread's table: no earlier proofs
 
 
 def test_the_analysis_keeps_proven_moves_and_samples_the_rest(attempted: None) -> None:

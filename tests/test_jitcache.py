@@ -89,10 +89,14 @@ def test_the_cache_directory_follows_the_environment(monkeypatch: pytest.MonkeyP
 
 def test_a_change_compiled_code_depends_on_moves_the_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Numba checks only a function's own file: a kernel inlining another module's function, or reading
-    the engine's tables, would load stale code after that file changed. The fingerprint catches it."""
+    the engine's tables or another module's constants, would load stale code after that file changed.
+    The fingerprint catches it: the modules with compiled code and every project module they import."""
     package = tmp_path / "patchwork_opt"
-    files = {"core/catalogue.py": "TABLE = 1\n", "data/patches.json": "[]\n", "ai/kernel.py": "@njit()\ndef f(): ...\n",
-             "ai/plain.py": "x = 1\n", "web/page.py": "y = 2\n"}
+    kernel = ("from patchwork_opt.ai import weights\nfrom patchwork_opt.ai.tables import (\n    T,  # a table\n)\n"
+              "@njit()\ndef f(): ...\n")
+    files = {"core/catalogue.py": "TABLE = 1\n", "data/patches.json": "[]\n", "ai/kernel.py": kernel,
+             "ai/weights.py": "W = 1.5\n", "ai/tables.py": "T = 3\n", "ai/plain.py": "x = 1\n",
+             "web/page.py": "from patchwork_opt.ai import plain\n"}
     for name, text in files.items():
         (package / name).parent.mkdir(parents=True, exist_ok=True)
         (package / name).write_text(text)
@@ -102,7 +106,7 @@ def test_a_change_compiled_code_depends_on_moves_the_cache(monkeypatch: pytest.M
         (package / name).write_text("changed = True\n")
         assert jitcache.source_fingerprint() == first
     seen = {first}
-    for name in ("ai/kernel.py", "core/catalogue.py", "data/patches.json"):
+    for name in ("ai/kernel.py", "ai/weights.py", "ai/tables.py", "core/catalogue.py", "data/patches.json"):
         (package / name).write_text((package / name).read_text() + "# changed\n")
         now = jitcache.source_fingerprint()
         assert now not in seen
@@ -116,3 +120,17 @@ def test_old_fingerprints_are_pruned_and_the_recent_kept(tmp_path: Path) -> None
     (tmp_path / "other").mkdir()  # not ours: never touched
     jitcache.prune(str(tmp_path / "src-new"), keep=3)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "src-a", "src-b", "src-new"]
+
+
+def test_the_fingerprint_covers_every_compiled_module_and_what_it_imports() -> None:
+    """The exact search's rooms with kernels, the compiled UCT and what it bakes in (the heuristic's
+    weights, the compiled ``policy.outcome_value``), the packing search."""
+    covered = {p.relative_to(ROOT).as_posix() for p in jitcache._compiled_sources()}
+    for module in _compiled_modules():
+        assert module.replace(".", "/") + ".py" in covered
+    exact = ROOT / "patchwork_opt" / "ai" / "search" / "exactcore"
+    rooms = {p.relative_to(ROOT).as_posix() for p in exact.glob("*.py") if "njit(" in p.read_text(encoding="utf-8")}
+    assert len(rooms) >= 5 and rooms <= covered
+    assert {"patchwork_opt/ai/heuristic.py", "patchwork_opt/ai/search/policy.py", "patchwork_opt/ai/search/fastcore.py",
+            "solvers/search/fastpack.py", "patchwork_opt/data/patches.json"} <= covered
+    assert "patchwork_opt/apps/web/app.py" not in covered and "patchwork_opt/jitcache.py" not in covered

@@ -108,6 +108,35 @@ def test_imports_go_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
     assert wrong == []
 
 
+#: The compiled exact search's rooms (``ai/search/exactcore/``), bottom to top (docs/architecture.md):
+#: canonical quilts, move generation, values and bounds, the table, the tree, the threads, the root
+#: (``solve``, anytime) and the estimate of a search's length. Each imports only rooms below it; the
+#: package itself only names what callers use, and callers outside it import the package, not a room.
+EXACT = "patchwork_opt.ai.search.exactcore"
+EXACT_ROOMS = ("symmetry", "moves", "bounds", "table", "search", "threads", "root", "estimate")
+
+
+def test_the_exact_search_rooms_import_only_rooms_below_them() -> None:
+    graph = _imports()
+    rooms = [f"{EXACT}.{room}" for room in EXACT_ROOMS]
+    assert sorted(m for m in graph if m.startswith(EXACT + ".")) == sorted(rooms)  # every room is named
+    wrong = sorted(
+        f"{module} -> {dep}"
+        for i, module in enumerate(rooms)
+        for dep in graph[module]
+        if _under(dep, (EXACT,)) and dep not in rooms[:i]
+    )
+    assert wrong == []
+    reaching_in = sorted(
+        f"{module} -> {dep}"
+        for module, deps in graph.items()
+        if not _under(module, (EXACT,))
+        for dep in deps
+        if dep in rooms
+    )
+    assert reaching_in == []
+
+
 def test_only_the_state_calls_its_private_transitions() -> None:
     private = {"_buy", "_advance", "_leather", "_token_to"}
     calls = []

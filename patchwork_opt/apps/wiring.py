@@ -14,7 +14,7 @@ from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import ADVISED_BOTS, make_bot
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.clock import Deadline
-from patchwork_opt.core.move import ADVANCE, Move
+from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
@@ -98,18 +98,11 @@ def analyse(
 
 
 def warm_compiled_searches() -> None:
-    """Load every compiled search the service uses (from Numba's cache, or compile it: about a minute
-    the first time an install runs): the game search with the learned evaluation, the exact
-    endgame and the packing search of fills; and OR-Tools, which the solvers import at their first
-    model (about 0.3 s), not when loaded."""
+    """Load every compiled search the service uses, from Numba's cache or compiling it first (once an
+    install, in parallel processes, said on stderr: ``apps.warmup``, as ``patchwork warmup``); and
+    OR-Tools, which the solvers import at their first model (about 0.3 s), not when loaded."""
     from ortools.sat.python import cp_model  # noqa: F401
 
-    from patchwork_opt.ai.analysis.run import default_evaluator
-    from patchwork_opt.ai.search import exactcore, fastcore
-    from solvers.search import warm_up as warm_packing
+    from patchwork_opt.apps.warmup import GROUPS, prepare
 
-    fastcore.warm_up()
-    fastcore.CompiledSearch(State.new(seed=0), [ADVANCE], seed=0, capacity=4,
-                            evaluator=default_evaluator()).run(1)
-    exactcore.warm_up()
-    warm_packing()
+    prepare(list(GROUPS))

@@ -29,6 +29,20 @@ def bench_engine(
     _print_json(result) if as_json else typer.echo(render_engine_bench(result))
 
 
+@bench_app.command("coldstart")
+def bench_coldstart(
+    commands: Annotated[str, typer.Option(help="Commands to time.")] = "fill,hint,move,warmup",
+    kernels: Annotated[bool, typer.Option("--kernels", help="Also each compiled function's compile time.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Each command with an empty compile cache (as after installing), then warm: wall times and load."""
+    from patchwork_opt.bench.coldstart import render_coldstart, run_coldstart
+
+    result = run_coldstart([c.strip() for c in commands.split(",") if c.strip()], kernels=kernels,
+                           progress=lambda line: typer.echo(line, err=True))
+    _print_json(result) if as_json else typer.echo(render_coldstart(result))
+
+
 @bench_app.command("hint")
 def bench_hint(
     quilts: Annotated[int, typer.Option(help="Random mid-game hint requests to time.")] = 200,

@@ -3,7 +3,7 @@
 Positions come from noisy-greedy games (seeds ``seed``, ``seed + 1``, ...: the heuristic's purchase
 rule with noise 1 and sampled placements, as ``tests/conftest.late_positions`` plays them), cut
 where both tokens first reach ``space``. Each position is given ``seconds`` (wall clock) to the
-compiled search (``ai/search/exactcore.py``) and then to the Python ``ExactSearch`` (``ai/search/exact.py``);
+compiled search (``ai/search/exactcore/``) and then to the Python ``ExactSearch`` (``ai/search/exact.py``);
 the figures are the share of positions each solved in time, their median solve time, their nodes
 per second over all the positions (the same positions for both, so the ratio compares like with
 like) and whether they agree on every value both found.

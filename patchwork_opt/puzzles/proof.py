@@ -1,4 +1,4 @@
-"""What proves an endgame puzzle: the compiled exact search (``ai/search/exactcore.py``) over every legal move.
+"""What proves an endgame puzzle: the compiled exact search (``ai/search/exactcore/``) over every legal move.
 
 A puzzle counts moves as a player sees them: placements leaving quilts equal up to the board's
 rotations and reflections are one move (``move_key``, with ``core.symmetry.canonical``). The

@@ -127,7 +127,7 @@ class SolverBot:
         self._failed_at = -1  # where that attempt was: a position behind it is another game's
         self._reference_table = ExactSearch()
         self._table: ExactTable | None = None  # made at the first exact attempt, kept for the game
-        fastcore.warm_up()
+        fastcore.warm_up(evaluator)
         if exact and not reference:
             exactcore.warm_up()
 
