@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from patchwork_opt.ai.random_play import playout, random_move
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
@@ -24,7 +25,7 @@ def main() -> None:
     record = Record.start(state)
     rng = random.Random(42)
     for _ in range(20):
-        move = state.random_move(rng)
+        move = random_move(state, rng)
         state.apply(move)
         record.moves.append(move)
     assert record.replay() == state  # a record replays to the same position
@@ -48,7 +49,7 @@ def main() -> None:
     print(f"optimal fill of {patches}: {fill.covered} cells covered, optimal={fill.optimal}, bound={fill.bound}")
 
     # Finish the game with uniformly random moves (what MCTS rollouts do).
-    state.playout(rng)
+    playout(state, rng)
     winner = state.winner()
     assert winner is not None
     print(f"final scores {state.score(0)} : {state.score(1)}, {player_name(winner)} wins")

@@ -13,6 +13,7 @@ import pytest
 
 from patchwork_opt.ai.base import Bot, Decision
 from patchwork_opt.ai.bots.registry import make_bot
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
 from patchwork_opt.core.bitboard import cells_of
@@ -55,7 +56,7 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
 
 def human_move(state: State, rng: random.Random) -> Move:
     """A legal move for the player to move: leather on a random empty cell, else a random choice."""
-    return state.random_move(rng)
+    return random_move(state, rng)
 
 
 def play(client: TestClient, game: dict[str, Any], move: Move) -> Any:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from patchwork_opt.ai.analysis.position import candidate_moves
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.clock import ADVISOR_SHARE
 from patchwork_opt.core.state import State
@@ -52,7 +53,7 @@ def random_midgame_position(rng: random.Random) -> State:
         state = State.new(seed=rng.randrange(1 << 30))
         stop = rng.randint(15, 35)
         while not state.is_terminal() and (min(state.pos) < stop or state.pending >= 0):
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
         if not state.is_terminal():
             return state
 
