@@ -9,6 +9,7 @@ import random
 
 from patchwork_opt.ai.random_play import playout, random_move
 from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
 from patchwork_opt.core.words import player_name
@@ -38,14 +39,14 @@ def main() -> None:
     quilt = state.quilts[player]
     offered = state.offers()[0]
     upcoming = state.circle[1:5]
-    result = best_fit(quilt, offered, upcoming, top_k=3)
+    result = best_fit(quilt, offered, upcoming, deadline=Deadline.after(0.25), top_k=3)
     print(f"best placements of patch #{offered} (area {PATCHES[offered].area}):")
     for hint in result.hints:
         print(f"  score {hint.score:6.2f}  cells {hint.cells}")
 
     # How much of an empty quilt can a handful of patches cover, proven optimal?
     patches = [2, 5, 8, 10, 13, 17]
-    fill = optimal_fill(Quilt().mask, patches, config=SolverConfig(time_limit=10, workers=1, seed=0))
+    fill = optimal_fill(Quilt().mask, patches, deadline=Deadline.after(10), config=SolverConfig(workers=1, seed=0))
     print(f"optimal fill of {patches}: {fill.covered} cells covered, optimal={fill.optimal}, bound={fill.bound}")
 
     # Finish the game with uniformly random moves (what MCTS rollouts do).

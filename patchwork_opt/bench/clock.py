@@ -27,6 +27,7 @@ from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.hints import hint_for
 from patchwork_opt.apps.wiring import bot_advisor, warm_compiled_searches
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
@@ -62,7 +63,7 @@ def bench_positions(games: int, seed: int) -> list[State]:
 
 def _time_hint(state: State, seconds: float) -> float:
     started = time.perf_counter()
-    hint_for(LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state), time_limit=seconds)
+    hint_for(LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state), deadline=Deadline.after(seconds))
     return time.perf_counter() - started
 
 

@@ -1,6 +1,10 @@
 """The web service's solver endpoints and AI, wired for ``create_app``: ``POST /api/hint``,
 ``/api/fill`` and ``/api/bonus`` answer what the CLI prints for the same inputs, and the game AI
 and hints share the service's analysis cache.
+
+Each endpoint's function takes the validated request, its ``Deadline`` (made once, where the request
+came in, of its time as the server's caps allow) and a stop signal (set when nobody waits for the
+answer any more): what a job runner needs to call them.
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ from patchwork_opt.ai.bots.registry import BOT_NAMES, LEVEL_BLUNDER, level_time,
 from patchwork_opt.apps.hints import MOVES_SHOWN, AdvisedHints, hint_for, hints_of
 from patchwork_opt.apps.web.analyses import AnalysisBot
 from patchwork_opt.apps.web.schemas import SERVER_WORKERS, BonusRequest, FillRequest, HintRequest
-from patchwork_opt.apps.web.services import AnalysisOf, Services, SolverEndpoint
+from patchwork_opt.apps.web.services import AnalysisOf, PositionAnalysis, Services, SolverEndpoint
 from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -28,43 +33,43 @@ from solvers.model import SolverConfig
 
 
 def web_hint(
-    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
 ) -> AdvisedHints | BestFitResult:
-    """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs.
+    """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs,
+    by ``deadline``.
 
     ``stop`` ends the AI's search early (the client went away); the ranked moves of a position come
-    from ``analysis_of`` (the service's analysis cache) when given."""
+    from ``analysis`` (the service's analysis cache, with the request's budget) when given."""
     loaded = request.load()
     top = request.top if "top" in request.model_fields_set else None  # the CLI's default when not given
-    seconds = min(request.time_limit, time_cap)  # capped once: the hint makes its deadline of it
     state = loaded.state
-    if analysis_of is not None and state is not None and request.patch is None and not state.is_terminal():
-        return hints_of(state, analysis_of(state, seconds), top or MOVES_SHOWN)
-    return hint_for(loaded, request.patch, request.next, request.pool, top_k=top, lookahead=request.lookahead,
-                    time_limit=seconds, stop=stop)
+    if analysis is not None and state is not None and request.patch is None and not state.is_terminal():
+        return hints_of(state, analysis(state), top or MOVES_SHOWN)
+    return hint_for(loaded, request.patch, request.next, request.pool, deadline=deadline, top_k=top,
+                    lookahead=request.lookahead, stop=stop)
 
 
 def web_fill(
-    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
 ) -> FillResult:
-    """``POST /api/fill`` (a ``FillRequest``): what ``patchwork fill ... --json`` prints for the same options."""
+    """``POST /api/fill`` (a ``FillRequest``): what ``patchwork fill ... --json`` prints for the same options,
+    by ``deadline``."""
     ids = check_patch_ids(request.patches)
-    config = SolverConfig(
-        time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS), seed=request.seed
-    )
+    config = SolverConfig(workers=min(request.workers, SERVER_WORKERS), seed=request.seed)
     return optimal_fill(
-        request.quilt_mask(), ids, objective=request.objective, marks=request.marks, budget=request.budget,
-        require_bonus=request.require_bonus, config=config, stop=stop,
+        request.quilt_mask(), ids, deadline=deadline, objective=request.objective, marks=request.marks,
+        budget=request.budget, require_bonus=request.require_bonus, config=config, stop=stop,
     )
 
 
 def web_bonus(
-    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
 ) -> BonusResult:
-    """``POST /api/bonus`` (a ``BonusRequest``): what ``patchwork bonus QUILT --patches ... --json`` prints."""
+    """``POST /api/bonus`` (a ``BonusRequest``): what ``patchwork bonus QUILT --patches ... --json`` prints,
+    by ``deadline``."""
     ids = check_patch_ids(request.patches)
-    config = SolverConfig(time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS))
-    return bonus_completion(request.quilt_mask(), ids, config, stop=stop)
+    config = SolverConfig(workers=min(request.workers, SERVER_WORKERS))
+    return bonus_completion(request.quilt_mask(), ids, deadline=deadline, config=config, stop=stop)
 
 
 def web_services(max_ai_seconds: float) -> Services:
