@@ -20,6 +20,7 @@ from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record
 
@@ -232,7 +233,7 @@ def test_games_survive_a_restart_and_failed_requests_store_nothing(tmp_path: Pat
     class BrokenBot:
         name = "broken"
 
-        def decide(self, state: State) -> Decision:
+        def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
             raise RuntimeError("the AI process died mid-move")
 
     broken = engine_services(make_bot=lambda *args: BrokenBot())
@@ -255,7 +256,7 @@ def test_the_server_answers_while_the_ai_thinks(tmp_path: Path) -> None:
     class SlowBot:
         name = "slow"
 
-        def decide(self, state: State) -> Decision:
+        def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
             entered.set()
             release.wait(20)
             return Decision(Move("advance"), "waited")

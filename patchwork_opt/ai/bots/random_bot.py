@@ -9,6 +9,7 @@ from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 
 
 class RandomBot:
@@ -19,7 +20,8 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """A random move (at once: ``stop`` has nothing to end)."""
         require_running(state)
         rng: random.Random = decision_rng(self.seed, state)
         move = random_move(state, rng)
