@@ -247,3 +247,28 @@ def test_windows_answered_by_a_symmetric_one_get_its_verdict(
         else:
             assert sorted(v.window for v in result.windows) == sorted(WINDOW_ORIGINS)
             assert all(v.status == SolveStatus.INFEASIBLE for v in result.windows)
+
+
+def test_bench_bonus_times_both_budgets_on_the_same_quilts() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli import app
+    from patchwork_opt.bench.bonus import near_complete_quilt
+
+    out = CliRunner().invoke(app, ["bench", "bonus", "--quilts", "4", "--seed", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert (data["quilts"], data["seed"], data["time_limit"]) == (4, 3, 10.0)
+    rng = random.Random(3)
+    cases = [near_complete_quilt(rng) for _ in range(4)]
+    feasible = sum(bool(bonus_completion(q, ids, deadline=in_time(), config=CONFIG).feasible) for q, ids in cases)
+    for budget in ("cli", "bot"):
+        row = data[budget]
+        assert row["answers"] == {"true": feasible, "false": 4 - feasible, "unknown": 0}  # time to settle each
+        assert 0 < row["median_ms"] <= row["p90_ms"] <= row["max_ms"]
+    text = CliRunner().invoke(app, ["bench", "bonus", "--quilts", "2"])
+    assert text.exit_code == 0 and "patchwork bonus (--time-limit 10)" in text.output
+    bad = CliRunner().invoke(app, ["bench", "bonus", "--quilts", "0"])
+    assert bad.exit_code == 2 and "error: --quilts must be at least 1" in bad.output

@@ -428,11 +428,6 @@ def turn_order(pos0: int, pos1: int, last_mover: int) -> int:
     return last_mover
 
 
-def marks_between(old: int, new: int) -> int:
-    """Income marks a move from space ``old`` to ``new`` reaches or crosses: paydays."""
-    return MARKS_UPTO[new] - MARKS_UPTO[old]
-
-
 def marks_ahead(position: int) -> int:
     """Income marks still ahead of ``position``: how often income bought now still pays."""
     return MARKS_UPTO[END] - MARKS_UPTO[position]
