@@ -41,6 +41,7 @@ from patchwork_opt.core.bitboard import FULL, cells_of, contact_edges, has_full_
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, check_patch_ids, fits_anywhere, legal_placements, patch
 from patchwork_opt.core.clock import COVER_CALL_SECONDS, Deadline
 from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError
+from patchwork_opt.core.stop import StopSignal
 from solvers.bounds import FillOutlook, Pool, best_sum_at_most, outlook, subset_sums
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
 
@@ -250,7 +251,8 @@ class Ranker:
     ``pool`` is what is still to come besides the piece; ``lookahead`` the next patches whose
     cover is the solver part; ``bonus_at_stake`` False when the 7x7 tile is already taken;
     ``piece_pool`` the pool before the piece is taken (for the unfillable cells before);
-    ``deadline`` bounds the lookahead's searches (None: none), each CP-SAT call at most ``call_seconds``.
+    ``deadline`` bounds the lookahead's searches (None: none), each CP-SAT call at most ``call_seconds``;
+    ``stop``, once set, ends them as the deadline would.
     """
 
     quilt: int
@@ -260,6 +262,7 @@ class Ranker:
     config: SolverConfig = field(default_factory=lambda: SolverConfig(workers=1))
     call_seconds: float = COVER_CALL_SECONDS
     deadline: Deadline | None = None
+    stop: StopSignal | None = None
     bonus_at_stake: bool = True
     node_limit: int = 20_000
     use_shortcuts: bool = True
@@ -352,7 +355,8 @@ class Ranker:
         Candidates go best cheap score first. Once ``top_k`` are held, a candidate only needs
         solving far enough to show whether its cover beats the k-th score (a floor); and when
         no cheap score left can beat it, the ranking is complete. Past the deadline (with
-        ``use_shortcuts``) the rest get the fast bound instead of a search (and ``exact`` False).
+        ``use_shortcuts``), or once ``stop`` is set, the rest get the fast bound instead of a
+        search (and ``exact`` False).
         """
         deadline = self.deadline if self.use_shortcuts else None
         cands = sorted((self.cheap(m) for m in masks), key=lambda c: (-c.cheap, c.mask))
@@ -362,7 +366,7 @@ class Ranker:
             full = len(scored) >= top_k
             if self.use_shortcuts and full and scored[0][0] >= cand.cheap:
                 break  # a lookahead loss only lowers scores: nobody left can enter the top k
-            late = deadline is not None and deadline.expired()
+            late = (deadline is not None and deadline.expired()) or (self.stop is not None and self.stop.is_set())
             floor = -1
             if full and self.use_shortcuts and w > 0:
                 # enter the top k only with cover > best_before - (cheap - kth) / w
@@ -396,6 +400,7 @@ def best_fit(
     use_shortcuts: bool = True,
     node_limit: int = 20_000,
     covers: CoverSolver | None = None,
+    stop: StopSignal | None = None,
 ) -> BestFitResult:
     """Rank the legal placements of ``patch_id`` on ``quilt`` (an 81-bit mask).
 
@@ -406,7 +411,8 @@ def best_fit(
     plain baseline need); each CP-SAT call takes at most ``call_seconds``. ``use_shortcuts``
     False is the plain baseline (CP-SAT on every placement, no search, no pruning, no cut at the
     deadline) the benchmark compares with. ``covers`` reuses a ``CoverSolver`` (and its cache) for
-    the same lookahead across calls.
+    the same lookahead across calls. ``stop``, set from another thread (nobody waits for the answer
+    any more), ends the searches as the deadline would: the placements left get the fast bound.
     """
     started = time.perf_counter()
     upcoming, pool_ids = _checked_request(quilt, patch_id, next_ids, pool, top_k)
@@ -420,6 +426,7 @@ def best_fit(
         config=config,
         call_seconds=call_seconds,
         deadline=deadline,
+        stop=stop,
         bonus_at_stake=bonus_at_stake,
         node_limit=node_limit,
         use_shortcuts=use_shortcuts,

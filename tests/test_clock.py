@@ -344,6 +344,15 @@ def test_best_fit_searches_while_its_deadline_lasts() -> None:
     assert full.exact and not cut.exact and len(cut.hints) == 3
 
 
+def test_a_stop_ends_best_fit_as_its_deadline_would() -> None:
+    from patchwork_opt.core.stop import StopSignal
+
+    stop = StopSignal()
+    stop.set()  # nobody waits for the answer: no placement is searched, each still ranked
+    result = best_fit(0, 12, [1, 2, 3, 4], deadline=None, top_k=3, stop=stop)
+    assert result.solved == 0 and len(result.hints) == 3 and not result.exact
+
+
 def test_each_cp_sat_call_of_best_fit_ends_by_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = WorkClock()  # time stands still: every call sees the same deadlines
     cp_sat = fake_cp_sat(monkeypatch, clock)

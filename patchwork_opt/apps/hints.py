@@ -164,7 +164,8 @@ def hint_for(
             upcoming = circle[:lookahead]
     quilt = loaded.quilt
     result = best_fit(
-        quilt.mask, patch_id, upcoming, deadline=deadline, pool=pool, top_k=top_k, call_seconds=SOLVER_CALL_SECONDS
+        quilt.mask, patch_id, upcoming, deadline=deadline, pool=pool, top_k=top_k, call_seconds=SOLVER_CALL_SECONDS,
+        stop=stop,
     )
     if not result.hints:
         raise NoPlacementError(f"patch {patch_id} fits nowhere on this quilt ({quilt.empty} empty cells)")
