@@ -404,29 +404,24 @@ def best_fit(
 ) -> BestFitResult:
     """Rank the legal placements of ``patch_id`` on ``quilt`` (an 81-bit mask).
 
-    ``next_ids`` are the patches coming next (the lookahead); ``pool`` the patches still to
-    come at all (default: every patch but this one); ``singles`` leather patches still to
-    come. ``deadline`` bounds the solver part: past it, unsolved candidates get the fast bound
-    and the result says ``exact`` False (None: every candidate is searched, as proofs and the
-    plain baseline need); each CP-SAT call takes at most ``call_seconds``. ``use_shortcuts``
-    False is the plain baseline (CP-SAT on every placement, no search, no pruning, no cut at the
-    deadline) the benchmark compares with. ``covers`` reuses a ``CoverSolver`` (and its cache) for
-    the same lookahead across calls. ``stop``, set from another thread (nobody waits for the answer
-    any more), ends the searches as the deadline would: the placements left get the fast bound.
+    ``next_ids`` are the patches coming next (the lookahead); ``pool`` the patches still to come
+    (default: every patch but this one); ``singles`` leather patches still to come. Past
+    ``deadline``, or once ``stop`` is set (from another thread), the placements left get the fast
+    bound and the result says ``exact`` False (None: every one is searched, as proofs need); each
+    CP-SAT call takes at most ``call_seconds``. ``use_shortcuts`` False is the plain baseline the
+    benchmark compares with (CP-SAT on every placement, no search, no pruning, no cut). ``covers``
+    reuses a ``CoverSolver`` (and its cache) for the same lookahead across calls.
     """
     started = time.perf_counter()
     upcoming, pool_ids = _checked_request(quilt, patch_id, next_ids, pool, top_k)
     weights = weights or ScoreWeights()
-    config = config or SolverConfig(workers=1)
     ranker = Ranker(
         quilt=quilt,
         pool=Pool.of(pool_ids, singles),
         lookahead=tuple(upcoming),
         weights=weights,
-        config=config,
-        call_seconds=call_seconds,
-        deadline=deadline,
-        stop=stop,
+        config=config or SolverConfig(workers=1),
+        call_seconds=call_seconds, deadline=deadline, stop=stop,
         bonus_at_stake=bonus_at_stake,
         node_limit=node_limit,
         use_shortcuts=use_shortcuts,
