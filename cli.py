@@ -24,6 +24,7 @@ from patchwork_opt.apps.commands.puzzle import puzzle_app
 from patchwork_opt.apps.typer_app import JsonFlag, VersionFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.bench.commands import bench_app
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.lookup import parse_patch_ids
 from patchwork_opt.core.state import State
@@ -177,6 +178,8 @@ def hint(
     patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
     if len(patch_ids) > 1:
         raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
+    if time_limit <= 0:
+        raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
     loaded = load_position_input(what)
     if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
         _prepare("search", "learned", "exact")  # a quilt's best fit compiles nothing (or says so if its lookahead does)
@@ -185,9 +188,9 @@ def hint(
         patch_ids[0] if patch_ids else None,
         parse_patch_ids(next_ids, "--next") if next_ids else None,
         parse_patch_ids(pool_ids, "--pool") if pool_ids is not None else None,
+        deadline=Deadline.after(time_limit),  # the edge: the hint's one clock
         top_k=top,
         lookahead=lookahead,
-        time_limit=time_limit,
     )
     if as_json:
         _print_json(result.model_dump(mode="json"))
@@ -226,11 +229,12 @@ def fill(
     if time_limit <= 0 or workers < 1 or seed < 0:
         raise PatchworkError("--time-limit must be positive, --workers at least 1, --seed at least 0")
     quilt = load_quilt(quilt_arg).mask if quilt_arg is not None else 0
-    config = SolverConfig(time_limit=min(time_limit, 3600), workers=min(workers, 64), seed=seed)
+    config = SolverConfig(workers=min(workers, 64), seed=seed)
     _prepare("packing")
     with solve_status("fill") as report:
         result = optimal_fill(
-            quilt, ids, objective=objective, marks=marks, budget=budget,  # type: ignore[arg-type]
+            quilt, ids, deadline=Deadline.after(min(time_limit, 3600)),  # the edge: the fill's one clock
+            objective=objective, marks=marks, budget=budget,  # type: ignore[arg-type]
             require_bonus=require_bonus, config=config, progress=report,
         )
     _print_json(result.to_json()) if as_json else typer.echo(render_fill(quilt, result, objective))
@@ -255,7 +259,8 @@ def bonus(
         raise PatchworkError("--time-limit must be positive and --workers at least 1")
     quilt = load_quilt(quilt_arg).mask
     _prepare("packing")
-    result = bonus_completion(quilt, ids, SolverConfig(time_limit=min(time_limit, 3600), workers=min(workers, 64)))
+    result = bonus_completion(quilt, ids, deadline=Deadline.after(min(time_limit, 3600)),  # the edge: one clock
+                              config=SolverConfig(workers=min(workers, 64)))
     _print_json(result.to_json()) if as_json else typer.echo(render_bonus(quilt, result))
 
 

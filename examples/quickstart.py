@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import random
 
+from patchwork_opt.ai.random_play import playout, random_move
 from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
 from patchwork_opt.core.words import player_name
@@ -24,7 +26,7 @@ def main() -> None:
     record = Record.start(state)
     rng = random.Random(42)
     for _ in range(20):
-        move = state.random_move(rng)
+        move = random_move(state, rng)
         state.apply(move)
         record.moves.append(move)
     assert record.replay() == state  # a record replays to the same position
@@ -37,18 +39,18 @@ def main() -> None:
     quilt = state.quilts[player]
     offered = state.offers()[0]
     upcoming = state.circle[1:5]
-    result = best_fit(quilt, offered, upcoming, top_k=3)
+    result = best_fit(quilt, offered, upcoming, deadline=Deadline.after(0.25), top_k=3)
     print(f"best placements of patch #{offered} (area {PATCHES[offered].area}):")
     for hint in result.hints:
         print(f"  score {hint.score:6.2f}  cells {hint.cells}")
 
     # How much of an empty quilt can a handful of patches cover, proven optimal?
     patches = [2, 5, 8, 10, 13, 17]
-    fill = optimal_fill(Quilt().mask, patches, config=SolverConfig(time_limit=10, workers=1, seed=0))
+    fill = optimal_fill(Quilt().mask, patches, deadline=Deadline.after(10), config=SolverConfig(workers=1, seed=0))
     print(f"optimal fill of {patches}: {fill.covered} cells covered, optimal={fill.optimal}, bound={fill.bound}")
 
     # Finish the game with uniformly random moves (what MCTS rollouts do).
-    state.playout(rng)
+    playout(state, rng)
     winner = state.winner()
     assert winner is not None
     print(f"final scores {state.score(0)} : {state.score(1)}, {player_name(winner)} wins")

@@ -6,8 +6,9 @@ patches as the solver part and all upcoming patches as the pool still to come.
 patches: it is ``solvers.bonus.bonus_completion`` (the same answer as ``patchwork bonus`` and
 the web service) with the bot's small time and node budgets.
 
-Work with a deadline (``core.clock``) bounds the advisor by it (``bounded``): each call then takes
-``clock.ADVISOR_SHARE`` of the time left instead of the fixed ``budget``.
+Each call makes its deadline of the fixed ``budget`` as it starts; work with a deadline
+(``core.clock``) bounds the advisor by it instead (``bounded``): each call then takes
+``clock.ADVISOR_SHARE`` of the time left.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 
 from patchwork_opt.core.advice import RankedPlacement
 from patchwork_opt.core.catalogue import fits_anywhere
-from patchwork_opt.core.clock import ADVISOR_SHARE, LOOKAHEAD_SHARE, Deadline
+from patchwork_opt.core.clock import ADVISOR_SHARE, COVER_CALL_SECONDS, LOOKAHEAD_SHARE, Deadline
 from solvers.bestfit import CoverSolver, ScoreWeights, best_fit
 from solvers.bonus import bonus_completion
 from solvers.model import SolverConfig
@@ -38,11 +39,13 @@ def _distinct(ids: Sequence[int], drop: int | None = None) -> list[int]:
 
 
 class SolverAdvisor:
-    """Placement advice from the solvers; ``config`` bounds each CP-SAT call.
+    """Placement advice from the solvers; ``config`` says how CP-SAT runs (workers, seed), and
+    each CP-SAT call takes at most ``call_seconds``.
 
-    ``budget`` (seconds) bounds one ``rank_placements`` call's solver part (past it the
-    remaining candidates are scored with the fast bound); lookahead CP-SAT calls get at
-    most ``clock.LOOKAHEAD_SHARE`` of it. ``bonus_feasible`` uses ``config`` as given (and ``BONUS_NODES``).
+    ``budget`` (seconds; None: none) bounds one ``rank_placements`` call's solver part (past it
+    the remaining candidates are scored with the fast bound); its lookahead CP-SAT calls get at
+    most ``clock.LOOKAHEAD_SHARE`` of it. ``bonus_feasible`` takes ``call_seconds`` (and
+    ``BONUS_NODES``).
     """
 
     def __init__(
@@ -51,21 +54,23 @@ class SolverAdvisor:
         lookahead: int = 4,
         weights: ScoreWeights | None = None,
         budget: float | None = 0.25,
+        call_seconds: float = COVER_CALL_SECONDS,
     ) -> None:
-        self.config = config or SolverConfig(time_limit=0.1, workers=1)
+        if budget is not None and not budget > 0:
+            raise ValueError(f"an advisor's budget is positive seconds or None, got {budget}")
+        self.config = config or SolverConfig(workers=1)
         self.lookahead = lookahead
         self.weights = weights or ScoreWeights()
         self.budget = budget
+        self.call_seconds = call_seconds
         self.deadline: Deadline | None = None  # set on a bounded copy (``bounded``)
-        self.cover_config = self._cover_config(budget)
+        self.cover_seconds = self._cover_seconds(budget)
         self._covers: OrderedDict[tuple[int, ...], CoverSolver] = OrderedDict()
 
-    def _cover_config(self, budget: float | None) -> SolverConfig:
-        """Each lookahead CP-SAT call gets a share of the budget (``clock.LOOKAHEAD_SHARE``), whatever
-        the config allows."""
-        cap = (self.config.time_limit if budget is None
-               else min(self.config.time_limit, max(LOOKAHEAD_SHARE * budget, 0.01)))
-        return self.config.model_copy(update={"time_limit": cap})
+    def _cover_seconds(self, budget: float | None) -> float:
+        """Each lookahead CP-SAT call gets a share of the budget (``clock.LOOKAHEAD_SHARE``, at
+        least 0.01 s), at most ``call_seconds``."""
+        return self.call_seconds if budget is None else min(self.call_seconds, max(LOOKAHEAD_SHARE * budget, 0.01))
 
     def bounded(self, deadline: Deadline) -> SolverAdvisor:
         """This advisor for work that must end by ``deadline`` (``clock.Bounded``): each
@@ -80,7 +85,7 @@ class SolverAdvisor:
         key = tuple(sorted(ids))
         solver = self._covers.get(key)
         if solver is None:
-            solver = CoverSolver(key, self.cover_config)
+            solver = CoverSolver(key, self.config, self.cover_seconds)
             self._covers[key] = solver
             if len(self._covers) > 32:
                 self._covers.popitem(last=False)
@@ -98,28 +103,31 @@ class SolverAdvisor:
             return []
         pool = _distinct(upcoming, drop=patch_id)
         ahead = pool[: self.lookahead]
-        if self.deadline is None:
-            budget, config, covers = self.budget, self.cover_config, self._cover_solver(ahead)
+        deadline: Deadline | None
+        if self.deadline is None:  # this call's deadline, made as it starts
+            deadline = None if self.budget is None else Deadline.after(self.budget)
+            call, covers = self.cover_seconds, self._cover_solver(ahead)
         else:  # this call's share of the deadline (its cover calls cut to it: not the cached solvers)
-            budget = self.deadline.share(ADVISOR_SHARE).remaining()
-            config, covers = self._cover_config(budget), None
+            deadline = self.deadline.share(ADVISOR_SHARE)
+            call, covers = self._cover_seconds(deadline.remaining()), None
         result = best_fit(
             quilt,
             patch_id,
             ahead,
+            deadline=deadline,
             pool=pool,
             top_k=top_k,
             weights=self.weights,
-            config=config,
-            budget=budget,
+            config=self.config,
+            call_seconds=call,
             covers=covers,
         )
         return [RankedPlacement(mask=h.mask, score=h.score, parts=dict(h.parts)) for h in result.hints]
 
     def bonus_feasible(self, quilt: int, patches: Sequence[int]) -> bool | None:
-        """Can some 7x7 square still be completed with these patches (each once)? None when unknown."""
-        config = self.config
-        if self.deadline is not None:
-            config = config.model_copy(update={"time_limit": min(config.time_limit,
-                                                                 max(self.deadline.remaining(), 0.01))})
-        return bonus_completion(quilt, _distinct(patches), config, node_limit=BONUS_NODES).feasible
+        """Can some 7x7 square still be completed with these patches (each once)? None when unknown
+        (within ``call_seconds``, and by the bounding deadline)."""
+        deadline = (Deadline.after(self.call_seconds) if self.deadline is None
+                    else self.deadline.within(self.call_seconds))
+        return bonus_completion(quilt, _distinct(patches), deadline=deadline, config=self.config,
+                                node_limit=BONUS_NODES).feasible

@@ -20,7 +20,10 @@ Speed: every legal placement gets the cheap parts (bitboards, cached region boun
 lookahead part can only lower a score, so candidates are solved best cheap score first;
 once k are held, a candidate is searched only far enough to tell whether it beats the k-th
 score (a floor, as in alpha-beta), and the ranking stops when no cheap score left can beat
-it: the top k are exactly the top k under the full score (within the time budget).
+it: the top k are exactly the top k under the full score (by the deadline).
+
+Time: the caller's deadline (``core.clock``) bounds the solver part; past it the candidates left
+get the fast bound. Each CP-SAT call of the lookahead takes at most ``call_seconds`` of it.
 """
 
 from __future__ import annotations
@@ -36,7 +39,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.core.bitboard import FULL, cells_of, contact_edges, has_full_window, mask_of
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, check_patch_ids, fits_anywhere, legal_placements, patch
+from patchwork_opt.core.clock import COVER_CALL_SECONDS, Deadline
 from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError
+from patchwork_opt.core.stop import StopSignal
 from solvers.bounds import FillOutlook, Pool, best_sum_at_most, outlook, subset_sums
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
 
@@ -118,12 +123,13 @@ class CoverSolver:
     """Best cover of a fixed list of patches on many quilts, cached per quilt.
 
     The packing search (``solvers.search``) with the cover to beat as its incumbent; when it
-    exceeds ``node_limit`` nodes, CP-SAT takes over with the search's best as a hint and
-    ``config.time_limit``.
+    exceeds ``node_limit`` nodes, CP-SAT takes over with the search's best as a hint, for at most
+    ``call_seconds`` (and never past the deadline ``solve`` is given).
     """
 
     ids: tuple[int, ...]
-    config: SolverConfig = field(default_factory=lambda: SolverConfig(time_limit=0.1, workers=1))
+    config: SolverConfig = field(default_factory=lambda: SolverConfig(workers=1))
+    call_seconds: float = COVER_CALL_SECONDS
     node_limit: int = 20_000
     use_dfs: bool = True
     cache: dict[int, Cover] = field(default_factory=dict)
@@ -147,12 +153,13 @@ class CoverSolver:
         room = (FULL & ~quilt).bit_count() - view.unfillable
         return best_sum_at_most(subset_sums(fitting), room)
 
-    def solve(self, quilt: int, cap: int | None = None, floor: int = -1) -> Cover:
+    def solve(self, quilt: int, cap: int | None = None, floor: int = -1, deadline: Deadline | None = None) -> Cover:
         """Best cover on ``quilt``.
 
         ``cap`` is a bound the caller has proven (reaching it ends the search); ``floor`` says
         only covers above it matter: when none exists the answer is ``Cover(0, floor)``, a proof
         that the cover is at most ``floor`` (alpha-beta style, much cheaper than the exact value).
+        A CP-SAT call ends by ``deadline`` (None: ``call_seconds`` from when it starts).
         """
         cached = self.cache.get(quilt)
         if cached is not None and (cached.exact or cached.bound <= floor):
@@ -165,11 +172,11 @@ class CoverSolver:
         elif upper <= floor:
             cover = Cover(0, upper, (), "bound")
         elif not self.use_dfs:
-            cover = self._cpsat(quilt, upper, floor, Cover(0, upper, (), "none"))
+            cover = self._cpsat(quilt, upper, floor, Cover(0, upper, (), "none"), deadline)
         else:
             found = self._dfs(quilt, upper, floor)
             proven = found.exact or found.bound <= floor
-            cover = found if proven else self._cpsat(quilt, upper, floor, found)
+            cover = found if proven else self._cpsat(quilt, upper, floor, found, deadline)
         if len(self.cache) >= self.max_cache:
             self.cache.clear()
         self.cache[quilt] = cover
@@ -190,14 +197,15 @@ class CoverSolver:
             return Cover(0, max(floor, 0), (), "dfs")  # nothing above the floor: proven <= floor
         return Cover(found.value if improved else 0, upper, placements, "dfs")
 
-    def _cpsat(self, quilt: int, upper: int, floor: int, start: Cover) -> Cover:
+    def _cpsat(self, quilt: int, upper: int, floor: int, start: Cover, deadline: Deadline | None) -> Cover:
         self.cpsat_runs += 1
+        call = Deadline.after(self.call_seconds) if deadline is None else deadline.within(self.call_seconds)
         model = PlacementModel(quilt, self.ids)
         # the bound as the objective's upper end; above the floor, or not worth having
         model.maximize(model.covered_cells(), at_most=upper, at_least=floor + 1 if floor >= 0 else None)
         if start.placements:
             model.add_hint(start.placements)
-        solution = model.solve(self.config)
+        solution = model.solve(self.config, call)
         placements = tuple((p.patch, p.mask) for p in solution.placements)
         value = round(solution.objective or 0)
         if solution.status is SolveStatus.OPTIMAL:
@@ -242,14 +250,19 @@ class Ranker:
 
     ``pool`` is what is still to come besides the piece; ``lookahead`` the next patches whose
     cover is the solver part; ``bonus_at_stake`` False when the 7x7 tile is already taken;
-    ``piece_pool`` the pool before the piece is taken (for the unfillable cells before).
+    ``piece_pool`` the pool before the piece is taken (for the unfillable cells before);
+    ``deadline`` bounds the lookahead's searches (None: none), each CP-SAT call at most ``call_seconds``;
+    ``stop``, once set, ends them as the deadline would.
     """
 
     quilt: int
     pool: Pool
     lookahead: tuple[int, ...]
     weights: ScoreWeights = field(default_factory=ScoreWeights)
-    config: SolverConfig = field(default_factory=lambda: SolverConfig(time_limit=0.1, workers=1))
+    config: SolverConfig = field(default_factory=lambda: SolverConfig(workers=1))
+    call_seconds: float = COVER_CALL_SECONDS
+    deadline: Deadline | None = None
+    stop: StopSignal | None = None
     bonus_at_stake: bool = True
     node_limit: int = 20_000
     use_shortcuts: bool = True
@@ -264,9 +277,10 @@ class Ranker:
         self.window_free = not has_full_window(self.quilt)
         if self.covers is None:
             self.covers = CoverSolver(
-                self.lookahead, self.config, self.node_limit, use_dfs=self.use_shortcuts
+                self.lookahead, self.config, self.call_seconds, self.node_limit, use_dfs=self.use_shortcuts
             )
-        self.cover_before = self.covers.solve(self.quilt) if self.lookahead else Cover(0, 0, (), "none")
+        self.cover_before = (self.covers.solve(self.quilt, deadline=self.deadline) if self.lookahead
+                             else Cover(0, 0, (), "none"))
         self.best_before = self.cover_before.value
         self.witnesses: list[int] = [self.cover_before.union] if self.cover_before.exact else []
         self.solved = 0
@@ -303,7 +317,7 @@ class Ranker:
             value = min(upper, cap) if cap is not None else upper
             return Cover(value, value, (), "estimate", estimate=True)
         self.solved += 1
-        found = self.covers.solve(self.quilt | mask, cap, floor)
+        found = self.covers.solve(self.quilt | mask, cap, floor, self.deadline)
         if found.value > self.best_before:
             self.best_before = found.value
         if found.exact and found.value == before.value and self.use_shortcuts:
@@ -335,17 +349,16 @@ class Ranker:
             exact=cover.exact and self.cover_before.exact,
         )
 
-    def rank(
-        self, masks: Sequence[int], top_k: int, piece: int | None, kind: str = "place",
-        deadline: float | None = None,
-    ) -> list[Hint]:
+    def rank(self, masks: Sequence[int], top_k: int, piece: int | None, kind: str = "place") -> list[Hint]:
         """The ``top_k`` best placements among ``masks`` under the full score, best first.
 
         Candidates go best cheap score first. Once ``top_k`` are held, a candidate only needs
         solving far enough to show whether its cover beats the k-th score (a floor); and when
-        no cheap score left can beat it, the ranking is complete. Past ``deadline`` the rest
-        get the fast bound instead of a search (and ``exact`` False).
+        no cheap score left can beat it, the ranking is complete. Past the deadline (with
+        ``use_shortcuts``), or once ``stop`` is set, the rest get the fast bound instead of a
+        search (and ``exact`` False).
         """
+        deadline = self.deadline if self.use_shortcuts else None
         cands = sorted((self.cheap(m) for m in masks), key=lambda c: (-c.cheap, c.mask))
         scored: list[tuple[float, int, Hint]] = []  # (score, -index) min-heap of the best k
         w = self.weights.lookahead
@@ -353,7 +366,7 @@ class Ranker:
             full = len(scored) >= top_k
             if self.use_shortcuts and full and scored[0][0] >= cand.cheap:
                 break  # a lookahead loss only lowers scores: nobody left can enter the top k
-            late = deadline is not None and time.perf_counter() > deadline
+            late = (deadline is not None and deadline.expired()) or (self.stop is not None and self.stop.is_set())
             floor = -1
             if full and self.use_shortcuts and w > 0:
                 # enter the top k only with cover > best_before - (cheap - kth) / w
@@ -376,36 +389,39 @@ def best_fit(
     patch_id: int,
     next_ids: Sequence[int] = (),
     *,
+    deadline: Deadline | None,
     pool: Sequence[int] | None = None,
     singles: int = 0,
     top_k: int = 5,
     weights: ScoreWeights | None = None,
     config: SolverConfig | None = None,
+    call_seconds: float = COVER_CALL_SECONDS,
     bonus_at_stake: bool = True,
     use_shortcuts: bool = True,
     node_limit: int = 20_000,
-    budget: float | None = 0.25,
     covers: CoverSolver | None = None,
+    stop: StopSignal | None = None,
 ) -> BestFitResult:
     """Rank the legal placements of ``patch_id`` on ``quilt`` (an 81-bit mask).
 
-    ``next_ids`` are the patches coming next (the lookahead); ``pool`` the patches still to
-    come at all (default: every patch but this one); ``singles`` leather patches still to
-    come. ``budget`` (seconds) bounds the solver part: past it, unsolved candidates get the
-    fast bound and the result says ``exact`` False. ``use_shortcuts`` False is the plain
-    baseline (CP-SAT on every placement, no search, no pruning) the benchmark compares with.
-    ``covers`` reuses a ``CoverSolver`` (and its cache) for the same lookahead across calls.
+    ``next_ids`` are the patches coming next (the lookahead); ``pool`` the patches still to come
+    (default: every patch but this one); ``singles`` leather patches still to come. Past
+    ``deadline``, or once ``stop`` is set (from another thread), the placements left get the fast
+    bound and the result says ``exact`` False (None: every one is searched, as proofs need); each
+    CP-SAT call takes at most ``call_seconds``. ``use_shortcuts`` False is the plain baseline the
+    benchmark compares with (CP-SAT on every placement, no search, no pruning, no cut). ``covers``
+    reuses a ``CoverSolver`` (and its cache) for the same lookahead across calls.
     """
     started = time.perf_counter()
     upcoming, pool_ids = _checked_request(quilt, patch_id, next_ids, pool, top_k)
     weights = weights or ScoreWeights()
-    config = config or SolverConfig(time_limit=0.1, workers=1)
     ranker = Ranker(
         quilt=quilt,
         pool=Pool.of(pool_ids, singles),
         lookahead=tuple(upcoming),
         weights=weights,
-        config=config,
+        config=config or SolverConfig(workers=1),
+        call_seconds=call_seconds, deadline=deadline, stop=stop,
         bonus_at_stake=bonus_at_stake,
         node_limit=node_limit,
         use_shortcuts=use_shortcuts,
@@ -413,8 +429,7 @@ def best_fit(
         covers=covers if covers is not None and set(covers.ids) == set(upcoming) else None,
     )
     masks = legal_placements(patch_id, quilt)
-    deadline = started + budget if budget is not None and use_shortcuts else None
-    hints = ranker.rank(masks, top_k, patch_id, deadline=deadline)
+    hints = ranker.rank(masks, top_k, patch_id)
     return BestFitResult(
         patch=patch_id,
         hints=hints,

@@ -18,9 +18,9 @@ growing node budgets, so that one easy window settles the question before a hard
 its budget. Windows whose missing cells a symmetry of the quilt maps onto each other are one
 question (on an empty quilt the nine windows are three: corner, edge and centre); a search that
 outlives the first budgets gets a transposition table. Past ``_SHORT_NODES`` nodes, a window the
-search has not settled by ``_SEARCH_SHARE`` of the time limit goes to CP-SAT for the rest (on
-the open quilts where the search needs millions of nodes CP-SAT rarely settles anything, but
-it has the rest of the time).
+search has not settled by its share of the deadline (``clock.BONUS_SEARCH_SHARE``) goes to CP-SAT
+for the rest (on the open quilts where the search needs millions of nodes CP-SAT rarely settles
+anything, but it has the rest of the time).
 
 The answer is proven infeasible only when every window is refuted. Its reason then names the
 numbers of a bound over all windows when one proves it (the patches' total area against the
@@ -52,6 +52,7 @@ from patchwork_opt.core.bitboard import (
     window_progress,
 )
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
+from patchwork_opt.core.clock import BONUS_SEARCH_SHARE, Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
 from solvers.bounds import subset_sums
@@ -60,14 +61,14 @@ from solvers.search import Packer, PackingProblem
 from solvers.symmetry import quilt_symmetries, transform
 
 #: Search nodes per window before CP-SAT takes over (in effect no limit: the search's share
-#: of the time limit decides; the bot's advisor gives its own small limit).
+#: of the deadline decides; the bot's advisor gives its own small limit).
 NODE_LIMIT = 10**12
 #: The growing node budgets every open window gets in turn (each capped by the node limit),
 #: the last growing tenfold until the node limit or the search's time.
 _BUDGETS = (300, 3_000, 50_000)
-#: Node budgets up to this run to the time limit; larger ones to ``_SEARCH_SHARE`` of it.
+#: Node budgets up to this run to the deadline; larger ones to the search's share of it
+#: (``clock.BONUS_SEARCH_SHARE``).
 _SHORT_NODES = 50_000
-_SEARCH_SHARE = 0.5
 #: Transposition table bits of a search past the short budgets.
 _TABLE_BITS = 16
 
@@ -203,10 +204,10 @@ def refutation(
 
 def _cp_sat_cover(
     quilt: int, ids: Sequence[int], missing: int, placements: Sequence[Sequence[int]], config: SolverConfig,
-    stop: StopSignal, budget: int | None = None,
+    deadline: Deadline, stop: StopSignal, budget: int | None = None,
 ) -> tuple[SolveStatus, list[tuple[int, int]]]:
-    """CP-SAT on the placement model: every missing cell covered, patches at most once, no
-    overlap, and the patches used cost at most ``budget``."""
+    """CP-SAT on the placement model by ``deadline``: every missing cell covered, patches at most
+    once, no overlap, and the patches used cost at most ``budget``."""
     model = PlacementModel(quilt, ids, placements=[[m for m in masks if m & missing] for masks in placements])
     cells = list(iter_bits(missing))
     if any(not model.by_cell[index] for index in cells):
@@ -217,7 +218,7 @@ def _cp_sat_cover(
         model.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in model.choices()], 0, budget)
     handle = SolveHandle()
     stop.attach(handle.stop)
-    solution = model.solve(config, handle=handle)
+    solution = model.solve(config, deadline, handle=handle)
     if solution.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
         slot_of = {pid: s for s, pid in enumerate(ids)}
         return SolveStatus.FEASIBLE, [(slot_of[p.patch], p.mask) for p in solution.placements]
@@ -258,6 +259,8 @@ def _questions(quilt: int, question: dict[int, int], refuted: set[int]) -> dict[
 def bonus_completion(
     quilt: int,
     patch_ids: Sequence[int],
+    *,
+    deadline: Deadline,
     config: SolverConfig | None = None,
     node_limit: int = NODE_LIMIT,
     stop: StopSignal | None = None,
@@ -266,10 +269,11 @@ def bonus_completion(
     """Can a 7x7 square be completed with ``patch_ids`` (each at most once), the patches used
     costing at most ``budget`` buttons (None: any)?
 
-    ``config.time_limit`` bounds the whole answer; ``node_limit`` the search on each window
-    before CP-SAT takes over; ``stop``, set from another thread, ends it early as the time
-    limit would (undecided windows stay undecided). The steps: the cheap refutations of every
-    window, the packing search on the open ones, CP-SAT on what it leaves open, the verdict.
+    The whole answer ends by ``deadline``; ``node_limit`` bounds the search on each window
+    before CP-SAT takes over; ``stop``, set from another thread, ends it early as the deadline
+    would (undecided windows stay undecided). ``config`` says how CP-SAT runs (workers, seed).
+    The steps: the cheap refutations of every window, the packing search on the open ones,
+    CP-SAT on what it leaves open, the verdict.
     """
     config = config or SolverConfig()
     stop = stop or StopSignal()
@@ -286,7 +290,7 @@ def bonus_completion(
             reason="the square is already complete",
             wall_time=time.perf_counter() - started,
         )
-    windows = _Windows.triage(quilt, ids, budget, config, stop, started)
+    windows = _Windows.triage(quilt, ids, budget, config, deadline, stop, started)
     return windows.search(node_limit) or windows.cp_sat() or windows.verdict()
 
 
@@ -301,6 +305,7 @@ class _Windows:
     ids: list[int]
     budget: int | None
     config: SolverConfig
+    deadline: Deadline
     stop: StopSignal
     started: float
     placements: list[list[int]]
@@ -311,8 +316,8 @@ class _Windows:
     question: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def triage(cls, quilt: int, ids: list[int], budget: int | None, config: SolverConfig, stop: StopSignal,
-               started: float) -> _Windows:
+    def triage(cls, quilt: int, ids: list[int], budget: int | None, config: SolverConfig, deadline: Deadline,
+               stop: StopSignal, started: float) -> _Windows:
         """Every window through the cheap necessary conditions (``_refute``)."""
         placements = [legal_placements(pid, quilt) for pid in ids]
         reach = 0
@@ -330,11 +335,7 @@ class _Windows:
             else:
                 open_windows.append((origin, missing))
         open_windows.sort(key=lambda w: w[1].bit_count())
-        return cls(quilt, ids, budget, config, stop, started, placements, verdicts, open_windows)
-
-    @property
-    def deadline(self) -> float:
-        return self.started + self.config.time_limit
+        return cls(quilt, ids, budget, config, deadline, stop, started, placements, verdicts, open_windows)
 
     @property
     def within(self) -> str:
@@ -379,7 +380,7 @@ class _Windows:
         pending = list(self.searches)
         spent = dict.fromkeys(self.searches, 0)
         self.question = {missing: missing for missing in self.searches}
-        search_deadline = min(self.deadline, self.started + _SEARCH_SHARE * self.config.time_limit)
+        search_deadline = self.deadline.share(BONUS_SEARCH_SHARE)
         long_run = False
         for nodes in _schedule(node_limit):
             if nodes > _SHORT_NODES and not long_run:
@@ -405,9 +406,8 @@ class _Windows:
                 else:
                     self.refuted.add(missing)
             pending = still
-            now = time.perf_counter()
-            if not pending or now >= self.deadline or self.stop.is_set() or (
-                nodes >= _SHORT_NODES and now >= search_deadline
+            if not pending or self.deadline.expired() or self.stop.is_set() or (
+                nodes >= _SHORT_NODES and search_deadline.expired()
             ):
                 break
         self.record_refuted()
@@ -419,13 +419,11 @@ class _Windows:
         unsettled = [(origin, missing) for origin, missing in self.open_windows
                      if self.question[missing] == missing and missing not in self.refuted]
         for i, (origin, missing) in enumerate(unsettled):
-            remaining = self.deadline - time.perf_counter()
-            if remaining <= 0.01 or self.stop.is_set():
+            if self.deadline.remaining() <= 0.01 or self.stop.is_set():
                 break
-            share = remaining / (len(unsettled) - i)
+            share = self.deadline.share(1 / (len(unsettled) - i))  # the time left, shared equally
             status, placed = _cp_sat_cover(
-                self.quilt, self.ids, missing, self.placements, self.config.model_copy(update={"time_limit": share}),
-                self.stop, self.budget,
+                self.quilt, self.ids, missing, self.placements, self.config, share, self.stop, self.budget,
             )
             if status == SolveStatus.FEASIBLE:
                 return self.completed(origin, missing, placed, "covered (CP-SAT)")

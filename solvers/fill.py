@@ -4,19 +4,19 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
 
 0. with ``require_bonus``, the requirement is settled first, by the one 7x7 completion
    (``solvers.bonus.bonus_completion``, what ``patchwork bonus`` answers) under the button
-   budget, given half the time limit: its cheap bounds (the patches' area against the fewest
-   missing cells of any square, the cheapest completion against the budget) and its packing
-   search prove most impossible requests in milliseconds, and the answer is ``infeasible``
+   budget, given its share of the deadline (``clock.FILL_BONUS_SHARE``): its cheap bounds (the
+   patches' area against the fewest missing cells of any square, the cheapest completion against
+   the budget) and its packing search prove most impossible requests in milliseconds, and the answer is ``infeasible``
    with the completion's reason. A completion found is a fill that meets the requirement: it
    warm-starts CP-SAT, bounds its objective from below, and is the answer if CP-SAT finds
-   nothing better in time. Only a completion left open by the time limit leaves the answer
+   nothing better in time. Only a completion left open by the deadline leaves the answer
    ``unknown`` (when CP-SAT, step 5, settles nothing either);
 1. bounds from areas alone (largest subset sum of areas that fits the reachable cells, and
    the same per empty region; a knapsack on values for the ``points`` objective);
 2. the compiled packing search (``solvers.search``, about 1.5 million nodes a second) on the
    fill's ``PackingProblem`` (values are areas for ``cells``, points for ``points``), given
-   5 ms alone, which settles most instances outright, dense ones included, and otherwise
-   leaves a good incumbent;
+   5 ms alone (``clock.FILL_ALONE_SECONDS``), which settles most instances outright, dense ones
+   included, and otherwise leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
    bound, which the incumbent may already reach;
 4. for ``cells``, the race of ``_race``: the compiled search goes on in a thread while the
@@ -24,7 +24,7 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
    release the GIL); the first to settle the fill stops the other. How long a search takes
    depends on how soon its cell order meets the tight pockets, so the two scans, from
    opposite corners, often differ tenfold either way. If neither has settled it after 30%
-   of the time limit, CP-SAT (step 5, one worker) takes over the second core;
+   of the time (``clock.TURNED_SHARE``), CP-SAT (step 5, one worker) takes over the second core;
 5. CP-SAT on the shared placement model (``solvers.model.PlacementModel``) with one ordering
    for patches sharing a shape, the quilt's symmetries broken on a few patches, the bound
    and the incumbent's value as the objective's domain, the per-region caps as constraints
@@ -44,6 +44,9 @@ Objective ``cells`` counts the cells the placed patches cover. Objective ``point
 for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its income times
 the income marks still ahead, minus its button cost: the change in final score the fill
 brings. ``bound`` is always a proven upper bound on the objective.
+
+Every step ends by the caller's deadline (``core.clock``), each taking the share of it named there;
+CP-SAT is handed the seconds left (``clock.solver_seconds``) as it starts.
 """
 
 from __future__ import annotations
@@ -59,6 +62,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.core.bitboard import CELLS, WINDOW_MASKS, full_window, iter_bits
 from patchwork_opt.core.catalogue import PATCHES, patch_worth
+from patchwork_opt.core.clock import (
+    FILL_ALONE_SECONDS,
+    FILL_ALONE_SHARE,
+    FILL_BONUS_SHARE,
+    REGION_BOUNDS_SECONDS,
+    REGION_BOUNDS_SHARE,
+    TURNED_SECONDS,
+    TURNED_SHARE,
+    Deadline,
+)
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
 from solvers.bonus import bonus_completion
@@ -86,31 +99,20 @@ _CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
 #: At most this many CP-SAT workers on our side (None: as configured). One: the other core
 #: runs the compiled search beside it.
 _CP_WORKERS: int | None = 1
-#: Seconds the compiled search (objective ``cells``) gets alone before the race (a second
-#: search, then CP-SAT) joins it.
-_FAST_ALONE = 0.005
 #: The second compiled search sees the quilt under this symmetry (half a turn): it scans
 #: from the opposite corner.
 _TURN = 2
-#: It has the second core for this share of the time limit (and at least these seconds);
-#: CP-SAT then takes that core over.
-_TURNED_SHARE = 0.3
-_TURNED_ALONE = 0.5
 #: Nodes per slice of the second search (about 7 ms): how late it may notice its deadline.
 _TURNED_SLICE = 10_000
 #: Transposition table of the compiled search from the start (small: cheap to allocate for the
 #: many instances settled in a millisecond) and once it outlives its time alone.
 _FIRST_TABLE_BITS = 12
 _TABLE_BITS = 18
-#: Seconds and search nodes (per region) for the per-region bounds of ``region_caps``.
-_REGION_BOUND_TIME = 0.02
+#: Search nodes (per region) for the per-region bounds of ``region_caps``.
 _REGION_NODES = 100_000
 #: Extra CP-SAT parameters for our model (none: linearization level 0 or 2 and quick restarts
 #: were each measured; each loses on some instances).
 _CP_PARAMS: dict[str, int | bool | float] = {}
-#: Share of the time limit the 7x7 completion gets to settle ``require_bonus`` (the rest is
-#: CP-SAT's, which optimizes under the requirement and may still settle it).
-_BONUS_SHARE = 0.5
 
 
 class FillResult(BaseModel):
@@ -167,13 +169,13 @@ def _upper_bound(
 
 
 CpOutcome = tuple[SolveStatus, int | None, int, list[tuple[int, int]]]
-#: ``_prepare_cp_sat``'s answer: the solve to run, given a handle to stop it and a config.
-CpSolve = Callable[[SolveHandle | None, SolverConfig], CpOutcome]
+#: ``_prepare_cp_sat``'s answer: the solve to run, given a handle to stop it, a config and a deadline.
+CpSolve = Callable[[SolveHandle | None, SolverConfig, Deadline], CpOutcome]
 
 
 @dataclass
 class _Fill:
-    """One ``optimal_fill`` call as it goes: the validated instance and its bounds, the clock, the
+    """One ``optimal_fill`` call as it goes: the validated instance and its bounds, its deadline, the
     best fill known to meet the requirements (``incumbent``, None: none known; found by
     ``found_by``), and how every answer is made (``finish``)."""
 
@@ -184,6 +186,7 @@ class _Fill:
     budget: int | None
     require_bonus: bool
     config: SolverConfig
+    deadline: Deadline
     progress: ProgressFn | None
     stop: StopSignal
     started: float
@@ -194,10 +197,6 @@ class _Fill:
     incumbent: PackResult | None = field(default_factory=lambda: PackResult(value=0))
     found_by: str = "dfs"
     caps: list[int] = field(default_factory=list)
-
-    @property
-    def deadline(self) -> float:
-        return self.started + self.config.time_limit
 
     @property
     def problem(self) -> PackingProblem:
@@ -218,10 +217,9 @@ class _Fill:
                 f"the time limit left open whether a 7x7 square can be completed{within}")
 
     def cp_sat_config(self, **update: object) -> SolverConfig:
-        """The config for CP-SAT from now to the deadline, at most ``_CP_WORKERS`` workers."""
+        """The config for CP-SAT (to the deadline): at most ``_CP_WORKERS`` workers."""
         workers = self.config.workers if _CP_WORKERS is None else min(self.config.workers, _CP_WORKERS)
-        left = max(0.01, self.deadline - time.perf_counter())
-        return self.config.model_copy(update={"time_limit": left, "workers": workers, **update})
+        return self.config.model_copy(update={"workers": workers, **update})
 
     def cp_sat(self, best: PackResult | None) -> CpSolve:
         """The CP-SAT model of this fill, warm-started from ``best`` (its value a lower bound)."""
@@ -290,6 +288,8 @@ class _Fill:
 def optimal_fill(
     quilt: int,
     patch_ids: Sequence[int],
+    *,
+    deadline: Deadline,
     objective: Objective = "cells",
     marks: int = 9,
     budget: int | None = None,
@@ -299,8 +299,9 @@ def optimal_fill(
     stop: StopSignal | None = None,
     exclude_sets: Sequence[Collection[int]] = (),
 ) -> FillResult:
-    """Choose patches (each at most once) and placements maximising the objective. ``stop``, when
-    set from another thread, ends the solve early with the best fill found (as at the time limit).
+    """Choose patches (each at most once) and placements maximising the objective, by ``deadline``
+    (with the best fill found then). ``stop``, when set from another thread, ends the solve early
+    with the best fill found (as at the deadline); ``config`` says how CP-SAT runs (workers, seed).
     ``exclude_sets``: sets of patch ids (each non-empty, of ``patch_ids``) whose fills do not
     count: the patches a fill places that are worth something must not be exactly one of them.
 
@@ -309,7 +310,7 @@ def optimal_fill(
     the search (``points``).
     """
     fill = _start(quilt, patch_ids, objective, marks, budget, require_bonus, config or SolverConfig(),
-                  progress, stop or StopSignal())
+                  deadline, progress, stop or StopSignal())
     fill.exclude = _excluded_slots(fill.ids, exclude_sets)
     fill.twins = [group for group in fill.twins if not _splits(group, fill.exclude)]
     fill.upper = min([fill.upper] + [_other_choice_upper(fill, slots) for slots in fill.exclude])
@@ -323,7 +324,7 @@ def optimal_fill(
         if isinstance(first, FillResult):
             return first
         packer = first
-    if fill.deadline - time.perf_counter() <= 0.01 or fill.stop.is_set():
+    if fill.deadline.remaining() <= 0.01 or fill.stop.is_set():
         return fill.out_of_time()
     if packer is None:
         return _cp_sat_alone(fill)
@@ -334,7 +335,7 @@ def optimal_fill(
 
 def _start(
     quilt: int, patch_ids: Sequence[int], objective: Objective, marks: int, budget: int | None,
-    require_bonus: bool, config: SolverConfig, progress: ProgressFn | None, stop: StopSignal,
+    require_bonus: bool, config: SolverConfig, deadline: Deadline, progress: ProgressFn | None, stop: StopSignal,
 ) -> _Fill:
     """The arguments checked (one-line errors), the values, the area bounds and the twins."""
     started = time.perf_counter()
@@ -350,7 +351,7 @@ def _start(
     bounds = fill_bounds(quilt, ids)
     return _Fill(
         quilt=quilt, ids=ids, values=values, objective=objective, budget=budget, require_bonus=require_bonus,
-        config=config, progress=progress, stop=stop, started=started, bounds=bounds,
+        config=config, deadline=deadline, progress=progress, stop=stop, started=started, bounds=bounds,
         upper=_upper_bound(bounds, ids, values, budget),
         twins=interchangeable_groups(ids, _same_for(objective, budget, marks)),
     )
@@ -416,12 +417,12 @@ def _is_excluded(fill: _Fill, placed: Sequence[tuple[int, int]]) -> bool:
 
 
 def _settle_bonus(fill: _Fill) -> FillResult | None:
-    """Step 0: the 7x7 requirement within the budget, by the one 7x7 completion given a share of
-    the time limit. The answer when it proves the requirement impossible; otherwise None, with
-    the completion found as the incumbent (none when left open), or the requirement dropped
-    when a square is complete already."""
+    """Step 0: the 7x7 requirement within the budget, by the one 7x7 completion given its share of
+    the deadline (``clock.FILL_BONUS_SHARE``). The answer when it proves the requirement
+    impossible; otherwise None, with the completion found as the incumbent (none when left open),
+    or the requirement dropped when a square is complete already."""
     completion = bonus_completion(
-        fill.quilt, fill.ids, fill.config.model_copy(update={"time_limit": fill.config.time_limit * _BONUS_SHARE}),
+        fill.quilt, fill.ids, deadline=fill.deadline.share(FILL_BONUS_SHARE), config=fill.config,
         stop=fill.stop, budget=fill.budget,
     )
     if completion.status == SolveStatus.INFEASIBLE:
@@ -442,14 +443,15 @@ def _settle_bonus(fill: _Fill) -> FillResult | None:
 
 
 def _search_alone(fill: _Fill) -> FillResult | Packer:
-    """Steps 1-3: the area bound, the compiled search alone for ``_FAST_ALONE``, and the
-    per-region caps. The answer when one of them settles the fill, else the search to go on."""
+    """Steps 1-3: the area bound, the compiled search alone (``clock.FILL_ALONE_SECONDS``, at most
+    ``FILL_ALONE_SHARE`` of the time), and the per-region caps (``REGION_BOUNDS_SECONDS``, at most
+    ``REGION_BOUNDS_SHARE``). The answer when one of them settles the fill, else the search to go on."""
     if fill.upper <= 0:
         return fill.finish(SolveStatus.OPTIMAL, 0, 0, [], "bounds")
     # most instances are settled here, before CP-SAT is even built
     packer = Packer(fill.problem, upper=fill.upper, regions=fill.part_masks, table_bits=_FIRST_TABLE_BITS)
     fill.stop.attach(packer.request_stop)
-    incumbent = packer.run(deadline=fill.started + min(_FAST_ALONE, fill.config.time_limit * 0.5))
+    incumbent = packer.run(deadline=fill.deadline.share(FILL_ALONE_SHARE).within(FILL_ALONE_SECONDS))
     fill.incumbent = incumbent
     if fill.progress is not None:
         fill.progress(incumbent.value, fill.upper, "dfs")
@@ -458,7 +460,7 @@ def _search_alone(fill: _Fill) -> FillResult | Packer:
     packer.use_table(_TABLE_BITS)  # not trivial after all: remember searched states
     if fill.objective == "cells" and len(fill.bounds.regions) > 1:
         # each empty region on its own, with every patch available: a tighter bound
-        limit = time.perf_counter() + min(_REGION_BOUND_TIME, fill.config.time_limit * 0.1)
+        limit = fill.deadline.share(REGION_BOUNDS_SHARE).within(REGION_BOUNDS_SECONDS)
         fill.caps = region_caps(fill.bounds, fill.ids, limit)
         fill.upper = min(fill.upper, sum(fill.caps))
         packer.tighten(fill.upper)
@@ -474,7 +476,7 @@ def _cp_sat_alone(fill: _Fill) -> FillResult:
     alone = fill.cp_sat_config()
     handle = SolveHandle()
     fill.stop.attach(handle.stop)
-    return fill.finish_cp_sat(solve(handle, alone), fill.incumbent, fill.found_by)
+    return fill.finish_cp_sat(solve(handle, alone, fill.deadline), fill.incumbent, fill.found_by)
 
 
 def _cp_sat_beside_search(fill: _Fill, packer: Packer) -> FillResult:
@@ -484,7 +486,7 @@ def _cp_sat_beside_search(fill: _Fill, packer: Packer) -> FillResult:
     handle = SolveHandle()
     fill.stop.attach(handle.stop)
     again = fill.cp_sat_config(workers=1, seed=fill.config.seed + 1)
-    cp_sat = _InThread(lambda: solve(handle, again), "cp-sat")
+    cp_sat = _InThread(lambda: solve(handle, again, fill.deadline), "cp-sat")
     found = packer.run(deadline=fill.deadline, stop=lambda: not cp_sat.is_alive(), slice_nodes=_TURNED_SLICE)
     if found.exhausted:
         handle.stop()
@@ -543,15 +545,15 @@ def _race(fill: _Fill, packer: Packer) -> FillResult:
     half a turn in this one (both kernels release the GIL). The first to settle the fill
     stops the other. The order cells are settled in decides how soon a tight pocket is
     met, so the two scans from opposite corners often differ tenfold in time, either way
-    round, proofs included. If neither has settled it by ``_TURNED_SHARE`` of the time limit,
-    CP-SAT (one worker, warm-started from the better packing) takes this core for the time
-    left: on a quilt both scans find hard, its LP bound may still prove the fill, and its
-    bound improves.
+    round, proofs included. If neither has settled it by ``clock.TURNED_SHARE`` of the time left
+    (at least ``TURNED_SECONDS``), CP-SAT (one worker, warm-started from the better packing)
+    takes this core for the time left: on a quilt both scans find hard, its LP bound may still
+    prove the fill, and its bound improves.
     """
     assert fill.incumbent is not None  # the search alone has run: its packing
     incumbent = fill.incumbent
     turned = _turned_search(fill)
-    switch_at = fill.started + max(_TURNED_ALONE, _TURNED_SHARE * fill.config.time_limit)
+    switch_at = fill.deadline.share(TURNED_SHARE, at_least=TURNED_SECONDS)
     handle = SolveHandle()
     fill.stop.attach(handle.stop)
 
@@ -573,18 +575,18 @@ def _race(fill: _Fill, packer: Packer) -> FillResult:
         fill.progress(incumbent.value, fill.upper, "dfs from two corners")
     # slices of a few milliseconds: this thread keeps the clock (the other one keeps going
     # until told to stop)
-    other = _turned_back(turned.run(deadline=min(fill.deadline, switch_at), slice_nodes=_TURNED_SLICE))
+    other = _turned_back(turned.run(deadline=switch_at, slice_nodes=_TURNED_SLICE))
     if other.exhausted:
         packer.request_stop()
         searching.join()
         return _settled_in_race(fill, other)
     outcome: CpOutcome = (SolveStatus.UNKNOWN, None, fill.upper, [])
-    if not handle.stopped and fill.deadline - time.perf_counter() > 0.01:
+    if not handle.stopped and fill.deadline.remaining() > 0.01:
         best = max((other, incumbent), key=lambda r: r.value)
         if fill.progress is not None:
             fill.progress(best.value, fill.upper, "cp-sat beside dfs")
         solve = fill.cp_sat(best)  # the search in the thread runs meanwhile
-        outcome = solve(handle, fill.cp_sat_config())  # returns at once when the search has won meanwhile
+        outcome = solve(handle, fill.cp_sat_config(), fill.deadline)  # at once when the search has won meanwhile
     packer.request_stop()
     searched = searching.result()
     if searched.exhausted:
@@ -609,7 +611,7 @@ def _settled_in_race(fill: _Fill, result: PackResult) -> FillResult:
     return fill.settled(result)
 
 
-def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -> list[int]:
+def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: Deadline) -> list[int]:
     """Per empty region, the most cells the patches can cover in it with the others ignored.
 
     Every fill covers at most that in each region, so the sum bounds the covered cells (a
@@ -624,7 +626,7 @@ def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: float) -
         if k == largest:
             continue
         region = bounds.regions[k]
-        if time.perf_counter() >= deadline:
+        if deadline.expired():
             break
         found = Packer(PackingProblem(region.mask, tuple(patch_ids)), upper=region.best).run(
             node_limit=_REGION_NODES, deadline=deadline
@@ -671,9 +673,9 @@ def _canonical_hint(
     return list(by_slot.items())
 
 
-def _solve_cp_sat(*args: Any, config: SolverConfig, **kwargs: Any) -> CpOutcome:
-    """Build and solve the CP-SAT model in one go (``_prepare_cp_sat``'s arguments)."""
-    return _prepare_cp_sat(*args, **kwargs)(None, config)
+def _solve_cp_sat(*args: Any, config: SolverConfig, deadline: Deadline, **kwargs: Any) -> CpOutcome:
+    """Build and solve the CP-SAT model in one go, by ``deadline`` (``_prepare_cp_sat``'s arguments)."""
+    return _prepare_cp_sat(*args, **kwargs)(None, config, deadline)
 
 
 def _prepare_cp_sat(
@@ -712,7 +714,7 @@ def _prepare_cp_sat(
     chain = _chain_slots(ids, twins, bounds) if len(symmetries) > 1 and "symmetry" in features else []
     _break_symmetry(model, ids, chain, symmetries)
     if require_bonus and not _require_window(model, quilt, bounds.reachable):
-        return lambda handle, config: (SolveStatus.INFEASIBLE, None, upper, [])
+        return lambda handle, config, deadline: (SolveStatus.INFEASIBLE, None, upper, [])
     # over the placement literals, not ``used``: CP-SAT's LP is much stronger that way
     objective = [(v, values[s]) for s, _, v in model.choices()]
     if "upper" in features and upper < sum(max(0, v) for v in values):
@@ -792,12 +794,12 @@ def _solve_fill_model(model: PlacementModel, ids: Sequence[int], upper: int, pro
     """The solve of the built model: its status, value, bound (at most ``upper``) and placements."""
     slot_of = {pid: s for s, pid in enumerate(ids)}
 
-    def run(handle: SolveHandle | None, config: SolverConfig) -> CpOutcome:
+    def run(handle: SolveHandle | None, config: SolverConfig, deadline: Deadline) -> CpOutcome:
         report = None
         if progress is not None:
             def report(value: float, bound: float) -> None:
                 progress(value, bound, "cp-sat")
-        solution = model.solve(config, on_solution=report, handle=handle, parameters=_CP_PARAMS)
+        solution = model.solve(config, deadline, on_solution=report, handle=handle, parameters=_CP_PARAMS)
         if solution.status not in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
             return solution.status, None, upper, []
         placed = [(slot_of[p.patch], p.mask) for p in solution.placements]

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from patchwork_opt.core.bitboard import CELLS, FULL, cells_of, iter_bits, mask_of
 from patchwork_opt.core.catalogue import PLACEMENTS, check_patch_ids
+from patchwork_opt.core.clock import Deadline, solver_seconds
 from patchwork_opt.core.errors import PatchworkError
 
 if TYPE_CHECKING:
@@ -55,11 +56,11 @@ class Instance(BaseModel):
 
 
 class SolverConfig(BaseModel):
-    """How long and how a CP-SAT solve runs. Tests use ``workers=1`` and a fixed seed."""
+    """How a CP-SAT solve runs (how long is the caller's deadline: ``core.clock``). Tests use
+    ``workers=1`` and a fixed seed."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
-    time_limit: float = Field(default=10.0, gt=0, le=3600, description="Wall-clock limit in seconds.")
     workers: int = Field(default=2, ge=1, le=64, description="CP-SAT search workers.")
     seed: int = Field(default=0, ge=0, description="CP-SAT random seed.")
     log: bool = Field(default=False, description="Print the CP-SAT search log.")
@@ -261,14 +262,17 @@ class PlacementModel:
     def solve(
         self,
         config: SolverConfig,
+        deadline: Deadline,
         on_solution: Callable[[float, float], None] | None = None,
         handle: SolveHandle | None = None,
         parameters: dict[str, int | bool | float] | None = None,
     ) -> Solution:
-        """Solve with explicit parameters; ``on_solution(objective, bound)`` for progress.
+        """Solve by ``deadline`` with explicit parameters; ``on_solution(objective, bound)`` for
+        progress.
 
-        CP-SAT releases the GIL while it searches, so a solve can run in a thread beside
-        Python work; ``handle`` lets that work stop it.
+        CP-SAT keeps its own time: it gets ``clock.solver_seconds(deadline)``. It releases the GIL
+        while it searches, so a solve can run in a thread beside Python work; ``handle`` lets that
+        work stop it.
         """
         from ortools.sat.python import cp_model
 
@@ -277,7 +281,7 @@ class PlacementModel:
             handle.attach(solver)
             if handle.stopped:
                 return Solution(status=SolveStatus.UNKNOWN)
-        solver.parameters.max_time_in_seconds = config.time_limit
+        solver.parameters.max_time_in_seconds = solver_seconds(deadline)
         solver.parameters.num_workers = config.workers
         solver.parameters.random_seed = config.seed
         solver.parameters.log_search_progress = config.log

@@ -6,6 +6,7 @@ import os
 import random
 from collections.abc import Iterable, Sequence
 
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, mask_of
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -131,7 +132,7 @@ def random_record(seed: int) -> Record:
     record = Record.start(state)
     rng = random.Random(seed)
     while not state.is_terminal():
-        move = state.random_move(rng)
+        move = random_move(state, rng)
         state.apply(move)
         record.moves.append(move)
     return record

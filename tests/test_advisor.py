@@ -13,20 +13,22 @@ from patchwork_opt.bench.hint import random_midgame
 from patchwork_opt.core.advice import PlacementAdvisor, RankedPlacement
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, cells_of, mask_of
 from patchwork_opt.core.catalogue import PLACEMENTS, is_placement, legal_placements
+from patchwork_opt.core.clock import Deadline
 from solvers.advisor import SolverAdvisor
 from solvers.bonus import bonus_completion
 from solvers.model import SolverConfig
 from solvers.search import PackingProblem, pack
 
-CONFIG = SolverConfig(time_limit=5.0, workers=1, seed=0)
+CONFIG = SolverConfig(workers=1, seed=0)
+CALL = 5.0  # seconds a CP-SAT call may take: time to settle every question here
 
 
 def test_is_a_placement_advisor() -> None:
-    assert isinstance(SolverAdvisor(CONFIG), PlacementAdvisor)
+    assert isinstance(SolverAdvisor(CONFIG, call_seconds=CALL), PlacementAdvisor)
 
 
 def test_ranked_placements_are_legal_and_sorted() -> None:
-    advisor = SolverAdvisor(CONFIG, lookahead=4, budget=None)
+    advisor = SolverAdvisor(CONFIG, lookahead=4, budget=None, call_seconds=CALL)
     rng = random.Random(6)
     for _ in range(8):
         quilt, pid, _, pool = random_midgame(rng)
@@ -40,13 +42,13 @@ def test_ranked_placements_are_legal_and_sorted() -> None:
 
 
 def test_no_placement_no_advice() -> None:
-    advisor = SolverAdvisor(CONFIG)
+    advisor = SolverAdvisor(CONFIG, call_seconds=CALL)
     assert advisor.rank_placements(FULL & ~bit(0, 0), 0, [1, 2], 3) == []
     assert advisor.rank_placements(0, 0, [1, 2], 0) == []
 
 
 def test_bonus_feasible_answers() -> None:
-    advisor = SolverAdvisor(CONFIG)
+    advisor = SolverAdvisor(CONFIG, call_seconds=CALL)
     hole = bit(0, 0) | bit(0, 1)
     quilt = WINDOW_MASKS[0] & ~hole
     assert advisor.bonus_feasible(WINDOW_MASKS[3], []) is True  # already complete
@@ -94,14 +96,14 @@ def test_window_search_matches_exhaustive_search() -> None:
 
 def test_the_bot_the_cli_and_the_web_service_agree_on_7x7_completion() -> None:
     """One completion behind all three: with time to settle, the same answer on every quilt."""
-    advisor = SolverAdvisor(CONFIG)
+    advisor = SolverAdvisor(CONFIG, call_seconds=CALL)
     answers = []
     for seed in range(40):
         rng = random.Random(seed)
         quilt, ids = near_complete_quilt(rng)
-        cli = bonus_completion(quilt, ids, CONFIG).feasible
+        cli = bonus_completion(quilt, ids, deadline=Deadline.after(CALL), config=CONFIG).feasible
         request = BonusRequest(quilt=cells_of(quilt), patches=ids, time_limit=5.0, workers=1)
-        web = web_bonus(request, time_cap=5.0).feasible
+        web = web_bonus(request, Deadline.after(5.0)).feasible
         bot = advisor.bonus_feasible(quilt, ids)
         assert cli is not None and cli == web == bot, seed
         answers.append(cli)

@@ -19,6 +19,7 @@ from patchwork_opt.ai.heuristic import (
     leather_cell,
     purchase_value,
 )
+from patchwork_opt.ai.random_play import playout
 from patchwork_opt.core.advice import PlacementAdvisor, RankedPlacement
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, has_full_window
 from patchwork_opt.core.catalogue import PATCHES, legal_placements, placement
@@ -254,7 +255,7 @@ def test_every_patch_is_placed_where_it_fits() -> None:
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bots_refuse_a_finished_game(name: str) -> None:
     state = State.new(seed=1)
-    state.playout(random.Random(1))
+    playout(state, random.Random(1))
     with pytest.raises(PatchworkError, match="game is over"):
         _bot(name).decide(state)
 

@@ -12,6 +12,7 @@ from conftest import after, late_positions, leather_position, make_state, minima
 from patchwork_opt.ai.analysis.run import analyse, root_moves
 from patchwork_opt.ai.bots.registry import LEVEL_ITERATIONS, make_bot
 from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.search.exact import ExactSearch
 from patchwork_opt.ai.search.fastcore import CompiledSearch, advance, buy, encode, place_leather
 from patchwork_opt.core.bitboard import WINDOW_MASKS, bit
@@ -109,7 +110,7 @@ def test_compiled_transitions_match_the_engine_through_whole_games() -> None:
         rng = random.Random(seed)
         while not state.is_terminal():
             p = state.to_move()
-            move = state.random_move(rng)
+            move = random_move(state, rng)
             if move.kind == "advance":
                 advance(flat, p)
             elif move.kind == "buy":

@@ -19,6 +19,7 @@ from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.random_bot import RandomBot
 from patchwork_opt.ai.bots.registry import BOT_NAMES, make_bot
 from patchwork_opt.ai.bots.solver_bot import SolverBot
+from patchwork_opt.ai.random_play import playout, random_move
 from patchwork_opt.ai.search.exact import ExactSearch
 from patchwork_opt.apps.review import review_game
 from patchwork_opt.core.bitboard import FULL
@@ -72,7 +73,7 @@ def test_top_hint_wins_whenever_a_win_exists_in_late_endgames() -> None:
         rng = random.Random(seed)
         state = State.new(seed=seed)
         while not state.is_terminal() and (min(state.pos) < 49 or state.pending >= 0):
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
         if state.is_terminal():
             continue
         exact = ExactSearch(node_limit=300_000).solve(state)
@@ -176,7 +177,7 @@ def test_a_stop_signal_ends_the_analysis_early() -> None:
 
 def test_every_refusal_of_a_finished_game_is_the_one_game_over_error() -> None:
     state = State.new(seed=1)
-    state.playout(random.Random(1))
+    playout(state, random.Random(1))
     for name in BOT_NAMES:
         with pytest.raises(GameOverError, match="the game is over"):
             make_bot(name, seed=1, iterations=20).decide(state)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from patchwork_opt.ai.analysis.position import move_key
 from patchwork_opt.ai.heuristic import TIME, leather_cell, rank_placements
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.search.candidates import ADVISOR_FROM, EVERY, candidate_moves
 from patchwork_opt.core.advice import RankedPlacement
 from patchwork_opt.core.bitboard import has_full_window
@@ -25,7 +26,7 @@ def _positions(count: int, seed: int) -> list[State]:
         for _ in range(rng.randrange(0, 110)):
             if state.is_terminal():
                 break
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
         if not state.is_terminal():
             out.append(state)
     return out

@@ -187,4 +187,4 @@ def test_one_duplicate_error_class_for_every_caller() -> None:
     with pytest.raises(DuplicatePatchError):
         Instance.of(0, [3, 3])
     with pytest.raises(DuplicatePatchError):
-        best_fit(0, 1, [2, 2])
+        best_fit(0, 1, [2, 2], deadline=None)

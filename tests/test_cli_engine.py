@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
 
@@ -22,7 +23,7 @@ def _random_record(seed: int, plies: int | None = None, leather: str = "revised"
     state = State.new(seed=seed, leather=leather)
     record = Record.start(state)
     while not state.is_terminal() and (plies is None or len(record.moves) < plies):
-        move = state.random_move(rng)
+        move = random_move(state, rng)
         state.apply(move)
         record.moves.append(move)
     return record

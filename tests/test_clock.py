@@ -1,14 +1,18 @@
 """The one clock: a deadline made once and shared out, never extended, and the searches ending by it.
 
 The searches here run on a fake clock (``WorkClock``): time passes only as the compiled search
-runs iterations (a fixed cost each) or as the clock is read, so whether a search outlives its
-deadline is exact, not a matter of the machine's load.
+runs iterations (a fixed cost each), as the packing search of the solvers runs nodes, or as the
+clock is read, so whether a search outlives its deadline is exact, not a matter of the machine's
+load. CP-SAT, which keeps its own time, is replaced where it would run (``FakeCpSat``): what it is
+handed is what is checked.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 from conftest import late_positions
@@ -23,10 +27,26 @@ from patchwork_opt.ai.search import exactcore, fastcore
 from patchwork_opt.ai.search.exact import ExactSearch
 from patchwork_opt.core.advice import RankedPlacement
 from patchwork_opt.core.catalogue import legal_placements
-from patchwork_opt.core.clock import EXACT_SHARE, BudgetError, Deadline, bounded
+from patchwork_opt.core.clock import (
+    BONUS_SEARCH_SHARE,
+    EXACT_SHARE,
+    FILL_BONUS_SHARE,
+    LEAST_SOLVER_SECONDS,
+    TURNED_SECONDS,
+    TURNED_SHARE,
+    BudgetError,
+    Deadline,
+    bounded,
+    solver_seconds,
+)
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation
+from solvers import fill
 from solvers.advisor import SolverAdvisor
+from solvers.bestfit import best_fit
+from solvers.bonus import bonus_completion
+from solvers.model import PlacementModel, Solution, SolverConfig, SolveStatus
+from solvers.search import fastpack
 
 MIDGAME = from_notation("28,7,8,30,9,26,1,27,3,31,21,32,20,12,5,18,19,16,0,10,15,11,6,4,14,13 "
                         "15/4/1/000000000046678f82038 16/4/4/000000000000081f1f8ff 1 - - 26,32,38,44,50 - "
@@ -63,6 +83,42 @@ def work_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[WorkClock]:
     yield clock
 
 
+@pytest.fixture
+def node_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[WorkClock]:
+    """Fake seconds that pass as the packing search runs: ``per_iteration`` a node, each slice of the
+    compiled kernel charged its whole node budget when it returns."""
+    clock = WorkClock(per_iteration=1e-5)
+    real_run: Any = fastpack._run  # the compiled kernel
+
+    def run(nodes: int, *args: object) -> int:
+        status: int = real_run(nodes, *args)
+        clock.now += nodes * clock.per_iteration
+        return status
+
+    monkeypatch.setattr(fastpack, "_run", run)
+    yield clock
+
+
+class FakeCpSat:
+    """CP-SAT answering unknown at once; records when it was called (on ``clock``) and the deadline
+    it was handed."""
+
+    def __init__(self, clock: WorkClock) -> None:
+        self.clock = clock
+        self.calls: list[tuple[float, Deadline]] = []
+
+    def solve(self, model: PlacementModel, config: SolverConfig, deadline: Deadline, *args: object,
+              **kwargs: object) -> Solution:
+        self.calls.append((self.clock.now, deadline))
+        return Solution(status=SolveStatus.UNKNOWN)
+
+
+def fake_cp_sat(monkeypatch: pytest.MonkeyPatch, clock: WorkClock) -> FakeCpSat:
+    fake = FakeCpSat(clock)
+    monkeypatch.setattr(PlacementModel, "solve", lambda model, *args, **kwargs: fake.solve(model, *args, **kwargs))
+    return fake
+
+
 def test_a_share_never_reaches_past_its_parent() -> None:
     clock = WorkClock()
     parent = Deadline.after(10.0, clock)
@@ -77,6 +133,17 @@ def test_a_share_never_reaches_past_its_parent() -> None:
     assert parent.share(1.0).at == parent.at and parent.remaining() == 0.0
     with pytest.raises(ValueError):
         parent.share(1.5)
+
+
+def test_a_share_may_be_given_at_least_some_seconds_and_a_solver_its_seconds_left() -> None:
+    clock = WorkClock()
+    parent = Deadline.after(10.0, clock)
+    assert parent.share(0.3, at_least=0.5).at == 3.0  # the share is more
+    assert parent.share(0.01, at_least=0.5).at == 0.5  # the seconds are more
+    assert parent.share(0.01, at_least=50.0).at == parent.at  # never past the parent
+    assert solver_seconds(parent) == 10.0
+    clock.now = 12.0
+    assert solver_seconds(parent) == LEAST_SOLVER_SECONDS  # passed: the least a solver is handed
 
 
 @pytest.mark.parametrize("seconds", [0.0, -1.0, float("inf"), float("nan")])
@@ -194,3 +261,104 @@ def test_a_bounded_advisor_still_ranks_when_its_time_is_gone() -> None:
     assert late is not advisor and advisor.deadline is None and late.deadline == deadline
     ranked = late.rank_placements(0, 12, [1, 2, 3, 4, 5], 3)  # the fast bound past the deadline
     assert len(ranked) == 3 and all(r.mask in legal_placements(12, 0) for r in ranked)
+
+
+#: 10 patches of 49 cells in all: no 7x7 square of an empty quilt is settled in 2 s of search.
+OPEN_SQUARE = [5, 11, 15, 16, 17, 25, 27, 28, 29, 30]
+#: A quilt on which each of the fill's two searches needs over a second (1.4 M nodes).
+HARD_FILL = (2116247590008279011541056, [0, 2, 4, 5, 6, 12, 13, 15, 23, 26, 29, 30, 32])
+
+
+def test_the_fill_switches_to_cp_sat_at_its_share_and_hands_it_the_deadline(
+    node_clock: WorkClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cp_sat = fake_cp_sat(monkeypatch, node_clock)
+    raced: list[float] = []
+    turned = fill._turned_search
+
+    def turned_search(f: fill._Fill) -> fastpack.Packer:
+        raced.append(node_clock.now)  # the race starts
+        return turned(f)
+
+    monkeypatch.setattr(fill, "_turned_search", turned_search)
+    quilt, ids = HARD_FILL
+    deadline = Deadline.after(2.0, node_clock)
+    result = fill.optimal_fill(quilt, ids, deadline=deadline, config=SolverConfig(workers=1, seed=0))
+    [start] = raced
+    switch = start + max(TURNED_SHARE * (deadline.at - start), TURNED_SECONDS)
+    [(called, given)] = cp_sat.calls
+    # the turned search had its share of the time left (to the slice), then CP-SAT the fill's deadline
+    assert switch <= called <= switch + fill._TURNED_SLICE * node_clock.per_iteration
+    assert given.at == deadline.at
+    assert result.status == SolveStatus.FEASIBLE and result.objective is not None
+    assert result.objective <= result.bound
+
+
+def test_a_required_7x7_is_settled_within_its_share_of_the_fill(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = WorkClock()
+    given: list[Deadline] = []
+    completion = fill.bonus_completion
+
+    def recorded(*args: object, deadline: Deadline, **kwargs: object) -> object:
+        given.append(deadline)
+        return completion(*args, deadline=deadline, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fill, "bonus_completion", recorded)
+    deadline = Deadline.after(10.0, clock)
+    result = fill.optimal_fill(0, [0, 1, 2, 3], require_bonus=True, deadline=deadline)
+    assert [d.at for d in given] == [FILL_BONUS_SHARE * 10.0]
+    assert result.status == SolveStatus.INFEASIBLE  # 14 cells for 49: proven at once
+
+
+def test_the_7x7_search_takes_its_share_and_cp_sat_shares_the_rest(
+    node_clock: WorkClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node_clock.per_iteration = 1e-7
+    cp_sat = fake_cp_sat(monkeypatch, node_clock)
+    deadline = Deadline.after(0.2, node_clock)
+    result = bonus_completion(0, OPEN_SQUARE, deadline=deadline, config=SolverConfig(workers=1, seed=0))
+    assert result.feasible is None and result.status == SolveStatus.UNKNOWN
+    share = BONUS_SEARCH_SHARE * 0.2  # the search's deadline, made as it started (at 0)
+    first = cp_sat.calls[0][0]
+    assert share <= first <= share + 5_000 * node_clock.per_iteration  # to the slice
+    # CP-SAT's windows share what is left equally, the last one to the completion's deadline
+    ends = [d.at for _, d in cp_sat.calls]
+    assert ends == sorted(ends) and ends[-1] == deadline.at
+    assert ends[0] == pytest.approx(first + (deadline.at - first) / len(ends))
+
+
+def test_best_fit_searches_while_its_deadline_lasts() -> None:
+    from patchwork_opt.bench.hint import random_midgame
+
+    rng = random.Random(4)
+    for _ in range(50):
+        quilt, pid, upcoming, pool = random_midgame(rng)
+        full = best_fit(quilt, pid, upcoming, deadline=None, pool=pool, top_k=3)
+        if full.solved >= 6:
+            break
+    else:
+        pytest.fail("no request in 50 searches six placements")
+    clock = WorkClock(per_read=1.0)  # a fake second each time the clock is read
+    cut = best_fit(quilt, pid, upcoming, deadline=Deadline.after(3.0, clock), pool=pool, top_k=3)
+    assert cut.solved <= 3 < full.solved  # one read a candidate: past the deadline, the fast bound
+    assert full.exact and not cut.exact and len(cut.hints) == 3
+
+
+def test_a_stop_ends_best_fit_as_its_deadline_would() -> None:
+    from patchwork_opt.core.stop import StopSignal
+
+    stop = StopSignal()
+    stop.set()  # nobody waits for the answer: no placement is searched, each still ranked
+    result = best_fit(0, 12, [1, 2, 3, 4], deadline=None, top_k=3, stop=stop)
+    assert result.solved == 0 and len(result.hints) == 3 and not result.exact
+
+
+def test_each_cp_sat_call_of_best_fit_ends_by_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = WorkClock()  # time stands still: every call sees the same deadlines
+    cp_sat = fake_cp_sat(monkeypatch, clock)
+    # node_limit 1: every cover goes to CP-SAT
+    best_fit(0, 12, [1, 2, 3], deadline=Deadline.after(1.0, clock), call_seconds=0.3, node_limit=1)
+    assert cp_sat.calls and {d.at for _, d in cp_sat.calls} == {0.3}  # a call's seconds
+    cp_sat.calls.clear()
+    best_fit(0, 12, [1, 2, 3], deadline=Deadline.after(0.2, clock), call_seconds=0.3, node_limit=1)
+    assert cp_sat.calls and {d.at for _, d in cp_sat.calls} == {0.2}  # never past the deadline

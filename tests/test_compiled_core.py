@@ -28,6 +28,7 @@ from patchwork_opt.ai.heuristic import (
     rank_leather_cells,
     window_progress,
 )
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.search import fastcore as fc
 from patchwork_opt.ai.search.mcts import macro_moves
 from patchwork_opt.ai.search.policy import (
@@ -175,7 +176,7 @@ def _positions(seed: int, games: int) -> list[State]:
         rng = random.Random(g)
         while not state.is_terminal():
             found.append(state.clone())
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
     return found
 
 

@@ -151,6 +151,22 @@ def test_stop_ends_a_timed_search_with_the_best_move_so_far(engine: pexpect.spaw
     assert elapsed < 2.0, f"stop answered a 60 s search after {elapsed:.1f} s"
 
 
+def test_stop_ends_the_mcts_baseline_too(engine: pexpect.spawn) -> None:
+    """Every bot is told ``stop`` alike (``Bot.decide(state, stop)``): the Python MCTS ends after the
+    simulation running instead of its 60 s."""
+    engine.sendline("setoption name AI value mcts")
+    engine.sendline("position startpos seed 7")
+    engine.sendline("go movetime 60000")
+    time.sleep(0.5)  # let the search start
+    sent = time.perf_counter()
+    engine.sendline("stop")
+    engine.expect(BESTMOVE, timeout=30)
+    elapsed = time.perf_counter() - sent
+    engine.sendline("setoption name AI value solver")
+    State.new(seed=7).check(Move.parse(engine.match.group(1)))
+    assert elapsed < 2.0, f"stop answered a 60 s mcts search after {elapsed:.1f} s"
+
+
 def test_go_on_a_finished_game_is_refused(engine: pexpect.spawn) -> None:
     state = State.new(seed=6)
     while not state.is_terminal():

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.search import exactcore
 from patchwork_opt.ai.search.exact import ExactSearch, final_value
 from patchwork_opt.ai.search.exactcore.bounds import circle_set, score_bounds
@@ -117,7 +118,7 @@ def small_endgames(seed: int) -> list[State]:
         while not game.is_terminal():
             if min(game.pos) >= 49 and game.count_moves() > 1:
                 out.append(game.clone())
-            game.apply(game.random_move(rng))
+            game.apply(random_move(game, rng))
     return out
 
 

@@ -9,12 +9,18 @@ import pytest
 
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, bit, neighbours
 from patchwork_opt.core.catalogue import PATCHES, is_placement, legal_placements
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError, UnknownPatchError
 from patchwork_opt.core.lookup import parse_patch_ids
 from solvers.fill import FillResult, optimal_fill
 from solvers.model import SolverConfig, SolveStatus
 
-CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
+CONFIG = SolverConfig(workers=1, seed=0)
+
+
+def in_time() -> Deadline:
+    """A deadline with time to settle every question here (20 s from now)."""
+    return Deadline.after(20.0)
 
 
 def blob(rng: random.Random, size: int, start: tuple[int, int] = (4, 4)) -> int:
@@ -81,7 +87,7 @@ def small_instances(count: int, seed: int) -> list[tuple[int, list[int]]]:
 
 @pytest.mark.parametrize("quilt,ids", small_instances(14, seed=7))
 def test_cells_matches_exhaustive_search(quilt: int, ids: list[int]) -> None:
-    result = optimal_fill(quilt, ids, config=CONFIG)
+    result = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
     assert result.optimal and result.status == SolveStatus.OPTIMAL
     assert result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
     assert result.objective == result.placed_cells == result.bound
@@ -96,12 +102,12 @@ def test_points_and_budget_match_exhaustive_search(quilt: int, ids: list[int]) -
         p = PATCHES[pid]
         return 2 * p.area + p.income * marks - p.cost
 
-    result = optimal_fill(quilt, ids, objective="points", marks=marks, config=CONFIG)
+    result = optimal_fill(quilt, ids, objective="points", marks=marks, deadline=in_time(), config=CONFIG)
     assert result.optimal
     assert result.objective == exhaustive(quilt, ids, points)
     check_valid(result, quilt, ids)
     budget = 5
-    capped = optimal_fill(quilt, ids, budget=budget, config=CONFIG)
+    capped = optimal_fill(quilt, ids, budget=budget, deadline=in_time(), config=CONFIG)
     assert capped.optimal
     assert capped.cost <= budget
     assert capped.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=budget)
@@ -117,7 +123,7 @@ def test_symmetric_quilt_and_twins_lose_no_optimum() -> None:
                 hole |= bit(r, c)
     quilt = FULL & ~hole
     ids = [17, 18, 25, 26, 13]
-    result = optimal_fill(quilt, ids, config=CONFIG)
+    result = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
     assert result.optimal
     assert result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
     check_valid(result, quilt, ids)
@@ -140,7 +146,7 @@ def test_cp_sat_path_with_symmetry_breaking_matches_exhaustive_search() -> None:
     values = [PATCHES[pid].area for pid in ids]
     status, value, bound, placed = _solve_cp_sat(
         quilt, ids, values, bounds, bounds.upper, budget=None, require_bonus=False,
-        twins=interchangeable_groups(ids), hint=[], config=CONFIG, progress=None,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(), progress=None,
     )
     assert status == SolveStatus.OPTIMAL
     assert value == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area) == bound
@@ -155,7 +161,7 @@ def test_require_bonus_completes_a_square_or_proves_it_cannot() -> None:
     for c in range(2, 7):
         hole |= bit(3, c) | bit(4, c)  # a 2x5 hole inside every window
     quilt = FULL & ~hole
-    done = optimal_fill(quilt, [8, 5, 0, 1], require_bonus=True, config=CONFIG)
+    done = optimal_fill(quilt, [8, 5, 0, 1], require_bonus=True, deadline=in_time(), config=CONFIG)
     assert done.status == SolveStatus.OPTIMAL and done.bonus_window is not None
     final = quilt
     for placed in done.placements:
@@ -163,7 +169,7 @@ def test_require_bonus_completes_a_square_or_proves_it_cannot() -> None:
     assert any(final & w == w for w in WINDOW_MASKS)
     check_valid(done, quilt, [8, 5, 0, 1])
     # area 9 can never cover 10 cells
-    refused = optimal_fill(quilt, [0, 10, 25], require_bonus=True, config=CONFIG)
+    refused = optimal_fill(quilt, [0, 10, 25], require_bonus=True, deadline=in_time(), config=CONFIG)
     assert refused.status == SolveStatus.INFEASIBLE and refused.objective is None
     assert not refused.optimal and refused.placements == []
 
@@ -171,7 +177,7 @@ def test_require_bonus_completes_a_square_or_proves_it_cannot() -> None:
 def test_time_limit_gives_best_found_with_a_bound() -> None:
     # a loose instance that is hard to prove: whatever comes back must be consistent
     ids = list(range(0, 33, 2))
-    result = optimal_fill(0, ids, config=SolverConfig(time_limit=1.0, workers=1, seed=0))
+    result = optimal_fill(0, ids, deadline=Deadline.after(1.0), config=CONFIG)
     assert result.wall_time < 6.0
     assert result.objective is not None and result.objective <= result.bound <= 81
     if result.optimal:
@@ -185,7 +191,7 @@ def test_a_short_time_limit_stops_both_searches() -> None:
 
     warm_up()  # loading the compiled search must not eat the limit: the race has to run
     quilt, ids = 2116247590008279011541056, [0, 2, 4, 5, 6, 12, 13, 15, 23, 26, 29, 30, 32]
-    result = optimal_fill(quilt, ids, config=SolverConfig(time_limit=0.2, workers=1, seed=0))
+    result = optimal_fill(quilt, ids, deadline=Deadline.after(0.2), config=CONFIG)
     assert result.wall_time < 0.9
     assert not result.optimal and result.objective is not None and result.objective <= result.bound
     check_valid(result, quilt, ids)
@@ -194,7 +200,8 @@ def test_a_short_time_limit_stops_both_searches() -> None:
 def test_progress_reports_never_exceed_the_bound() -> None:
     seen: list[tuple[float | None, float]] = []
     result = optimal_fill(
-        0, [3, 7, 9, 14, 22, 23, 24], config=CONFIG, progress=lambda best, bound, _: seen.append((best, bound))
+        0, [3, 7, 9, 14, 22, 23, 24], deadline=in_time(), config=CONFIG,
+        progress=lambda best, bound, _: seen.append((best, bound)),
     )
     assert seen
     assert all(best is None or best <= bound for best, bound in seen)
@@ -204,13 +211,13 @@ def test_progress_reports_never_exceed_the_bound() -> None:
 
 def test_bad_input_is_a_one_line_domain_error() -> None:
     with pytest.raises(DuplicatePatchError, match="listed twice"):
-        optimal_fill(0, [1, 2, 1])
+        optimal_fill(0, [1, 2, 1], deadline=in_time())
     with pytest.raises(UnknownPatchError):
-        optimal_fill(0, [1, 33])
+        optimal_fill(0, [1, 33], deadline=in_time())
     with pytest.raises(PatchworkError, match="objective"):
-        optimal_fill(0, [1], objective="score")  # type: ignore[arg-type]
+        optimal_fill(0, [1], objective="score", deadline=in_time())  # type: ignore[arg-type]
     with pytest.raises(PatchworkError, match="budget"):
-        optimal_fill(0, [1], budget=-1)
+        optimal_fill(0, [1], budget=-1, deadline=in_time())
     assert parse_patch_ids("1, 2,5") == [1, 2, 5]
     for bad in ("1,x", "", "1,-2", "7,7"):
         with pytest.raises(PatchworkError):
@@ -228,7 +235,7 @@ def test_cp_sat_model_alone_matches_exhaustive_search(quilt: int, ids: list[int]
     values = [PATCHES[pid].area for pid in ids]
     status, value, bound, _ = _solve_cp_sat(
         quilt, ids, values, bounds, bounds.upper, budget=4, require_bonus=False,
-        twins=interchangeable_groups(ids), hint=[], config=CONFIG, progress=None,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(), progress=None,
     )
     assert status == SolveStatus.OPTIMAL
     assert value == bound == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=4)
@@ -236,13 +243,12 @@ def test_cp_sat_model_alone_matches_exhaustive_search(quilt: int, ids: list[int]
 
 @pytest.mark.parametrize("quilt,ids", [inst for inst in small_instances(40, seed=13) if inst[0] & 1 == 0][:6])
 def test_region_caps_are_exact_for_the_smaller_regions_and_bound_the_fill(quilt: int, ids: list[int]) -> None:
-    import time
 
     from solvers.bounds import fill_bounds
     from solvers.fill import region_caps
 
     bounds = fill_bounds(quilt, ids)
-    caps = region_caps(bounds, ids, time.perf_counter() + 30)
+    caps = region_caps(bounds, ids, Deadline.after(30))
     assert len(caps) == len(bounds.regions)
     largest = max(range(len(caps)), key=lambda k: bounds.regions[k].size, default=-1)
     for k, (region, cap) in enumerate(zip(bounds.regions, caps, strict=True)):
@@ -254,7 +260,7 @@ def test_region_caps_are_exact_for_the_smaller_regions_and_bound_the_fill(quilt:
             assert cap == alone
     best = exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
     assert best <= sum(caps)
-    result = optimal_fill(quilt, ids, config=CONFIG)
+    result = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
     assert result.optimal and result.objective == best <= result.bound
     # the caps as CP-SAT constraints, with the bound as the objective's domain, lose nothing
     from solvers.fill import _solve_cp_sat
@@ -263,7 +269,7 @@ def test_region_caps_are_exact_for_the_smaller_regions_and_bound_the_fill(quilt:
     upper = min(bounds.upper, sum(caps))
     status, value, bound, _ = _solve_cp_sat(
         quilt, ids, [PATCHES[pid].area for pid in ids], bounds, upper, budget=None, require_bonus=False,
-        twins=interchangeable_groups(ids), hint=[], config=CONFIG, progress=None, region_caps=caps,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(), progress=None, region_caps=caps,
     )
     assert status == SolveStatus.OPTIMAL and value == bound == best
 
@@ -296,7 +302,7 @@ def test_the_search_on_the_turned_quilt_settles_fills_on_the_real_quilt(monkeypa
     methods = []
     for quilt, ids in small_instances(8, seed=17):
         stalled.made.clear()
-        result = optimal_fill(quilt, ids, config=CONFIG)
+        result = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
         assert result.optimal and result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
         check_valid(result, quilt, ids)
         methods.append(result.method)
@@ -307,7 +313,7 @@ def test_cp_sat_takes_over_when_neither_search_settles_the_fill(monkeypatch: pyt
     _Stalled(monkeypatch, lambda made: True)
     methods = []
     for quilt, ids in small_instances(6, seed=19):
-        result = optimal_fill(quilt, ids, config=CONFIG)
+        result = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
         assert result.optimal and result.objective == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area)
         check_valid(result, quilt, ids)
         methods.append(result.method)
@@ -325,7 +331,7 @@ def _points(marks: int) -> Callable[[int], int]:
 def test_points_under_a_budget_are_settled_by_the_compiled_search() -> None:
     methods = []
     for quilt, ids in small_instances(8, seed=29):
-        result = optimal_fill(quilt, ids, objective="points", marks=3, budget=6, config=CONFIG)
+        result = optimal_fill(quilt, ids, objective="points", marks=3, budget=6, deadline=in_time(), config=CONFIG)
         assert result.optimal and result.cost <= 6
         assert result.objective == exhaustive(quilt, ids, _points(3), budget=6)
         check_valid(result, quilt, ids)
@@ -336,7 +342,7 @@ def test_points_under_a_budget_are_settled_by_the_compiled_search() -> None:
 def test_points_fall_back_on_cp_sat_when_the_search_settles_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     _Stalled(monkeypatch, lambda made: True)
     for quilt, ids in small_instances(4, seed=31):
-        result = optimal_fill(quilt, ids, objective="points", marks=6, config=CONFIG)
+        result = optimal_fill(quilt, ids, objective="points", marks=6, deadline=in_time(), config=CONFIG)
         assert result.optimal and result.method in ("cp-sat", "bounds")
         assert result.objective == exhaustive(quilt, ids, _points(6))
         check_valid(result, quilt, ids)
@@ -357,7 +363,7 @@ def test_a_stop_signal_ends_the_solve_early_with_a_valid_answer(objective: str, 
     timer.start()
     result = optimal_fill(
         quilt, ids, objective=objective, require_bonus=require_bonus,  # type: ignore[arg-type]
-        config=SolverConfig(time_limit=60.0, workers=1, seed=0), stop=stop,
+        deadline=Deadline.after(60.0), config=CONFIG, stop=stop,
     )
     timer.cancel()
     assert result.wall_time < 2.0  # unstopped, each of these takes over 3 s (cells 3.5 s, points 8 s, bonus 60 s)
@@ -405,12 +411,12 @@ def _area(pid: int) -> int:
 
 @pytest.mark.parametrize("quilt,ids", small_instances(10, seed=37))
 def test_excluding_the_best_choice_gives_the_best_other_choice(quilt: int, ids: list[int]) -> None:
-    best = optimal_fill(quilt, ids, config=CONFIG)
+    best = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
     assert best.optimal
     first = patch_set(best, _area)
     if not first:
         return  # nothing fits: no choice to exclude
-    other = optimal_fill(quilt, ids, exclude_sets=[first], config=CONFIG)
+    other = optimal_fill(quilt, ids, exclude_sets=[first], deadline=in_time(), config=CONFIG)
     assert other.status == SolveStatus.OPTIMAL and patch_set(other, _area) != first
     assert other.objective == best_other_choice(quilt, ids, _area, [first]) <= best.objective  # type: ignore[operator]
     check_valid(other, quilt, ids)
@@ -420,11 +426,11 @@ def test_cp_sat_honours_excluded_choices_as_the_search_does(monkeypatch: pytest.
     _Stalled(monkeypatch, lambda made: True)  # every search stopped: CP-SAT's no-good answers
     methods = []
     for quilt, ids in small_instances(5, seed=37):
-        best = optimal_fill(quilt, ids, config=CONFIG)
+        best = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
         first = patch_set(best, _area)
         if not first:
             continue
-        other = optimal_fill(quilt, ids, exclude_sets=[first], config=CONFIG)
+        other = optimal_fill(quilt, ids, exclude_sets=[first], deadline=in_time(), config=CONFIG)
         assert other.status == SolveStatus.OPTIMAL and patch_set(other, _area) != first
         assert other.objective == best_other_choice(quilt, ids, _area, [first])
         check_valid(other, quilt, ids)
@@ -440,23 +446,24 @@ def test_a_twin_of_an_excluded_patch_is_another_choice(monkeypatch: pytest.Monke
     if stalled:
         _Stalled(monkeypatch, lambda made: True)
     quilt = FULL & ~(bit(4, 4) | bit(4, 5) | bit(5, 4))
-    best = optimal_fill(quilt, [25, 26], config=CONFIG)
+    best = optimal_fill(quilt, [25, 26], deadline=in_time(), config=CONFIG)
     assert best.objective == 3
-    other = optimal_fill(quilt, [25, 26], exclude_sets=[patch_set(best, _area)], config=CONFIG)
+    other = optimal_fill(quilt, [25, 26], exclude_sets=[patch_set(best, _area)], deadline=in_time(), config=CONFIG)
     assert other.status == SolveStatus.OPTIMAL and other.objective == 3
     assert patch_set(other, _area) == {25, 26} - patch_set(best, _area)
-    both = optimal_fill(quilt, [25, 26], exclude_sets=[{25}, {26}], config=CONFIG)
+    both = optimal_fill(quilt, [25, 26], exclude_sets=[{25}, {26}], deadline=in_time(), config=CONFIG)
     assert both.status == SolveStatus.OPTIMAL and both.objective == 0 and both.placements == []
 
 
 @pytest.mark.parametrize("quilt,ids", small_instances(6, seed=41))
 def test_points_exclusion_counts_only_patches_worth_something(quilt: int, ids: list[int]) -> None:
     points = _points(1)
-    best = optimal_fill(quilt, ids, objective="points", marks=1, budget=8, config=CONFIG)
+    best = optimal_fill(quilt, ids, objective="points", marks=1, budget=8, deadline=in_time(), config=CONFIG)
     first = patch_set(best, points)
     if not first:
         return
-    other = optimal_fill(quilt, ids, objective="points", marks=1, budget=8, exclude_sets=[first], config=CONFIG)
+    other = optimal_fill(quilt, ids, objective="points", marks=1, budget=8, exclude_sets=[first], deadline=in_time(),
+                         config=CONFIG)
     assert other.status == SolveStatus.OPTIMAL and patch_set(other, points) != first and other.cost <= 8
     assert other.objective == best_other_choice(quilt, ids, points, [first], budget=8)
     check_valid(other, quilt, ids)
@@ -470,7 +477,7 @@ def test_excluding_choice_after_choice_that_completes_a_square_runs_out_of_squar
     ids = [8, 5, 0, 1, 25, 26, 13]
     excluded: list[set[int]] = []
     while True:
-        result = optimal_fill(quilt, ids, require_bonus=True, exclude_sets=excluded, config=CONFIG)
+        result = optimal_fill(quilt, ids, require_bonus=True, exclude_sets=excluded, deadline=in_time(), config=CONFIG)
         expected = best_other_choice(quilt, ids, _area, excluded, require_bonus=True)
         if expected is None:
             break
@@ -484,6 +491,6 @@ def test_excluding_choice_after_choice_that_completes_a_square_runs_out_of_squar
 
 def test_a_bad_set_to_exclude_is_a_one_line_error() -> None:
     with pytest.raises(PatchworkError, match=r"exclude_sets\[0\]: patch 9 is not one of the patches"):
-        optimal_fill(0, [1, 2], exclude_sets=[{9}])
+        optimal_fill(0, [1, 2], exclude_sets=[{9}], deadline=in_time())
     with pytest.raises(PatchworkError, match=r"exclude_sets\[1\]: a set to exclude names at least one patch"):
-        optimal_fill(0, [1, 2], exclude_sets=[{1}, set()])
+        optimal_fill(0, [1, 2], exclude_sets=[{1}, set()], deadline=in_time())

@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from cli import app
+from patchwork_opt.ai.random_play import playout, random_move
 from patchwork_opt.bench.hint import random_midgame, run_hint_bench
 from patchwork_opt.core.bitboard import FULL, bit, mask_of
 from patchwork_opt.core.catalogue import is_placement
@@ -29,7 +30,7 @@ def _positions(count: int, seed: int) -> list[State]:
         for _ in range(stop):
             if state.is_terminal():
                 break
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
         if not state.is_terminal():
             out.append(state)
     return out
@@ -60,7 +61,7 @@ def test_finished_game_has_no_hints() -> None:
     from patchwork_opt.core.clock import Deadline
 
     state = State.new(seed=1)
-    state.playout(random.Random(1))
+    playout(state, random.Random(1))
     assert advised_hints(state, deadline=Deadline.after(1.0)).hints == []
 
 

@@ -229,3 +229,22 @@ def test_a_long_numba_kernel_says_why_it_is_kept_whole() -> None:
     assert kernels, "the compiled searches have long kernels: is the detection broken?"
     silent = sorted(name for name, doc in kernels if "kept whole" not in doc.lower())
     assert [name for name in silent if name not in KERNELS_TO_EXPLAIN] == []
+
+
+def test_cp_sat_is_handed_its_time_in_one_place() -> None:
+    """One clock to the bottom (core/clock.py): CP-SAT's time limit is set once, in the placement
+    model's ``solve``, from the caller's deadline by ``clock.solver_seconds`` (the benchmarks' plain
+    baseline models set their own)."""
+    files = [*ROOT.joinpath("patchwork_opt").rglob("*.py"), *ROOT.joinpath("solvers").rglob("*.py")]
+    found = []
+    for f in files:
+        if f.parent.name == "bench":
+            continue
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Attribute) and t.attr == "max_time_in_seconds" for t in node.targets
+            ):
+                value = node.value
+                named = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else ""
+                found.append((f.relative_to(ROOT).as_posix(), named))
+    assert found == [("solvers/model.py", "solver_seconds")]

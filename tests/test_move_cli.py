@@ -12,6 +12,7 @@ from test_ai_exact import leather_position, tie_break_position
 from typer.testing import CliRunner
 
 from cli import app
+from patchwork_opt.ai.random_play import playout
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import to_notation
@@ -72,7 +73,7 @@ def test_bad_input_is_one_error_line_and_exit_2(args: list[str]) -> None:
 
 def _finished() -> State:
     state = State.new(seed=1)
-    state.playout(random.Random(1))
+    playout(state, random.Random(1))
     return state
 
 

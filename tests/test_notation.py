@@ -7,6 +7,7 @@ import random
 import pytest
 from conftest import ORDERED_CIRCLE, make_state
 
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.bitboard import FULL, bit
 from patchwork_opt.core.errors import NotationError, PatchworkError
 from patchwork_opt.core.state import State
@@ -59,7 +60,7 @@ def test_the_position_plays_on_identically_after_a_round_trip() -> None:
     rng = random.Random(3)
     state = State.new(seed=3, leather="classic")
     for _ in range(30):
-        state.apply(state.random_move(rng))
+        state.apply(random_move(state, rng))
     back = from_notation(to_notation(state))
     assert list(back.legal_moves()) == list(state.legal_moves())
     for move in list(state.legal_moves())[-4:]:

@@ -99,7 +99,7 @@ def test_hint_and_fill_read_patches_by_their_facts(tmp_path: Path) -> None:
 
 
 def _reasons(quilt: int, patch: int, next_ids: list[int] = (), top: int = 1) -> list[object]:  # type: ignore[assignment]
-    result = best_fit(quilt, patch, list(next_ids), top_k=top, budget=None)
+    result = best_fit(quilt, patch, list(next_ids), top_k=top, deadline=None)
     return [placement_reasons(quilt, hint, result) for hint in result.hints]
 
 
@@ -112,13 +112,13 @@ def test_the_reasons_say_what_the_score_parts_are() -> None:
     # an empty corridor of 5 cells, a 1x2 patch with only a 1x3 still to come: a middle placement
     # leaves one cell and a pair nothing can fill
     corridor = FULL & ~mask_of((0, c) for c in range(5))
-    result = best_fit(corridor, 0, [], pool=[1], top_k=4, budget=None)
+    result = best_fit(corridor, 0, [], pool=[1], top_k=4, deadline=None)
     worst = placement_reasons(corridor, result.hints[-1], result)
     assert "no patch still to come can fill" in worst.keeps_open
     assert "cells shut in" in worst.score or "cell shut in" in worst.score
     # the next patch loses room when the placement takes its only place
     pocket = FULL & ~(mask_of([(0, 0), (0, 1), (0, 2)]) | mask_of([(8, 8), (8, 7)]))
-    lost = best_fit(pocket, 0, [1], top_k=2, budget=None)
+    lost = best_fit(pocket, 0, [1], top_k=2, deadline=None)
     words = [placement_reasons(pocket, h, lost).next_patches for h in lost.hints]
     assert words[0] == "the next patch #1 still fits as well as before: 3 of its 3 cells"
     assert words[1] == "the next patch #1 loses room: 0 of its 3 cells still fit, 3 fewer than before (3)"

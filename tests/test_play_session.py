@@ -17,6 +17,7 @@ from patchwork_opt.core.bitboard import bit, mask_of
 from patchwork_opt.core.catalogue import legal_placements, placement
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
 
 
@@ -25,7 +26,7 @@ class AdvancingBot:
 
     name = "advancer"
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
         if state.pending >= 0:
             quilt = state.quilts[state.pending]
             cell = next(i for i in range(81) if not quilt >> i & 1)
@@ -239,7 +240,7 @@ class ScriptedBot:
     def __init__(self, moves: Sequence[Move]) -> None:
         self.moves = iter(moves)
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
         return Decision(next(self.moves), "as scripted")
 
 

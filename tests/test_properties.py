@@ -14,6 +14,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patchwork_opt.ai.random_play import playout, random_move
 from patchwork_opt.bench.reference import ALL_CELLS, PRINTINGS, Ref, as_ref
 from patchwork_opt.core.bitboard import FULL, cells_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement
@@ -158,7 +159,7 @@ def test_random_games_keep_every_invariant_and_end(seed: int, printing: str) -> 
     record = Record.start(state)
     plies = 0
     while not state.is_terminal():
-        move = state.random_move(rng)
+        move = random_move(state, rng)
         if plies % 7 == 0:
             assert move in set(state.legal_moves()), "random_move plays a legal move"
         before = state.clone()
@@ -194,13 +195,13 @@ def test_playout_is_random_move_repeated(seed: int, plies: int) -> None:
     for _ in range(plies):
         if state.is_terminal():
             break
-        state.apply(state.random_move(rng))
+        state.apply(random_move(state, rng))
     fast = state.clone()
-    fast.playout(random.Random(seed + 1))
+    playout(fast, random.Random(seed + 1))
     slow = state.clone()
     rng = random.Random(seed + 1)
     while not slow.is_terminal():
-        slow.apply(slow.random_move(rng))
+        slow.apply(random_move(slow, rng))
     assert fast == slow
     assert fast.is_terminal() and fast.winner() in (0, 1)
 
@@ -209,7 +210,7 @@ def test_playout_is_random_move_repeated(seed: int, plies: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_playout_ends_in_a_consistent_finished_game(seed: int) -> None:
     state = State.new(seed=seed)
-    state.playout(random.Random(seed))
+    playout(state, random.Random(seed))
     assert state.is_terminal()
     for p in (0, 1):
         assert state.buttons[p] >= 0
@@ -229,10 +230,10 @@ def test_clone_is_independent(seed: int) -> None:
     rng = random.Random(seed)
     state = State.new(seed=seed)
     for _ in range(20):
-        state.apply(state.random_move(rng))
+        state.apply(random_move(state, rng))
     copy = state.clone()
     text = to_notation(state)
     placed = [list(state.placed[0]), list(state.placed[1])]
-    copy.playout(rng)
+    playout(copy, rng)
     assert to_notation(state) == text
     assert state.placed == placed

@@ -15,6 +15,7 @@ from typing import TypeVar
 import pytest
 
 from patchwork_opt.ai.search.exact import final_value
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.puzzles.bank import shipped_bank
 from patchwork_opt.puzzles.banking import ADVANCE_SHARE
 from patchwork_opt.puzzles.endgame import MAX_ACCEPTED, decision_of, difficulty_of, only_move, rating_of
@@ -72,15 +73,16 @@ def prove_fill(puzzle: FillPuzzle) -> None:
     assert fill_problem(puzzle, puzzle.best) == ""
     assert fill_value(puzzle, puzzle.best) == puzzle.best_value
     assert not puzzle.require_bonus or completes_square(puzzle, puzzle.best)
-    config = SolverConfig(time_limit=60, workers=1, seed=0)
+    config = SolverConfig(workers=1, seed=0)
     result = optimal_fill(puzzle.quilt, list(puzzle.patches), objective=puzzle.objective, marks=puzzle.marks,
-                          budget=puzzle.budget, require_bonus=puzzle.require_bonus, config=config)
+                          budget=puzzle.budget, require_bonus=puzzle.require_bonus, deadline=Deadline.after(60),
+                          config=config)
     assert result.status == SolveStatus.OPTIMAL and result.objective == puzzle.best_value
     # one best answer: every other choice of patches falls clearly short (or completes no 7x7)
     chosen = {pid for pid, _ in puzzle.best}
     other = optimal_fill(puzzle.quilt, list(puzzle.patches), objective=puzzle.objective, marks=puzzle.marks,
-                         budget=puzzle.budget, require_bonus=puzzle.require_bonus, config=config,
-                         exclude_sets=[chosen])
+                         budget=puzzle.budget, require_bonus=puzzle.require_bonus, deadline=Deadline.after(60),
+                         config=config, exclude_sets=[chosen])
     assert other.status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
     assert other.status == SolveStatus.INFEASIBLE or (other.objective or 0) <= puzzle.best_value - MARGIN[
         puzzle.objective]

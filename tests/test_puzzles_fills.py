@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from patchwork_opt.core.catalogue import PATCHES, patch_worth
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.puzzles.making import (
     MARGIN,
@@ -20,7 +21,8 @@ from patchwork_opt.puzzles.model import FillPuzzle, fill_problem, fill_value
 from solvers.fill import optimal_fill
 from solvers.model import SolverConfig, SolveStatus
 
-CONFIG = SolverConfig(time_limit=20, workers=1, seed=0)
+CONFIG = SolverConfig(workers=1, seed=0)
+SECONDS = 20.0  # time to settle every fill here
 #: A seed giving a puzzle in each variant (found once, kept: the games are seeded).
 SEEDS: dict[Variant, int] = {"cells": 4, "points": 0, "bonus": 4}
 #: A seed whose cells quilt has several best choices of patches, so no puzzle.
@@ -39,7 +41,7 @@ def chosen(puzzle: FillPuzzle) -> set[int]:
 
 def solve(puzzle: FillPuzzle, patches: list[int], budget: int | None) -> tuple[SolveStatus, int | None]:
     result = optimal_fill(puzzle.quilt, patches, objective=puzzle.objective, marks=puzzle.marks, budget=budget,
-                          require_bonus=puzzle.require_bonus, config=CONFIG)
+                          require_bonus=puzzle.require_bonus, deadline=Deadline.after(SECONDS), config=CONFIG)
     return result.status, result.objective
 
 
@@ -66,7 +68,7 @@ def test_a_quilt_with_two_best_choices_of_patches_is_no_puzzle() -> None:
     best = question.solve(budget=None, stop=None)
     assert best.status == SolveStatus.OPTIMAL and best.objective is not None
     other = optimal_fill(question.quilt, list(question.patches), exclude_sets=[{p.patch for p in best.placements}],
-                         config=CONFIG)
+                         deadline=Deadline.after(SECONDS), config=CONFIG)
     assert other.status == SolveStatus.OPTIMAL and other.objective == best.objective  # another right answer
     assert fill_puzzle(TIED_SEED, "cells") is None
 

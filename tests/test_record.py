@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from conftest import ORDERED_CIRCLE
 
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.bitboard import bit
 from patchwork_opt.core.errors import IllegalMoveError, NotationError, PatchworkError, RecordError, ReplayError
 from patchwork_opt.core.move import ADVANCE, Move
@@ -31,7 +32,7 @@ def played(seed: int, plies: int, leather: str = "revised") -> tuple[Record, Sta
     for _ in range(plies):
         if state.is_terminal():
             break
-        move = state.random_move(rng)
+        move = random_move(state, rng)
         state.apply(move)
         record.moves.append(move)
     return record, state

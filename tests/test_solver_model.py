@@ -6,6 +6,7 @@ import itertools
 
 from patchwork_opt.core.bitboard import FULL, bit
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
+from patchwork_opt.core.clock import Deadline
 from solvers.bounds import best_sum_at_most, fill_bounds, subset_sums, sums_list
 from solvers.model import PlacementModel, SolveHandle, SolverConfig, SolveStatus
 from solvers.search import PackingProblem, pack
@@ -76,7 +77,7 @@ def test_a_stopped_handle_ends_the_solve_at_once() -> None:
     pm.maximize(pm.covered_cells())
     handle = SolveHandle()
     handle.stop()
-    solution = pm.solve(SolverConfig(time_limit=30, workers=1), handle=handle)
+    solution = pm.solve(SolverConfig(workers=1), Deadline.after(30), handle=handle)
     assert solution.status == SolveStatus.UNKNOWN and solution.wall_time < 5
 
 
@@ -90,7 +91,7 @@ def test_the_placement_model_has_one_variable_per_legal_placement_and_no_overlap
     assert pm.placement_count == sum(len(row) for row in pm.slots)
     assert not pm.by_cell[4 * 9 + 4] and not pm.by_cell[0]
     pm.maximize(pm.covered_cells())
-    solution = pm.solve(SolverConfig(time_limit=20, workers=1, seed=3))
+    solution = pm.solve(SolverConfig(workers=1, seed=3), Deadline.after(20))
     assert solution.status == SolveStatus.OPTIMAL
     assert solution.objective == solution.bound == sum(PATCHES[p].area for p in ids)
     taken = quilt
@@ -122,13 +123,13 @@ def test_the_objective_domain_and_hint_are_honoured() -> None:
     pm.maximize(pm.covered_cells(), at_most=total - PATCHES[ids[0]].area)
     first = [(ids[1], PLACEMENTS[ids[1]][0])]
     pm.add_hint(first)
-    solution = pm.solve(SolverConfig(time_limit=20, workers=1, seed=1))
+    solution = pm.solve(SolverConfig(workers=1, seed=1), Deadline.after(20))
     assert solution.status == SolveStatus.OPTIMAL
     assert solution.objective is not None and solution.objective <= total - PATCHES[ids[0]].area
     # an objective forced above what is possible is infeasible, and said so
     pm2 = PlacementModel(0, [1])
     pm2.maximize(pm2.covered_cells(), at_least=PATCHES[1].area + 1)
-    assert pm2.solve(SolverConfig(time_limit=20, workers=1, seed=1)).status == SolveStatus.INFEASIBLE
+    assert pm2.solve(SolverConfig(workers=1, seed=1), Deadline.after(20)).status == SolveStatus.INFEASIBLE
 
 
 def test_extra_booleans_are_numbered_after_the_placements() -> None:
@@ -141,6 +142,6 @@ def test_extra_booleans_are_numbered_after_the_placements() -> None:
     pm.forbid(first)
     pm.add_bool_or([first, first + 1])
     pm.maximize(pm.covered_cells())
-    assert pm.solve(SolverConfig(time_limit=20, workers=1, seed=1)).status == SolveStatus.OPTIMAL
+    assert pm.solve(SolverConfig(workers=1, seed=1), Deadline.after(20)).status == SolveStatus.OPTIMAL
     pm.add_bool_or([first], enforce=[first + 1])
-    assert pm.solve(SolverConfig(time_limit=20, workers=1, seed=1)).status == SolveStatus.INFEASIBLE
+    assert pm.solve(SolverConfig(workers=1, seed=1), Deadline.after(20)).status == SolveStatus.INFEASIBLE

@@ -14,12 +14,14 @@ import pytest
 
 from patchwork_opt.ai.base import Bot, Decision
 from patchwork_opt.ai.bots.registry import make_bot
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record
 
@@ -56,7 +58,7 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
 
 def human_move(state: State, rng: random.Random) -> Move:
     """A legal move for the player to move: leather on a random empty cell, else a random choice."""
-    return state.random_move(rng)
+    return random_move(state, rng)
 
 
 def play(client: TestClient, game: dict[str, Any], move: Move) -> Any:
@@ -232,7 +234,7 @@ def test_games_survive_a_restart_and_failed_requests_store_nothing(tmp_path: Pat
     class BrokenBot:
         name = "broken"
 
-        def decide(self, state: State) -> Decision:
+        def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
             raise RuntimeError("the AI process died mid-move")
 
     broken = engine_services(make_bot=lambda *args: BrokenBot())
@@ -255,7 +257,7 @@ def test_the_server_answers_while_the_ai_thinks(tmp_path: Path) -> None:
     class SlowBot:
         name = "slow"
 
-        def decide(self, state: State) -> Decision:
+        def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
             entered.set()
             release.wait(20)
             return Decision(Move("advance"), "waited")

@@ -19,7 +19,8 @@ from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.server import ServeError, bind, make_server
-from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services, SolverEndpoint
+from patchwork_opt.apps.web.services import AnalysisOf, Limits, PositionAnalysis, Services, SolverEndpoint
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.stop import StopSignal
 
 
@@ -34,20 +35,22 @@ class SleepResult(BaseModel):
 def services(started: list[float]) -> Services:
     """A "solver" that blocks its worker thread as a slow CP-SAT solve does (it cannot be interrupted)."""
 
-    def run(request: BaseModel, cap: float, stop: StopSignal, analysis_of: AnalysisOf) -> SleepResult:
+    def run(request: BaseModel, deadline: Deadline, stop: StopSignal, analysis: PositionAnalysis) -> SleepResult:
         assert isinstance(request, SleepRequest)
         started.append(time.monotonic())
-        seconds = min(request.seconds, cap)
+        seconds = min(request.seconds, deadline.remaining())
         time.sleep(seconds)
         return SleepResult(slept=seconds)
 
-    def run_stoppable(request: BaseModel, cap: float, stop: StopSignal, analysis_of: AnalysisOf) -> SleepResult:
+    def run_stoppable(
+        request: BaseModel, deadline: Deadline, stop: StopSignal, analysis: PositionAnalysis
+    ) -> SleepResult:
         """Sleeps as a solver searches, until its time is up or it is told to stop."""
         assert isinstance(request, SleepRequest)
         begun = time.monotonic()
         woken = threading.Event()
         stop.attach(woken.set)
-        woken.wait(min(request.seconds, cap))
+        woken.wait(min(request.seconds, deadline.remaining()))
         return SleepResult(slept=time.monotonic() - begun)
 
     def factory(name: str, level: int, seed: int, cap: float, analysis_of: AnalysisOf) -> Bot:

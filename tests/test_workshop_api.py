@@ -24,6 +24,7 @@ from patchwork_opt.apps.web.services import JobProgress, Limits, Services, Works
 from patchwork_opt.apps.web.wiring import web_services
 from patchwork_opt.core.bitboard import FULL, mask_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
@@ -249,13 +250,13 @@ def _held_fill(entered: threading.Event, stop_seen: list[float], stubborn: float
     """A fill that searches until it is told to stop (as the packing search does), reporting its
     progress; ``stubborn`` seconds it cannot be interrupted first (a CP-SAT model being built)."""
 
-    def fill(request: Any, cap: float, stop: StopSignal, progress: JobProgress) -> FillResult:
+    def fill(request: Any, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> FillResult:
         progress(3.0, 9.0, "dfs")
         entered.set()
         time.sleep(stubborn)
         woken = threading.Event()
         stop.attach(woken.set)
-        woken.wait(cap)
+        woken.wait(deadline.remaining())
         stop_seen.append(time.monotonic())
         return FillResult(status=SolveStatus.FEASIBLE, objective=3, bound=9, optimal=False, covered=3, empty=78)
 

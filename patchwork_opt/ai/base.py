@@ -10,6 +10,7 @@ from typing import Protocol, runtime_checkable
 
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.symmetry import canonical
 
 PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch (or leather cells) shown
@@ -137,8 +138,12 @@ class Bot(Protocol):
 
     Bots are built with a seed so that the same position and seed give the same move
     (time-limited searches are repeatable when given an iteration budget instead).
+
+    ``stop``, set from another thread (an engine's ``stop``, a web client gone), ends a bot's
+    search early: it answers with the best move found so far. A bot that answers at once (random,
+    greedy) has nothing to end; every caller passes it the same way, whatever the bot.
     """
 
     name: str
 
-    def decide(self, state: State) -> Decision: ...
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision: ...

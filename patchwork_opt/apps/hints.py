@@ -3,8 +3,9 @@ AI's search (``patchwork_opt.ai.analysis.position``, with the CP-SAT advisor pla
 chance, expected margin, exact or not, in plain words; for a quilt and a patch, the patch's best
 placements (``solvers.bestfit``). Also the game review of ``patchwork analyze``.
 
-The time limit becomes one ``Deadline`` here (``core.clock``), the edge: the analysis, the advisor's
-calls and the best fit's CP-SAT calls all end by it.
+The time limit becomes one ``Deadline`` at the edge (``core.clock``: the ``hint`` command, a web
+request) and comes here: the analysis, the advisor's calls and the best fit's CP-SAT calls all end
+by it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import Record
 from solvers.bestfit import BestFitResult, Hint, best_fit
-from solvers.model import SolverConfig
 
 if TYPE_CHECKING:  # the AI's searches (Numba) load only for a position's hints and reviews, not a quilt's
     from patchwork_opt.ai.base import SearchedPosition
@@ -127,9 +127,9 @@ def hint_for(
     next_ids: Sequence[int] | None = None,
     pool: Sequence[int] | None = None,
     *,
+    deadline: Deadline,
     top_k: int | None = None,
     lookahead: int = 6,
-    time_limit: float = 1.0,
     stop: StopSignal | None = None,
 ) -> AdvisedHints | BestFitResult:
     """What ``patchwork hint`` answers for a loaded quilt, position or record.
@@ -137,11 +137,8 @@ def hint_for(
     A position without ``patch_id``: its ranked moves, valued by the AI (``top`` of them). A quilt
     (or a position's mover's quilt) with ``patch_id``: the best fit of that patch; for a position
     the next patches and the pool come from its circle unless ``next_ids`` is given.
-    Everything ends by ``time_limit`` seconds from now (one ``Deadline``, made here).
+    Everything ends by ``deadline`` (each CP-SAT call of a best fit within ``SOLVER_CALL_SECONDS``).
     """
-    if time_limit <= 0:
-        raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
-    deadline = Deadline.after(time_limit)
     if top_k is None:
         top_k = PLACEMENTS_SHOWN if patch_id is not None or loaded.state is None else MOVES_SHOWN
     if top_k < 1:
@@ -167,9 +164,9 @@ def hint_for(
         if next_ids is None:
             upcoming = circle[:lookahead]
     quilt = loaded.quilt
-    config = SolverConfig(time_limit=max(deadline.within(SOLVER_CALL_SECONDS).remaining(), 0.001), workers=1)
     result = best_fit(
-        quilt.mask, patch_id, upcoming, pool=pool, top_k=top_k, config=config, budget=deadline.remaining()
+        quilt.mask, patch_id, upcoming, deadline=deadline, pool=pool, top_k=top_k, call_seconds=SOLVER_CALL_SECONDS,
+        stop=stop,
     )
     if not result.hints:
         raise NoPlacementError(f"patch {patch_id} fits nowhere on this quilt ({quilt.empty} empty cells)")

@@ -27,6 +27,7 @@ from patchwork_opt.ai.learned.dataset import (
     shards_of_seed,
     write_shard,
 )
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.match import GameResult, GameTask, MatchSpec, bot_for, bot_seed, check_run, play, run_match
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
@@ -66,7 +67,7 @@ class SelfPlayGame:
         for _ in range(self.openings(spec.seed, task.index)):
             if state.is_terminal():
                 break
-            move = state.random_move(rng)
+            move = random_move(state, rng)
             state.apply(move)
             record.moves.append(move)
         bots = [bot_for(spec, seat, bot_seed(spec.seed, task.index, seat)) for seat in (0, 1)]

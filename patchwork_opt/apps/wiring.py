@@ -1,5 +1,8 @@
 """Where the solvers are plugged into the AI: the one place that wires CP-SAT advice into terminal
-play, ``move``, hints, reviews and matches, which never import ``solvers`` themselves.
+play, ``move``, matches, the engine protocol and the web service's analyses and bots, which never
+import ``solvers`` themselves. Hints and reviews (``apps/hints.py``) call the solvers directly (a
+quilt's best fit, the CP-SAT advisor of a position's analysis); terminal play's hints and review
+come from there through this module.
 
 It needs only the core install; the web service's endpoints are wired in ``apps/web/wiring.py``.
 """

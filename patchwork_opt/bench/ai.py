@@ -27,6 +27,7 @@ from patchwork_opt.ai.heuristic import (
     placement_score,
     purchase_value,
 )
+from patchwork_opt.ai.random_play import playout
 from patchwork_opt.ai.search.fastcore import CompiledSearch, warm_up
 from patchwork_opt.ai.search.mcts import Mcts
 from patchwork_opt.ai.search.policy import ROLLOUT_NOISE, RolloutEvaluator, rollout
@@ -131,7 +132,7 @@ def run_ai_bench(seconds: float = 2.0, repeats: int = 3, seed: int = 1) -> dict[
 
         def uniform(state: State = state) -> int:
             game = state.clone()
-            game.playout(rng)
+            playout(game, rng)
             return 1
 
         figures = {}

@@ -24,8 +24,10 @@ from typing import Any
 
 from patchwork_opt.ai.bots.answer import move_answer
 from patchwork_opt.ai.bots.greedy import GreedyBot
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.hints import hint_for
 from patchwork_opt.apps.wiring import bot_advisor, warm_compiled_searches
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
@@ -54,14 +56,14 @@ def bench_positions(games: int, seed: int) -> list[State]:
                 while spaces and min(state.pos) >= spaces[0]:
                     spaces.pop(0)
                 out.append(state.clone())
-            state.apply(state.random_move(rng) if rng.random() < 0.3 else greedy.decide(state).move)
+            state.apply(random_move(state, rng) if rng.random() < 0.3 else greedy.decide(state).move)
             ply += 1
     return [s for s in out if not s.is_terminal()]
 
 
 def _time_hint(state: State, seconds: float) -> float:
     started = time.perf_counter()
-    hint_for(LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state), time_limit=seconds)
+    hint_for(LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state), deadline=Deadline.after(seconds))
     return time.perf_counter() - started
 
 

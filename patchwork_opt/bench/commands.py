@@ -86,6 +86,24 @@ def bench_solvers(
     _print_json(result) if as_json else typer.echo(render_solver_bench(result, time_limit, seed))
 
 
+@bench_app.command("bonus")
+def bench_bonus_command(
+    quilts: Annotated[int, typer.Option(help="Random quilts with one 7x7 square 80-98% covered.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the random quilts.")] = 3,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds per call, as patchwork bonus.")] = 10.0,
+    as_json: JsonFlag = False,
+) -> None:
+    """7x7 completion per call (median, p90, max) with patchwork bonus's budget and the bot's."""
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.bench.bonus import bench_bonus, render_bonus_bench
+
+    if quilts < 1 or time_limit <= 0:
+        raise PatchworkError("--quilts must be at least 1 and --time-limit positive")
+    with phase_progress(disable=as_json) as report:
+        result = bench_bonus(quilts=quilts, seed=seed, time_limit=min(time_limit, 3600), progress=report)
+    _print_json(result) if as_json else typer.echo(render_bonus_bench(result))
+
+
 @bench_app.command("ai")
 def bench_ai(
     seconds: Annotated[float, typer.Option(help="Time per measurement, in seconds.")] = 2.0,

@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
+from patchwork_opt.ai.random_play import playout, random_move
 from patchwork_opt.bench.reference import Ref, ref_of
 from patchwork_opt.core.state import State
 
@@ -41,7 +42,7 @@ def _sample_positions(count: int, seed: int) -> list[State]:
         for _ in range(plies):
             if state.is_terminal():
                 break
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
         if not state.is_terminal() and state.pending < 0:
             positions.append(state)
     return positions
@@ -55,7 +56,7 @@ def run_engine_bench(seconds: float = 3.0, repeats: int = 3, progress: bool = Tr
 
     def fast_game() -> int:
         state = State.new(seed=rng.randrange(1 << 30))
-        state.playout(rng)
+        playout(state, rng)
         return len(state.placed[0]) + len(state.placed[1])
 
     def naive_game() -> int:
@@ -110,7 +111,7 @@ def _mean_moves_per_game(seed: int, games: int = 50) -> float:
     for _ in range(games):
         state = State.new(seed=rng.randrange(1 << 30))
         while not state.is_terminal():
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
             total += 1
     return total / games
 

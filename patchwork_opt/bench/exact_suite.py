@@ -37,6 +37,7 @@ from typing import Any
 
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import LEVEL_ITERATIONS, make_bot
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation, to_notation
@@ -117,7 +118,7 @@ def cut_game(style: str, seed: int, spaces: tuple[int, ...] = SPACES) -> list[Su
     players = (labels[0], labels[1])
     rng = random.Random(f"exact-suite|{seed}|moves")
     for _ in range(_opening(style, seed)):
-        state.apply(state.random_move(rng))
+        state.apply(random_move(state, rng))
     out: list[SuitePosition] = []
     left = sorted(spaces)
     while left and not state.is_terminal():

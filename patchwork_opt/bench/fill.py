@@ -20,6 +20,7 @@ from ortools.sat.python import cp_model
 
 from patchwork_opt.core.bitboard import CELLS
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, PLACEMENTS, legal_placements
+from patchwork_opt.core.clock import Deadline
 from solvers.fill import optimal_fill
 from solvers.model import SolverConfig
 from solvers.search.fastpack import warm_up
@@ -130,7 +131,7 @@ def _solve_both(quilt: int, ids: list[int], k: int, time_limit: float, workers: 
     """One instance by the naive model and by ours: the row of the table. An unproven run is
     charged the full time limit."""
     n_proven, n_value, n_wall = naive_fill(quilt, ids, time_limit, workers)
-    result = optimal_fill(quilt, ids, config=SolverConfig(time_limit=time_limit, workers=workers, seed=0))
+    result = optimal_fill(quilt, ids, deadline=Deadline.after(time_limit), config=SolverConfig(workers=workers, seed=0))
     ours_wall = result.wall_time
     value = result.objective or 0
     n_charge = n_wall if n_proven else max(n_wall, time_limit)

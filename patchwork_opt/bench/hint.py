@@ -11,8 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from patchwork_opt.ai.analysis.position import candidate_moves
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
-from patchwork_opt.core.clock import ADVISOR_SHARE
+from patchwork_opt.core.clock import ADVISOR_SHARE, Deadline
 from patchwork_opt.core.state import State
 from solvers.advisor import SolverAdvisor
 from solvers.bestfit import best_fit, contact
@@ -52,7 +53,7 @@ def random_midgame_position(rng: random.Random) -> State:
         state = State.new(seed=rng.randrange(1 << 30))
         stop = rng.randint(15, 35)
         while not state.is_terminal() and (min(state.pos) < stop or state.pending >= 0):
-            state.apply(state.random_move(rng))
+            state.apply(random_move(state, rng))
         if not state.is_terminal():
             return state
 
@@ -88,12 +89,13 @@ def run_hint_bench(
     """
     rng = random.Random(seed)
     requests = [random_midgame(rng, lookahead) for _ in range(quilts)]
-    times, exact, best_scores = _time_best_fit(requests, top_k, SolverConfig(time_limit=0.1, workers=1, seed=seed),
+    times, exact, best_scores = _time_best_fit(requests, top_k, SolverConfig(workers=1, seed=seed),
                                                progress)
     position_times = _time_positions(rng, positions, progress)
     count = min(baseline_quilts, quilts)
-    base_config = SolverConfig(time_limit=baseline_time_limit, workers=1, seed=seed)
-    base_times, agree = _time_baseline(requests[:count], top_k, base_config, best_scores, progress)
+    base_config = SolverConfig(workers=1, seed=seed)
+    base_times, agree = _time_baseline(requests[:count], top_k, base_config, baseline_time_limit, best_scores,
+                                       progress)
     ours_subset = times[:count]
     ms = 1000.0
     return {
@@ -121,6 +123,8 @@ def run_hint_bench(
 
 Request = tuple[int, int, list[int], list[int]]  # quilt, patch, next patches, pool (``random_midgame``)
 Progress = Callable[[str, int, int], None]
+#: Seconds one best-fit request has (its deadline, made as it starts): an advised bot's budget per call.
+BEST_FIT_SECONDS = 0.25
 
 
 def _time_best_fit(requests: list[Request], top_k: int, config: SolverConfig,
@@ -128,13 +132,14 @@ def _time_best_fit(requests: list[Request], top_k: int, config: SolverConfig,
     """Our best fit on each request, after one untimed warm-up (imports, the catalogue's caches,
     CP-SAT's first model): the seconds each took, how many were proven, each best score."""
     quilt, pid, upcoming, pool = requests[0]
-    best_fit(quilt, pid, upcoming, pool=pool, config=config)
+    best_fit(quilt, pid, upcoming, deadline=Deadline.after(BEST_FIT_SECONDS), pool=pool, config=config)
     times: list[float] = []
     exact = 0
     best_scores: list[float | None] = []
     for index, (quilt, pid, upcoming, pool) in enumerate(requests):
         start = time.perf_counter()
-        result = best_fit(quilt, pid, upcoming, pool=pool, top_k=top_k, config=config)
+        result = best_fit(quilt, pid, upcoming, deadline=Deadline.after(BEST_FIT_SECONDS), pool=pool, top_k=top_k,
+                          config=config)
         times.append(time.perf_counter() - start)
         exact += result.exact
         best_scores.append(result.hints[0].score if result.hints else None)
@@ -158,15 +163,16 @@ def _time_positions(rng: random.Random, positions: int, progress: Progress | Non
     return times
 
 
-def _time_baseline(requests: list[Request], top_k: int, config: SolverConfig, best_scores: list[float | None],
-                   progress: Progress | None) -> tuple[list[float], int]:
-    """The plain CP-SAT baseline on ``requests``: the seconds each took, and on how many its best
-    score is ours (``best_scores``, in the same order)."""
+def _time_baseline(requests: list[Request], top_k: int, config: SolverConfig, call_seconds: float,
+                   best_scores: list[float | None], progress: Progress | None) -> tuple[list[float], int]:
+    """The plain CP-SAT baseline on ``requests`` (each CP-SAT call at most ``call_seconds``, no deadline):
+    the seconds each took, and on how many its best score is ours (``best_scores``, in the same order)."""
     times: list[float] = []
     agree = 0
     for index, (quilt, pid, upcoming, pool) in enumerate(requests):
         start = time.perf_counter()
-        result = best_fit(quilt, pid, upcoming, pool=pool, top_k=top_k, config=config, use_shortcuts=False)
+        result = best_fit(quilt, pid, upcoming, deadline=None, pool=pool, top_k=top_k, config=config,
+                          call_seconds=call_seconds, use_shortcuts=False)
         times.append(time.perf_counter() - start)
         top = result.hints[0].score if result.hints else None
         agree += top == best_scores[index]

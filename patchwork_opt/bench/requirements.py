@@ -27,6 +27,7 @@ from typing import Any
 
 from patchwork_opt.bench.bonus import near_complete_quilt
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, legal_placements
+from patchwork_opt.core.clock import Deadline
 from solvers.bonus import cheapest_completion
 from solvers.bounds import fill_bounds
 from solvers.fill import _solve_cp_sat, optimal_fill
@@ -109,7 +110,7 @@ def baseline_fill(quilt: int, ids: list[int], budget: int | None, time_limit: fl
     status, _, _, _ = _solve_cp_sat(
         quilt, ids, [PATCHES[pid].area for pid in ids], bounds, bounds.upper, budget=budget, require_bonus=True,
         twins=interchangeable_groups(ids), hint=[], progress=None, lower=None,
-        config=SolverConfig(time_limit=time_limit, workers=1, seed=0),
+        config=SolverConfig(workers=1, seed=0), deadline=Deadline.after(time_limit),
     )
     return status, time.perf_counter() - started
 
@@ -122,7 +123,7 @@ def run_requirements_bench(
     rng = random.Random(seed)
     cases = random_requests(requests, rng) + tight_requests(tight, rng)
     warm_up()
-    config = SolverConfig(time_limit=time_limit, workers=1, seed=0)
+    config = SolverConfig(workers=1, seed=0)
     proven: dict[str, list[float]] = {"area": [], "budget": [], "shape": []}
     tight_proven: list[float] = []
     outcomes: dict[str, dict[str, int]] = {}
@@ -130,7 +131,8 @@ def run_requirements_bench(
     slow: list[dict[str, Any]] = []
     infeasible_cases: dict[str, list[tuple[Request, float]]] = {"area": [], "budget": [], "shape": []}
     for family, quilt, ids, budget in cases:
-        result = optimal_fill(quilt, ids, budget=budget, require_bonus=True, config=config)
+        result = optimal_fill(quilt, ids, deadline=Deadline.after(time_limit), budget=budget, require_bonus=True,
+                              config=config)
         counts = outcomes.setdefault(family, {})
         counts[result.status.value] = counts.get(result.status.value, 0) + 1
         if result.status == SolveStatus.INFEASIBLE:

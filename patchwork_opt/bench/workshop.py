@@ -37,6 +37,7 @@ from patchwork_opt.bench.hint import random_midgame
 from patchwork_opt.bench.loadtest import percentile
 from patchwork_opt.bench.web import SLOW_FILL, BenchError, ServerCommand, _server
 from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.formats.inputs import LoadedInput
 from solvers.fill import optimal_fill
@@ -83,7 +84,8 @@ def _warm_up(http: httpx.Client) -> None:
     if placed.status_code != 200:
         raise BenchError(f"placements: HTTP {placed.status_code} {placed.text[:200]}")
     _finished(http, _submit(http, "fills", {"patches": [1, 2, 5, 9, 13, 20], "objective": "points"}), 600.0)
-    optimal_fill(0, [1, 2, 5, 9, 13, 20], objective="points", config=SolverConfig(time_limit=5, workers=1))
+    optimal_fill(0, [1, 2, 5, 9, 13, 20], deadline=Deadline.after(5), objective="points",
+                 config=SolverConfig(workers=1))
 
 
 def _placements(http: httpx.Client, count: int, seed: int, progress: Progress | None) -> dict[str, Any]:
@@ -100,7 +102,8 @@ def _placements(http: httpx.Client, count: int, seed: int, progress: Progress | 
             raise BenchError(f"placements: HTTP {response.status_code} {response.text[:200]}")
         exact += response.json()["exact"]
         started = time.perf_counter()
-        hint_for(LoadedInput(quilt=Quilt(quilt)), patch, upcoming, pool, top_k=PLACEMENT_TOP, time_limit=0.3)
+        hint_for(LoadedInput(quilt=Quilt(quilt)), patch, upcoming, pool, top_k=PLACEMENT_TOP,
+                 deadline=Deadline.after(Limits().placements_seconds))
         local.append(time.perf_counter() - started)
         if progress is not None:
             progress("best placements", i + 1, count)
@@ -118,7 +121,7 @@ def _fills(http: httpx.Client, sets: int, seed: int, progress: Progress | None) 
         answer = done["fill"]["result"] if done["fill"] else None
         proven += bool(answer and answer["optimal"])
         started = time.perf_counter()
-        mine = optimal_fill(quilt, ids, config=SolverConfig(time_limit=SERVED_SECONDS, workers=2, seed=0))
+        mine = optimal_fill(quilt, ids, deadline=Deadline.after(SERVED_SECONDS), config=SolverConfig(workers=2, seed=0))
         local.append(time.perf_counter() - started)
         agree += bool(answer) and answer["objective"] == mine.objective  # type: ignore[index]
         rows.append({"patches": len(ids), "filled": quilt.bit_count(), "job_ms": round(served[-1] * 1000, 1),

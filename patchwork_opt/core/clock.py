@@ -3,11 +3,13 @@ bot's level) and passed down, each part of the work taking its share through ``D
 
 A share never reaches past its parent, so however the work is divided nothing runs past the
 deadline the edge made; what a part leaves unused is left to the parts after it (the caller keeps
-the parent). No module cuts time with a private fraction: the shares are the constants below.
+the parent). No module cuts time with a private fraction: the shares are the constants below, the
+AI's first, then the solvers' (optimal fill, 7x7 completion, best fit).
 
 The clock is a callable returning seconds (``time.perf_counter`` by default); tests inject a fake
-one. Work that is timed by another thread (the compiled exact search's watcher) converts a deadline
-to the real clock with ``remaining``.
+one. Work that keeps its own time (CP-SAT's ``max_time_in_seconds``, the compiled exact search's
+watcher thread) is handed ``solver_seconds(deadline)``, the one conversion of a deadline to a float,
+made where the float is handed over.
 """
 
 from __future__ import annotations
@@ -35,6 +37,33 @@ ADVISOR_SHARE = 0.08
 LOOKAHEAD_SHARE = 0.5
 #: Seconds one CP-SAT call of a patch's best fit (``hint QUILT --patch``) may take at most.
 SOLVER_CALL_SECONDS = 0.2
+#: Seconds one lookahead CP-SAT call of best fit may take at most otherwise (the advisor's, and
+#: its 7x7 completion's, within its share).
+COVER_CALL_SECONDS = 0.1
+
+# --- optimal fill (solvers/fill.py) ---------------------------------------------------------------
+#: The share of its time the 7x7 completion gets to settle ``require_bonus`` (CP-SAT, which
+#: optimizes under the requirement, has what it leaves).
+FILL_BONUS_SHARE = 0.5
+#: The compiled search alone, before anything joins it: these seconds, at most this share (most
+#: fills are settled in it).
+FILL_ALONE_SECONDS = 0.005
+FILL_ALONE_SHARE = 0.5
+#: The bounds of the empty regions packed one by one: these seconds, at most this share.
+REGION_BOUNDS_SECONDS = 0.02
+REGION_BOUNDS_SHARE = 0.1
+#: The second search (the quilt turned half a turn) has the second core for this share of the time
+#: left, and at least these seconds; CP-SAT then takes that core over.
+TURNED_SHARE = 0.3
+TURNED_SECONDS = 0.5
+
+# --- 7x7 completion (solvers/bonus.py) ------------------------------------------------------------
+#: The packing search's share once it outgrows its short node budgets (CP-SAT has what it leaves).
+BONUS_SEARCH_SHARE = 0.5
+
+#: The least time limit a solver that keeps its own time is handed (``solver_seconds``): a call
+#: made as its deadline passes gets no more than this.
+LEAST_SOLVER_SECONDS = 0.001
 
 
 class BudgetError(PatchworkError):
@@ -62,16 +91,26 @@ class Deadline:
     def expired(self) -> bool:
         return self.clock() >= self.at
 
-    def share(self, fraction: float) -> Deadline:
-        """The deadline of a part given ``fraction`` (0-1) of the time left now."""
+    def share(self, fraction: float, at_least: float = 0.0) -> Deadline:
+        """The deadline of a part given ``fraction`` (0-1) of the time left now, or ``at_least``
+        seconds when that is more (never past this one)."""
         if not 0.0 <= fraction <= 1.0:
             raise ValueError(f"a share is a fraction 0..1, got {fraction}")
         now = self.clock()
-        return Deadline(min(self.at, now + fraction * max(0.0, self.at - now)), self.clock)
+        return Deadline(min(self.at, now + max(fraction * max(0.0, self.at - now), at_least)), self.clock)
 
     def within(self, seconds: float) -> Deadline:
         """The deadline of a part given at most ``seconds`` from now (never past this one)."""
         return Deadline(min(self.at, self.clock() + max(0.0, seconds)), self.clock)
+
+
+def solver_seconds(deadline: Deadline) -> float:
+    """The time limit, in seconds, of a solver that keeps its own time (CP-SAT's
+    ``max_time_in_seconds``; a compiled search's watcher thread) so that it ends by ``deadline``:
+    the time left, at least ``LEAST_SOLVER_SECONDS``. The one conversion of a deadline to a float,
+    made at the call that hands the float over and nowhere else (on a fake clock, its seconds
+    become real ones there)."""
+    return max(deadline.remaining(), LEAST_SOLVER_SECONDS)
 
 
 def deadline_after(seconds: float | None, clock: Clock = time.perf_counter) -> Deadline | None:

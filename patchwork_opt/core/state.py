@@ -15,7 +15,6 @@ from patchwork_opt.core.catalogue import (
     LEATHER_PRINTINGS,
     PATCH_COUNT,
     PATCHES,
-    PLACEMENTS,
     POINTS_PER_CELL,
     fits_anywhere,
     is_placement,
@@ -37,7 +36,6 @@ LEATHER_PATCH = -1  # patch id recorded in a quilt's history for a leather patch
 MARKS_UPTO: tuple[int, ...] = tuple(sum(1 for m in INCOME_MARKS if m <= s) for s in range(END + 1))
 #: SPACES_AFTER[s]: bits of the spaces strictly after s.
 SPACES_AFTER: tuple[int, ...] = tuple(((1 << (END + 1)) - 1) & ~((1 << (s + 1)) - 1) for s in range(END + 1))
-_REJECTION_TRIES = 12
 COST: tuple[int, ...] = tuple(p.cost for p in PATCHES)  # each patch's cost in buttons, by id
 
 
@@ -383,49 +381,6 @@ class State:
         if new == END and self.first_end < 0:
             self.first_end = p
 
-    # --- playouts -----------------------------------------------------------------------------
-    def random_move(self, rng: random.Random) -> Move:
-        """A uniformly random move kind (each buyable patch, advance), then a uniform placement."""
-        p = self.to_move()
-        quilt = self.quilts[p]
-        if self.pending >= 0:
-            empty = list(iter_bits(FULL & ~quilt))
-            return Move("leather", -1, 1 << empty[int(rng.random() * len(empty))])
-        options = self._buy_options(p, rng)
-        choice = int(rng.random() * (len(options) + 1))
-        if choice == len(options):
-            return ADVANCE
-        k, mask = options[choice]
-        return Move("buy", self.circle[k], mask)
-
-    def playout(self, rng: random.Random) -> None:
-        """Play uniformly random moves (as ``random_move``) to the end, in place."""
-        while not (self.pos[0] == END and self.pos[1] == END and self.pending < 0):
-            if self.pending >= 0:
-                p = self.pending
-                empty = list(iter_bits(FULL & ~self.quilts[p]))
-                self.leather_unchecked(p, 1 << empty[int(rng.random() * len(empty))])
-                continue
-            p = turn_order(self.pos[0], self.pos[1], self.last_mover)
-            options = self._buy_options(p, rng)
-            choice = int(rng.random() * (len(options) + 1))
-            if choice == len(options):
-                self.advance_unchecked(p)
-            else:
-                k, mask = options[choice]
-                self.buy_unchecked(p, k, mask)
-
-    def _buy_options(self, p: int, rng: random.Random) -> list[tuple[int, int]]:
-        """(offer index, a uniformly random placement) of each affordable offer that fits, one
-        placement drawn per affordable offer in the circle's order."""
-        circle, quilt = self.circle, self.quilts[p]
-        options = []
-        for k in self.affordable_offers(p):
-            mask = sample_placement(circle[k], quilt, rng)
-            if mask:
-                options.append((k, mask))
-        return options
-
     # --- identity ------------------------------------------------------------------------------
     def key(self, *, symmetric: bool = False) -> tuple[object, ...]:
         """Everything that decides the rest of the game and its record: equal keys, equal states.
@@ -473,29 +428,6 @@ def turn_order(pos0: int, pos1: int, last_mover: int) -> int:
     return last_mover
 
 
-def marks_between(old: int, new: int) -> int:
-    """Income marks a move from space ``old`` to ``new`` reaches or crosses: paydays."""
-    return MARKS_UPTO[new] - MARKS_UPTO[old]
-
-
 def marks_ahead(position: int) -> int:
     """Income marks still ahead of ``position``: how often income bought now still pays."""
     return MARKS_UPTO[END] - MARKS_UPTO[position]
-
-
-def sample_placement(patch_id: int, quilt: int, rng: random.Random) -> int:
-    """A uniformly random legal placement mask of the patch, or 0 when it fits nowhere.
-
-    Rejection sampling over all placements is fast while the quilt is open; when it keeps
-    missing, fall back to enumerating the legal placements (still uniform).
-    """
-    masks = PLACEMENTS[patch_id]
-    n = len(masks)
-    for _ in range(_REJECTION_TRIES):
-        mask = masks[int(rng.random() * n)]
-        if not mask & quilt:
-            return mask
-    legal = legal_placements(patch_id, quilt)
-    if not legal:
-        return 0
-    return legal[int(rng.random() * len(legal))]

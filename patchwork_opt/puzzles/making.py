@@ -42,6 +42,7 @@ from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.ai.heuristic import AREA, COST, best_placement, window_progress
 from patchwork_opt.core.bitboard import FULL, has_full_window
 from patchwork_opt.core.catalogue import patch_worth
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State, marks_ahead
 from patchwork_opt.core.stop import StopSignal
@@ -158,8 +159,9 @@ class FillQuestion:
             if until is not None and value is not None and until(round(value)):
                 inner.set()
 
-        return optimal_fill(self.quilt, list(self.patches), objective=self.objective, marks=self.marks, budget=budget,
-                            require_bonus=self.bonus, config=SolverConfig(time_limit=FILL_SECONDS, workers=1, seed=0),
+        return optimal_fill(self.quilt, list(self.patches), deadline=Deadline.after(FILL_SECONDS),
+                            objective=self.objective, marks=self.marks, budget=budget,
+                            require_bonus=self.bonus, config=SolverConfig(workers=1, seed=0),
                             progress=progress if until is not None else None, stop=inner,
                             exclude_sets=[] if exclude is None else [exclude])
 

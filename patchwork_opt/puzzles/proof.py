@@ -24,6 +24,7 @@ from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 
 MoveKey = tuple[str, int, int]
 #: Plies of a line of best play at most (a whole endgame from a puzzle fits in far fewer).
@@ -145,7 +146,9 @@ class BestPlayBot:
     def __init__(self, prover: Prover | None = None) -> None:
         self.prover = prover or Prover()
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """The proof's best move: it answers when its proof is done (the prover's own cap bounds
+        it), so ``stop`` has nothing to end early."""
         require_running(state)
         best = self.prover.solve(state)[0]
         margin = margin_of(int(best.value or 0))

@@ -41,7 +41,6 @@ lookahead covers and the bonus windows go through it too.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -52,6 +51,7 @@ from numba import njit
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
 from patchwork_opt.core.bitboard import CELLS, NOT_COL0, NOT_COL8
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
+from patchwork_opt.core.clock import Deadline
 from solvers.search.problem import PackingProblem, PackResult
 from solvers.symmetry import interchangeable_groups
 
@@ -910,15 +910,16 @@ class Packer:
     def run(
         self,
         node_limit: int = 10**12,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
         stop: Callable[[], bool] | None = None,
         slice_nodes: int = 5_000,
     ) -> PackResult:
         """Search on until exhausted, ``upper`` reached, ``node_limit`` more nodes, the
-        deadline or ``stop()``; the best packing so far (proven optimal when exhausted)."""
+        deadline or ``stop()``; the best packing so far (proven optimal when exhausted). The
+        deadline and ``stop`` are read between slices of ``slice_nodes`` nodes."""
         left = node_limit
         while self._status == PAUSED and left > 0 and not self._stop[0]:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and deadline.expired():
                 break
             if stop is not None and stop():
                 break
@@ -991,7 +992,7 @@ def pack(
     regions: Sequence[int] = (),
     incumbent: PackResult | None = None,
     node_limit: int = 10**12,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     table_bits: int = 0,
 ) -> PackResult:
     """One call of the search (see ``Packer``): the best packing, or whether the cells to

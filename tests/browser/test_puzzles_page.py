@@ -483,7 +483,7 @@ def test_a_blunder_practised_from_the_review_is_shown_and_solved_on_the_puzzles_
 
 def test_a_new_visitors_rating_shows_from_the_first_answer(browser: Browser, server: str) -> None:
     """Right or wrong, the first answer shows the new visitor's rating in the header and the verdict."""
-    by_advance = {}  # whether advancing wins -> a puzzle where advancing is allowed
+    by_advance: dict[bool, EndgamePuzzle] = {}  # whether advancing wins -> a puzzle where advancing is allowed
     for p in BANK.puzzles["endgame"]:
         if isinstance(p, EndgamePuzzle) and p.state().pending < 0:
             by_advance.setdefault(any(m.kind == "advance" for m in p.winning), p)

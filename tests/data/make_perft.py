@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS
 from patchwork_opt.core.state import State
@@ -67,7 +68,7 @@ def after_plies(seed: int, plies: int, leather: str) -> State:
     for _ in range(plies):
         if state.is_terminal():
             break
-        state.apply(state.random_move(rng))
+        state.apply(random_move(state, rng))
     return state
 
 
@@ -103,7 +104,7 @@ def first_pending(seed: int, leather: str) -> State:
     while state.pending < 0:
         if state.is_terminal():
             raise SystemExit(f"seed {seed}: no leather taken in the whole game")
-        state.apply(state.random_move(rng))
+        state.apply(random_move(state, rng))
     return state
 
 
@@ -114,7 +115,7 @@ def last_before_end(seed: int, leather: str) -> State:
     previous = state.clone()
     while not state.is_terminal():
         previous = state.clone()
-        state.apply(state.random_move(rng))
+        state.apply(random_move(state, rng))
     return previous
 
 

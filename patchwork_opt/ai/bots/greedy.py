@@ -8,6 +8,7 @@ from patchwork_opt.ai.heuristic import ADVANCE_VALUE, greedy_plan
 from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 
 
 class GreedyBot:
@@ -20,7 +21,8 @@ class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """The greedy move (at once: ``stop`` has nothing to end)."""
         require_running(state)
         p = state.to_move()
         if state.pending >= 0:

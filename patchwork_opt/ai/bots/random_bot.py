@@ -6,20 +6,23 @@ import random
 
 from patchwork_opt.ai.base import Decision
 from patchwork_opt.ai.explain import describe
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 
 
 class RandomBot:
-    """Plays ``State.random_move``; the baseline every other bot must beat."""
+    """Plays ``random_play.random_move``; the baseline every other bot must beat."""
 
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """A random move (at once: ``stop`` has nothing to end)."""
         require_running(state)
         rng: random.Random = decision_rng(self.seed, state)
-        move = state.random_move(rng)
+        move = random_move(state, rng)
         return Decision(move, f"{describe(move)} at random")

@@ -21,7 +21,7 @@ the rollout evaluator, the Python exact search (``exact.ExactSearch``) from spac
 with its node caps, no early stop.
 
 ``max_iterations`` stops a timed search early and ``blunder`` (the easy levels) plays, with that
-chance, a random legal move (a random move kind, then a random placement: ``State.random_move``)
+chance, a random legal move (a random move kind, then a random placement: ``random_play.random_move``)
 instead of the best. Without an advisor the bot uses ``HeuristicAdvisor`` and says so in its name:
 ``solver(heuristic)``.
 """
@@ -41,6 +41,7 @@ from patchwork_opt.ai.analysis.run import (
 from patchwork_opt.ai.base import AnalysedMove, Decision, SearchedPosition
 from patchwork_opt.ai.explain import describe, reason
 from patchwork_opt.ai.heuristic import window_progress
+from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.search import exactcore, fastcore
 from patchwork_opt.ai.search.candidates import completing_placement
 from patchwork_opt.ai.search.exact import ExactSearch
@@ -193,7 +194,7 @@ class SolverBot:
         if self.blunder > 0:
             rng = random.Random(decision_rng(self.seed, state).random())
             if rng.random() < self.blunder:
-                guess = state.random_move(rng)
+                guess = random_move(state, rng)
                 chosen = next((m for m in analysis.moves if m.move == guess),
                               AnalysedMove(guess, 0.5, 0.0, 0, False, (guess,)))  # not valued
                 reason = f"{describe(guess)} (an easy level's deliberate guess)"

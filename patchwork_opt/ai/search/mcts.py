@@ -21,6 +21,7 @@ from patchwork_opt.ai.search.policy import EXPLORATION, Evaluator, RolloutEvalua
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 
 
 class Node:
@@ -108,9 +109,11 @@ class Mcts:
         root_moves: Sequence[Move] | None = None,
         expand: Callable[[State], list[Move]] = macro_moves,
         reuse: Node | None = None,
+        stop: StopSignal | None = None,
     ) -> SearchResult:
         """Search from ``state``; ``reuse`` is a node of an earlier tree for this very position
-        (see ``find_subtree``), whose statistics the search keeps building on."""
+        (see ``find_subtree``), whose statistics the search keeps building on. ``stop``, set from
+        another thread, ends it after the iteration running (after the first, so a move has figures)."""
         if seconds is None and iterations is None:
             raise ValueError("search needs a time or an iteration budget")
         root = search_root(state, root_moves, expand, reuse)
@@ -120,7 +123,9 @@ class Mcts:
         budget = iterations if iterations is not None else 1 << 62
         done = 0
         evaluate = self.evaluator.evaluate
-        while done < budget and (iterations is not None or time.perf_counter() < deadline):
+        while done < budget and (iterations is not None or time.perf_counter() < deadline) and not (
+            stop is not None and done > 0 and stop.is_set()
+        ):
             path = descend(root, expand, self.exploration)
             leaf = path[-1].state
             back_up(root, path, result_value(leaf) if path[-1].player < 0 else evaluate(leaf, self.rng))
@@ -234,7 +239,8 @@ class MctsBot:
         self.iterations = iterations
         self.evaluator = evaluator or RolloutEvaluator()
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """The most visited root move of the move's search; ``stop`` ends the search early."""
         require_running(state)
         if state.pending >= 0:
             return leather_decision(state)
@@ -242,7 +248,7 @@ class MctsBot:
         if len(moves) == 1:
             return Decision(ADVANCE, "advances because no affordable patch fits")
         search = Mcts(self.evaluator, decision_rng(self.seed, state))
-        result = search.search(state, seconds=self.time_per_move, iterations=self.iterations)
+        result = search.search(state, seconds=self.time_per_move, iterations=self.iterations, stop=stop)
         return decision_from(result)
 
 

@@ -11,6 +11,7 @@ naming the command and what it said.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import queue
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ from patchwork_opt.ai.bots.registry import UnknownBotError
 from patchwork_opt.apps.engine.protocol import Info, command_words, parse_bestmove, parse_info
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 
 PREFIX = "engine:"
@@ -150,21 +152,29 @@ class EngineBot:
         self.engine.send("newgame")
         self.engine.ready()  # an option it refused is said now, before the game
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """The engine's ``bestmove`` for ``state``; ``stop``, when set while it thinks, is sent on
+        as the protocol's ``stop`` (it answers with its best move so far)."""
         self.engine.send(f"position notation {to_notation(state)}")
         self.engine.send(self.go)
         deadline = time.monotonic() + self.patience
         info: Info | None = None
-        while True:
-            line = self.engine.next_line(deadline)
-            try:
-                move = parse_bestmove(line)
-                if move is not None:
-                    break
-                if line.startswith("info ") and not line.startswith("info string"):
-                    info = parse_info(line)
-            except PatchworkError as exc:
-                raise EngineError(f"engine {self.engine.command!r}: cannot read {line!r}: {exc}") from None
+        thinking = _Thinking(self.engine)
+        if stop is not None:
+            stop.attach(thinking.interrupt)
+        try:
+            while True:
+                line = self.engine.next_line(deadline)
+                try:
+                    move = parse_bestmove(line)
+                    if move is not None:
+                        break
+                    if line.startswith("info ") and not line.startswith("info string"):
+                        info = parse_info(line)
+                except PatchworkError as exc:
+                    raise EngineError(f"engine {self.engine.command!r}: cannot read {line!r}: {exc}") from None
+        finally:
+            thinking.answered()
         stats: dict[str, float] = {}
         if info is not None:
             stats = {"nodes": float(info.nodes), "exact": float(info.exact)}
@@ -173,3 +183,23 @@ class EngineBot:
         return Decision(move, f"the engine's move ({self.engine.command})",
                         expected=None if info is None else info.win, stats=stats)
 
+
+class _Thinking:
+    """One ``go`` while it runs: ``interrupt`` (from another thread) sends ``stop`` until
+    ``answered``, never after (the next ``go`` must not meet a stale ``stop``)."""
+
+    def __init__(self, engine: EngineProcess) -> None:
+        self._engine = engine
+        self._lock = threading.Lock()
+        self._running = True
+
+    def interrupt(self) -> None:
+        with self._lock:
+            if self._running:
+                self._running = False
+                with contextlib.suppress(EngineError):  # it has exited: the thinking thread reads that
+                    self._engine.send("stop")
+
+    def answered(self) -> None:
+        with self._lock:
+            self._running = False

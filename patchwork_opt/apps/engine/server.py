@@ -25,7 +25,6 @@ from dataclasses import dataclass, replace
 
 from patchwork_opt.ai.base import AnalysedMove, Bot, Decision
 from patchwork_opt.ai.bots.registry import BOT_NAMES, LEVEL_TIME, make_bot
-from patchwork_opt.ai.bots.solver_bot import SolverBot
 from patchwork_opt.apps.engine.protocol import (
     Command,
     Go,
@@ -262,8 +261,7 @@ class Engine:
     def _decide(self, state: State, command: Go) -> Move:
         started = time.perf_counter()
         bot = self._bot(command)
-        # the solver's search honours ``stop`` at once; the other bots answer within their budget
-        decision = bot.decide(state, stop=self._stop) if isinstance(bot, SolverBot) else bot.decide(state)
+        decision = bot.decide(state, stop=self._stop)  # ``stop`` ends its search with the best move so far
         self.write(format_info(decision_info(decision, int(1000 * (time.perf_counter() - started)))))
         return decision.move
 

@@ -124,7 +124,8 @@ class AnalysisBot:
         self.analysis_of = analysis_of
         self.seconds = seconds
 
-    def decide(self, state: State) -> Decision:
+    def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
+        """The analysis's best move (the analysis it was given ends early with its job's stop)."""
         if state.is_terminal():
             raise GameOverError()
         analysis = self.analysis_of(state, self.seconds)

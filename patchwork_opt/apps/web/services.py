@@ -1,11 +1,16 @@
 """What the caller plugs into the app: solver-backed functions and the AI, plus the server's limits.
 
-``patchwork_opt`` never imports the solvers; ``patchwork_opt/apps/wiring.py`` builds these for ``patchwork serve``
-from the solvers and the AI registry, and tests plug in their own.
+The app (``app.py``, the routers) never imports the solvers: ``patchwork_opt/apps/web/wiring.py``
+builds these for ``patchwork serve`` from the solvers and the AI registry, and tests plug in their own.
 
 One computation serves game hints, the solver AI's moves and reviews: ``Services.analyse``, the AI's
 analysis of a position. The app wraps it in the analysis cache (``analyses.py``) and hands the
 cached form, an ``AnalysisOf``, to whatever needs an analysis.
+
+The server's caps are applied in one place, ``Limits``, where each request comes in (its route): a
+solver request's time (``Limits.solver_seconds``) becomes its ``Deadline`` there as its job starts;
+the time of an analysis (a game hint, a review's positions) is a budget in seconds, the analysis
+cache's key, which the analysis makes its deadline of as it starts.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from patchwork_opt.ai.base import Bot, SearchedPosition
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -33,11 +39,15 @@ class AnalysisOf(Protocol):
 #: ``analyse(state, seconds, extra, stop)``: the AI's analysis of the position (made now, not cached),
 #: ending early when ``stop`` is set.
 Analyser = Callable[[State, float, Sequence[Move], StopSignal], SearchedPosition]
-#: ``run(request, time_cap, stop, analysis_of)``: the solver's result for a validated request, never
-#: running longer than ``time_cap`` seconds (the server's cap, already applied to whatever the request
-#: asked), ending early when ``stop`` is set (the client went away: nobody reads the answer);
-#: ``analysis_of`` gives the cached analysis of a position (a hint of a position uses it).
-SolverRun = Callable[[BaseModel, float, StopSignal, AnalysisOf], BaseModel]
+#: ``analysis(state)``: the cached analysis of a position with the request's budget (made now and
+#: cached when none is stored; see ``AnalysisOf``).
+PositionAnalysis = Callable[[State], SearchedPosition]
+#: ``run(request, deadline, stop, analysis)``: the solver's result for a validated request, ending by
+#: ``deadline`` (made as the job starts, of the request's time as the server's caps allow:
+#: ``Limits.solver_seconds``), and early
+#: when ``stop`` is set (the client went away: nobody reads the answer); ``analysis`` gives the cached
+#: analysis of a position with the same budget (a hint of a position uses it).
+SolverRun = Callable[[BaseModel, Deadline, StopSignal, PositionAnalysis], BaseModel]
 #: ``make_bot(name, level, seed, time_cap, analysis_of)``: a fresh bot for one decision; a bot that
 #: plays the analysis's best move takes it from ``analysis_of``.
 BotFactory = Callable[[str, int, int, float, AnalysisOf], Bot]
@@ -50,10 +60,10 @@ PuzzleMaker = Callable[[str, int | None, int, StopSignal], Puzzle]
 
 #: ``progress(best, bound, phase)``: how far a workshop job has got (the fill's best value and bound so far).
 JobProgress = Callable[[float | None, float, str], None]
-#: ``run(request, time_cap, stop, progress)``: a workshop job's result for a validated request (the
-#: CLI's ``--json`` object), never running longer than ``time_cap`` seconds (the server's cap, already
-#: applied to what the request asked), ending early with the best found when ``stop`` is set.
-JobRun = Callable[[Any, float, StopSignal, JobProgress], BaseModel]
+#: ``run(request, deadline, stop, progress)``: a workshop job's result for a validated request (the
+#: CLI's ``--json`` object) by ``deadline`` (made as the job starts, of the request's time as the
+#: server's caps allow), ending early with the best found when ``stop`` is set.
+JobRun = Callable[[Any, Deadline, StopSignal, JobProgress], BaseModel]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +71,8 @@ class Workshop:
     """The workshop's solvers: the best placements of a patch (answered at once, in the job queue),
     and the optimal fill and the 7x7 question (jobs that are submitted, then polled)."""
 
-    #: ``placements(request, time_cap, stop)``: the best placements with their reasons in words
-    placements: Callable[[Any, float, StopSignal], BaseModel]
+    #: ``placements(request, deadline, stop)``: the best placements with their reasons in words
+    placements: Callable[[Any, Deadline, StopSignal], BaseModel]
     fill: JobRun
     bonus: JobRun
 
@@ -72,7 +82,7 @@ class SolverEndpoint:
     """``POST /api/<name>``: the same request and result objects as the CLI's ``--json``."""
 
     request: type[BaseModel]
-    #: the result model, or a union of models (``PositionHints | BestFitResult``)
+    #: the result model, or a union of models (``AdvisedHints | BestFitResult``)
     response: Any
     run: SolverRun
     summary: str
@@ -92,6 +102,9 @@ class Limits:
     #: budget): 122-78 over 200 games (``patchwork match --p1 solver --p2 solver-rollout
     #: --time-per-move 0.25 --p2-time-per-move 1 --seed 2``, quiet machine; docs/strength.md)
     game_hint_seconds: float = 0.25
+    #: the workshop's best placements (answered at once), at most ``max_solver_seconds``: the page draws
+    #: them within 0.5 s of the button, round trip included (``patchwork bench workshop``)
+    placements_seconds: float = 0.3
     #: solver and AI jobs running at once (more wait their turn; the event loop never blocks)
     solver_workers: int = 2
     #: jobs waiting for a slot at most; past this the answer is 503 with ``Retry-After``
@@ -116,6 +129,20 @@ class Limits:
     kept_jobs: int = 1000
     #: names the ``Host`` header may carry (any port); ``"*"`` accepts any (behind a proxy that checks)
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+
+    def solver_seconds(self, asked: float) -> float:
+        """A solver request's time: the seconds it asked for, at most ``max_solver_seconds``."""
+        return min(asked, self.max_solver_seconds)
+
+    @property
+    def hint_seconds(self) -> float:
+        """A game hint's analysis budget: ``game_hint_seconds``, at most ``max_solver_seconds``."""
+        return min(self.game_hint_seconds, self.max_solver_seconds)
+
+    def review_seconds(self, asked: float, positions: int) -> float:
+        """A review's analysis budget per position: what it asked for, cut so that the whole review
+        takes at most ``max_review_seconds``."""
+        return min(asked, self.max_review_seconds / max(1, positions))
 
     @property
     def per_client_running(self) -> int:

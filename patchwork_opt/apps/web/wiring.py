@@ -2,6 +2,10 @@
 ``/api/fill`` and ``/api/bonus`` answer what the CLI prints for the same inputs, and the game AI
 and hints share the service's analysis cache; the workshop's placements, fill and 7x7 jobs call
 the same solvers through the same functions.
+
+Each endpoint's function takes the validated request, its ``Deadline`` (made once, where the request
+came in, of its time as the server's caps allow) and a stop signal (set when nobody waits for the
+answer any more): what a job runner needs to call them.
 """
 
 from __future__ import annotations
@@ -21,9 +25,17 @@ from patchwork_opt.apps.web.schemas import (
     PlacementsView,
     placements_view,
 )
-from patchwork_opt.apps.web.services import AnalysisOf, JobProgress, Services, SolverEndpoint, Workshop
+from patchwork_opt.apps.web.services import (
+    AnalysisOf,
+    JobProgress,
+    PositionAnalysis,
+    Services,
+    SolverEndpoint,
+    Workshop,
+)
 from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
@@ -38,72 +50,67 @@ from solvers.model import SolverConfig
 
 
 def web_hint(
-    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
 ) -> AdvisedHints | BestFitResult:
-    """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs.
+    """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs,
+    by ``deadline``.
 
     ``stop`` ends the AI's search early (the client went away); the ranked moves of a position come
-    from ``analysis_of`` (the service's analysis cache) when given."""
+    from ``analysis`` (the service's analysis cache, with the request's budget) when given."""
     loaded = request.load()
     top = request.top if "top" in request.model_fields_set else None  # the CLI's default when not given
-    seconds = min(request.time_limit, time_cap)  # capped once: the hint makes its deadline of it
     state = loaded.state
-    if analysis_of is not None and state is not None and request.patch is None and not state.is_terminal():
-        return hints_of(state, analysis_of(state, seconds), top or MOVES_SHOWN)
-    return hint_for(loaded, request.patch, request.next, request.pool, top_k=top, lookahead=request.lookahead,
-                    time_limit=seconds, stop=stop)
+    if analysis is not None and state is not None and request.patch is None and not state.is_terminal():
+        return hints_of(state, analysis(state), top or MOVES_SHOWN)
+    return hint_for(loaded, request.patch, request.next, request.pool, deadline=deadline, top_k=top,
+                    lookahead=request.lookahead, stop=stop)
 
 
 def web_fill(
-    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None,
+    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None,
     progress: JobProgress | None = None,
 ) -> FillResult:
     """``POST /api/fill`` and the workshop's fill jobs (a ``FillRequest``): what ``patchwork fill ...
-    --json`` prints for the same options; ``progress`` hears the best value and bound as they improve."""
+    --json`` prints for the same options, by ``deadline``; ``progress`` hears the best value and bound
+    as they improve."""
     ids = check_patch_ids(request.patches)
-    config = SolverConfig(
-        time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS), seed=request.seed
-    )
+    config = SolverConfig(workers=min(request.workers, SERVER_WORKERS), seed=request.seed)
     return optimal_fill(
-        request.quilt_mask(), ids, objective=request.objective, marks=request.marks, budget=request.budget,
-        require_bonus=request.require_bonus, config=config, progress=progress, stop=stop,
+        request.quilt_mask(), ids, deadline=deadline, objective=request.objective, marks=request.marks,
+        budget=request.budget, require_bonus=request.require_bonus, config=config, progress=progress, stop=stop,
     )
 
 
 def web_bonus(
-    request: Any, time_cap: float, stop: StopSignal | None = None, analysis_of: AnalysisOf | None = None
+    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
 ) -> BonusResult:
-    """``POST /api/bonus`` (a ``BonusRequest``): what ``patchwork bonus QUILT --patches ... --json`` prints."""
+    """``POST /api/bonus`` (a ``BonusRequest``): what ``patchwork bonus QUILT --patches ... --json`` prints,
+    by ``deadline``."""
     ids = check_patch_ids(request.patches)
-    config = SolverConfig(time_limit=min(request.time_limit, time_cap), workers=min(request.workers, SERVER_WORKERS))
-    return bonus_completion(request.quilt_mask(), ids, config, stop=stop)
+    config = SolverConfig(workers=min(request.workers, SERVER_WORKERS))
+    return bonus_completion(request.quilt_mask(), ids, deadline=deadline, config=config, stop=stop)
 
 
-#: Seconds the workshop's best placements may take at most: the page draws them within 0.5 s of the
-#: button, round trip included (``patchwork bench workshop``).
-PLACEMENTS_SECONDS = 0.3
-
-
-def workshop_placements(request: Any, time_cap: float, stop: StopSignal | None = None) -> PlacementsView:
+def workshop_placements(request: Any, deadline: Deadline, stop: StopSignal | None = None) -> PlacementsView:
     """``POST /api/workshop/placements`` (a ``PlacementsRequest``): the best fit ``patchwork hint QUILT
-    --patch ID --next IDS`` finds, each placement with its reasons in words."""
+    --patch ID --next IDS`` finds by ``deadline``, each placement with its reasons in words."""
     quilt = Quilt.from_cells(request.quilt)
     result = hint_for(LoadedInput(quilt=quilt), request.patch, request.next, request.pool, top_k=request.top,
-                      time_limit=min(PLACEMENTS_SECONDS, time_cap), stop=stop)
+                      deadline=deadline, stop=stop)
     assert isinstance(result, BestFitResult)  # a bare quilt's hint is a best fit
     return placements_view(quilt.mask, result)
 
 
-def workshop_fill(request: Any, time_cap: float, stop: StopSignal, progress: JobProgress) -> FillResult:
+def workshop_fill(request: Any, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> FillResult:
     """A workshop fill job (a ``FillRequest``): ``POST /api/fill``'s answer, its progress heard."""
-    return web_fill(request, time_cap, stop, progress=progress)
+    return web_fill(request, deadline, stop, progress=progress)
 
 
-def workshop_bonus(request: Any, time_cap: float, stop: StopSignal, progress: JobProgress) -> BonusResult:
+def workshop_bonus(request: Any, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> BonusResult:
     """A workshop 7x7 job (a ``BonusRequest``): ``POST /api/bonus``'s answer (the completion reports no
     figures as it goes: its progress is its phase and time)."""
     progress(None, 0.0, "the 7x7 squares, one by one")
-    return web_bonus(request, time_cap, stop)
+    return web_bonus(request, deadline, stop)
 
 
 def web_services(max_ai_seconds: float) -> Services:

@@ -136,7 +136,7 @@ async def ai_move(
 
     def decide(stop: StopSignal) -> Decision:
         bot = make_bot(game.ai, game.level, seed, limits.max_ai_seconds, analyses.bound_to(stop))
-        return bot.decide(state.clone())
+        return bot.decide(state.clone(), stop=stop)
 
     decision = await worker.run(decide)
     try:

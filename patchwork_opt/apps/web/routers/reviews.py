@@ -74,7 +74,7 @@ async def review_stored_game(
     names = {game.seat: "You", game.ai_seat: f"The AI ({game.ai})"}
     record.players = [names[0], names[1]]
     positions = len(record.moves) + (0 if game.state().is_terminal() else 1)
-    seconds = min(time_per_move, limits.max_review_seconds / positions)
+    seconds = limits.review_seconds(time_per_move, positions)
 
     def review(stop: StopSignal) -> GameReview:
         analysis_of = analyses.bound_to(stop)

@@ -1,7 +1,8 @@
 """The solver endpoints (``POST /api/<name>``, the CLI's ``--json`` objects) and a game's hint.
 
 The endpoints come from ``Services.solvers`` when the app is built, so ``solvers_router`` makes
-them; each runs in the job queue with the server's time cap. A game's hint is the analysis of its
+them; each runs in the job queue, by the deadline its request's time makes as the job starts (the
+server's caps applied once: ``Limits.solver_seconds``). A game's hint is the analysis of its
 position (from the cache when one at least as deep was made, by any server on the database).
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel
 
+from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     LimitsDep,
@@ -26,7 +28,9 @@ from patchwork_opt.apps.web.deps import (
 from patchwork_opt.apps.web.errors import ServiceMissingError, answers
 from patchwork_opt.apps.web.routers.games import GameId
 from patchwork_opt.apps.web.services import SolverEndpoint
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import GameOverError
+from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 
 
@@ -53,7 +57,15 @@ def _solver_route(endpoint: SolverEndpoint) -> Callable[..., Awaitable[BaseModel
 
     async def route(body: BaseModel, limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep) -> BaseModel:
         def run(stop: StopSignal) -> BaseModel:
-            return endpoint.run(body, limits.max_solver_seconds, stop, analyses.bound_to(stop))
+            # what the request asks for (one that names no time: the server's cap)
+            seconds = limits.solver_seconds(getattr(body, "time_limit", limits.max_solver_seconds))
+            deadline = Deadline.after(seconds)  # the request's one clock, made as its job starts
+            analysis_of = analyses.bound_to(stop)
+
+            def analysis(state: State) -> SearchedPosition:
+                return analysis_of(state, seconds)
+
+            return endpoint.run(body, deadline, stop, analysis)
 
         return await worker.run(run)
 
@@ -82,5 +94,5 @@ async def game_hint(
     state = game.state()
     if state.is_terminal():
         raise GameOverError("the game is over")
-    seconds = min(limits.game_hint_seconds, limits.max_solver_seconds)
+    seconds = limits.hint_seconds
     return await worker.run(lambda stop: render(state, analyses.analysis(state, seconds, stop)))

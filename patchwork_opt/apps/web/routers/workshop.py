@@ -58,6 +58,7 @@ from patchwork_opt.apps.web.schemas import (
 )
 from patchwork_opt.apps.web.services import JobProgress as JobProgressFn
 from patchwork_opt.apps.web.services import Workshop
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.lookup import RANGE_PATTERN, FactRange
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.stop import StopSignal
@@ -165,7 +166,8 @@ async def best_placements(
     them). 422: a patch that fits nowhere, or next patches that repeat the patch."""
 
     def place(stop: StopSignal) -> BaseModel:
-        return workshop.placements(body, limits.max_solver_seconds, stop)
+        # the request's one clock, made as its work starts
+        return workshop.placements(body, Deadline.after(limits.solver_seconds(limits.placements_seconds)), stop)
 
     return PlacementsView.model_validate(await worker.run(place))
 
@@ -198,10 +200,10 @@ async def submit_fill(body: FillRequest, workshop: WorkshopDep, limits: LimitsDe
     within a budget, the 7x7 square complete if asked: ``POST /api/fill``'s request, run as a job.
     Answers at once (202, ``Location`` the job) with the job queued or running; poll it for its
     progress and answer, which is ``patchwork fill --json``'s object with its verdict in words."""
-    cap = min(body.time_limit, limits.max_solver_seconds)
+    cap = limits.solver_seconds(body.time_limit)
 
     def fill(stop: StopSignal, progress: JobProgressFn) -> BaseModel:
-        return workshop.fill(body, limits.max_solver_seconds, stop, progress)
+        return workshop.fill(body, Deadline.after(cap), stop, progress)  # the job's one clock, made as it starts
 
     return _submitted(board.submit(client, "fill", body, cap, fill), response)
 
@@ -213,10 +215,10 @@ async def submit_bonus(body: BonusRequest, workshop: WorkshopDep, limits: Limits
     """Can a 7x7 square still be completed with these patches, and how: ``POST /api/bonus``'s request,
     run as a job (202, ``Location`` the job); its answer is ``patchwork bonus --json``'s object with
     its verdict in words."""
-    cap = min(body.time_limit, limits.max_solver_seconds)
+    cap = limits.solver_seconds(body.time_limit)
 
     def bonus(stop: StopSignal, progress: JobProgressFn) -> BaseModel:
-        return workshop.bonus(body, limits.max_solver_seconds, stop, progress)
+        return workshop.bonus(body, Deadline.after(cap), stop, progress)  # the job's one clock, made as it starts
 
     return _submitted(board.submit(client, "bonus", body, cap, bonus), response)
 
