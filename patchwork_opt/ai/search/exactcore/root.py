@@ -36,7 +36,7 @@ from patchwork_opt.ai.search.exactcore.search import (
 from patchwork_opt.ai.search.exactcore.table import ExactTable
 from patchwork_opt.ai.search.exactcore.threads import run_on, stacks, stop_at, thread_table
 from patchwork_opt.ai.search.fastcore import CIRCLE, CLEN, encode, is_terminal, to_move
-from patchwork_opt.core.clock import Deadline
+from patchwork_opt.core.clock import Deadline, solver_seconds
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -155,11 +155,10 @@ def solve(
     table.adopt(list(state.circle))
     run = _Run(table, node_limit if node_limit is not None else 1 << 62, threads)
     if deadline is not None:
-        left = deadline.remaining()  # the watcher keeps the real clock: the time left, on it
-        if left <= 0:
+        if deadline.expired():
             run.stop()
-        else:
-            stop_at(time.perf_counter() + left, run.shared)
+        else:  # the watcher keeps the real clock: the time left, on it
+            stop_at(time.perf_counter() + solver_seconds(deadline), run.shared)
     if stop is not None:
         stop(run.stop)
     flat = encode(state)
