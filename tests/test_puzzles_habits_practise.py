@@ -15,7 +15,7 @@ from patchwork_opt.apps.web.services import Services
 from patchwork_opt.apps.web.store import Game, GameStore
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.model import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from cli import app
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.formats.record import Record
-from patchwork_opt.puzzles.judge import judge_endgame
+from patchwork_opt.puzzles.kinds import load_puzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle, judge_endgame
 from patchwork_opt.puzzles.mistakes import mistake_puzzles
-from patchwork_opt.puzzles.model import EndgamePuzzle, load_puzzle
 from patchwork_opt.puzzles.proof import Prover, move_key
 
 RECORD_PATH = Path(__file__).parent / "data" / "mistake_record.json"

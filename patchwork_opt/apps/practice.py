@@ -17,8 +17,8 @@ from typing import Any
 from patchwork_opt.apps.review import BLUNDER, GameReview
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record, writable_dir, write_atomic
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
 from patchwork_opt.puzzles.mistakes import MISTAKE_SECONDS, mistake_puzzles
-from patchwork_opt.puzzles.model import EndgamePuzzle
 
 #: The labels whose positions are tried as puzzles.
 PRACTISED = ("mistake", BLUNDER)

@@ -22,7 +22,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from patchwork_opt.ai.bots.registry import LEVEL_ITERATIONS, make_bot
 from patchwork_opt.ai.search.exactcore import warm_up as warm_exact
@@ -32,7 +32,8 @@ from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import Bank
 from patchwork_opt.puzzles.endgame import generate_endgame
-from patchwork_opt.puzzles.model import DIFFICULTIES, EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
+from patchwork_opt.puzzles.model import DIFFICULTIES
 from patchwork_opt.puzzles.proof import move_key
 
 LEVELS = (1, 2, 3, 4, 5)
@@ -49,8 +50,8 @@ def solve_rates(bank: Bank, per_difficulty: int, seed: int, ai: str, advisor: Pl
                 progress: Callable[[str, int, int], None]) -> dict[int, dict[int, float]]:
     """rates[difficulty][level]: the share of the sampled puzzles the bot at that level solves."""
     rng = random.Random(seed)
-    sample = {d: rng.sample(bank.of("endgame", d), min(per_difficulty, len(bank.of("endgame", d))))
-              for d in DIFFICULTIES}
+    endgames = {d: cast(list[EndgamePuzzle], bank.of("endgame", d)) for d in DIFFICULTIES}
+    sample = {d: rng.sample(endgames[d], min(per_difficulty, len(endgames[d]))) for d in DIFFICULTIES}
     total = sum(len(s) for s in sample.values()) * len(LEVELS)
     done = 0
     rates: dict[int, dict[int, float]] = {}
@@ -59,7 +60,6 @@ def solve_rates(bank: Bank, per_difficulty: int, seed: int, ai: str, advisor: Pl
         for level in LEVELS:
             solved = 0
             for puzzle in puzzles:
-                assert isinstance(puzzle, EndgamePuzzle)
                 state = puzzle.state()
                 bot = make_bot(ai, level=level, seed=rng.randrange(1 << 31), advisor=advisor)
                 wins = {move_key(state, m) for m in puzzle.winning}

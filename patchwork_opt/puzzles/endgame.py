@@ -39,7 +39,8 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.glicko import Game, Rating, update
-from patchwork_opt.puzzles.model import DIFFICULTIES, ENDGAME_THEMES, EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES, EndgamePuzzle
+from patchwork_opt.puzzles.model import DIFFICULTIES
 from patchwork_opt.puzzles.proof import (
     Classified,
     MoveKey,

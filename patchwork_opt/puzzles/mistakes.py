@@ -18,7 +18,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.endgame import FROM_SPACE, as_candidate, bot_rates, puzzle_of, puzzle_seed
-from patchwork_opt.puzzles.model import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
 from patchwork_opt.puzzles.proof import Prover, UnprovenError
 
 #: Seconds the exact search may take to prove one mistake's position (and then its lines).

@@ -72,7 +72,7 @@ def puzzle_solve(
 
     from patchwork_opt.apps.play import terminal_for
     from patchwork_opt.apps.puzzle import solve
-    from patchwork_opt.puzzles.model import load_puzzle
+    from patchwork_opt.puzzles.kinds import load_puzzle
 
     solve(load_puzzle(path), terminal_for(sys.stdin, sys.stdout, sys.stderr))
 
@@ -90,8 +90,7 @@ def puzzle_check(
 ) -> None:
     """Judge an answer for scripts: correct or not, the final margin (a fill: value minus the optimum),
     and the proof (the line of best play, or the optimum's placements)."""
-    from patchwork_opt.puzzles.judge import check_answer
-    from patchwork_opt.puzzles.model import load_puzzle
+    from patchwork_opt.puzzles.kinds import check_answer, load_puzzle
 
     verdict = check_answer(load_puzzle(path), move=move, placements=placements)
     _print_json(verdict.to_json()) if as_json else typer.echo(verdict.text)

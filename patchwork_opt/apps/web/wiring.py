@@ -19,8 +19,8 @@ from patchwork_opt.core.catalogue import check_patch_ids
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.puzzles.kinds import Puzzle
 from patchwork_opt.puzzles.making import new_puzzle
-from patchwork_opt.puzzles.model import Puzzle
 from solvers.bestfit import BestFitResult
 from solvers.bonus import BonusResult, bonus_completion
 from solvers.fill import FillResult, optimal_fill

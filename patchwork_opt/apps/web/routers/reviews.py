@@ -24,6 +24,7 @@ from patchwork_opt.apps.review import GameReview, review_game
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     LimitsDep,
+    PuzzleStoreDep,
     StoreDep,
     WholeNumbersRoute,
     WorkerDep,
@@ -38,8 +39,8 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
 from patchwork_opt.puzzles.mistakes import mistake_puzzles
-from patchwork_opt.puzzles.model import EndgamePuzzle
 
 #: Analysis time per position a review asks for by default (the server may cut it, see ``Limits``).
 REVIEW_SECONDS = 0.5
@@ -125,7 +126,7 @@ def _practised(game: Game, plies: Sequence[int]) -> list[int]:
 
 @router.post("/games/{game_id}/mistake-puzzles", responses=answers(404, 409, 413, 422, 429, 503),
              dependencies=[Depends(strict_body(PractiseRequest))], summary="Puzzles from a game's mistakes")
-async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store: StoreDep,
+async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store: StoreDep, puzzles: PuzzleStoreDep,
                                   worker: WorkerDep) -> PractiseView:
     """Each position before one of the named moves (your mistakes and blunders, as the review
     labelled them) becomes a puzzle when the exact search proves that exactly one decision wins
@@ -143,7 +144,7 @@ async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store:
 
     def keep() -> None:
         for puzzle in made:
-            store.keep_puzzle(puzzle.id, puzzle.kind, json.dumps(puzzle.to_json()))
+            puzzles.keep_puzzle(puzzle.id, puzzle.kind, json.dumps(puzzle.to_json()))
 
     await in_thread(keep)
     return PractiseView(puzzles=[p.id for p in made], plies=[len(p.record.moves) for p in made], tried=len(plies))
