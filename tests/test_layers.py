@@ -69,7 +69,7 @@ ABOVE_AI = ("solvers", "patchwork_opt.puzzles", "patchwork_opt.apps", "patchwork
 
 #: Inside ``puzzles``: what makes, banks, selects and keeps puzzles, above the kinds it uses.
 PUZZLES_ABOVE_KINDS = tuple(f"patchwork_opt.puzzles.{m}" for m in (
-    "endgame", "making", "banking", "bank", "selection", "stores", "mistakes", "themes"))
+    "endgame", "making", "banking", "bank", "selection", "stores", "themes"))
 #: The web service's stores, one per concern, and the connection layer under them (issue 41).
 WEB_STORES = tuple(f"patchwork_opt.apps.web.{m}" for m in (
     "database", "database_postgres", "store", "analysis_store", "puzzle_store", "visitor_store", "databases"))

@@ -64,7 +64,7 @@ def _broken(base: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str
 
 
 ENDGAME_BREAKS = [
-    (("kind",), "puzzle", "kind: expected 'endgame' or 'fill', got 'puzzle'"),
+    (("kind",), "puzzle", "kind: expected 'endgame', 'fill' or 'exercise', got 'puzzle'"),
     (("id",), KeyError, "id: field required"),
     (("player",), 2, "player"),
     (("difficulty",), 6, "difficulty"),

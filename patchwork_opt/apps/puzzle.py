@@ -116,7 +116,7 @@ def solve_position_puzzle(puzzle: Puzzle, term: Terminal, judging: Judging) -> N
             with term.busy("judging…"):
                 verdict = kind.judge(puzzle, move, judging)
             term.say(verdict.text, style="bold green" if verdict.correct else "bold red")
-            term.say("best play from your move:")
+            term.say("the line after your move:")
             term.say(line_text(kind.position(puzzle) or session.state, verdict.moves))
             return
         if reply.placing:

@@ -12,8 +12,8 @@ the median and slowest times are reported (the compiled searches loaded first: n
 while Numba loads).
 
 Last, ``practise`` games between bots of different levels (fixed iteration budgets, seeded) are
-reviewed as ``analyze`` reviews them, and their mistakes and blunders turned into puzzles as
-"Practise your mistakes" does: how many mistakes there were, how many made puzzles, and their themes.
+reviewed as ``analyze`` reviews them, and their mistakes and blunders turned into exercises as
+``analyze --puzzles`` does: how many mistakes there were, and in how many games at least one exercise.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from patchwork_opt.ai.search.exactcore import warm_up as warm_exact
 from patchwork_opt.ai.search.fastcore import warm_up as warm_search
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.state import State
+from patchwork_opt.core.words import plural
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import Bank
 from patchwork_opt.puzzles.endgame import generate_endgame
@@ -102,24 +103,23 @@ def level_game(seed: int, levels: tuple[int, int], advisor: PlacementAdvisor | N
 
 def practised_games(games: int, seed: int, advisor: PlacementAdvisor | None,
                     progress: Callable[[str, int, int], None]) -> dict[str, Any]:
-    """Reviews of ``games`` games between levels (``PRACTISE_PAIRS`` in turn) and the puzzles their
-    mistakes make: per game the mistakes and blunders, the puzzles, and each puzzle's themes."""
-    from patchwork_opt.apps.hints import review_record
-    from patchwork_opt.apps.practice import mistake_plies, practise_mistakes
+    """Reviews of ``games`` games between levels (``PRACTISE_PAIRS`` in turn) and the exercises their
+    mistakes make, as ``analyze --puzzles`` makes them: per game the mistakes and blunders and the
+    exercises."""
+    from patchwork_opt.apps.practice import mistake_plies, practise_record
 
     rng = random.Random(f"practise|{seed}")
     out: list[dict[str, Any]] = []
     for i in range(games):
         levels = PRACTISE_PAIRS[i % len(PRACTISE_PAIRS)]
         record = level_game(rng.randrange(1 << 31), levels, advisor)
-        review = review_record(record, seconds=PRACTISE_REVIEW_SECONDS)
-        practised = practise_mistakes(record, review)
+        review, practised = practise_record(record, seconds=PRACTISE_REVIEW_SECONDS)
         out.append({"levels": list(levels), "plies": len(record.moves), "mistakes": len(mistake_plies(review)),
-                    "puzzles": [p.to_json() for p in practised]})
+                    "exercises": [p.to_json() for p in practised]})
         progress("games reviewed for mistakes", i + 1, games)
     return {"games": out, "mistakes": sum(g["mistakes"] for g in out),
-            "puzzles": sum(len(g["puzzles"]) for g in out),
-            "games_with_a_puzzle": sum(bool(g["puzzles"]) for g in out)}
+            "exercises": sum(len(g["exercises"]) for g in out),
+            "games_with_an_exercise": sum(bool(g["exercises"]) for g in out)}
 
 
 def run_puzzle_bench(bank: Bank, *, per_difficulty: int, generate: int, seed: int, ai: str,
@@ -169,7 +169,7 @@ def render_puzzle_bench(result: dict[str, Any]) -> str:
                      f"(CPU {gen['cpu_median']:.1f} s), slowest {gen['max']:.1f} s (CPU {gen['cpu_max']:.1f} s)")
     if result.get("practise"):
         got = result["practise"]
-        lines.append(f"practise your mistakes: {len(got['games'])} reviewed games between levels, "
-                     f"{got['mistakes']} mistakes and blunders, {got['puzzles']} puzzles "
-                     f"(in {got['games_with_a_puzzle']} games)")
+        lines.append(f"practise your mistakes: {plural(len(got['games']), 'reviewed game')} between levels, "
+                     f"{plural(got['mistakes'], 'mistake or blunder', 'mistakes and blunders')}, "
+                     f"{plural(got['exercises'], 'exercise')} (in {plural(got['games_with_an_exercise'], 'game')})")
     return "\n".join(lines)

@@ -113,12 +113,6 @@ def puzzle_id(state: State) -> str:
     return "e" + hashlib.sha256(to_notation(state).encode()).hexdigest()[:12]
 
 
-def puzzle_seed(state: State) -> int:
-    """A seed for the bots that rate a position that comes from no seeded game (a player's own):
-    from its notation, so the same position always gets the same difficulty."""
-    return int(hashlib.sha256(to_notation(state).encode()).hexdigest()[:8], 16)
-
-
 def bot_rates(state: State, classified: Classified, seed: int) -> tuple[float, ...]:
     """For levels 1-5, the share of ``BOT_TRIALS`` seeded tries in which the rating bot (on
     ``BOT_ITERATIONS``) plays a winning move."""

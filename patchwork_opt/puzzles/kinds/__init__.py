@@ -2,7 +2,8 @@
 everything that depends on the kind asks it here instead of testing the kind's name.
 
 * ``endgame`` (``endgame.py``): find the winning move of a late position where one decision wins;
-* ``fill`` (``fill.py``): fill a quilt with some of a set of patches for a proven optimum.
+* ``fill`` (``fill.py``): fill a quilt with some of a set of patches for a proven optimum;
+* ``exercise`` (``exercise.py``): find a better move where you made a mistake in one of your games.
 
 A new kind is a module of this folder (its puzzle type, file format, judge, verdict and the
 ``PuzzleKind`` that says them) and its entry in ``KINDS`` and in the two ``...Details`` unions below;
@@ -22,17 +23,19 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, Verdict
 from patchwork_opt.puzzles.kinds.endgame import ENDGAME, EndgameDetails, EndgamePuzzle, EndgameVerdictDetails
+from patchwork_opt.puzzles.kinds.exercise import EXERCISE, Exercise, ExerciseDetails, ExerciseVerdictDetails
 from patchwork_opt.puzzles.kinds.fill import FILL, FillDetails, FillPuzzle, FillVerdictDetails, read_placements
 from patchwork_opt.puzzles.model import PuzzleFormatError, read_json, read_json_file
 
 #: Every kind, by the name its files carry in ``kind``.
-KINDS: dict[str, PuzzleKind[Any, Any]] = {kind.name: kind for kind in (ENDGAME, FILL)}
+KINDS: dict[str, PuzzleKind[Any, Any]] = {kind.name: kind for kind in (ENDGAME, FILL, EXERCISE)}
 #: A puzzle of any kind.
-Puzzle = EndgamePuzzle | FillPuzzle
+Puzzle = EndgamePuzzle | FillPuzzle | Exercise
 #: What the page is told of a puzzle of each kind (``PuzzleKind.details``), told apart by ``kind``.
-PuzzleDetails = Annotated[EndgameDetails | FillDetails, Field(discriminator="kind")]
+PuzzleDetails = Annotated[EndgameDetails | FillDetails | ExerciseDetails, Field(discriminator="kind")]
 #: What the page is told of a verdict of each kind (``PuzzleKind.verdict_details``).
-VerdictDetails = Annotated[EndgameVerdictDetails | FillVerdictDetails, Field(discriminator="kind")]
+VerdictDetails = Annotated[EndgameVerdictDetails | FillVerdictDetails | ExerciseVerdictDetails,
+                           Field(discriminator="kind")]
 #: A puzzle's id: its kind's letter and 12 hex digits of its content's hash.
 ID_PATTERN = "^[" + "".join(kind.prefix for kind in KINDS.values()) + "][0-9a-f]{12}$"
 #: Every theme of every kind, and each theme in the words the page shows.

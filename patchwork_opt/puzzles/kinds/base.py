@@ -123,7 +123,11 @@ class PuzzleKind(ABC, Generic[P, V]):
         """The verdict on an answer (``IllegalMoveError`` when the rules refuse it)."""
 
     def check(self, puzzle: P, answer: Answer) -> None:
-        """Refuse an answer the rules refuse before any search is queued for it."""
+        """Refuse an answer the rules refuse before any search is queued for it: a move its position
+        does not allow (``IllegalMoveError``); other answers are checked as they are judged."""
+        state = self.position(puzzle)
+        if state is not None and isinstance(answer, Move):
+            state.check(answer)
 
     def position(self, puzzle: P) -> State | None:
         """The position a puzzle answered by a move is set in (None for other answers)."""

@@ -219,10 +219,6 @@ class EndgameKind(PuzzleKind[EndgamePuzzle, EndgameVerdict]):
                 f"{plural(puzzle.legal, 'distinct move')}, {wins} of them win{'s' if wins == 1 else ''}; "
                 f"difficulty {puzzle.difficulty} of 5.{themes_sentence(puzzle.themes)}")
 
-    def check(self, puzzle: EndgamePuzzle, answer: Answer) -> None:
-        assert isinstance(answer, Move)
-        puzzle.state().check(answer)
-
     def judge(self, puzzle: EndgamePuzzle, answer: Answer, judging: Judging) -> EndgameVerdict:
         assert isinstance(answer, Move)
         return judge_endgame(puzzle, answer, Prover(judging.seconds, judging.table_mb, stop=judging.stop))

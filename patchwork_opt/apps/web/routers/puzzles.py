@@ -29,6 +29,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from patchwork_opt.apps.practice import grade
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     ClientDep,
@@ -417,7 +418,7 @@ async def answer_puzzle(puzzle_id: PuzzleId, body: AnswerRequest, puzzles: Puzzl
     kind.check(puzzle, answer)  # an illegal move is refused before it takes a slot in the queue
     if kind.queued:
         def judged(stop: StopSignal) -> Verdict:
-            judging = Judging(stop=stop.attach, analysis_of=analyses.bound_to(stop))
+            judging = Judging(stop=stop.attach, analysis_of=analyses.bound_to(stop), grade=grade)
             verdict: Verdict = kind.judge(puzzle, answer, judging)
             return verdict
 
