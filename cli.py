@@ -400,14 +400,20 @@ def analyze(
     chart: Annotated[str | None, typer.Option(help="Write the win-chance chart to this .svg or .png file.")] = None,
     puzzles: Annotated[
         str | None,
-        typer.Option(metavar="DIR", help="Also write each mistake or blunder with an only-move answer as a puzzle "
-                                         "file in DIR (puzzle solve FILE plays it)."),
+        typer.Option(metavar="DIR", help="Also write each mistake or blunder as an exercise, find a better move, "
+                                         "in DIR (puzzle solve FILE plays one, puzzle check FILE judges)."),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
     from patchwork_opt.apps.hints import review_record
-    from patchwork_opt.apps.practice import check_puzzle_dir, practise_mistakes, render_practised
+    from patchwork_opt.apps.practice import (
+        Practised,
+        check_puzzle_dir,
+        mistake_plies,
+        practise_record,
+        render_practised,
+    )
     from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.review import chart_target, render_review, write_chart
 
@@ -415,11 +421,13 @@ def analyze(
     if chart:
         chart_target(chart)  # a bad name is refused before the analysis, not after
     out = check_puzzle_dir(puzzles) if puzzles is not None else None
+    practised: list[Practised] | None = None
     _prepare("search", "learned", "exact")
     with phase_progress() as report:
-        review = review_record(game, seconds=time_per_move, progress=report)
-        practised = (practise_mistakes(game, review, out, progress=lambda done, total: report(
-            "mistakes tried as puzzles", done, total)) if out is not None else None)
+        if out is None:
+            review = review_record(game, seconds=time_per_move, progress=report)
+        else:
+            review, practised = practise_record(game, seconds=time_per_move, out=out, progress=report)
     written = write_chart(review, chart) if chart else None
     if as_json:
         data = review.to_json()
@@ -429,7 +437,7 @@ def analyze(
     else:
         typer.echo(render_review(review))
         if practised is not None:
-            typer.echo(render_practised(practised, puzzles or ""))
+            typer.echo(render_practised(practised, len(mistake_plies(review)), puzzles or ""))
     if written:
         typer.echo(f"chart written to {written}", err=True)
 

@@ -67,6 +67,16 @@ ENGINE = ("patchwork_opt.core", "patchwork_opt.formats", "patchwork_opt.jitcache
 ABOVE_AI = ("solvers", "patchwork_opt.puzzles", "patchwork_opt.apps", "patchwork_opt.rl", "patchwork_opt.bench", "cli")
 
 
+#: Inside ``puzzles``: what makes, banks, selects and keeps puzzles, above the kinds it uses.
+PUZZLES_ABOVE_KINDS = tuple(f"patchwork_opt.puzzles.{m}" for m in (
+    "endgame", "making", "banking", "bank", "selection", "stores", "themes"))
+#: The web service's stores, one per concern, and the connection layer under them (issue 41).
+WEB_STORES = tuple(f"patchwork_opt.apps.web.{m}" for m in (
+    "database", "database_postgres", "store", "analysis_store", "puzzle_store", "visitor_store", "databases"))
+WEB_ABOVE_STORES = tuple(f"patchwork_opt.apps.web.{m}" for m in (
+    "routers", "deps", "app", "server", "services", "wiring", "jobs", "analyses"))
+
+
 def _under(module: str, prefixes: tuple[str, ...]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in prefixes)
 
@@ -92,6 +102,11 @@ def test_the_solvers_import_only_the_engine() -> None:
         ("patchwork_opt.ai.learned", ("patchwork_opt.ai.analysis", "patchwork_opt.ai.bots")),
         ("patchwork_opt.ai.analysis", ("patchwork_opt.ai.bots",)),
         ("patchwork_opt.puzzles", ("patchwork_opt.apps", "patchwork_opt.rl", "patchwork_opt.bench", "cli")),
+        # the kinds (their types, formats, judges) sit under what makes, banks and serves puzzles, and
+        # never reach the solvers (the service reads every kind without loading OR-Tools)
+        ("patchwork_opt.puzzles.kinds", (*PUZZLES_ABOVE_KINDS, "solvers")),
+        # the stores of each concern know their database, not the routes that use them
+        *[(store, WEB_ABOVE_STORES) for store in WEB_STORES],
         ("patchwork_opt.rl", ("patchwork_opt.bench", "cli")),  # an application: nothing below it imports it
         ("patchwork_opt.apps", ("patchwork_opt.bench", "cli")),
         ("patchwork_opt.bench", ("cli",)),
@@ -135,6 +150,25 @@ def test_the_exact_search_rooms_import_only_rooms_below_them() -> None:
         if dep in rooms
     )
     assert reaching_in == []
+
+
+def test_no_module_tests_which_kind_a_puzzle_is() -> None:
+    """Puzzle kinds are types in one registry (``puzzles/kinds``, issue 41): code outside it asks a
+    puzzle's kind (``kinds.kind_of``) instead of testing the class of a puzzle, verdict or view."""
+    kinds = ROOT / "patchwork_opt" / "puzzles" / "kinds"
+    classes = {node.name for f in kinds.glob("*.py") for node in ast.walk(ast.parse(f.read_text(encoding="utf-8")))
+               if isinstance(node, ast.ClassDef)}
+    assert {"EndgamePuzzle", "FillPuzzle"} <= classes, "is the detection broken?"
+    tests = []
+    for f in [*ROOT.joinpath("patchwork_opt").rglob("*.py"), ROOT / "cli.py"]:
+        if f.parent == kinds:
+            continue
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+                named = {n.id for n in ast.walk(node.args[-1]) if isinstance(n, ast.Name)}
+                if named & classes:
+                    tests.append(f"{f.relative_to(ROOT)}:{node.lineno} {sorted(named & classes)}")
+    assert tests == []
 
 
 def test_only_the_state_calls_its_private_transitions() -> None:

@@ -19,17 +19,10 @@ from patchwork_opt.core.clock import Deadline
 from patchwork_opt.puzzles.bank import shipped_bank
 from patchwork_opt.puzzles.banking import ADVANCE_SHARE
 from patchwork_opt.puzzles.endgame import MAX_ACCEPTED, decision_of, difficulty_of, only_move, rating_of
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES, EndgamePuzzle
+from patchwork_opt.puzzles.kinds.fill import FILL_THEMES, FillPuzzle, completes_square, fill_problem, fill_value
 from patchwork_opt.puzzles.making import MARGIN
-from patchwork_opt.puzzles.model import (
-    DIFFICULTIES,
-    ENDGAME_THEMES,
-    FILL_THEMES,
-    EndgamePuzzle,
-    FillPuzzle,
-    completes_square,
-    fill_problem,
-    fill_value,
-)
+from patchwork_opt.puzzles.model import DIFFICULTIES
 from patchwork_opt.puzzles.proof import Prover, margin_of, move_key, play
 from solvers.fill import optimal_fill
 from solvers.model import SolverConfig, SolveStatus

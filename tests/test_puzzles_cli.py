@@ -13,7 +13,10 @@ from typer.testing import CliRunner
 
 from cli import app
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle, PuzzleFormatError, placements_json, puzzle_from_json
+from patchwork_opt.puzzles.kinds import puzzle_from_json
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle
+from patchwork_opt.puzzles.model import PuzzleFormatError, placements_json
 from patchwork_opt.puzzles.proof import distinct_moves, move_key
 
 runner = CliRunner()
@@ -61,7 +64,7 @@ def _broken(base: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str
 
 
 ENDGAME_BREAKS = [
-    (("kind",), "puzzle", "kind: expected 'endgame' or 'fill'"),
+    (("kind",), "puzzle", "kind: expected 'endgame', 'fill' or 'exercise', got 'puzzle'"),
     (("id",), KeyError, "id: field required"),
     (("player",), 2, "player"),
     (("difficulty",), 6, "difficulty"),

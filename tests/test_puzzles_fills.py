@@ -8,6 +8,7 @@ import pytest
 from patchwork_opt.core.catalogue import PATCHES, patch_worth
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle, fill_problem, fill_value
 from patchwork_opt.puzzles.making import (
     MARGIN,
     Variant,
@@ -17,7 +18,6 @@ from patchwork_opt.puzzles.making import (
     generate_fill,
     new_puzzle,
 )
-from patchwork_opt.puzzles.model import FillPuzzle, fill_problem, fill_value
 from solvers.fill import optimal_fill
 from solvers.model import SolverConfig, SolveStatus
 

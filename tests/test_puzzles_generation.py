@@ -23,16 +23,10 @@ from patchwork_opt.puzzles.endgame import (
     rating_of,
     self_play,
 )
-from patchwork_opt.puzzles.judge import judge_endgame
+from patchwork_opt.puzzles.kinds import puzzle_from_json
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES, EndgamePuzzle, judge_endgame
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle, fill_problem, fill_value
 from patchwork_opt.puzzles.making import fill_difficulty, fill_puzzle, greedy_fill
-from patchwork_opt.puzzles.model import (
-    ENDGAME_THEMES,
-    EndgamePuzzle,
-    FillPuzzle,
-    fill_problem,
-    fill_value,
-    puzzle_from_json,
-)
 from patchwork_opt.puzzles.proof import ADVANCE_KEY, Classified, Prover, distinct_moves, move_key, play
 from patchwork_opt.puzzles.themes import LONG_LINE
 

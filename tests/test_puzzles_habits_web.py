@@ -14,11 +14,14 @@ import pytest
 from web_databases import db_fixture, pg_url_fixture  # noqa: F401  (fixtures db, pg_url)
 
 from patchwork_opt.apps.web.app import create_app
-from patchwork_opt.apps.web.routers.puzzles import NEWCOMER_ANSWERS, THEME_WORDS, daily_puzzle
 from patchwork_opt.apps.web.services import Services
-from patchwork_opt.apps.web.store import RETRY_AFTER
 from patchwork_opt.puzzles.bank import Bank, shipped_bank
-from patchwork_opt.puzzles.model import ENDGAME_THEMES, FILL_THEMES, FillPuzzle, placements_json
+from patchwork_opt.puzzles.kinds import THEME_WORDS
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES
+from patchwork_opt.puzzles.kinds.fill import FILL_THEMES, FillPuzzle
+from patchwork_opt.puzzles.model import placements_json
+from patchwork_opt.puzzles.selection import NEWCOMER_ANSWERS, daily_puzzle
+from patchwork_opt.puzzles.stores import RETRY_AFTER
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)

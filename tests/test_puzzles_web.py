@@ -3,26 +3,26 @@ ratings of visitor and puzzle (kept in the games store, SQLite and PostgreSQL al
 
 from __future__ import annotations
 
-import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
+from web_databases import db_fixture, pg_url_fixture  # noqa: F401  (fixtures db, pg_url)
 
 from patchwork_opt.apps.web.app import create_app
-from patchwork_opt.apps.web.routers.puzzles import START_RATINGS
 from patchwork_opt.apps.web.services import Services
-from patchwork_opt.apps.web.store import GameStore
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.puzzles.bank import Bank, shipped_bank
-from patchwork_opt.puzzles.glicko import Rating, rate_answer
-from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle, Puzzle, placements_json
+from patchwork_opt.puzzles.kinds import KINDS, Puzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle
+from patchwork_opt.puzzles.model import placements_json
 from patchwork_opt.puzzles.proof import distinct_moves, move_key
+from patchwork_opt.puzzles.selection import START_RATINGS
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)
@@ -65,6 +65,13 @@ def test_a_puzzle_is_served_without_its_answer(client: TestClient) -> None:
                                   if kind == "endgame" else
                                   {"quilt", "patches", "objective", "marks", "budget", "require_bonus"})
             assert view["endgame" if kind == "fill" else "fill"] is None
+            # the fields every kind has: its question, how it is answered, its kind's details
+            assert view["task"] == KINDS[kind].task(puzzle) and view["answer"] == KINDS[kind].answer
+            assert view["details"] == {"kind": kind, **({"legal": shown["legal"], "winning": shown["winning"]}
+                                                        if kind == "endgame" else shown)}
+            assert (view["position"] is None) == (kind == "fill")
+            if kind == "endgame":  # the position, drawn alike for every kind answered by a move
+                assert view["position"] == {k: v for k, v in shown.items() if k not in ("legal", "winning")}
     endgame = client.get(f"/api/puzzles/{ENDGAME.id}").json()["endgame"]
     assert endgame["player"] == ENDGAME.player and endgame["legal"] == ENDGAME.legal
     assert endgame["winning"] == len(ENDGAME.winning) and endgame["state"]["position"] == ENDGAME.to_json()["position"]
@@ -80,6 +87,7 @@ def test_a_winning_move_is_correct_and_the_ratings_move_the_right_way(client: Te
     assert verdict["line"][0] == ENDGAME.winning[0].to_json() and len(verdict["line_players"]) == len(verdict["line"])
     assert verdict["visitor"]["rating"] > 1500 and verdict["rating"]["rating"] < START_RATINGS[ENDGAME.difficulty]
     assert len(verdict["winning"]) == len(ENDGAME.winning)
+    assert verdict["details"] == {"kind": "endgame", "winning": verdict["winning"]}
     visitor = verdict["visitor"]["id"]
     # a wrong fill answer: the visitor goes down, that puzzle up
     before = verdict["visitor"]["rating"]
@@ -87,6 +95,8 @@ def test_a_winning_move_is_correct_and_the_ratings_move_the_right_way(client: Te
     assert not short["correct"] and short["margin"] < 0 and short["best"] == FILL.best_value
     assert short["visitor"]["rating"] < before and short["rating"]["rating"] > START_RATINGS[FILL.difficulty]
     assert short["optimum"] == placements_json(FILL.best)
+    assert short["details"] == {"kind": "fill", "value": short["value"], "best": short["best"],
+                                "optimum": short["optimum"]}
     # answering again changes nothing; the visitor's rating comes back with the next puzzle
     again = answer(client, FILL, {"placements": placements_json(FILL.best), "visitor": visitor}).json()
     assert again["correct"] and not again["rated"] and again["visitor"]["rating"] == short["visitor"]["rating"]
@@ -149,23 +159,3 @@ def test_a_visitor_who_answered_the_whole_bank_gets_a_new_puzzle_made_in_the_que
         made_puzzle = BANK.find(view["id"])
         assert kept.status_code == 200 and made_puzzle is not None
         assert answer(client, made_puzzle, {"placements": []}).status_code == 200
-
-
-def test_concurrent_answers_of_one_visitor_lose_no_update(db: str, opened: Callable[[str], GameStore]) -> None:
-    store = opened(db)
-    store.new_visitor("v" * 22, Rating())
-    puzzles = [p.id for p in BANK.puzzles["fill"][:6]]
-
-    def answer_one(puzzle_id: str) -> None:
-        store.rate_answer("v" * 22, puzzle_id, True, Rating(1500, 250), rate_answer)
-
-    threads = [threading.Thread(target=answer_one, args=(pid,)) for pid in puzzles]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    expected = Rating()
-    for _ in puzzles:
-        expected = rate_answer(expected, Rating(1500, 250), True)[0]
-    assert store.visitor_rating("v" * 22).rating == pytest.approx(expected.rating)
-    assert store.answered("v" * 22) == set(puzzles)

@@ -17,8 +17,8 @@ from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.web.analyses import AnalysisBot, analysis_from_json, analysis_to_json
 from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.databases import Stores
 from patchwork_opt.apps.web.services import Limits, Services
-from patchwork_opt.apps.web.store import GameStore
 from patchwork_opt.apps.web.wiring import web_services
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
@@ -78,10 +78,11 @@ def test_an_analysis_reads_back_as_it_was_made() -> None:
 
 
 def test_the_store_answers_with_an_analysis_at_least_as_deep_and_forgets_the_oldest(
-    db: str, opened: Callable[..., GameStore]
+    db: str, opened: Callable[..., Stores]
 ) -> None:
-    store = opened(db)
-    store.max_analyses = 3
+    from patchwork_opt.apps.web.analysis_store import SqlAnalysisStore
+
+    store = SqlAnalysisStore(opened(db).database, max_analyses=3)
     store.keep_analysis("p", 0.5, False, "half")
     store.keep_analysis("p", 1.0, False, "one")
     store.keep_analysis("p", 1.0, False, "again")  # one per position and budget: the first stays
@@ -180,9 +181,10 @@ def test_the_analysis_bot_plays_the_best_move_of_the_cached_analysis() -> None:
 def test_a_stopped_analysis_is_not_kept(tmp_path: Path, base_services: Services) -> None:
     """An analysis cut short (its client went away) is shallower than its budget says."""
     from patchwork_opt.apps.web.analyses import AnalysisCache
-    from patchwork_opt.apps.web.store import SqliteGameStore
+    from patchwork_opt.apps.web.analysis_store import SqlAnalysisStore
+    from patchwork_opt.apps.web.database import SqliteDatabase
 
-    store = SqliteGameStore(tmp_path / "g.db")
+    store = SqlAnalysisStore(SqliteDatabase(tmp_path / "g.db"))
     cache = AnalysisCache(store, base_services.analyse)
     stop = StopSignal()
     stop.set()

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.apps.web.databases import Stores
 
 PG_ENV = "PATCHWORK_TEST_PG"
 BACKENDS = ["sqlite", "postgres"]
@@ -55,18 +55,17 @@ def db_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-
 @pytest.fixture(name="opened")
-def opened_fixture() -> Iterator[Callable[[str], GameStore]]:
-    """``open_store`` whose stores are closed after the test (a PostgreSQL store holds a pool)."""
-    from patchwork_opt.apps.web.databases import open_store
+def opened_fixture() -> Iterator[Callable[[str], Stores]]:
+    """``open_stores`` whose stores are closed after the test (a PostgreSQL database holds a pool)."""
+    from patchwork_opt.apps.web.databases import open_stores
 
-    stores: list[GameStore] = []
+    stores: list[Stores] = []
 
-    def open_(db: str) -> GameStore:
-        stores.append(open_store(db))
+    def open_(db: str) -> Stores:
+        stores.append(open_stores(db))
         return stores[-1]
 
     yield open_
-    for store in stores:
-        store.close()
+    for opened in stores:
+        opened.close()

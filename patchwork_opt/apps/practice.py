@@ -1,78 +1,236 @@
-"""Practise your mistakes: a reviewed game's mistakes and blunders as puzzles (``analyze --puzzles
-DIR`` and the web review's "Practise your mistakes").
+"""Practise your mistakes: every mistake and blunder of a reviewed game becomes an exercise, "find a
+better move" from the position before it (``analyze RECORD --puzzles DIR`` and the web review's
+"Practise your mistakes").
 
-The review labels the moves (``apps/review.py``); ``puzzles/mistakes.py`` turns the position before
-each mistake or blunder into an only-move puzzle when it has one. This module joins the two and
-writes the puzzles as files ``puzzle solve`` and ``puzzle check`` read.
+The review labels the moves (``apps/review.py``); this module joins it with the exercise kind
+(``puzzles/kinds/exercise.py``). An exercise is made of the same analyses the review labelled the
+move with (on the command line, those the review just made; on the web, the analysis cache's): the
+best move, the move played with the play expected after it, and every other move the analysis
+valued well enough (``review.RELIABLE_SHARE``) to judge an answer by. An answer is judged by the
+review's own label rule (``grade``): any move it would not call a mistake or a blunder against the
+best move is right, except the move played.
+
+Its difficulty is a guide: the share of the analysis's moves that are right, on their figures however
+few simulations they had (most of them: 1; one in ten or fewer: 5).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.apps.review import BLUNDER, GameReview
+from patchwork_opt.ai.analysis.position import analyse_position
+from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
+from patchwork_opt.apps.review import (
+    BLUNDER,
+    RELIABLE_SHARE,
+    GameReview,
+    PositionAnalyser,
+    Progress,
+    label_of,
+    review_game,
+    review_ply,
+)
+from patchwork_opt.core.clock import deadline_after
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record, writable_dir, write_atomic
-from patchwork_opt.puzzles.mistakes import MISTAKE_SECONDS, mistake_puzzles
-from patchwork_opt.puzzles.model import EndgamePuzzle
+from patchwork_opt.puzzles.kinds import Judging
+from patchwork_opt.puzzles.kinds.exercise import Exercise, Scored, exercise_id, playable
 
-#: The labels whose positions are tried as puzzles.
+#: The labels whose moves become exercises: at least a mistake.
 PRACTISED = ("mistake", BLUNDER)
+#: Other moves of the analysis kept in an exercise to judge answers by (any other is analysed then).
+KEPT_MOVES = 48
+#: Difficulty from the share of the valued moves that are right: one more than the thresholds the
+#: share is under (most right: 1; a tenth or fewer: 5).
+SHARE_THRESHOLDS = (0.5, 0.3, 0.2, 0.1)
 
 
-def mistake_plies(review: GameReview) -> list[int]:
-    """The plies of the review's mistakes and blunders."""
-    return [p.ply for p in review.plies if p.label in PRACTISED]
+def grade(loss: float, points_lost: float, is_best: bool, proven: bool) -> tuple[str, bool]:
+    """The review's label of a move against the best move (``review.label_of``), and whether it stays
+    below the mistake threshold: what the exercises' judge asks (``puzzles.kinds.base.Grader``)."""
+    label = label_of(loss, points_lost, is_best, proven)
+    return label, label not in PRACTISED
+
+
+def mistake_plies(review: GameReview, player: int | None = None) -> list[int]:
+    """The plies of the review's mistakes and blunders (of ``player`` when given)."""
+    return [p.ply for p in review.plies if p.label in PRACTISED and player in (None, p.player)]
+
+
+def _scored(state: State, m: AnalysedMove) -> Scored:
+    return Scored(m.move, m.win, m.margin, m.outcome_proven, playable(state, m.line or (m.move,)))
+
+
+def _refutation(state: State, here: SearchedPosition, following: SearchedPosition | None,
+                played: Move) -> tuple[Move, ...]:
+    """The move played and the play expected after it: its own line in the analysis (when the
+    analysis valued this very placement, not one equal up to a symmetry, whose line goes on from
+    another quilt), else the best line of the position it led to."""
+    found = here.find(played)
+    if found is not None and found.move == played and len(found.line) > 1:  # (not a symmetric twin's line)
+        return playable(state, found.line)
+    if following is not None and following.moves:
+        return playable(state, (played, *following.best.line))
+    return (played,)
+
+
+def _reliable(m: AnalysedMove, best: AnalysedMove) -> bool:
+    """A move whose figures the review would use as they are: proven, or sampled on at least
+    ``RELIABLE_SHARE`` of the best move's simulations."""
+    return m.outcome_proven or m.visits >= RELIABLE_SHARE * best.visits > 0
+
+
+def _difficulty(best: Scored, others: Sequence[Scored]) -> int:
+    """One more than the ``SHARE_THRESHOLDS`` the share of right moves among the analysis's moves
+    (its sampled figures too: a guide, not a judgement) is under."""
+    right = 1 + sum(grade(max(0.0, best.win - m.win), max(0.0, best.margin - m.margin), False,
+                          best.proven and m.proven)[1] for m in others)
+    share = right / (1 + len(others))
+    return 1 + sum(1 for t in SHARE_THRESHOLDS if share < t)
+
+
+def exercise_of(record: Record, ply: int, here: SearchedPosition, following: SearchedPosition | None,
+                seconds: float) -> Exercise | None:
+    """The exercise of ``record.moves[ply]`` from the analyses of the position before it (``here``,
+    the move played compared alongside) and after it (None when the game ends there), made with
+    ``seconds`` each; None when the review does not call the move a mistake or a blunder."""
+    head = Record(record.circle[:], record.moves[:ply], record.leather)
+    state = head.replay()
+    played = record.moves[ply]
+    review = review_ply(ply, state, played, here, following)
+    if review.label not in PRACTISED:
+        return None
+    best = here.best
+    quilt = state.quilts[state.to_move()]
+    skip = {move_key(quilt, best.move), move_key(quilt, played)}
+    others = [m for m in here.moves if move_key(quilt, m.move) not in skip]
+    kept = tuple(_scored(state, m) for m in others if _reliable(m, best))[:KEPT_MOVES]
+    played_figures = Scored(played, review.win_after, best.margin - review.points_lost, review.exact,
+                            _refutation(state, here, following, played))
+    best_figures = _scored(state, best)
+    return Exercise(id=exercise_id(state, played), record=head, player=state.to_move(), label=review.label,
+                    played=played_figures, best=best_figures, moves=kept, seconds=seconds,
+                    difficulty=_difficulty(best_figures, [_scored(state, m) for m in others]))
+
+
+def exercises_at(record: Record, plies: Sequence[int], analyse: PositionAnalyser, seconds: float, *,
+                 stop: StopSignal | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> list[Exercise]:
+    """The exercises of the moves at ``plies`` (indices into ``record.moves``), in ply order, each
+    from the analyses ``analyse(state, extra)`` gives of the positions before (the move played as
+    ``extra``) and after it (the service's cache: the
+    review's own, when made with ``seconds``); a ply the analyses do not call a mistake makes none.
+    ``stop`` ends the work between plies (``PatchworkError``)."""
+    for ply in plies:
+        if not 0 <= ply < len(record.moves):
+            raise PatchworkError(f"ply {ply} is not a move of the record (it has {len(record.moves)} moves)")
+    wanted = sorted(set(plies))
+    out = []
+    for done, ply in enumerate(wanted):
+        if stop is not None and stop.is_set():
+            raise PatchworkError("making exercises of the mistakes was stopped")
+        before = record.replay(ply)
+        after = before.clone()
+        after.apply(record.moves[ply])
+        here = analyse(before, [record.moves[ply]])
+        following = None if after.is_terminal() else analyse(after, [])
+        made = exercise_of(record, ply, here, following, seconds)
+        if made is not None:
+            out.append(made)
+        if progress is not None:
+            progress(done + 1, len(wanted))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
-class PractisedMistake:
-    """A mistake turned into a puzzle: the ply, the puzzle and where it was written (if it was)."""
+class Practised:
+    """A mistake made an exercise: the ply, the exercise and where it was written (if it was)."""
 
     ply: int
-    puzzle: EndgamePuzzle
+    exercise: Exercise
     path: Path | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "id": self.puzzle.id, "difficulty": self.puzzle.difficulty,
-                "themes": list(self.puzzle.themes), "path": str(self.path) if self.path else None}
+        e = self.exercise
+        return {"ply": self.ply, "id": e.id, "kind": e.kind, "player": e.player, "label": e.label,
+                "difficulty": e.difficulty, "themes": list(e.themes), "path": str(self.path) if self.path else None}
 
 
 def check_puzzle_dir(directory: str | Path) -> Path:
-    """The directory to write puzzles to, made now when missing (before the long review), or a
+    """The directory to write exercises to, made now when missing (before the long review), or a
     ``PatchworkError`` naming why it cannot hold them."""
     return writable_dir(directory, "--puzzles")
 
 
-def practise_mistakes(record: Record, review: GameReview, out: Path | None = None, *,
-                      seconds: float = MISTAKE_SECONDS, stop: StopSignal | None = None,
-                      progress: Callable[[int, int], None] | None = None) -> list[PractisedMistake]:
-    """The review's mistakes and blunders that make puzzles, each written to ``out/<id>.json`` when
-    ``out`` is given (atomically: a file is whole or absent)."""
-    plies = mistake_plies(review)
-    puzzles = mistake_puzzles(record, plies, seconds=seconds, stop=stop, progress=progress)
-    out_list = []
-    for puzzle in puzzles:
-        ply = len(puzzle.record.moves)
-        path = None
-        if out is not None:
-            path = out / f"{puzzle.id}.json"
-            write_atomic(path, json.dumps(puzzle.to_json(), indent=1) + "\n")
-        out_list.append(PractisedMistake(ply, puzzle, path))
-    return out_list
+def practise_record(record: Record, *, seconds: float, out: Path | None = None,
+                    progress: Progress | None = None,
+                    stop: StopSignal | None = None) -> tuple[GameReview, list[Practised]]:
+    """``analyze RECORD --puzzles DIR``: the game's review (as ``hints.review_record`` makes it, with
+    the CP-SAT advisor placing the offers) and an exercise of each mistake and blunder of either
+    player, made of the review's own analyses, each written to ``out/<id>.json`` when ``out`` is given
+    (atomically: a file is whole or absent)."""
+    from solvers.advisor import SolverAdvisor
+
+    if seconds <= 0:
+        raise PatchworkError(f"time per move must be positive, got {seconds:g}")
+    advisor = SolverAdvisor()
+    made: dict[str, SearchedPosition] = {}
+
+    def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
+        # each position's own deadline, made as its analysis starts, as the review makes it
+        found = analyse_position(state, deadline=deadline_after(seconds), advisor=advisor, extra=extra, stop=stop)
+        made[to_notation(state)] = found
+        return found
+
+    review = review_game(record, seconds=seconds, advisor=advisor, progress=progress, stop=stop, analyse=analyse)
+
+    def recalled(state: State, extra: Sequence[Move]) -> SearchedPosition:
+        return made.get(to_notation(state)) or analyse(state, extra)
+
+    exercises = exercises_at(record, mistake_plies(review), recalled, seconds, stop=stop)
+    return review, [Practised(e.ply, e, _written(e, out)) for e in exercises]
 
 
-def render_practised(practised: list[PractisedMistake], directory: str) -> str:
-    """The puzzles ``analyze --puzzles`` wrote, one line each, or why there are none."""
+def _written(exercise: Exercise, out: Path | None) -> Path | None:
+    if out is None:
+        return None
+    path = out / f"{exercise.id}.json"
+    write_atomic(path, json.dumps(exercise.to_json(), indent=1) + "\n")
+    return path
+
+
+def render_practised(practised: list[Practised], mistakes: int, directory: str) -> str:
+    """The exercises ``analyze --puzzles`` wrote, one line each, or why there are none."""
     if not practised:
-        return (f"no puzzles written to {directory}: no mistake or blunder left a position with exactly one "
-                "winning decision that the exact search settles")
-    lines = [f"{len(practised)} puzzle{'s' if len(practised) > 1 else ''} from your mistakes in {directory}:"]
+        if not mistakes:
+            return f"no exercises written to {directory}: the review found no mistake or blunder"
+        found = plural(mistakes, "mistake or blunder", "mistakes and blunders")
+        return f"no exercises written to {directory}: none of the {found} is one when its position is analysed again"
+    lines = [f"{plural(len(practised), 'exercise')} from the mistakes and blunders, in {directory} "
+             "(patchwork puzzle solve FILE plays one):"]
     for p in practised:
-        themes = ", ".join(p.puzzle.themes) or "no theme"
-        lines.append(f"  ply {p.ply}: {p.path} (difficulty {p.puzzle.difficulty}; {themes})")
+        e = p.exercise
+        lines.append(f"  ply {p.ply}, {player_name(e.player)}'s {e.label}: {p.path} (difficulty {e.difficulty})")
     return "\n".join(lines)
+
+
+def cli_judging() -> Judging:
+    """How the command line judges answers: the review's label rule and a fresh analysis with the
+    CP-SAT advisor placing the offers (an exercise's moves the review did not value)."""
+    from solvers.advisor import SolverAdvisor
+
+    advisor = SolverAdvisor()
+
+    def analysis_of(state: State, seconds: float) -> SearchedPosition:
+        return analyse_position(state, deadline=deadline_after(seconds), advisor=advisor)
+
+    return Judging(analysis_of=analysis_of, grade=grade)

@@ -1,16 +1,19 @@
 """``patchwork puzzle solve``: a puzzle in the terminal (or from a script on standard input).
 
-An endgame is drawn as ``patchwork play`` draws a game and the move is typed as in ``play`` (``buy 2
-o1 4,5``, ``advance``, ``12@34,35,45``); once it is made, the exact search's verdict follows with its
-proof: the line of best play after the move. A fill is drawn as the quilt and the patches to
-place; patches are placed one by one (``12 o1 4,5``, ``12 34,35,45`` or ``12@34,35,45``; ``undo``
-takes the last one back) and ``done`` compares the fill with the proven optimum, drawn beside it.
+The terminal plays a puzzle by the form of its answer (``PuzzleKind.answer``), whatever its kind. A
+puzzle answered by a move (an endgame, an exercise) is drawn as ``patchwork play`` draws a game with
+its kind's question, and the move is typed as in ``play`` (``buy 2 o1 4,5``, ``advance``,
+``12@34,35,45``); once it is made, its kind's verdict follows with the line after the move (an
+endgame's: the exact search's proof). A fill is drawn as the quilt and the patches to place; patches
+are placed one by one (``12 o1 4,5``, ``12 34,35,45`` or ``12@34,35,45``; ``undo`` takes the last one
+back) and ``done`` compares the fill with the proven optimum, drawn beside it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import cast
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -26,11 +29,13 @@ from patchwork_opt.core.bitboard import SIZE, cells_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, patch_worth, placement
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
-from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.render import piece_labels
-from patchwork_opt.puzzles.judge import judge_endgame, judge_fill
-from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle, Placement, Puzzle
-from patchwork_opt.puzzles.proof import BestPlayBot, Prover
+from patchwork_opt.puzzles.kinds import Judging, Puzzle, kind_of
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle, fill_task, judge_fill
+from patchwork_opt.puzzles.model import Placement
+from patchwork_opt.puzzles.proof import BestPlayBot
 
 FILL_HELP = """\
 commands (case does not matter):
@@ -54,45 +59,41 @@ def _lines(term: Terminal, prompt: str) -> Iterator[str]:
         yield line
 
 
-# --- endgames -----------------------------------------------------------------------------------
-def question(puzzle: EndgamePuzzle) -> str:
-    return (f"{player_name(puzzle.player)} (you) to move: find a winning move. "
-            f"{plural(puzzle.legal, 'distinct move')}, {len(puzzle.winning)} of them "
-            f"win{'s' if len(puzzle.winning) == 1 else ''}; difficulty {puzzle.difficulty} of 5.{themes_text(puzzle)}")
-
-
-def themes_text(puzzle: Puzzle) -> str:
-    """`` Themes: a, b.`` (what the proof shows decides it), or nothing for a puzzle without themes."""
-    return f" Themes: {', '.join(puzzle.themes)}." if puzzle.themes else ""
-
-
-def line_text(puzzle: EndgamePuzzle, line: tuple[Move, ...]) -> str:
-    """The moves of a line, numbered, each by who plays it: ``1. you: buys #12 ...``."""
-    state = puzzle.state()
+# --- puzzles answered by a move ------------------------------------------------------------------
+def line_text(state: State, line: tuple[Move, ...]) -> str:
+    """The moves of a line played from ``state``, numbered, each by who plays it (the player to move
+    at ``state`` is "you"): ``1. you: buys #12 ...``; then the final score if the line ends the game."""
+    here, player = state.clone(), state.to_move()
     out = []
     for i, move in enumerate(line):
-        mover = state.to_move()
-        who = "you" if mover == puzzle.player else "your opponent"
+        who = "you" if here.to_move() == player else "your opponent"
         out.append(f"{i + 1:>2}. {who}: {describe(move)}")
-        state.apply(move)
-    if state.is_terminal():
-        mine, theirs = state.score(puzzle.player), state.score(1 - puzzle.player)
-        out.append(f"    final score: you {mine}, your opponent {theirs}")
+        here.apply(move)
+    if here.is_terminal():
+        out.append(f"    final score: you {here.score(player)}, your opponent {here.score(1 - player)}")
     return "\n".join(out)
 
 
-def render_endgame(puzzle: EndgamePuzzle, prover: Prover | None = None) -> RenderableType:
-    session = Session(puzzle.record, puzzle.player, BestPlayBot(prover))
-    return Group(draw.board(session), Text(question(puzzle), style="bold"))
+def _session(puzzle: Puzzle) -> Session:
+    """The puzzle's position as a game of the person against best play (the opponent never moves: the
+    puzzle ends with the person's move)."""
+    state = kind_of(puzzle).position(puzzle)
+    assert state is not None
+    record = cast(Record, getattr(puzzle, "record"))  # noqa: B009  (every puzzle set in a position has one)
+    return Session(record, state.to_move(), BestPlayBot())
 
 
-def solve_endgame(puzzle: EndgamePuzzle, term: Terminal) -> None:
-    """Draw the position, read the person's move as ``play`` reads it, judge it and show the proof."""
-    prover = Prover()
-    session = Session(puzzle.record, puzzle.player, BestPlayBot(prover))
+def render_position_puzzle(puzzle: Puzzle) -> RenderableType:
+    return Group(draw.board(_session(puzzle)), Text(kind_of(puzzle).task(puzzle), style="bold"))
+
+
+def solve_position_puzzle(puzzle: Puzzle, term: Terminal, judging: Judging) -> None:
+    """Draw the position, read the person's move as ``play`` reads it, judge it and show the line."""
+    session = _session(puzzle)
     start = len(session.record.moves)
+    kind = kind_of(puzzle)
     term.show(draw.board(session))
-    term.say(question(puzzle), style="bold")
+    term.say(kind.task(puzzle), style="bold")
     term.say("type your move as in patchwork play (buy 1-3, advance, 12@34,35,45; help lists them)", style="dim")
     for line in _lines(term, "your move> "):
         try:
@@ -112,11 +113,11 @@ def solve_endgame(puzzle: EndgamePuzzle, term: Terminal) -> None:
             term.show(draw.help_text())
         if len(session.record.moves) > start:
             move = session.record.moves[start]
-            with term.busy("proving…"):
-                verdict = judge_endgame(puzzle, move, prover)
+            with term.busy("judging…"):
+                verdict = kind.judge(puzzle, move, judging)
             term.say(verdict.text, style="bold green" if verdict.correct else "bold red")
-            term.say("the proof, best play from your move:")
-            term.say(line_text(puzzle, verdict.line))
+            term.say("the line after your move:")
+            term.say(line_text(kind.position(puzzle) or session.state, verdict.moves))
             return
         if reply.placing:
             term.show(draw.placement_view(session, crop_notes=term.interactive))
@@ -125,21 +126,6 @@ def solve_endgame(puzzle: EndgamePuzzle, term: Terminal) -> None:
 
 
 # --- fills ----------------------------------------------------------------------------------------
-def fill_task(puzzle: FillPuzzle) -> str:
-    patches = plural(len(puzzle.patches), "patch", "patches")
-    if puzzle.objective == "points":
-        goal = (f"the best score change (2 a cell, income at {plural(puzzle.marks, 'income mark')} ahead, "
-                f"less the price)")
-    else:
-        goal = "as many covered cells as possible"
-    parts = [f"Fill the quilt with some of the {patches} (each at most once) for {goal}"]
-    if puzzle.budget is not None:
-        parts.append(f"spending at most {plural(puzzle.budget, 'button')}")
-    if puzzle.require_bonus:
-        parts.append("completing a 7x7 square")
-    return ", ".join(parts) + f". Difficulty {puzzle.difficulty} of 5.{themes_text(puzzle)}"
-
-
 def fill_quilt(quilt: int, placed: list[Placement] | tuple[Placement, ...], title: str) -> Panel:
     """The quilt: covered cells shaded, each placed patch in its colour with its letter."""
     grid: list[list[tuple[str, str]]] = [[(draw.EMPTY, "dim")] * SIZE for _ in range(SIZE)]
@@ -254,12 +240,16 @@ def solve_fill(puzzle: FillPuzzle, term: Terminal) -> None:
             term.say(f"error: {exc}", style="bold red")
 
 
-def solve(puzzle: Puzzle, term: Terminal) -> None:
-    if isinstance(puzzle, EndgamePuzzle):
-        solve_endgame(puzzle, term)
+def solve(puzzle: Puzzle, term: Terminal, judging: Judging | None = None) -> None:
+    """Play the puzzle in the terminal by the form of its answer."""
+    if kind_of(puzzle).answer == "move":
+        solve_position_puzzle(puzzle, term, judging or Judging())
     else:
-        solve_fill(puzzle, term)
+        solve_fill(cast(FillPuzzle, puzzle), term)
 
 
 def render_puzzle(puzzle: Puzzle) -> RenderableType:
-    return render_endgame(puzzle) if isinstance(puzzle, EndgamePuzzle) else render_fill(puzzle)
+    """The puzzle drawn as ``solve`` first draws it."""
+    if kind_of(puzzle).answer == "move":
+        return render_position_puzzle(puzzle)
+    return render_fill(cast(FillPuzzle, puzzle))

@@ -270,6 +270,14 @@ def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
     )
 
 
+def review_ply(ply: int, state: State, played: Move, here: SearchedPosition,
+               following: SearchedPosition | None) -> PlyReview:
+    """The review of one ply from the analyses of the position before it (``here``, with the move
+    played compared alongside) and after it (None when the game ends there): what ``review_game``
+    gives every ply, for the exercises made of a game's mistakes (``apps/practice.py``)."""
+    return _ply(ply, state, played, here, following)
+
+
 def render_review(review: GameReview) -> str:
     """One line per ply with its label, the best move where it differed, then each player's summary."""
     lines = []

@@ -319,7 +319,7 @@ def bench_puzzles(
     ] = 10,
     generate: Annotated[int, typer.Option(help="Endgame puzzles made from fresh seeds, each timed.")] = 10,
     practise: Annotated[
-        int, typer.Option(help="Games between levels reviewed, their mistakes made puzzles (Practise your mistakes).")
+        int, typer.Option(help="Games between levels reviewed, their mistakes made exercises (Practise your mistakes).")
     ] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the sample, the bots and the fresh puzzles.")] = 0,
     ai: Annotated[str, typer.Option("--ai", help="The bot answering the puzzles at levels 1-5.")] = "solver",

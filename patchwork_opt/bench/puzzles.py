@@ -12,8 +12,8 @@ the median and slowest times are reported (the compiled searches loaded first: n
 while Numba loads).
 
 Last, ``practise`` games between bots of different levels (fixed iteration budgets, seeded) are
-reviewed as ``analyze`` reviews them, and their mistakes and blunders turned into puzzles as
-"Practise your mistakes" does: how many mistakes there were, how many made puzzles, and their themes.
+reviewed as ``analyze`` reviews them, and their mistakes and blunders turned into exercises as
+``analyze --puzzles`` does: how many mistakes there were, and in how many games at least one exercise.
 """
 
 from __future__ import annotations
@@ -22,17 +22,19 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from patchwork_opt.ai.bots.registry import LEVEL_ITERATIONS, make_bot
 from patchwork_opt.ai.search.exactcore import warm_up as warm_exact
 from patchwork_opt.ai.search.fastcore import warm_up as warm_search
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.state import State
+from patchwork_opt.core.words import plural
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import Bank
 from patchwork_opt.puzzles.endgame import generate_endgame
-from patchwork_opt.puzzles.model import DIFFICULTIES, EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
+from patchwork_opt.puzzles.model import DIFFICULTIES
 from patchwork_opt.puzzles.proof import move_key
 
 LEVELS = (1, 2, 3, 4, 5)
@@ -49,8 +51,8 @@ def solve_rates(bank: Bank, per_difficulty: int, seed: int, ai: str, advisor: Pl
                 progress: Callable[[str, int, int], None]) -> dict[int, dict[int, float]]:
     """rates[difficulty][level]: the share of the sampled puzzles the bot at that level solves."""
     rng = random.Random(seed)
-    sample = {d: rng.sample(bank.of("endgame", d), min(per_difficulty, len(bank.of("endgame", d))))
-              for d in DIFFICULTIES}
+    endgames = {d: cast(list[EndgamePuzzle], bank.of("endgame", d)) for d in DIFFICULTIES}
+    sample = {d: rng.sample(endgames[d], min(per_difficulty, len(endgames[d]))) for d in DIFFICULTIES}
     total = sum(len(s) for s in sample.values()) * len(LEVELS)
     done = 0
     rates: dict[int, dict[int, float]] = {}
@@ -59,7 +61,6 @@ def solve_rates(bank: Bank, per_difficulty: int, seed: int, ai: str, advisor: Pl
         for level in LEVELS:
             solved = 0
             for puzzle in puzzles:
-                assert isinstance(puzzle, EndgamePuzzle)
                 state = puzzle.state()
                 bot = make_bot(ai, level=level, seed=rng.randrange(1 << 31), advisor=advisor)
                 wins = {move_key(state, m) for m in puzzle.winning}
@@ -102,24 +103,23 @@ def level_game(seed: int, levels: tuple[int, int], advisor: PlacementAdvisor | N
 
 def practised_games(games: int, seed: int, advisor: PlacementAdvisor | None,
                     progress: Callable[[str, int, int], None]) -> dict[str, Any]:
-    """Reviews of ``games`` games between levels (``PRACTISE_PAIRS`` in turn) and the puzzles their
-    mistakes make: per game the mistakes and blunders, the puzzles, and each puzzle's themes."""
-    from patchwork_opt.apps.hints import review_record
-    from patchwork_opt.apps.practice import mistake_plies, practise_mistakes
+    """Reviews of ``games`` games between levels (``PRACTISE_PAIRS`` in turn) and the exercises their
+    mistakes make, as ``analyze --puzzles`` makes them: per game the mistakes and blunders and the
+    exercises."""
+    from patchwork_opt.apps.practice import mistake_plies, practise_record
 
     rng = random.Random(f"practise|{seed}")
     out: list[dict[str, Any]] = []
     for i in range(games):
         levels = PRACTISE_PAIRS[i % len(PRACTISE_PAIRS)]
         record = level_game(rng.randrange(1 << 31), levels, advisor)
-        review = review_record(record, seconds=PRACTISE_REVIEW_SECONDS)
-        practised = practise_mistakes(record, review)
+        review, practised = practise_record(record, seconds=PRACTISE_REVIEW_SECONDS)
         out.append({"levels": list(levels), "plies": len(record.moves), "mistakes": len(mistake_plies(review)),
-                    "puzzles": [p.to_json() for p in practised]})
+                    "exercises": [p.to_json() for p in practised]})
         progress("games reviewed for mistakes", i + 1, games)
     return {"games": out, "mistakes": sum(g["mistakes"] for g in out),
-            "puzzles": sum(len(g["puzzles"]) for g in out),
-            "games_with_a_puzzle": sum(bool(g["puzzles"]) for g in out)}
+            "exercises": sum(len(g["exercises"]) for g in out),
+            "games_with_an_exercise": sum(bool(g["exercises"]) for g in out)}
 
 
 def run_puzzle_bench(bank: Bank, *, per_difficulty: int, generate: int, seed: int, ai: str,
@@ -169,7 +169,7 @@ def render_puzzle_bench(result: dict[str, Any]) -> str:
                      f"(CPU {gen['cpu_median']:.1f} s), slowest {gen['max']:.1f} s (CPU {gen['cpu_max']:.1f} s)")
     if result.get("practise"):
         got = result["practise"]
-        lines.append(f"practise your mistakes: {len(got['games'])} reviewed games between levels, "
-                     f"{got['mistakes']} mistakes and blunders, {got['puzzles']} puzzles "
-                     f"(in {got['games_with_a_puzzle']} games)")
+        lines.append(f"practise your mistakes: {plural(len(got['games']), 'reviewed game')} between levels, "
+                     f"{plural(got['mistakes'], 'mistake or blunder', 'mistakes and blunders')}, "
+                     f"{plural(got['exercises'], 'exercise')} (in {plural(got['games_with_an_exercise'], 'game')})")
     return "\n".join(lines)

@@ -1,8 +1,9 @@
 """The shipped bank of puzzles (package data ``patchwork_opt/data/puzzles/``), so a puzzle is served at once.
 
-Two files, ``endgames.json`` and ``fills.json``, each ``{"format": 1, "command": "...", "puzzles":
-[...]}``: the puzzles in the format of ``model.py`` and the command that wrote them
-(``patchwork puzzle bank``, ``patchwork_opt/puzzles/making.py``). Every puzzle is validated when the bank is
+One file per kind the bank holds (``PuzzleKind.bank_file``: ``endgames.json`` and ``fills.json``),
+each ``{"format": 1, "command": "...", "puzzles": [...]}``: the puzzles in their kind's format
+(``puzzles/kinds``) and the command that wrote them (``patchwork puzzle bank``,
+``patchwork_opt/puzzles/banking.py``). Every puzzle is validated when the bank is
 read; the tests prove every one again.
 """
 
@@ -18,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from patchwork_opt.core.errors import PatchworkError
-from patchwork_opt.puzzles.model import KINDS, Puzzle, PuzzleFormatError, puzzle_from_json
+from patchwork_opt.puzzles.kinds import BANKED, KINDS, Puzzle, puzzle_from_json
+from patchwork_opt.puzzles.model import PuzzleFormatError
 
-BANK_FILES: dict[str, str] = {"endgame": "endgames.json", "fill": "fills.json"}
+#: The bank's file of each kind it holds.
+BANK_FILES: dict[str, str] = {name: KINDS[name].bank_file or "" for name in BANKED}
 FORMAT = 1
 
 
@@ -28,6 +31,12 @@ class PuzzleNotFoundError(PatchworkError):
     """No puzzle with that id (the service answers 404)."""
 
     http_status = 404
+
+
+class NoBankError(PatchworkError):
+    """This server has no puzzles of what was asked for, and cannot make them (503)."""
+
+    http_status = 503
 
 
 def bank_json(puzzles: Sequence[dict[str, Any]], command: str) -> str:
@@ -95,7 +104,7 @@ def load_bank(directory: str | Path | None = None) -> Bank:
     puzzles: dict[str, tuple[Puzzle, ...]] = {}
     commands: dict[str, str] = {}
     base: Any = Path(directory) if directory is not None else resources.files("patchwork_opt") / "data" / "puzzles"
-    for kind in KINDS:
+    for kind in BANKED:
         path = base / BANK_FILES[kind]
         if path.is_file():
             puzzles[kind], commands[kind] = read_bank_file(path, kind)

@@ -92,14 +92,31 @@ def _ray(task: Task, seeds: Iterator[int], workers: int, address: str | None) ->
 
 def answered_by(data: dict[str, Any], kind: str) -> bool:
     """An endgame puzzle (as JSON) whose winning moves are all of ``kind`` (advance, leather)."""
-    return data["kind"] == "endgame" and all(m["type"] == kind for m in data["winning"])
+    return all(m["type"] == kind for m in data["winning"])
+
+
+def _endgame_takes(out: list[dict[str, Any]], data: dict[str, Any], count: int) -> bool:
+    """Endgames in seed order, at most ``ADVANCE_SHARE`` answered by advancing and ``LEATHER_SHARE``
+    by a leather patch."""
+    return all(not answered_by(data, kind) or sum(answered_by(p, kind) for p in out) < share * count
+               for kind, share in (("advance", ADVANCE_SHARE), ("leather", LEATHER_SHARE)))
+
+
+def _fill_takes(out: list[dict[str, Any]], data: dict[str, Any], count: int) -> bool:
+    """Fills up to ``ceil(count / 5)`` of each difficulty."""
+    quota = math.ceil(count / len(DIFFICULTIES))
+    return sum(p["difficulty"] == data["difficulty"] for p in out) < quota
+
+
+#: Each banked kind's task (one seed's puzzles, as JSON) and its rule for taking one more.
+Rule = Callable[[list[dict[str, Any]], dict[str, Any], int], bool]
+BANK_TASKS: dict[str, tuple[Task, Rule]] = {"endgame": (endgame_task, _endgame_takes),
+                                            "fill": (fill_task, _fill_takes)}
 
 
 @dataclass
 class Quotas:
-    """What the bank still wants: ``count`` puzzles; endgames in seed order, at most ``ADVANCE_SHARE``
-    answered by advancing and ``LEATHER_SHARE`` by a leather patch; fills ``ceil(count / 5)`` of each
-    difficulty."""
+    """What the bank still wants: ``count`` puzzles of ``kind``, each distinct, as its rule takes them."""
 
     kind: str
     count: int
@@ -108,11 +125,8 @@ class Quotas:
     def takes(self, data: dict[str, Any]) -> bool:
         if len(self.out) >= self.count or any(p["id"] == data["id"] for p in self.out):
             return False
-        if self.kind == "endgame":
-            return all(not answered_by(data, kind) or sum(answered_by(p, kind) for p in self.out) < share * self.count
-                       for kind, share in (("advance", ADVANCE_SHARE), ("leather", LEATHER_SHARE)))
-        quota = math.ceil(self.count / len(DIFFICULTIES))
-        return sum(p["difficulty"] == data["difficulty"] for p in self.out) < quota
+        _, rule = BANK_TASKS[self.kind]
+        return rule(self.out, data, self.count)
 
     def spread(self) -> str:
         by = {d: sum(p["difficulty"] == d for p in self.out) for d in DIFFICULTIES}
@@ -126,7 +140,7 @@ def collect(kind: str, count: int, seed: int, workers: int, progress: Callable[[
     quotas = Quotas(kind, count)
     rng = random.Random(f"{kind}|{seed}")
     seeds = (rng.randrange(1 << 31) for _ in range(max_tasks))
-    task = endgame_task if kind == "endgame" else fill_task
+    task, _ = BANK_TASKS[kind]
     results = _local(task, seeds, workers) if backend == "local" else _ray(task, seeds, workers, address)
     for found in results:
         for data in found:

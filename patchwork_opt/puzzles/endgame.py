@@ -39,7 +39,8 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.glicko import Game, Rating, update
-from patchwork_opt.puzzles.model import DIFFICULTIES, ENDGAME_THEMES, EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES, EndgamePuzzle
+from patchwork_opt.puzzles.model import DIFFICULTIES
 from patchwork_opt.puzzles.proof import (
     Classified,
     MoveKey,
@@ -110,12 +111,6 @@ def self_play(seed: int) -> Record:
 
 def puzzle_id(state: State) -> str:
     return "e" + hashlib.sha256(to_notation(state).encode()).hexdigest()[:12]
-
-
-def puzzle_seed(state: State) -> int:
-    """A seed for the bots that rate a position that comes from no seeded game (a player's own):
-    from its notation, so the same position always gets the same difficulty."""
-    return int(hashlib.sha256(to_notation(state).encode()).hexdigest()[:8], 16)
 
 
 def bot_rates(state: State, classified: Classified, seed: int) -> tuple[float, ...]:

@@ -47,15 +47,9 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State, marks_ahead
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.puzzles.endgame import check_endgame_request, generate_endgame
-from patchwork_opt.puzzles.model import (
-    DIFFICULTIES,
-    FILL_THEMES,
-    KINDS,
-    FillPuzzle,
-    Objective,
-    Placement,
-    Puzzle,
-)
+from patchwork_opt.puzzles.kinds import Puzzle
+from patchwork_opt.puzzles.kinds.fill import FILL_THEMES, FillPuzzle, Objective
+from patchwork_opt.puzzles.model import DIFFICULTIES, Placement
 from solvers.fill import FillResult, optimal_fill
 from solvers.model import SolverConfig, SolveStatus
 from solvers.search import PackingProblem, pack
@@ -286,29 +280,57 @@ def generate_fill(seed: int, difficulty: int | None = None, variant: Variant | N
     raise PatchworkError(f"no fill puzzle{which} from {max_seeds} games of seed {seed}; try another seed")
 
 
+def _check_endgame(variant: str | None, theme: str | None) -> None:
+    if variant is not None:
+        raise PatchworkError("--variant is for fill puzzles")
+    check_endgame_request(None, theme)
+
+
+def _check_fill(variant: str | None, theme: str | None) -> None:
+    check_variant(variant)
+    check_fill_theme(variant, theme)
+
+
+def _make_endgame(difficulty: int | None, seed: int, variant: Variant | None, theme: str | None,
+                  progress: Callable[[int], None] | None, stop: StopSignal | None) -> Puzzle:
+    return generate_endgame(seed, difficulty, theme=theme, progress=progress, stop=stop)
+
+
+def _make_fill(difficulty: int | None, seed: int, variant: Variant | None, theme: str | None,
+               progress: Callable[[int], None] | None, stop: StopSignal | None) -> Puzzle:
+    return generate_fill(seed, difficulty, variant, theme=theme, progress=progress, stop=stop)
+
+
+@dataclass(frozen=True, slots=True)
+class Maker:
+    """How ``puzzle new`` (and the service, when a visitor has answered every bank puzzle) makes a
+    puzzle of one kind: the request's check, made before any game is dealt, and the making."""
+
+    check: Callable[[str | None, str | None], None]
+    make: Callable[[int | None, int, Variant | None, str | None, Callable[[int], None] | None,
+                    StopSignal | None], Puzzle]
+
+
+#: The kinds made on demand, by name (an exercise comes from a reviewed game, not from a seed).
+MAKERS: dict[str, Maker] = {"endgame": Maker(_check_endgame, _make_endgame), "fill": Maker(_check_fill, _make_fill)}
+
+
 def new_puzzle(kind: str, difficulty: int | None, seed: int, *, variant: Variant | None = None,
                theme: str | None = None, progress: Callable[[int], None] | None = None,
                stop: StopSignal | None = None) -> Puzzle:
     """``patchwork puzzle new``'s puzzle: an endgame or a fill of ``difficulty`` (and ``theme``) from
     ``seed`` (``progress(tries)`` after each game or quilt tried)."""
     check_puzzle_request(kind, variant, theme)
-    if kind == "endgame":
-        return generate_endgame(seed, difficulty, theme=theme, progress=progress, stop=stop)
-    return generate_fill(seed, difficulty, variant, theme=theme, progress=progress, stop=stop)
+    return MAKERS[kind].make(difficulty, seed, variant, theme, progress, stop)
 
 
 def check_puzzle_request(kind: str, variant: str | None, theme: str | None = None) -> None:
     """The kind, variant and theme ``new_puzzle`` is asked for, refused before any game is dealt (so
     the command says nothing else first, not even the random seed it drew)."""
-    if kind not in KINDS:
-        raise PatchworkError(f"kind must be {' or '.join(KINDS)}, not {kind!r}")
-    if kind == "endgame" and variant is not None:
-        raise PatchworkError("--variant is for fill puzzles")
-    check_variant(variant)
-    if kind == "endgame":
-        check_endgame_request(None, theme)
-    else:
-        check_fill_theme(variant, theme)
+    maker = MAKERS.get(kind)
+    if maker is None:
+        raise PatchworkError(f"kind must be {' or '.join(MAKERS)}, not {kind!r}")
+    maker.check(variant, theme)
 
 
 def check_variant(variant: str | None) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import MARKS_UPTO, State
-from patchwork_opt.puzzles.model import ENDGAME_THEMES
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES
 
 #: A refutation longer than this many plies (the wrong move and best play after it) is a long line.
 LONG_LINE = 8

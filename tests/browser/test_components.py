@@ -29,7 +29,7 @@ from test_puzzles_page import turns_to
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.model import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
 
 pytestmark = pytest.mark.slow
 Cells = list[tuple[int, int]]

@@ -33,13 +33,17 @@ from served_pages import (  # noqa: F401  (fixtures browser, page, server, serve
     store_record,
 )
 
+from patchwork_opt.apps.web.database import SqliteDatabase
+from patchwork_opt.apps.web.puzzle_store import SqlPuzzleStore
 from patchwork_opt.apps.web.store import Game, GameStore
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import Move
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.model import FILL_THEMES, EndgamePuzzle, FillPuzzle, puzzle_from_json
+from patchwork_opt.puzzles.kinds import puzzle_from_json
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.fill import FILL_THEMES, FillPuzzle
 from patchwork_opt.puzzles.proof import BestPlayBot, distinct_moves, move_key
 
 pytestmark = pytest.mark.slow
@@ -442,11 +446,11 @@ def practise_from_the_review(page: Page, server: str, game: Game) -> str:
 
 
 def test_a_blunder_practised_from_the_review_is_shown_and_solved_on_the_puzzles_page(
-    screen: Page, server: str, served_store: GameStore
+    screen: Page, server: str, served_store: GameStore, served_db: Path
 ) -> None:
     game = blunder_game(served_store)
     puzzle_id = practise_from_the_review(screen, server, game)
-    kept = served_store.stored_puzzle(puzzle_id)  # the puzzle's JSON, as the server keeps it
+    kept = SqlPuzzleStore(SqliteDatabase(served_db)).stored_puzzle(puzzle_id)  # its JSON, as the server keeps it
     assert kept is not None
     puzzle = puzzle_from_json(json.loads(kept))
     assert isinstance(puzzle, EndgamePuzzle) and puzzle.player == game.seat

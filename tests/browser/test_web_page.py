@@ -35,7 +35,7 @@ from patchwork_opt.apps.review import label_of, label_rule
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.model import FillPuzzle
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle
 
 pytestmark = pytest.mark.slow
 SHOTS = os.environ.get("PATCHWORK_SCREENSHOTS")  # a folder to keep screenshots in, when set

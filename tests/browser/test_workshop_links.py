@@ -27,7 +27,8 @@ from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.model import EndgamePuzzle, FillPuzzle
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle
 
 pytestmark = pytest.mark.slow
 GAME = Record.load(Path(__file__).resolve().parents[1] / "data" / "solver_rollout_game.json")

@@ -13,7 +13,8 @@ import typer
 from patchwork_opt.apps.typer_app import JsonFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 
-puzzle_app = new_typer("Puzzles proven by the solvers: find the winning move, fill the quilt.")
+puzzle_app = new_typer("Puzzles proven by the solvers (find the winning move, fill the quilt) and exercises from "
+                       "your own mistakes (find a better move).")
 
 
 @puzzle_app.command("new")
@@ -71,29 +72,33 @@ def puzzle_solve(
     import sys
 
     from patchwork_opt.apps.play import terminal_for
+    from patchwork_opt.apps.practice import cli_judging
     from patchwork_opt.apps.puzzle import solve
-    from patchwork_opt.puzzles.model import load_puzzle
+    from patchwork_opt.puzzles.kinds import load_puzzle
 
-    solve(load_puzzle(path), terminal_for(sys.stdin, sys.stdout, sys.stderr))
+    solve(load_puzzle(path), terminal_for(sys.stdin, sys.stdout, sys.stderr), cli_judging())
 
 
 @puzzle_app.command("check")
 def puzzle_check(
     path: Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle file.")],
     move: Annotated[
-        str | None, typer.Option(help='An endgame\'s answer: a move in JSON, e.g. {"type": "advance"}.')
+        str | None, typer.Option(help='The answer to an endgame or an exercise: a move in JSON, e.g. {"type": '
+                                      '"advance"}.')
     ] = None,
     placements: Annotated[
         str | None, typer.Option(help='A fill\'s answer: [{"patch": ID, "cells": [[r, c], ...]}, ...] in JSON.')
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Judge an answer for scripts: correct or not, the final margin (a fill: value minus the optimum),
-    and the proof (the line of best play, or the optimum's placements)."""
-    from patchwork_opt.puzzles.judge import check_answer
-    from patchwork_opt.puzzles.model import load_puzzle
+    """Judge an answer for scripts: correct or not, the final margin (a fill: value minus the optimum;
+    an exercise: expected), and the proof (the line of best play, or the optimum's placements); an
+    exercise's also the best move and why the move played was worse."""
+    from patchwork_opt.apps.practice import cli_judging
+    from patchwork_opt.puzzles.kinds import check_answer, load_puzzle
 
-    verdict = check_answer(load_puzzle(path), move=move, placements=placements)
+    puzzle = load_puzzle(path)
+    verdict = check_answer(puzzle, move=move, placements=placements, judging=cli_judging())
     _print_json(verdict.to_json()) if as_json else typer.echo(verdict.text)
 
 

@@ -26,9 +26,9 @@ from typing import Any
 from patchwork_opt.ai.analysis.position import LINE_PLIES
 from patchwork_opt.ai.base import AnalysedMove, Decision, SearchedPosition
 from patchwork_opt.ai.explain import reason
+from patchwork_opt.apps.web.analysis_store import AnalysisStore
 from patchwork_opt.apps.web.errors import ServiceMissingError
 from patchwork_opt.apps.web.services import Analyser, AnalysisOf
-from patchwork_opt.apps.web.store import GameStore
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -79,7 +79,7 @@ def is_exact(analysis: SearchedPosition) -> bool:
 class AnalysisCache:
     """``Services.analyse`` behind the store's cache; counts what it made and what it reused."""
 
-    def __init__(self, store: GameStore, analyse: Analyser | None) -> None:
+    def __init__(self, store: AnalysisStore, analyse: Analyser | None) -> None:
         self.store = store
         self.analyse = analyse
         self.made = 0

@@ -2,10 +2,10 @@
 
 ``create_app(db, services, limits)`` takes the solver-backed functions from its caller (``cli.py``
 builds them from ``solvers/``), so this package never calls the solvers itself (it names their
-result models, which its answers carry). It puts the store, the services, the limits, the job
-queue, the workshop's job board and the analysis cache on ``app.state`` and includes one router per
-part (``routers/``: service, games, solvers, reviews, puzzles, workshop), whose routes take them
-through ``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads;
+result models, which its answers carry). It puts the stores (``databases.py``), the services, the
+limits, the job queue, the workshop's job board and the analysis cache on ``app.state`` and includes
+one router per part (``routers/``: service, games, solvers, reviews, puzzles, workshop), whose routes
+take them through ``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads;
 solver and AI jobs go through a bounded queue (``jobs.py``) that drops a job whose client went
 away, so the event loop keeps answering while the AI thinks. Domain errors become answers in one
 handler (``errors.py``).
@@ -23,7 +23,7 @@ import anyio.to_thread
 from fastapi import FastAPI
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
-from patchwork_opt.apps.web.databases import open_store
+from patchwork_opt.apps.web.databases import open_stores
 from patchwork_opt.apps.web.errors import COMMON_ANSWERS, install_error_handlers
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobboard import JobBoard
@@ -45,7 +45,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         app.state.jobs.close()
-        app.state.store.close()
+        app.state.stores.close()
 
 
 def create_app(
@@ -66,8 +66,9 @@ def create_app(
         redoc_url=None,
         lifespan=_lifespan,
     )
-    store = open_store(db, max_analyses=limits.cached_analyses)
-    app.state.store = store
+    stores = open_stores(db, max_analyses=limits.cached_analyses)
+    app.state.stores = stores
+    app.state.store = stores.games  # the games: what most routes and tests reach for
     app.state.services = services
     app.state.limits = limits
     app.state.jobs = JobQueue(
@@ -77,8 +78,8 @@ def create_app(
     )
     app.state.board = JobBoard(app.state.jobs, limits.kept_job_seconds, limits.kept_jobs)
     app.state.creations = CreationLimit(limits.client_games, limits.game_window_seconds)
-    app.state.purge = IdlePurge(store, limits.game_idle_seconds)
-    app.state.analyses = AnalysisCache(store, services.analyse)
+    app.state.purge = IdlePurge(stores.games, limits.game_idle_seconds)
+    app.state.analyses = AnalysisCache(stores.analyses, services.analyse)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first

@@ -1,20 +1,61 @@
-"""Which store keeps the games: a PostgreSQL server shared by several ``serve`` processes, or a
-SQLite file (the default, no set-up). The PostgreSQL driver is imported only when it is asked for."""
+"""The service's stores, one per concern, all in one database: a PostgreSQL server shared by several
+``serve`` processes, or a SQLite file (the default, no set-up).
+
+* games against the AI (``store.py``);
+* the analysis cache (``analysis_store.py``);
+* the puzzles made on demand (``puzzle_store.py``);
+* the visitors of the Puzzles page, their ratings and habits (``visitor_store.py``).
+
+Each store creates its own tables where they are missing (``CREATE ... IF NOT EXISTS``) and brings
+those an older version made up to date without losing a row, so an existing database keeps working.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from patchwork_opt.apps.web.store import MAX_ANALYSES, GameStore, SqliteGameStore, StoreError, is_postgres_url
+from patchwork_opt.apps.web.analysis_store import MAX_ANALYSES, AnalysisStore, SqlAnalysisStore
+from patchwork_opt.apps.web.database import Database, SqliteDatabase, StoreError, is_postgres_url
+from patchwork_opt.apps.web.puzzle_store import SqlPuzzleStore
+from patchwork_opt.apps.web.store import GameStore, SqlGameStore
+from patchwork_opt.apps.web.visitor_store import SqlVisitorStore
+from patchwork_opt.puzzles.stores import PuzzleStore, VisitorStore
 
 
-def open_store(db: str | Path, max_analyses: int = MAX_ANALYSES) -> GameStore:
-    """``postgresql://USER@HOST:PORT/DB`` (shared by several servers), else a SQLite file path;
-    either keeps at most ``max_analyses`` analyses for reuse."""
+def open_database(db: str | Path, max_connections: int = 8) -> Database:
+    """``postgresql://USER@HOST:PORT/DB`` (shared by several servers), else a SQLite file path. The
+    PostgreSQL driver is imported only when it is asked for."""
     if isinstance(db, str) and is_postgres_url(db):
         try:
-            from patchwork_opt.apps.web.store_postgres import PostgresGameStore
+            from patchwork_opt.apps.web.database_postgres import PostgresDatabase
         except ImportError as exc:
             raise StoreError(f"PostgreSQL needs the psycopg driver: pip install 'patchwork-opt[web]' ({exc})") from None
-        return PostgresGameStore(db, max_analyses=max_analyses)
-    return SqliteGameStore(db, max_analyses=max_analyses)
+        return PostgresDatabase(db, max_connections=max_connections)
+    return SqliteDatabase(db)
+
+
+@dataclass(frozen=True, slots=True)
+class Stores:
+    """The four stores over one ``database``; ``close`` lets its connections go."""
+
+    database: Database
+    games: GameStore
+    analyses: AnalysisStore
+    puzzles: PuzzleStore
+    visitors: VisitorStore
+
+    def close(self) -> None:
+        self.database.close()
+
+
+def open_stores(db: str | Path, max_analyses: int = MAX_ANALYSES) -> Stores:
+    """The stores in ``db``, ``postgresql://USER@HOST:PORT/DB`` or a SQLite file path; the analysis
+    cache keeps at most ``max_analyses`` analyses for reuse."""
+    database = open_database(db)
+    try:
+        return Stores(database, SqlGameStore(database), SqlAnalysisStore(database, max_analyses),
+                      SqlPuzzleStore(database), SqlVisitorStore(database))
+    except BaseException:
+        database.close()
+        raise

@@ -1,4 +1,4 @@
-"""What routes take through ``Depends``: the store, services, limits, job queue, analysis cache and
+"""What routes take through ``Depends``: the stores, services, limits, job queue, analysis cache and
 the workshop's job board that ``create_app`` put on ``app.state``; the client's address; the
 reading of JSON bodies (whole numbers as integers, then strictly).
 
@@ -20,12 +20,14 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
+from patchwork_opt.apps.web.databases import Stores
 from patchwork_opt.apps.web.guards import CreationLimit
 from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import GameStore, IdlePurge
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.puzzles.stores import PuzzleStore, VisitorStore
 
 T = TypeVar("T")
 
@@ -58,6 +60,14 @@ def _store(request: Request) -> GameStore:
     return cast(GameStore, request.app.state.store)
 
 
+def _puzzle_store(request: Request) -> PuzzleStore:
+    return cast(Stores, request.app.state.stores).puzzles
+
+
+def _visitor_store(request: Request) -> VisitorStore:
+    return cast(Stores, request.app.state.stores).visitors
+
+
 def _services(request: Request) -> Services:
     return cast(Services, request.app.state.services)
 
@@ -87,6 +97,8 @@ def _worker(request: Request) -> Worker:
 
 
 StoreDep = Annotated[GameStore, Depends(_store)]
+PuzzleStoreDep = Annotated[PuzzleStore, Depends(_puzzle_store)]
+VisitorStoreDep = Annotated[VisitorStore, Depends(_visitor_store)]
 ServicesDep = Annotated[Services, Depends(_services)]
 LimitsDep = Annotated[Limits, Depends(_limits)]
 AnalysesDep = Annotated[AnalysisCache, Depends(_analyses)]

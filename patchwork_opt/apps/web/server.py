@@ -146,7 +146,7 @@ def run_server(
     from dataclasses import replace
 
     from patchwork_opt.apps.web.app import create_app
-    from patchwork_opt.apps.web.store import is_postgres_url, redacted_url
+    from patchwork_opt.apps.web.database import is_postgres_url, redacted_url
 
     where = db if db else str(default_db_path())
     if host not in LOOPBACK_NAMES:

@@ -26,7 +26,7 @@ from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.puzzles.model import Puzzle
+from patchwork_opt.puzzles.kinds import Puzzle
 
 
 class AnalysisOf(Protocol):

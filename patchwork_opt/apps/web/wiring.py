@@ -41,8 +41,8 @@ from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.inputs import LoadedInput
+from patchwork_opt.puzzles.kinds import Puzzle
 from patchwork_opt.puzzles.making import new_puzzle
-from patchwork_opt.puzzles.model import Puzzle
 from solvers.bestfit import BestFitResult
 from solvers.bonus import BonusResult, bonus_completion
 from solvers.fill import FillResult, optimal_fill

@@ -1,13 +1,14 @@
 """The review of a stored game, as ``patchwork analyze --json`` prints it, plus the page's chart;
-and the review's mistakes made into puzzles to practise.
+and the review's mistakes made into exercises to practise.
 
 Every position's analysis goes through the analysis cache: a position a hint or the solver AI
 analysed at least as deep is not analysed again, and what the review analyses is kept for the next.
 
-The page names the plies its review labelled mistake or blunder among the person's own moves; each
-position before such a move becomes a puzzle when the exact search proves exactly one decision wins
-there (``puzzles.mistakes``), in the bounded job queue, and the puzzles are kept in the store like
-those made on demand, so the Puzzles page serves and judges them (``/puzzles?set=ID,...``).
+The page names the plies its review labelled mistake or blunder among the person's own moves, and
+the time per position the review was made with; each such move becomes an exercise, "find a better
+move" from the position before it (``apps/practice.py``), made in the bounded job queue of the same
+analyses as the review (the cache's), and kept in the puzzle store like the puzzles made on demand,
+so the Puzzles page serves and judges them (``/puzzles?set=ID,...``).
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ from collections.abc import Sequence
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from patchwork_opt.ai.base import SearchedPosition
+from patchwork_opt.apps.practice import exercises_at
 from patchwork_opt.apps.review import GameReview, review_game
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     LimitsDep,
+    PuzzleStoreDep,
     StoreDep,
     WholeNumbersRoute,
     WorkerDep,
@@ -32,14 +36,15 @@ from patchwork_opt.apps.web.deps import (
 )
 from patchwork_opt.apps.web.errors import NothingToReviewError, ServiceMissingError, answers
 from patchwork_opt.apps.web.routers.games import GameId
-from patchwork_opt.apps.web.schemas import GameReviewView, review_view
+from patchwork_opt.apps.web.schemas import GameReviewView, optional_field, refuse_nulls, review_view
+from patchwork_opt.apps.web.services import Limits
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.puzzles.mistakes import mistake_puzzles
-from patchwork_opt.puzzles.model import EndgamePuzzle
+from patchwork_opt.formats.models import MoveModel, move_model
+from patchwork_opt.puzzles.kinds.exercise import Exercise
 
 #: Analysis time per position a review asks for by default (the server may cut it, see ``Limits``).
 REVIEW_SECONDS = 0.5
@@ -52,6 +57,12 @@ router = APIRouter(prefix="/api", tags=["games", "solvers"], route_class=WholeNu
 TimePerMove = Annotated[float, Query(gt=0, le=60, description=(
     "seconds of analysis per position; the server cuts it so that the whole review takes at most "
     "its max_review_seconds (time_per_move <= max_review_seconds / positions)"))]
+
+
+def review_seconds(game: Game, time_per_move: float, limits: Limits) -> float:
+    """The analysis per position a review of ``game`` gets: what was asked, cut so that the whole
+    review takes at most ``limits.max_review_seconds`` (``Limits.review_seconds``, the one cap)."""
+    return limits.review_seconds(time_per_move, len(game.moves) + (0 if game.state().is_terminal() else 1))
 
 
 @router.get("/games/{game_id}/review", responses=answers(404, 409, 422, 429, 503),
@@ -73,8 +84,7 @@ async def review_stored_game(
     # the page speaks to the person: "you" and "the AI", never seat numbers
     names = {game.seat: "You", game.ai_seat: f"The AI ({game.ai})"}
     record.players = [names[0], names[1]]
-    positions = len(record.moves) + (0 if game.state().is_terminal() else 1)
-    seconds = limits.review_seconds(time_per_move, positions)
+    seconds = review_seconds(game, time_per_move, limits)
 
     def review(stop: StopSignal) -> GameReview:
         analysis_of = analyses.bound_to(stop)
@@ -96,21 +106,41 @@ class PlyChoiceError(PatchworkError):
 
 
 class PractiseRequest(BaseModel):
-    """The plies of the person's own moves to practise (the review's mistakes and blunders)."""
+    """The plies of the person's own moves to practise (the review's mistakes and blunders), and the
+    time per position the review was made with."""
 
     model_config = ConfigDict(extra="forbid")
 
     plies: list[Annotated[int, Field(ge=0)]] = Field(
         min_length=1, max_length=MAX_PRACTISE_PLIES,
         description="indices into the game's moves: your moves the review labelled mistake or blunder")
+    time_per_move: Annotated[float, Field(gt=0, le=60)] | SkipJsonSchema[None] = optional_field(
+        f"the review's time_per_move (default {REVIEW_SECONDS}): the exercises are made of the same analyses, "
+        "from the analysis cache")
+
+    @model_validator(mode="after")
+    def _no_nulls(self) -> PractiseRequest:
+        refuse_nulls(self, ("time_per_move",))
+        return self
+
+
+class ExerciseMade(BaseModel):
+    """One exercise made of a mistake."""
+
+    id: str = Field(description="the exercise's id (GET /api/puzzles/{id})")
+    ply: int = Field(description="the index of the mistake among the game's moves")
+    label: str = Field(description="the review's label of the move: mistake or blunder")
+    played: MoveModel = Field(description="the move played, which the exercise asks to better")
+    difficulty: int = Field(description="1-5, a guide (exercises are not rated)")
 
 
 class PractiseView(BaseModel):
-    """The puzzles made, in ply order (ids for ``/api/puzzles/{id}`` and ``/puzzles?set=``)."""
+    """The exercises made, in ply order (ids for ``/api/puzzles/{id}`` and ``/puzzles?set=``)."""
 
-    puzzles: list[str] = Field(description="the puzzles' ids, in ply order")
-    plies: list[int] = Field(description="the ply each puzzle's position comes before")
+    puzzles: list[str] = Field(description="the exercises' ids, in ply order")
+    plies: list[int] = Field(description="the ply each exercise's position comes before")
     tried: int = Field(description="how many distinct plies were tried")
+    exercises: list[ExerciseMade] = Field(description="each exercise made, in ply order")
 
 
 def _practised(game: Game, plies: Sequence[int]) -> list[int]:
@@ -124,26 +154,36 @@ def _practised(game: Game, plies: Sequence[int]) -> list[int]:
 
 
 @router.post("/games/{game_id}/mistake-puzzles", responses=answers(404, 409, 413, 422, 429, 503),
-             dependencies=[Depends(strict_body(PractiseRequest))], summary="Puzzles from a game's mistakes")
-async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store: StoreDep,
-                                  worker: WorkerDep) -> PractiseView:
-    """Each position before one of the named moves (your mistakes and blunders, as the review
-    labelled them) becomes a puzzle when the exact search proves that exactly one decision wins
-    there; the puzzles are kept and served like any other. None at all is an answer too (an empty
-    list): the search could not prove those positions, or more than one move wins in each. 409: a
-    ply the game has not reached, or one that is the AI's move. The work runs in the bounded job queue."""
+             dependencies=[Depends(strict_body(PractiseRequest))], summary="Exercises from a game's mistakes")
+async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store: StoreDep, puzzles: PuzzleStoreDep,
+                                  limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep) -> PractiseView:
+    """Each of the named moves (your mistakes and blunders, as the review labelled them) becomes an
+    exercise, "find a better move" from the position before it, made of the review's analyses (the
+    analysis cache's, at the review's ``time_per_move``); the exercises are kept and served like any
+    puzzle. A move the analyses no longer call a mistake makes none (``tried`` counts it). 409: a ply
+    the game has not reached, or one that is the AI's move. The work runs in the bounded job queue."""
+    if analyses.analyse is None:
+        raise ServiceMissingError("this server runs without the game review")
     game = await in_thread(lambda: store.get(game_id))
     plies = _practised(game, body.plies)
     record = game.record
+    seconds = review_seconds(game, body.time_per_move or REVIEW_SECONDS, limits)
 
-    def make(stop: StopSignal) -> list[EndgamePuzzle]:
-        return mistake_puzzles(record, plies, stop=stop)
+    def make(stop: StopSignal) -> list[Exercise]:
+        analysis_of = analyses.bound_to(stop)
+
+        def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
+            return analysis_of(state, seconds, extra)
+
+        return exercises_at(record, plies, analyse, seconds, stop=stop)
 
     made = await worker.run(make)
 
     def keep() -> None:
-        for puzzle in made:
-            store.keep_puzzle(puzzle.id, puzzle.kind, json.dumps(puzzle.to_json()))
+        for exercise in made:
+            puzzles.keep_puzzle(exercise.id, exercise.kind, json.dumps(exercise.to_json()))
 
     await in_thread(keep)
-    return PractiseView(puzzles=[p.id for p in made], plies=[len(p.record.moves) for p in made], tried=len(plies))
+    return PractiseView(puzzles=[e.id for e in made], plies=[e.ply for e in made], tried=len(plies),
+                        exercises=[ExerciseMade(id=e.id, ply=e.ply, label=e.label, played=move_model(e.played.move),
+                                                difficulty=e.difficulty) for e in made])

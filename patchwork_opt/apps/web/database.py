@@ -1,0 +1,145 @@
+"""The one database the service keeps everything in, SQLite or PostgreSQL: how to connect, how to
+hold a transaction, how to create a concern's tables. The stores of each concern (games, the
+analysis cache, puzzles, visitors: ``store.py``, ``analysis_store.py``, ``puzzle_store.py``,
+``visitor_store.py``) write their SQL once, with ``?`` placeholders, against a ``Database``.
+
+SQLite: one file; each call opens its own short-lived connection; a transaction is ``BEGIN
+IMMEDIATE`` (the whole file is held) ... ``COMMIT``; WAL journal with ``synchronous=FULL``, so a
+committed change survives a restart or a power cut. PostgreSQL (``database_postgres.py``, imported
+only when asked for): a small pool of connections per process, shared by every ``serve`` process
+that names the same database; a read that a write of the same row follows appends ``row_lock``
+(``FOR UPDATE``).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from patchwork_opt.core.errors import PatchworkError
+
+Dialect = Literal["sqlite", "postgres"]
+#: A concern's tables: the statements that create them (``IF NOT EXISTS``) in each dialect.
+Schema = dict[Dialect, Sequence[str]]
+
+
+class StoreError(PatchworkError):
+    """The database cannot be opened or is not a games database (the service answers 503)."""
+
+    http_status = 503
+
+
+class Cursor(Protocol):
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    @property
+    def rowcount(self) -> int: ...
+
+
+class Connection(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
+
+
+#: ``upgrade(conn, dialect)``: bring a concern's tables made by an older version up to date.
+Upgrade = Callable[[Connection, Dialect], None]
+
+
+class Database(ABC):
+    """Where the service keeps its data; thread-safe (each call takes its own connection)."""
+
+    #: where the data is, for messages (never a password)
+    where: str
+    dialect: Dialect
+    #: what a read that is followed by a write of the same row appends (PostgreSQL: ``FOR UPDATE``;
+    #: a SQLite transaction holds the whole file already)
+    row_lock: str = ""
+    #: the errors a write that breaks a unique key raises (a ply stored twice)
+    duplicate: tuple[type[Exception], ...] = ()
+
+    @abstractmethod
+    def connect(self) -> AbstractContextManager[Connection]:
+        """A connection for reads (one consistent statement each)."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Connection]:
+        """One transaction; any exception rolls the whole change back."""
+
+    @abstractmethod
+    def create(self, schema: Schema, upgrade: Upgrade | None = None) -> None:
+        """Create a concern's tables where they are missing, then ``upgrade(conn, dialect)`` a database
+        an older version made, in one transaction (servers starting at once take turns);
+        ``StoreError`` when the database cannot hold them."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Let go of pooled connections (the database is not used afterwards)."""
+
+    def failed(self, exc: BaseException) -> StoreError:
+        """The one-line error for a database that cannot be used."""
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        return StoreError(f"{self.where}: cannot use it as the games database ({first})")
+
+
+class SqliteDatabase(Database):
+    """One SQLite file; each call opens its own short-lived connection."""
+
+    dialect: Dialect = "sqlite"
+    duplicate = (sqlite3.IntegrityError,)
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.where = self.path
+        try:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self.failed(exc) from None
+
+    def close(self) -> None:
+        """Nothing held: every call opened and closed its own connection."""
+
+    @contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` (the whole file is held) ... ``COMMIT``."""
+        with self.connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def create(self, schema: Schema, upgrade: Upgrade | None = None) -> None:
+        try:
+            with self.transaction() as conn:
+                for statement in schema["sqlite"]:
+                    conn.execute(statement)
+                if upgrade is not None:
+                    upgrade(conn, self.dialect)
+        except (OSError, sqlite3.Error) as exc:
+            raise self.failed(exc) from None
+
+
+def is_postgres_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def redacted_url(url: str) -> str:
+    """A database URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)

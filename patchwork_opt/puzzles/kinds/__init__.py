@@ -1,0 +1,119 @@
+"""The registry of puzzle kinds: each kind is a type (``base.PuzzleKind``) in a module of its own, and
+everything that depends on the kind asks it here instead of testing the kind's name.
+
+* ``endgame`` (``endgame.py``): find the winning move of a late position where one decision wins;
+* ``fill`` (``fill.py``): fill a quilt with some of a set of patches for a proven optimum;
+* ``exercise`` (``exercise.py``): find a better move where you made a mistake in one of your games.
+
+A new kind is a module of this folder (its puzzle type, file format, judge, verdict and the
+``PuzzleKind`` that says them) and its entry in ``KINDS`` and in the two ``...Details`` unions below;
+the commands, the terminal, the bank and the service serve it from there. Reading a puzzle of any
+kind (``puzzle_from_json``, ``load_puzzle``) and judging an answer given as text (``check_answer``)
+go through here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import Move
+from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, Verdict
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME, EndgameDetails, EndgamePuzzle, EndgameVerdictDetails
+from patchwork_opt.puzzles.kinds.exercise import EXERCISE, Exercise, ExerciseDetails, ExerciseVerdictDetails
+from patchwork_opt.puzzles.kinds.fill import FILL, FillDetails, FillPuzzle, FillVerdictDetails, read_placements
+from patchwork_opt.puzzles.model import PuzzleFormatError, read_json, read_json_file
+
+#: Every kind, by the name its files carry in ``kind``.
+KINDS: dict[str, PuzzleKind[Any, Any]] = {kind.name: kind for kind in (ENDGAME, FILL, EXERCISE)}
+#: A puzzle of any kind.
+Puzzle = EndgamePuzzle | FillPuzzle | Exercise
+#: What the page is told of a puzzle of each kind (``PuzzleKind.details``), told apart by ``kind``.
+PuzzleDetails = Annotated[EndgameDetails | FillDetails | ExerciseDetails, Field(discriminator="kind")]
+#: What the page is told of a verdict of each kind (``PuzzleKind.verdict_details``).
+VerdictDetails = Annotated[EndgameVerdictDetails | FillVerdictDetails | ExerciseVerdictDetails,
+                           Field(discriminator="kind")]
+#: A puzzle's id: its kind's letter and 12 hex digits of its content's hash.
+ID_PATTERN = "^[" + "".join(kind.prefix for kind in KINDS.values()) + "][0-9a-f]{12}$"
+#: Every theme of every kind, and each theme in the words the page shows.
+THEME_WORDS: dict[str, str] = {t: w for kind in KINDS.values() for t, w in kind.theme_words.items()}
+THEMES: tuple[str, ...] = tuple(THEME_WORDS)
+#: The kinds the shipped bank holds, in the bank's order.
+BANKED: tuple[str, ...] = tuple(name for name, kind in KINDS.items() if kind.bank_file is not None)
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
+
+
+def kind_named(name: str) -> PuzzleKind[Any, Any]:
+    """The kind called ``name`` (``PatchworkError`` naming the kinds there are)."""
+    kind = KINDS.get(name)
+    if kind is None:
+        raise PatchworkError(f"unknown puzzle kind {name!r}: the kinds are {_names(list(KINDS))}")
+    return kind
+
+
+def kind_of(puzzle: Any) -> PuzzleKind[Any, Any]:
+    """The kind of a puzzle of any kind."""
+    return KINDS[puzzle.kind]
+
+
+def puzzle_from_json(data: object) -> Puzzle:
+    """A puzzle object of any kind checked field by field, then against the rules; one
+    ``PuzzleFormatError`` naming the field otherwise."""
+    if not isinstance(data, dict):
+        raise PuzzleFormatError(f"a puzzle is a JSON object, got {type(data).__name__}")
+    kind = KINDS.get(data.get("kind"))  # type: ignore[arg-type]
+    if kind is None:
+        raise PuzzleFormatError(f"kind: expected {_names(list(KINDS))}, got {data.get('kind')!r}")
+    puzzle: Puzzle = kind.from_json(data)
+    if not puzzle.id.startswith(kind.prefix):
+        raise PuzzleFormatError(f"id: a {kind.name} puzzle's id starts with {kind.prefix!r}, got {puzzle.id!r}")
+    return puzzle
+
+
+def load_puzzle(path: str | Path) -> Puzzle:
+    """The puzzle in a JSON file; a file that cannot be read or is no valid puzzle is one
+    ``PuzzleFormatError`` naming the file and the field."""
+    data = read_json_file(path)
+    try:
+        return puzzle_from_json(data)
+    except PuzzleFormatError as exc:
+        raise PuzzleFormatError(f"{path}: {exc}") from None
+
+
+def read_answer(kind: PuzzleKind[Any, Any], move: object | None, placements: object | None,
+                names: tuple[str, str] = ("move", "placements")) -> Answer:
+    """An answer (parsed JSON) in the form the kind takes: a move, or a fill's placements;
+    ``PatchworkError`` naming the options when the other one, or none, is given (``names``: what the
+    two are called where they are given, e.g. ``--move`` and ``--placements``)."""
+    article = "an" if kind.name[0] in "aeiou" else "a"
+    if kind.answer == "move":
+        if move is None or placements is not None:
+            raise PatchworkError(f"{article} {kind.name} puzzle is answered with {names[0]} JSON (and no {names[1]})")
+        return Move.from_json(move)
+    if placements is None or move is not None:
+        raise PatchworkError(f"{article} {kind.name} puzzle is answered with {names[1]} JSON (and no {names[0]})")
+    return read_placements(placements, names[1])
+
+
+def judge(puzzle: Any, answer: Answer, judging: Judging | None = None) -> Verdict:
+    """The verdict of the puzzle's kind on ``answer``."""
+    verdict: Verdict = kind_of(puzzle).judge(puzzle, answer, judging or Judging())
+    return verdict
+
+
+
+def check_answer(puzzle: Any, *, move: str | None = None, placements: str | None = None,
+                 judging: Judging | None = None) -> Verdict:
+    """``puzzle check``: the verdict on an answer given as JSON text (``--move`` for a puzzle answered
+    by a move, ``--placements`` for a fill)."""
+    answer = read_answer(kind_of(puzzle), None if move is None else read_json(move, "--move"),
+                         None if placements is None else read_json(placements, "--placements"),
+                         names=("--move", "--placements"))
+    return judge(puzzle, answer, judging)

@@ -1,0 +1,389 @@
+"""The exercise kind: "find a better move" where you made a mistake, from one of your own games.
+
+Each mistake and blunder a review finds becomes an exercise from the position before it (made by
+``apps/practice.py``, which joins the review and this type). Any move that the review's label rule
+would not call a mistake (or worse) against the best move is accepted, except the move that was
+played; the verdict gives the best move, and says in words why the played move was worse, with the
+play expected after it (the line that refutes it). Exercises are not rated (their difficulty is a
+guide, not a measurement); a missed one comes back in the visitor's retry queue until it is solved,
+with the endgame puzzles.
+
+Its file: ``{"kind": "exercise", "id", "record", "position", "player", "ply", "label", "played",
+"best", "moves", "seconds", "difficulty", "themes"}``: the game ``record`` up to the position (whose
+notation is ``position``), the ``player`` to move (who made the mistake at ``ply``), the review's
+``label`` of the move played (mistake or blunder), ``played`` and ``best`` the move played and the
+best move, each ``{"move", "win", "margin", "proven", "line"}`` (the mover's win chance and expected
+final margin after it, whether who wins after it is proven, the move and the play expected after
+it), ``moves`` the other moves the review's analysis valued well enough to judge by (same form), and
+``seconds`` the analysis per position the review was made with: a move not among them is valued by
+an analysis of the position it leads to, made with the same time.
+
+Judging needs what the applications plug in (``Judging``): the review's label rule (``grade``) and
+the AI's analysis (``analysis_of``; without it, a fresh analysis with the AI's own placements).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from patchwork_opt.ai.analysis.position import analyse_position, move_words, value_after
+from patchwork_opt.ai.base import SearchedPosition, move_key
+from patchwork_opt.core.clock import deadline_after
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
+from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.formats.models import MoveModel, RecordModel, move_model
+from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.formats.record import Record
+from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, line_players
+from patchwork_opt.puzzles.model import (
+    Difficulty,
+    PuzzleFormatError,
+    PuzzleIdText,
+    Strict,
+    legal_moves_of,
+    line_from,
+    position_of,
+    validated,
+)
+
+Label = Literal["mistake", "blunder"]
+Chance = Annotated[float, Field(ge=0, le=1)]
+
+
+class ScoredModel(Strict):
+    move: MoveModel
+    win: Chance = Field(description="the mover's win chance after the move (0-1)")
+    margin: float = Field(description="the mover's expected final margin after the move")
+    proven: bool = Field(default=False, strict=True, description="who wins after the move is proven")
+    line: list[MoveModel] = Field(default_factory=list, max_length=80,
+                                  description="the move and the play expected after it")
+
+
+class ExerciseModel(Strict):
+    kind: Literal["exercise"]
+    id: PuzzleIdText
+    record: RecordModel
+    position: str = Field(max_length=400, description="the notation of the record's last position")
+    player: int = Field(ge=0, le=1, strict=True, description="the player to move, who made the mistake")
+    ply: int = Field(ge=0, strict=True, description="the index of the mistake among the game's moves")
+    label: Label = Field(description="the review's label of the move played")
+    played: ScoredModel = Field(description="the move played, never accepted")
+    best: ScoredModel = Field(description="the best move the review found")
+    moves: list[ScoredModel] = Field(default_factory=list, max_length=400,
+                                     description="other moves the review's analysis valued well enough to judge by")
+    seconds: float = Field(gt=0, le=600, description="the analysis per position that values any other move")
+    difficulty: Difficulty
+    themes: list[str] = Field(default_factory=list, max_length=0, description="none (exercises have no themes)")
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A move with the figures of the review's analysis: the mover's win chance and expected final
+    margin after it, whether who wins is proven, and the move with the play expected after it."""
+
+    move: Move
+    win: float
+    margin: float
+    proven: bool = False
+    line: tuple[Move, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move.to_json(), "win": round(self.win, 4), "margin": round(self.margin, 2),
+                "proven": self.proven, "line": [m.to_json() for m in self.line]}
+
+
+@dataclass(frozen=True, slots=True)
+class Exercise:
+    """Find a better move than ``played`` in the position after ``record``, ``player`` to move."""
+
+    id: str
+    record: Record
+    player: int
+    label: str
+    played: Scored
+    best: Scored
+    moves: tuple[Scored, ...]
+    seconds: float
+    difficulty: int
+    themes: tuple[str, ...] = ()
+
+    kind = "exercise"
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.moves)
+
+    def state(self) -> State:
+        return self.record.replay()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "exercise", "id": self.id, "record": self.record.to_json(), "position": to_notation(self.state()),
+            "player": self.player, "ply": self.ply, "label": self.label, "played": self.played.to_json(),
+            "best": self.best.to_json(), "moves": [m.to_json() for m in self.moves], "seconds": self.seconds,
+            "difficulty": self.difficulty, "themes": list(self.themes),
+        }
+
+
+def playable(state: State, line: tuple[Move, ...]) -> tuple[Move, ...]:
+    """The part of a line a search expects that can be played from ``state`` as it stands: up to the
+    first move the rules refuse there (a sampled line skips the placing of a leather patch taken)."""
+    here = state.clone()
+    for i, move in enumerate(line):
+        try:
+            here.apply(move)
+        except PatchworkError:
+            return line[:i]
+    return line
+
+
+def exercise_id(state: State, played: Move) -> str:
+    """``x`` and 12 hex digits of the position and the move played: the same mistake in the same
+    position is the same exercise, whichever game it comes from."""
+    return "x" + hashlib.sha256(f"{to_notation(state)} {played}".encode()).hexdigest()[:12]
+
+
+def _scored(state: State, model: ScoredModel, where: str) -> Scored:
+    (move,) = legal_moves_of(state, [model.move], f"{where}.move")
+    line = line_from(state, model.line, f"{where}.line")
+    if line and line[0] != move:
+        raise PuzzleFormatError(f"{where}.line: must start with the move")
+    return Scored(move, model.win, model.margin, model.proven, tuple(line))
+
+
+def exercise_from_json(data: dict[str, Any]) -> Exercise:
+    model = validated(ExerciseModel, data, "an exercise")
+    record, state = position_of(model.record, model.position, model.player)
+    if model.ply != len(record.moves):
+        raise PuzzleFormatError(f"ply: the position comes before move {len(record.moves)}, not {model.ply}")
+    played = _scored(state, model.played, "played")
+    best = _scored(state, model.best, "best")
+    keys = {move_key(state.quilts[model.player], played.move), move_key(state.quilts[model.player], best.move)}
+    if len(keys) < 2:
+        raise PuzzleFormatError("best: the same move as the one played")
+    moves = tuple(_scored(state, m, f"moves[{i}]") for i, m in enumerate(model.moves))
+    if exercise_id(state, played.move) != model.id:
+        raise PuzzleFormatError("id: not the id of this position and move played")
+    return Exercise(id=model.id, record=record, player=model.player, label=model.label, played=played, best=best,
+                    moves=moves, seconds=model.seconds, difficulty=model.difficulty)
+
+
+@dataclass(frozen=True, slots=True)
+class ExerciseVerdict:
+    """``correct`` when the answer is no mistake against the best move and is not the move played;
+    ``answer`` its figures and line (``margin``: its expected final margin), ``label`` the review's
+    label of it, ``loss`` and ``points_lost`` against the best move; ``why`` says in words why the
+    move played was worse, with the play after it (``text`` ends with it)."""
+
+    correct: bool
+    answer: Scored
+    label: str
+    loss: float
+    points_lost: float
+    text: str
+    why: str
+    exercise: Exercise
+
+    @property
+    def margin(self) -> float:
+        return self.answer.margin
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return self.answer.line or (self.answer.move,)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"correct": self.correct, "margin": round(self.margin, 2), "line": [m.to_json() for m in self.moves],
+                "text": self.text, "label": self.label, "win": round(self.answer.win, 4), "loss": round(self.loss, 4),
+                "points_lost": round(self.points_lost, 2), "best": self.exercise.best.to_json(),
+                "played": self.exercise.played.to_json(), "why": self.why}
+
+
+def _figure(move: Scored) -> str:
+    """``41% to win, -2.5 points expected``: a move's figures for its mover."""
+    proven = " (proven)" if move.proven and move.win in (0.0, 1.0) else ""
+    return f"{move.win:.0%} to win{proven}, {move.margin:+.1f} points expected"
+
+
+def contrast(state: State, best: Move, played: Move) -> str:
+    """What the best move does that the move played does not, for its mover, in words: cells
+    covered, income and buttons, time (spaces) and the 7x7 bonus right after each move."""
+    p = state.to_move()
+    ends = []
+    for move in (best, played):
+        after = state.clone()
+        after.apply(move)
+        ends.append((after.quilts[p].bit_count(), after.income[p], after.buttons[p], after.pos[p], after.bonus == p))
+    (cells, income, buttons, pos, bonus), (cells2, income2, buttons2, pos2, bonus2) = ends
+    said = []
+    for gain, word, words in ((cells - cells2, "more cell covered", "more cells covered"),
+                              (income - income2, "more income", "more income"),
+                              (buttons - buttons2, "more button in hand", "more buttons in hand"),
+                              (pos2 - pos, "space of time saved", "spaces of time saved")):
+        if gain > 0:
+            said.append(plural(gain, word, words))
+    if bonus and not bonus2:
+        said.append("the 7x7 bonus")
+    return f"The best move leaves you {', '.join(said)}." if said else ""
+
+
+def line_words(state: State, line: tuple[Move, ...]) -> str:
+    """A line played from ``state`` in words, each move by who makes it (the player to move is "you")."""
+    here, player, said = state.clone(), state.to_move(), []
+    for move in line:
+        who = "you" if here.to_move() == player else "your opponent"
+        said.append(f"{who}: {move_words(here, move)}")
+        here.apply(move)
+    return "; ".join(said)
+
+
+def why_worse(exercise: Exercise) -> str:
+    """Why the move played was worse than the best move, in words, with the play expected after it."""
+    state = exercise.state()
+    played, best = exercise.played, exercise.best
+    loss = max(0.0, best.win - played.win)
+    points = max(0.0, best.margin - played.margin)
+    text = (f"You played {move_words(state, played.move)}: it leaves you {_figure(played)}, where "
+            f"{move_words(state, best.move)} keeps {_figure(best)}; {loss:.0%} of win chance and "
+            f"{points:.1f} points lost, a {exercise.label}.")
+    more = contrast(state, best.move, played.move)
+    if more:
+        text += f" {more}"
+    if len(played.line) > 1:
+        text += f" The play expected after your move: {line_words(state, played.line)}."
+    return text
+
+
+def _valued(exercise: Exercise, state: State, move: Move, judging: Judging) -> Scored:
+    """The answer's figures: the review's when its analysis valued the move, else those of an
+    analysis of the position it leads to, made with the review's time per position."""
+    quilt = state.quilts[exercise.player]
+    key = move_key(quilt, move)
+    for known in (exercise.best, *exercise.moves):
+        if move_key(quilt, known.move) == key:
+            return known
+    after = state.clone()
+    after.apply(move)
+    following: SearchedPosition | None = None
+    if not after.is_terminal():
+        if judging.analysis_of is not None:
+            following = judging.analysis_of(after, exercise.seconds)
+        else:
+            following = analyse_position(after, deadline=deadline_after(exercise.seconds))
+    win, margin, exact = value_after(state, move, following)
+    line = (move, *following.best.line) if following is not None and following.moves else (move,)
+    return Scored(move, win, margin, exact, playable(state, line))
+
+
+def judge_exercise(exercise: Exercise, move: Move, judging: Judging) -> ExerciseVerdict:
+    """The verdict on ``move`` (``IllegalMoveError`` when the rules refuse it): the review's label
+    of it against the best move decides, and the move played is never right."""
+    if judging.grade is None:
+        raise PatchworkError("judging an exercise needs the review's label rule, which this program did not plug in")
+    state = exercise.state()
+    state.check(move)
+    quilt = state.quilts[exercise.player]
+    answer = _valued(exercise, state, move, judging)
+    is_best = move_key(quilt, move) == move_key(quilt, exercise.best.move)
+    loss = 0.0 if is_best else max(0.0, exercise.best.win - answer.win)
+    points = 0.0 if is_best else max(0.0, exercise.best.margin - answer.margin)
+    label, accepted = judging.grade(loss, points, is_best, exercise.best.proven and answer.proven)
+    words = move_words(state, move)
+    if move_key(quilt, move) == move_key(quilt, exercise.played.move):
+        correct, text = False, f"that is the move you played in the game: {words}, a {exercise.label}."
+    elif accepted:
+        correct = True
+        text = (f"better: {words} is the best move, {_figure(answer)}." if is_best else
+                f"better: {words} leaves you {_figure(answer)}, {loss:.0%} of win chance and {points:.1f} points "
+                f"below the best move ({label}).")
+    else:
+        correct = False
+        text = (f"not better: {words} leaves you {_figure(answer)}, {loss:.0%} of win chance and {points:.1f} "
+                f"points below the best move, a {label} too.")
+    if not is_best:
+        text += f" The best move was {move_words(state, exercise.best.move)} ({_figure(exercise.best)})."
+    why = why_worse(exercise)
+    return ExerciseVerdict(correct, answer, label, loss, points, f"{text} {why}", why, exercise)
+
+
+class ExerciseDetails(BaseModel):
+    """The mistake to do better than: where it was in the game, the move played and what it cost."""
+
+    kind: Literal["exercise"] = "exercise"
+    ply: int = Field(description="the index of the mistake among the game's moves")
+    played: MoveModel = Field(description="the move played in the game, which is not accepted")
+    label: str = Field(description="the review's label of it: mistake or blunder")
+    loss: float = Field(description="the win chance it lost against the best move (0-1)")
+    points_lost: float = Field(description="the expected points it lost against the best move")
+
+
+class ExerciseVerdictDetails(BaseModel):
+    """The answer's label and figures, the best move (drawn with its cells), and why the move played
+    was worse, with the play expected after it (the line that refutes it)."""
+
+    kind: Literal["exercise"] = "exercise"
+    label: str = Field(description="the review's label of the answer against the best move")
+    win: float = Field(description="the answer's win chance (0-1)")
+    loss: float = Field(description="the win chance the answer loses against the best move (0-1)")
+    points_lost: float = Field(description="the expected points the answer loses against the best move")
+    best_move: MoveModel = Field(description="the best move, to draw")
+    best_win: float = Field(description="the best move's win chance (0-1)")
+    best_margin: float = Field(description="the best move's expected final margin")
+    best_line: list[MoveModel] = Field(description="the best move and the play expected after it")
+    best_line_players: list[int] = Field(description="who makes each move of best_line (0 or 1)")
+    played: MoveModel = Field(description="the move played in the game")
+    refutation: list[MoveModel] = Field(description="the move played and the play expected after it")
+    refutation_players: list[int] = Field(description="who makes each move of refutation (0 or 1)")
+    why: str = Field(description="why the move played was worse, in words")
+
+
+class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
+    name = "exercise"
+    prefix = "x"
+    answer = "move"
+    rated = False
+    comes_back_as = "endgame"
+    queued = True
+
+    def from_json(self, data: dict[str, Any]) -> Exercise:
+        return exercise_from_json(data)
+
+    def task(self, puzzle: Exercise) -> str:
+        state = puzzle.state()
+        return (f"{player_name(puzzle.player)} (you) to move: find a better move than the one you played in your "
+                f"game, {move_words(state, puzzle.played.move)}, a {puzzle.label} (it left you "
+                f"{_figure(puzzle.played)}). Any move the review would not call a mistake is right.")
+
+    def judge(self, puzzle: Exercise, answer: Answer, judging: Judging) -> ExerciseVerdict:
+        assert isinstance(answer, Move)
+        return judge_exercise(puzzle, answer, judging)
+
+    def position(self, puzzle: Exercise) -> State:
+        return puzzle.state()
+
+    def details(self, puzzle: Exercise) -> ExerciseDetails:
+        played, best = puzzle.played, puzzle.best
+        return ExerciseDetails(ply=puzzle.ply, played=move_model(played.move), label=puzzle.label,
+                               loss=round(max(0.0, best.win - played.win), 4),
+                               points_lost=round(max(0.0, best.margin - played.margin), 2))
+
+    def verdict_details(self, puzzle: Exercise, verdict: ExerciseVerdict) -> ExerciseVerdictDetails:
+        state, best, played = puzzle.state(), puzzle.best, puzzle.played
+        best_line = best.line or (best.move,)
+        refutation = played.line or (played.move,)
+        return ExerciseVerdictDetails(
+            label=verdict.label, win=round(verdict.answer.win, 4), loss=round(verdict.loss, 4),
+            points_lost=round(verdict.points_lost, 2), best_move=move_model(best.move), best_win=round(best.win, 4),
+            best_margin=round(best.margin, 2), best_line=[move_model(m) for m in best_line],
+            best_line_players=line_players(state, best_line), played=move_model(played.move),
+            refutation=[move_model(m) for m in refutation], refutation_players=line_players(state, refutation),
+            why=verdict.why)
+
+
+EXERCISE = ExerciseKind()

@@ -1,0 +1,299 @@
+"""The fill kind: "fill this quilt" with some of a set of patches, for a proven optimum that only one
+choice of patches reaches.
+
+Its file: ``{"kind": "fill", "id", "quilt": [[row, col], ...], "patches": [ids], "objective",
+"marks", "budget", "require_bonus", "best": {"value", "placements"}, "optimal": true, "greedy",
+"difficulty", "themes"}``: cover the quilt with some of the patches (each at most once) for the best
+``objective`` (``cells`` covered, or ``points``: the score change, with income counted at ``marks``
+income marks), spending at most ``budget`` buttons, completing a 7x7 square when ``require_bonus``.
+How they are made: ``puzzles/making.py``.
+
+An answer is a list of placements. One that breaks the puzzle's rules (a patch not in the set or used
+twice, cells that are no placement of the patch, overlaps, over the budget) is an
+``IllegalMoveError`` naming the placement; otherwise it is correct when it reaches the proven
+optimum (and completes the 7x7 square when the puzzle asks for one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from patchwork_opt.core.bitboard import cells_of, has_full_window, mask_of
+from patchwork_opt.core.catalogue import PATCHES, is_placement, patch_worth
+from patchwork_opt.core.errors import IllegalMoveError, NotationError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.words import plural
+from patchwork_opt.formats.models import CellModel, PatchId, one_line
+from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, themes_sentence
+from patchwork_opt.puzzles.model import (
+    Difficulty,
+    Placement,
+    PlacementModel,
+    PuzzleFormatError,
+    PuzzleIdText,
+    Strict,
+    placements_json,
+    validated,
+)
+
+Objective = Literal["cells", "points"]
+#: Themes of a fill puzzle: a button budget binds, a 7x7 square to complete, points (not cells) to maximize.
+FILL_THEMES: tuple[str, ...] = ("budget", "7x7", "points")
+FillTheme = Literal["budget", "7x7", "points"]
+THEME_WORDS: dict[str, str] = {"budget": "a button budget", "7x7": "completing a 7x7 square",
+                               "points": "points, not cells"}
+
+
+class BestFillModel(Strict):
+    value: int = Field(description="the proven optimum of the objective")
+    placements: list[PlacementModel] = Field(max_length=33)
+
+
+class FillPuzzleModel(Strict):
+    kind: Literal["fill"]
+    id: PuzzleIdText
+    quilt: list[CellModel] = Field(max_length=81, description="covered cells")
+    patches: list[PatchId] = Field(min_length=1, max_length=33, json_schema_extra={"uniqueItems": True})
+    objective: Objective
+    marks: int = Field(default=9, ge=0, le=9, strict=True, description="income marks ahead, for points")
+    budget: int | None = Field(default=None, ge=0, strict=True, description="buttons to spend at most")
+    require_bonus: bool = Field(default=False, strict=True, description="a 7x7 square must be completed")
+    best: BestFillModel
+    optimal: Literal[True]
+    greedy: int | None = Field(default=None, description="what greedy placement reaches (None: it fails)")
+    difficulty: Difficulty
+    themes: list[FillTheme] = Field(default_factory=list, max_length=len(FILL_THEMES),
+                                    json_schema_extra={"uniqueItems": True},
+                                    description="budget (the buttons bind), 7x7 (a square to complete), points")
+
+
+@dataclass(frozen=True, slots=True)
+class FillPuzzle:
+    """Fill ``quilt`` with some of ``patches`` for the best ``objective``; ``best`` is the proven optimum."""
+
+    id: str
+    quilt: int
+    patches: tuple[int, ...]
+    objective: Objective
+    marks: int
+    budget: int | None
+    require_bonus: bool
+    best_value: int
+    best: tuple[Placement, ...]
+    greedy: int | None
+    difficulty: int
+    themes: tuple[str, ...] = ()
+
+    kind = "fill"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "fill",
+            "id": self.id,
+            "quilt": [list(c) for c in cells_of(self.quilt)],
+            "patches": list(self.patches),
+            "objective": self.objective,
+            "marks": self.marks,
+            "budget": self.budget,
+            "require_bonus": self.require_bonus,
+            "best": {"value": self.best_value, "placements": placements_json(self.best)},
+            "optimal": True,
+            "greedy": self.greedy,
+            "difficulty": self.difficulty,
+            "themes": list(self.themes),
+        }
+
+
+def fill_value(puzzle: FillPuzzle, placements: list[Placement] | tuple[Placement, ...]) -> int:
+    """The objective a fill reaches: cells covered, or points (2 a cell, income at each mark ahead,
+    less the price), as ``solvers.fill`` counts them (``catalogue.patch_worth``)."""
+    if puzzle.objective == "cells":
+        return sum(PATCHES[pid].area for pid, _ in placements)
+    return sum(patch_worth(pid, puzzle.marks) for pid, _ in placements)
+
+
+def fill_problem(puzzle: FillPuzzle, placements: list[Placement] | tuple[Placement, ...]) -> str:
+    """Why a fill breaks the puzzle's rules (a patch not in the set or used twice, a shape that is no
+    placement of its patch, overlapping cells, over the budget); empty when it keeps them."""
+    taken = puzzle.quilt
+    used: set[int] = set()
+    cost = 0
+    for i, (pid, mask) in enumerate(placements):
+        if pid not in puzzle.patches:
+            return f"placements[{i}]: patch {pid} is not one of the puzzle's patches {list(puzzle.patches)}"
+        if pid in used:
+            return f"placements[{i}]: patch {pid} is used twice (each patch at most once)"
+        if not is_placement(pid, mask):
+            return f"placements[{i}]: the cells {[list(c) for c in cells_of(mask)]} are not a placement of patch {pid}"
+        overlap = taken & mask
+        if overlap:
+            return f"placements[{i}]: patch {pid} overlaps covered cells {[list(c) for c in cells_of(overlap)]}"
+        used.add(pid)
+        taken |= mask
+        cost += PATCHES[pid].cost
+    if puzzle.budget is not None and cost > puzzle.budget:
+        return f"the patches cost {cost} buttons, over the budget of {puzzle.budget}"
+    return ""
+
+
+def completes_square(puzzle: FillPuzzle, placements: list[Placement] | tuple[Placement, ...]) -> bool:
+    quilt = puzzle.quilt
+    for _, mask in placements:
+        quilt |= mask
+    return has_full_window(quilt)
+
+
+def fill_from_json(data: dict[str, Any]) -> FillPuzzle:
+    model = validated(FillPuzzleModel, data)
+    quilt = mask_of(model.quilt)
+    if quilt.bit_count() != len(model.quilt):
+        raise PuzzleFormatError("quilt: a cell is listed twice")
+    if len(set(model.patches)) != len(model.patches):
+        raise PuzzleFormatError("patches: a patch is listed twice (each patch exists once)")
+    for i, p in enumerate(model.best.placements):
+        if mask_of(p.cells).bit_count() != len(p.cells):
+            raise PuzzleFormatError(f"best.placements[{i}]: a cell is listed twice")
+    puzzle = FillPuzzle(
+        id=model.id, quilt=quilt, patches=tuple(model.patches), objective=model.objective, marks=model.marks,
+        budget=model.budget, require_bonus=model.require_bonus, best_value=model.best.value,
+        best=tuple((p.patch, mask_of(p.cells)) for p in model.best.placements), greedy=model.greedy,
+        difficulty=model.difficulty, themes=tuple(model.themes),
+    )
+    problem = fill_problem(puzzle, puzzle.best)
+    if problem:
+        raise PuzzleFormatError(f"best.{problem}")
+    if fill_value(puzzle, puzzle.best) != puzzle.best_value:
+        raise PuzzleFormatError(f"best.value: the placements reach {fill_value(puzzle, puzzle.best)}, "
+                                f"not {puzzle.best_value}")
+    if puzzle.require_bonus and not completes_square(puzzle, puzzle.best):
+        raise PuzzleFormatError("best.placements: no 7x7 square is complete, as require_bonus asks")
+    return puzzle
+
+
+def read_placements(data: object, where: str = "placements") -> list[Placement]:
+    """A fill's answer, ``[{"patch": ID, "cells": [[r, c], ...]}, ...]``, as (patch, mask) pairs."""
+    if not isinstance(data, list):
+        raise NotationError(f"{where}: a list of placements, got {type(data).__name__}")
+    out = []
+    for i, item in enumerate(data):
+        try:
+            model = PlacementModel.model_validate(item)
+        except ValidationError as exc:
+            _, message = one_line(exc, "a placement")
+            raise NotationError(f"{where}[{i}]: {message}") from None
+        mask = mask_of(model.cells)
+        if mask.bit_count() != len(model.cells):
+            raise NotationError(f"{where}[{i}]: a cell is listed twice")
+        out.append((model.patch, mask))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FillVerdict:
+    """``correct`` when the fill reaches the optimum; ``margin`` its value minus the optimum (0 or
+    less); ``line`` the proven optimum's placements; ``text`` the verdict in words."""
+
+    correct: bool
+    value: int
+    best: int
+    margin: int
+    line: tuple[Placement, ...]
+    text: str
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"correct": self.correct, "margin": self.margin, "line": placements_json(self.line),
+                "value": self.value, "best": self.best, "text": self.text}
+
+
+def judge_fill(puzzle: FillPuzzle, placements: list[Placement]) -> FillVerdict:
+    """The verdict on a fill (``IllegalMoveError`` when it breaks the puzzle's rules)."""
+    problem = fill_problem(puzzle, placements)
+    if problem:
+        raise IllegalMoveError(problem)
+    value = fill_value(puzzle, placements)
+    square = not puzzle.require_bonus or completes_square(puzzle, placements)
+    unit = "cells" if puzzle.objective == "cells" else "points"
+    if not square:
+        correct, value_shown = False, 0
+        text = f"wrong: no 7x7 square is complete; the best fill completes one with {puzzle.best_value} {unit}"
+    else:
+        correct = value == puzzle.best_value
+        value_shown = value
+        text = (f"correct: {value} {unit}, the proven optimum" if correct
+                else f"short: {value} {unit}, the proven optimum is {puzzle.best_value}")
+    return FillVerdict(correct, value_shown, puzzle.best_value, value_shown - puzzle.best_value, puzzle.best, text)
+
+
+def fill_task(puzzle: FillPuzzle) -> str:
+    """The task in words: what to fill with, for what, within which budget."""
+    patches = plural(len(puzzle.patches), "patch", "patches")
+    if puzzle.objective == "points":
+        goal = (f"the best score change (2 a cell, income at {plural(puzzle.marks, 'income mark')} ahead, "
+                f"less the price)")
+    else:
+        goal = "as many covered cells as possible"
+    parts = [f"Fill the quilt with some of the {patches} (each at most once) for {goal}"]
+    if puzzle.budget is not None:
+        parts.append(f"spending at most {plural(puzzle.budget, 'button')}")
+    if puzzle.require_bonus:
+        parts.append("completing a 7x7 square")
+    return ", ".join(parts) + f". Difficulty {puzzle.difficulty} of 5.{themes_sentence(puzzle.themes)}"
+
+
+class FillDetails(BaseModel):
+    """The quilt to fill and the patches to fill it with (the page's ``fill``)."""
+
+    kind: Literal["fill"] = "fill"
+    quilt: list[CellModel] = Field(description="covered cells")
+    patches: list[int] = Field(description="the patches to choose from, each at most once")
+    objective: Objective
+    marks: int = Field(description="income marks ahead (the points objective counts income at each)")
+    budget: int | None = Field(description="buttons to spend at most, or null")
+    require_bonus: bool = Field(description="a 7x7 square must be completed")
+
+
+class FillVerdictDetails(BaseModel):
+    """What the fill reached and the proven optimum, drawn beside it."""
+
+    kind: Literal["fill"] = "fill"
+    value: int = Field(description="what the answer reaches")
+    best: int = Field(description="the proven optimum")
+    optimum: list[PlacementModel] = Field(description="the optimum's placements")
+
+
+class FillKind(PuzzleKind[FillPuzzle, FillVerdict]):
+    name = "fill"
+    prefix = "f"
+    answer = "placements"
+    themes = FILL_THEMES
+    theme_words = THEME_WORDS
+    bank_file = "fills.json"
+    comes_back_as = "fill"
+
+    def from_json(self, data: dict[str, Any]) -> FillPuzzle:
+        return fill_from_json(data)
+
+    def task(self, puzzle: FillPuzzle) -> str:
+        return fill_task(puzzle)
+
+    def judge(self, puzzle: FillPuzzle, answer: Answer, judging: Judging) -> FillVerdict:
+        assert isinstance(answer, list)
+        return judge_fill(puzzle, answer)
+
+    def details(self, puzzle: FillPuzzle) -> FillDetails:
+        return FillDetails(quilt=cells_of(puzzle.quilt), patches=list(puzzle.patches), objective=puzzle.objective,
+                           marks=puzzle.marks, budget=puzzle.budget, require_bonus=puzzle.require_bonus)
+
+    def verdict_details(self, puzzle: FillPuzzle, verdict: FillVerdict) -> FillVerdictDetails:
+        return FillVerdictDetails(value=verdict.value, best=verdict.best, optimum=[
+            PlacementModel(patch=pid, cells=cells_of(mask)) for pid, mask in verdict.line])
+
+
+FILL = FillKind()
