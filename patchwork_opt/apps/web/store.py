@@ -16,6 +16,11 @@ which puzzles each visitor answered (only a first answer moves the ratings), and
 playing habits: the puzzles they missed, served again once they gave ``RETRY_AFTER`` more answers
 and until they answer them right, and their streak (correct first answers in a row, in streak mode)
 with the best one they reached.
+
+A teaching game (``teaching``, set when it is created) keeps with each of the person's moves the
+verdict its answer gave (``moves.verdict``, the JSON of ``schemas.MoveVerdict``). Every undo keeps
+the move it took back (``takebacks``: the ply, who played it and the move), whatever the game, so
+the game's record and its review count them.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from typing import Any, Literal, Protocol
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.formats.record import Record
+from patchwork_opt.formats.record import Record, TakeBack
 from patchwork_opt.puzzles.glicko import Rating
 
 Actor = Literal["human", "ai"]
@@ -50,7 +55,8 @@ CREATE TABLE IF NOT EXISTS games (
     leather TEXT NOT NULL,
     ai TEXT NOT NULL,
     level INTEGER NOT NULL,
-    seat INTEGER NOT NULL CHECK (seat IN (0, 1))
+    seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+    teaching INTEGER NOT NULL DEFAULT 0 CHECK (teaching IN (0, 1))
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -60,7 +66,17 @@ CREATE TABLE IF NOT EXISTS moves (
     move TEXT NOT NULL,
     reason TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
+    verdict TEXT,
     PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS takebacks (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL CHECK (seq >= 0),
+    ply INTEGER NOT NULL CHECK (ply >= 0),
+    player INTEGER NOT NULL CHECK (player IN (0, 1)),
+    move TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS analyses (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -119,7 +135,7 @@ CREATE TABLE IF NOT EXISTS puzzle_retries (
 RETRY_AFTER = 3
 #: analyses kept by default (about 4 kB each)
 MAX_ANALYSES = 10_000
-_GAME_COLUMNS = "id, created, seed, circle, leather, ai, level, seat"
+_GAME_COLUMNS = "id, created, seed, circle, leather, ai, level, seat, teaching"
 
 
 class StoreError(PatchworkError):
@@ -182,6 +198,8 @@ class MoveRow:
     actor: Actor
     move: Move
     reason: str
+    #: a teaching game's verdict on the person's move (``schemas.MoveVerdict`` as JSON), else None
+    verdict: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -197,10 +215,15 @@ class Game:
     level: int
     seat: int
     moves: list[MoveRow] = field(default_factory=list)
+    #: a teaching game: each of the person's moves is judged as the review would, right after it
+    teaching: bool = False
+    #: the moves taken back (undone), in the order they were
+    takebacks: list[TakeBack] = field(default_factory=list)
 
     @property
     def record(self) -> Record:
-        return Record(circle=self.circle[:], moves=[row.move for row in self.moves], leather=self.leather)
+        return Record(circle=self.circle[:], moves=[row.move for row in self.moves], leather=self.leather,
+                      takebacks=list(self.takebacks))
 
     def state(self) -> State:
         """The current position (replayed; every stored move was legal when stored)."""
@@ -252,7 +275,8 @@ class GameStore(ABC):
         """Let go of pooled connections (the store is not used afterwards)."""
 
     # --- games ------------------------------------------------------------------------------
-    def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int) -> Game:
+    def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int,
+               teaching: bool = False) -> Game:
         game = Game(
             id=new_game_id(),
             created=time.time(),
@@ -262,10 +286,11 @@ class GameStore(ABC):
             ai=ai,
             level=level,
             seat=seat,
+            teaching=teaching,
         )
         with self._transaction() as conn:
             conn.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}, touched) VALUES (?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}, touched) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
                     game.id,
                     game.created,
@@ -275,6 +300,7 @@ class GameStore(ABC):
                     ai,
                     level,
                     seat,
+                    int(teaching),
                     game.created,
                 ),
             )
@@ -293,9 +319,9 @@ class GameStore(ABC):
         """Delete the games with no move nor undo for ``idle_seconds`` (their moves go with them)."""
         cutoff = (time.time() if now is None else now) - idle_seconds
         with self._transaction() as conn:
-            conn.execute(
-                "DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE touched < ?)", (cutoff,)
-            )
+            for table in ("moves", "takebacks"):
+                conn.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT id FROM games WHERE touched < ?)",
+                             (cutoff,))
             return int(conn.execute("DELETE FROM games WHERE touched < ?", (cutoff,)).rowcount)
 
     @staticmethod
@@ -312,11 +338,17 @@ class GameStore(ABC):
             ai=row[5],
             level=row[6],
             seat=row[7],
+            teaching=bool(row[8]),
         )
-        for ply, player, actor, move, reason in conn.execute(
-            "SELECT ply, player, actor, move, reason FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        for ply, player, actor, move, reason, verdict in conn.execute(
+            "SELECT ply, player, actor, move, reason, verdict FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         ).fetchall():
-            game.moves.append(MoveRow(ply, player, actor, Move.from_json(json.loads(move)), reason))
+            game.moves.append(MoveRow(ply, player, actor, Move.from_json(json.loads(move)), reason,
+                                      None if verdict is None else json.loads(verdict)))
+        for ply, move in conn.execute(
+            "SELECT ply, move FROM takebacks WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall():
+            game.takebacks.append(TakeBack(ply, Move.from_json(json.loads(move))))
         return game
 
     # --- the analysis cache -------------------------------------------------------------------
@@ -506,8 +538,10 @@ class GameStore(ABC):
                            best_streak=int(best))
 
     # --- moves ------------------------------------------------------------------------------
-    def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "") -> Game:
-        """Play ``move`` as ply ``ply`` (the number of moves the caller saw) and store it.
+    def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "",
+               verdict: dict[str, Any] | None = None) -> Game:
+        """Play ``move`` as ply ``ply`` (the number of moves the caller saw) and store it, with a
+        teaching game's ``verdict`` on it.
 
         The move is checked against the rules on the stored game inside the transaction; it is
         stored only if legal and only if no other move landed at that ply meanwhile.
@@ -523,23 +557,34 @@ class GameStore(ABC):
             state.apply(move)  # IllegalMoveError rolls back
             now = time.time()
             conn.execute(
-                "INSERT INTO moves (game_id, ply, player, actor, move, reason, created) VALUES (?,?,?,?,?,?,?)",
-                (game_id, ply, player, actor, json.dumps(move.to_json()), reason, now),
+                "INSERT INTO moves (game_id, ply, player, actor, move, reason, created, verdict) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                (game_id, ply, player, actor, json.dumps(move.to_json()), reason, now,
+                 None if verdict is None else json.dumps(verdict)),
             )
             conn.execute("UPDATE games SET touched = ? WHERE id = ?", (now, game_id))
-            game.moves.append(MoveRow(ply, player, actor, move, reason))
+            game.moves.append(MoveRow(ply, player, actor, move, reason, verdict))
         return game
 
     def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
-        """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``."""
+        """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``;
+        the move at ``keep`` is kept as taken back (``takebacks``)."""
         with self._transaction(game_id) as conn:
             game = self._read(conn, game_id)
             if len(game.moves) != expected_ply:
                 raise StaleGameError(
                     f"game {game_id} is at ply {len(game.moves)}, the undo was asked at ply {expected_ply}; reload it"
                 )
+            now = time.time()
+            if keep < len(game.moves):
+                taken = game.moves[keep]
+                conn.execute(
+                    "INSERT INTO takebacks (game_id, seq, ply, player, move, created) VALUES (?,?,?,?,?,?)",
+                    (game_id, len(game.takebacks), keep, taken.player, json.dumps(taken.move.to_json()), now),
+                )
+                game.takebacks.append(TakeBack(keep, taken.move))
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, keep))
-            conn.execute("UPDATE games SET touched = ? WHERE id = ?", (time.time(), game_id))
+            conn.execute("UPDATE games SET touched = ? WHERE id = ?", (now, game_id))
             del game.moves[keep:]
         return game
 
@@ -574,6 +619,10 @@ class SqliteGameStore(GameStore):
                 columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
                 if "touched" not in columns:  # a database from before games expired
                     conn.execute("ALTER TABLE games ADD COLUMN touched REAL")
+                if "teaching" not in columns:  # a database from before teaching games
+                    conn.execute("ALTER TABLE games ADD COLUMN teaching INTEGER NOT NULL DEFAULT 0")
+                if "verdict" not in {row[1] for row in conn.execute("PRAGMA table_info(moves)")}:
+                    conn.execute("ALTER TABLE moves ADD COLUMN verdict TEXT")
                 conn.execute("UPDATE games SET touched = created WHERE touched IS NULL")
                 conn.execute("CREATE INDEX IF NOT EXISTS games_touched ON games (touched)")
                 conn.execute(f"SELECT {_GAME_COLUMNS}, touched FROM games LIMIT 1")

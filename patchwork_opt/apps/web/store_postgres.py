@@ -40,6 +40,8 @@ _SCHEMA = [
         level INTEGER NOT NULL,
         seat INTEGER NOT NULL CHECK (seat IN (0, 1))
     )""",
+    # a database from before teaching games gets the column (new ones too: one statement for both)
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS teaching INTEGER NOT NULL DEFAULT 0",
     """CREATE TABLE IF NOT EXISTS moves (
         game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
         ply INTEGER NOT NULL CHECK (ply >= 0),
@@ -49,6 +51,16 @@ _SCHEMA = [
         reason TEXT NOT NULL DEFAULT '',
         created DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (game_id, ply)
+    )""",
+    "ALTER TABLE moves ADD COLUMN IF NOT EXISTS verdict TEXT",
+    """CREATE TABLE IF NOT EXISTS takebacks (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL CHECK (seq >= 0),
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        player INTEGER NOT NULL CHECK (player IN (0, 1)),
+        move TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seq)
     )""",
     "CREATE INDEX IF NOT EXISTS games_touched ON games (touched)",
     """CREATE TABLE IF NOT EXISTS analyses (
@@ -138,7 +150,8 @@ class PostgresGameStore(GameStore):
                 conn.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
                 for statement in _SCHEMA:
                     conn.execute(statement)
-                conn.execute("SELECT id, created, touched, seed, circle, leather, ai, level, seat FROM games LIMIT 1")
+                conn.execute("SELECT id, created, touched, seed, circle, leather, ai, level, seat, teaching FROM games "
+                             "LIMIT 1")
         except psycopg.Error as exc:
             self.pool.close()
             raise StoreError(f"{self.where}: cannot use it as the games database ({_first_line(exc)})") from None
