@@ -25,6 +25,7 @@ from patchwork_opt.apps.deal import (
     analysis_digests,
     deal_of,
     deal_words,
+    read_deal_averages,
     shipped_averages,
     start_win,
 )
@@ -185,7 +186,7 @@ def test_analyze_reports_the_deal_and_each_player_s_error_rate(tmp_path: Path) -
     data = json.loads(result.stdout)
     deal = data["deal"]
     assert set(deal) >= {"first_win", "average_first_win", "luck"}
-    assert deal["luck"][0] == -deal["luck"][1] == pytest.approx(deal["first_win"] - deal["average_first_win"], abs=1e-4)
+    assert deal["luck"][0] == -deal["luck"][1] == pytest.approx(deal["first_win"] - deal["average_first_win"], abs=2e-4)
     assert deal["first_win"] == round(start_win(tuple(record.circle), tuple(record.leather)), 4)
     mover = Record(record.circle, record.moves[:1]).replay().to_move()
     for seat, player in enumerate(data["players"]):
@@ -232,3 +233,21 @@ def test_the_text_review_puts_the_error_rate_beside_accuracy() -> None:
     summary = [line for line in lines if "accuracy" in line]
     assert len(summary) == 2 and all("error rate" in line and "decision" in line for line in summary)
     assert "take-backs" not in render_review(review)  # shown when the game has any
+
+
+def test_bench_deal_writes_a_deal_file_the_review_reads(tmp_path: Path) -> None:
+    target = tmp_path / "deal.json"
+    result = runner.invoke(app, ["bench", "deal", "--circles", "2", "--printing", "revised", "--json",
+                                 "--write", str(target)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    revised = data["printings"]["revised"]
+    values = [start_win(tuple(deal_circle(0, i)), LEATHER_PRINTINGS["revised"]) for i in range(2)]
+    assert revised["circles"] == 2 and revised["mean"] == pytest.approx(sum(values) / 2, abs=1e-5)
+    assert revised["first"] == [round(v, 6) for v in values]
+    assert read_deal_averages(target) == {"revised": DealAverage("revised", 2, revised["mean"], *revised["interval"])}
+    for args, wrong in ((["--circles", "1"], "--circles"), (["--printing", "deluxe"], "--printing deluxe"),
+                        (["--write", str(tmp_path / "deal.txt")], "--write")):
+        refused = runner.invoke(app, ["bench", "deal", *args])
+        lines = [line for line in refused.output.splitlines() if line.strip()]
+        assert refused.exit_code == 2 and len(lines) == 1 and wrong in lines[0], (args, refused.output)
