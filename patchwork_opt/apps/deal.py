@@ -38,8 +38,8 @@ from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
 
 #: The deal's analysis: iterations of the review's position analysis at the start, and its seed.
-#: 20,000 iterations are about what the review's default half second holds at the start on a quiet
-#: machine (about 0.3 s on one core); the start's figure moves by about 0.03 from there to 80,000.
+#: 20,000 iterations take about a quarter second of one core (within the review's default half second
+#: a position); on four circles the start's figure moved by at most 0.034 from there to 80,000.
 DEAL_ITERATIONS = 20_000
 DEAL_SEED = 0
 SHIPPED_DEAL = Path(__file__).resolve().parents[1] / "data" / "deal.json"
