@@ -173,6 +173,8 @@ def test_undo_takes_back_the_persons_move_and_the_ai_replies() -> None:
     assert s.state == after_first
     do(s, "undo")
     assert s.record.moves == [] and s.state == State.new(ORDERED_CIRCLE)
+    # both moves taken back are in the record the review reads (``takebacks``), the last one first
+    assert [(t.ply, t.move.kind) for t in s.record.takebacks] == [(2, "advance"), (0, "buy")]
 
 
 def test_undo_while_placing_puts_the_patch_back() -> None:
@@ -190,6 +192,7 @@ def test_undo_reaches_into_a_loaded_game() -> None:
     assert s.undo_marks == [0, 2]
     do(s, "undo")
     assert s.record.moves == [ADVANCE, ADVANCE]
+    assert [(t.ply, t.move) for t in s.record.takebacks] == [(2, ADVANCE)]
 
 
 def test_save_writes_a_record_that_replays_to_the_position(tmp_path: Path) -> None:

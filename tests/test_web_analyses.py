@@ -14,7 +14,7 @@ import pytest
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
 from patchwork_opt.ai.analysis.position import analyse_position
-from patchwork_opt.ai.base import SearchedPosition
+from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.apps.web.analyses import AnalysisBot, analysis_from_json, analysis_to_json
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.databases import Stores
@@ -75,6 +75,21 @@ def test_an_analysis_reads_back_as_it_was_made() -> None:
     assert any(m.searched is not None for m in again.moves)  # the search's own chances, before the map
     for junk in ("", "{}", "[]", '{"v": 999, "moves": []}', '{"v": 1, "player": 0, "moves": [["Q@99"]]}'):
         assert analysis_from_json(junk) is None  # another format: a miss, never an error
+
+
+def test_a_move_proven_won_reads_back_proven() -> None:
+    """A move an unfinished exact search proved to win (a floor on its margin) stays proven from the
+    cache: a review from the cache labels it as the fresh analysis did (a teaching game's verdict)."""
+    from patchwork_opt.ai.search.exact import won_move
+
+    state = State.new(seed=3)
+    best, other = list(state.legal_moves())[:2]
+    made = SearchedPosition.of(state, [replace(won_move(best, 4), margin=2.5, visits=30),
+                                       AnalysedMove(other, 0.4, -1.0, 30, False, (other,))])
+    again = analysis_from_json(analysis_to_json(made))
+    assert again is not None
+    assert [m.floor for m in again.moves] == [m.floor for m in made.moves] and again.moves[0].floor is not None
+    assert [m.outcome_proven for m in again.moves] == [True, False]
 
 
 def test_the_store_answers_with_an_analysis_at_least_as_deep_and_forgets_the_oldest(

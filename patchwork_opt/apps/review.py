@@ -24,25 +24,34 @@ A player's accuracy is lichess's (docs/review.md): each move scores
 move scores 100 and a move that throws away a won game about 0; a player's accuracy averages
 their moves, leaving out moves in a game already decided (the win chance within ``DECIDED`` of 0
 or 1, and kept so): any move is as good there, and counting them would pull both players to 100.
+
+Luck apart from skill (docs/review.md), as GNU Backgammon and eXtreme Gammon report it: the deal
+(``apps/deal.py``: Player 1's win chance at the start with this circle against the average circle,
+each player's luck the difference, zero-sum) and each player's error rate (``error_rate_of``: the
+mean win chance lost per decision that had a real choice, eXtreme Gammon's performance rating in
+win chance). A record's take-backs (moves played then undone, a teaching game's) are counted per
+player (``takebacks_of``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from patchwork_opt.ai.analysis.position import analyse_position, move_words, value_after
 from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
+from patchwork_opt.apps.deal import Deal, deal_of, deal_words
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.symmetry import canonical
 from patchwork_opt.formats.record import Record, write_atomic
 
 #: (label, the loss in win chance from which a move that is not the best gets it), mildest first.
@@ -105,10 +114,16 @@ class PlayerReview:
     inaccuracies: int
     mistakes: int
     blunders: int
+    #: the mean win chance lost per decision that had a real choice (``error_rate_of``), and how many
+    error_rate: float = 0.0
+    decisions: int = 0
+    #: moves this player took back (``takebacks_of``)
+    takebacks: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "accuracy": round(self.accuracy, 1), "inaccuracies": self.inaccuracies,
-                "mistakes": self.mistakes, "blunders": self.blunders}
+                "mistakes": self.mistakes, "blunders": self.blunders, "error_rate": round(self.error_rate, 4),
+                "decisions": self.decisions, "takebacks": self.takebacks}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +133,7 @@ class GameReview:
     first_wins: list[float]  # player 1's win chance before each ply, then after the last move
     final_scores: tuple[int, int] | None  # when the record is a finished game
     seconds_per_move: float
+    deal: Deal | None = None  # None when no average was measured for the record's leather spaces
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,6 +141,7 @@ class GameReview:
             "players": [p.to_json() for p in self.players],
             "first_wins": [round(w, 4) for w in self.first_wins],
             "final_scores": list(self.final_scores) if self.final_scores is not None else None,
+            "deal": self.deal.to_json() if self.deal is not None else None,
         }
 
     def marks(self) -> list[tuple[int, str, str]]:
@@ -186,6 +203,55 @@ def accuracy_of(plies: list[PlyReview]) -> float:
     return sum(move_accuracy(loss) for loss in losses) / len(losses)
 
 
+def had_choice(state: State) -> bool:
+    """Whether the player to move has a real choice: two legal moves leaving different positions. A
+    player who can only advance has none, nor one placing a leather patch where every empty cell
+    leaves the same quilt up to the board's symmetries (one cell left)."""
+    if state.pending < 0:
+        return bool(state.buyable())
+    quilt = state.quilts[state.to_move()]
+    return len({canonical(quilt | move.mask) for move in state.legal_moves()}) > 1
+
+
+def error_rate_of(plies: Sequence[PlyReview], choices: Sequence[bool]) -> tuple[float, int]:
+    """A player's error rate and the decisions it is over: the mean win chance lost (``loss``) over
+    their plies that were decisions, those with a real choice (``choices``, by ply: ``had_choice``)
+    in a game not yet decided (``counts_for_accuracy``, as for accuracy). eXtreme Gammon's
+    performance rating is of this kind (the equity lost per decision that was not forced or
+    irrelevant, times 500); 0 with no decision."""
+    losses = [p.loss for p in plies if choices[p.ply] and counts_for_accuracy(p)]
+    return (sum(losses) / len(losses) if losses else 0.0), len(losses)
+
+
+def takebacks_of(record: Record, states: Sequence[State]) -> tuple[int, int]:
+    """Moves each player took back (``record.takebacks``), each checked legal where it was played
+    (``states``: the record's positions); a take-back that was not is a RecordError naming it."""
+    counts = [0, 0]
+    for i, taken in enumerate(record.takebacks):
+        state = states[taken.ply] if taken.ply < len(states) else None
+        if state is None or state.is_terminal():
+            raise RecordError(f"takebacks[{i}]: no move can be played at ply {taken.ply} of this record")
+        try:
+            state.check(taken.move)
+        except PatchworkError as exc:
+            raise RecordError(f"takebacks[{i}]: {taken.move} cannot have been played at ply {taken.ply}: "
+                              f"{exc}") from None
+        counts[state.to_move()] += 1
+    return counts[0], counts[1]
+
+
+def _with_skill(players: list[PlayerReview], plies: Sequence[PlyReview], states: Sequence[State],
+                takebacks: tuple[int, int]) -> list[PlayerReview]:
+    """``players`` (by seat) with their error rates, decisions and take-backs (``states``: the positions
+    before each ply and after the last)."""
+    choices = [had_choice(state) for state in states[:len(plies)]]
+    out = []
+    for seat, player in enumerate(players):
+        rate, decisions = error_rate_of([p for p in plies if p.player == seat], choices)
+        out.append(replace(player, error_rate=rate, decisions=decisions, takebacks=takebacks[seat]))
+    return out
+
+
 def review_game(
     record: Record,
     *,
@@ -196,10 +262,11 @@ def review_game(
     progress: Progress | None = None,
     stop: StopSignal | None = None,
     analyse: PositionAnalyser | None = None,
+    with_deal: bool = True,
 ) -> GameReview:
-    """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed); a set
-    ``stop`` (nobody waits for the review any more) ends it with ReviewError. ``analyse(state,
-    extra)`` replaces ``analyse_position`` for each position (the service's analysis cache)."""
+    """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed), and its deal
+    (``with_deal``); a set ``stop`` (nobody waits for the review any more) ends it with ReviewError.
+    ``analyse(state, extra)`` replaces ``analyse_position`` for each position (the service's analysis cache)."""
     if not record.moves:
         raise ReviewError("the record has no moves to review")
     record.replay()  # a move the rules refuse is reported with its ply before any search
@@ -208,6 +275,7 @@ def review_game(
         after = states[-1].clone()
         after.apply(move)
         states.append(after)
+    taken = takebacks_of(record, states)  # a corrupt take-back is refused before any search too
     total = len(states) - (1 if states[-1].is_terminal() else 0)
     analyses: list[SearchedPosition | None] = []
     for i, state in enumerate(states):
@@ -236,12 +304,24 @@ def review_game(
             inaccuracies=sum(p.label == "inaccuracy" for p in own), mistakes=sum(p.label == "mistake" for p in own),
             blunders=sum(p.label == BLUNDER for p in own),
         ))
+    players = _with_skill(players, plies, states, taken)
     first_wins = [p.win_before if p.player == 0 else 1.0 - p.win_before for p in plies]
     last = plies[-1]
     first_wins.append(last.win_after if last.player == 0 else 1.0 - last.win_after)
     end = states[-1]
     final = (end.score(0), end.score(1)) if end.is_terminal() else None
-    return GameReview(plies, players, first_wins, final, seconds or 0.0)
+    return GameReview(plies, players, first_wins, final, seconds or 0.0, deal_of(record) if with_deal else None)
+
+
+def review_move(state: State, played: Move, analyse: PositionAnalyser, ply: int = 0) -> PlyReview:
+    """One move judged as ``review_game`` judges a ply (a teaching game's verdict, right after the
+    move): the position before it analysed with the move compared alongside, and the position it
+    leads to (read when the search valued the move on too few simulations), then ``_ply``."""
+    here = analyse(state, [played])
+    after = state.clone()
+    after.apply(played)
+    following = None if after.is_terminal() else analyse(after, [])
+    return _ply(ply, state, played, here, following)
 
 
 def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
@@ -293,12 +373,33 @@ def render_review(review: GameReview) -> str:
     if review.final_scores is not None:
         s0, s1 = review.final_scores
         lines.append(f"final score  {review.players[0].name} {s0} : {s1} {review.players[1].name}")
+    any_taken = any(player.takebacks for player in review.players)
     for player in review.players:
         lines.append(
-            f"{player.name:<14.14} accuracy {player.accuracy:5.1f}%  inaccuracies {player.inaccuracies}  "
-            f"mistakes {player.mistakes}  blunders {player.blunders}"
+            f"{player.name:<14.14} accuracy {player.accuracy:5.1f}%  {_error_rate_words(player)}  "
+            f"inaccuracies {player.inaccuracies}  mistakes {player.mistakes}  blunders {player.blunders}"
+            + (f"  take-backs {player.takebacks}" if any_taken else "")
         )
+    if review.deal is not None:
+        lines.append(deal_words(review.deal, [p.name for p in review.players]))
     return "\n".join(lines)
+
+
+def _error_rate_words(player: PlayerReview) -> str:
+    """``error rate 2.1% over 24 decisions``: the error rate beside the decisions it is over."""
+    return (f"error rate {player.error_rate:5.1%} over {player.decisions} "
+            f"decision{'s' if player.decisions != 1 else ''}")
+
+
+def measures_rule() -> str:
+    """Accuracy, error rate and the deal's luck in words: the page's legend beside ``label_rule``."""
+    return ("Accuracy: each move scores 103.1668 * exp(-0.04354 * the win chance it lost, in percent) - 3.1669, "
+            "within 0-100 (the best move 100); a player's accuracy is the mean over their moves, leaving out "
+            f"moves in a game already decided (win chance within {DECIDED:.0%} of 0 or 100%). Error rate: the mean "
+            "win chance lost per decision, a decision being a move with a real choice (more than advancing, or "
+            "two places for a leather patch) in a game not yet decided. Deal: Player 1's win chance at the start "
+            "with this circle against the average over random circles (Player 1's advantage of moving first is "
+            "in the average); each player's luck is the difference for them, and the two add up to zero.")
 
 
 CHART_SUFFIXES = (".svg", ".png")

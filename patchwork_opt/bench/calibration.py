@@ -10,7 +10,9 @@ Every reviewed ply outside the exact endgame gives a prediction, the mover's ``w
 an outcome, whether the mover won; on those: log loss, calibration slope, ECE over 10 bins and
 Brier score (``ai/learned/forecast.py``). Between two equal players every flagged move is noise or a
 real slip of the same player: mistakes plus blunders per player per game is the review's false
-alarm rate.
+alarm rate. The deal's win chance (``apps/deal.py``: Player 1's at the start, by its own fixed
+analysis, ``start_win``) is judged the same way, one prediction a game, against whether Player 1
+won (``deal``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from patchwork_opt.ai.learned.forecast import forecast_report
+from patchwork_opt.apps.deal import start_win
 from patchwork_opt.apps.match import GameResult, GameTask, MatchError, MatchSpec, check_run, run_match
 from patchwork_opt.apps.selfplay import BOT, SelfPlayGame
 from patchwork_opt.core.errors import PatchworkError
@@ -43,6 +46,8 @@ class ReviewedGame(GameResult):
     up for it before the win map (None when it was not sampled)."""
 
     plies: tuple[tuple[float, int, bool, str, float, str, float | None], ...] = ()
+    #: the deal's figure: Player 1's win chance at the start (``deal.start_win``)
+    first_win: float | None = None
 
 
 def load_reviewer(path: str) -> Callable[..., Any]:
@@ -66,7 +71,10 @@ class CalibrationGame:
         review = load_reviewer(self.reviewer)(played.record, seconds=self.seconds)
         plies = tuple((p.win_before, p.player, p.exact, p.label, p.points_lost, str(p.best), p.searched)
                       for p in review.plies)
-        return ReviewedGame(**{f.name: getattr(played, f.name) for f in fields(GameResult)}, plies=plies)
+        record = played.record  # the deal's own analysis of the start (the review's deal, when it has one)
+        first_win = start_win(tuple(record.circle), tuple(record.leather))
+        return ReviewedGame(**{f.name: getattr(played, f.name) for f in fields(GameResult)}, plies=plies,
+                            first_win=first_win)
 
 
 def calibration_spec(*, games: int, seed: int, time_per_move: float, workers: int, backend: str,
@@ -180,8 +188,19 @@ def summarize_calibration(results: list[GameResult], *, seed: int, time_per_move
         "mistakes_blunders_per_player_game": round(flagged / (2 * n), 3),
         "labels": labels,
         "mean_points_lost": round(float(np.mean(points)), 3) if points else 0.0,
+        "deal": _deal_forecast(results),
         "seconds": round(seconds, 1),
     }
+
+
+def _deal_forecast(results: list[GameResult]) -> dict[str, Any] | None:
+    """The deal's win chance (one a game) against whether Player 1 won; None without deals."""
+    games = [r for r in results if isinstance(r, ReviewedGame) and r.first_win is not None]
+    if not games:
+        return None
+    first = np.array([r.first_win for r in games], dtype=np.float64)
+    won = np.array([1.0 if r.p1_won else 0.0 for r in games])
+    return {"mean_first_win": round(float(first.mean()), 4), **forecast_report(first, won)}
 
 
 def render_calibration_bench(result: dict[str, Any]) -> str:
@@ -196,9 +215,20 @@ def render_calibration_bench(result: dict[str, Any]) -> str:
         f"Brier        {result['brier']:.3f}   (a constant 50%: 0.250)",
         f"flagged      {result['mistakes_blunders_per_player_game']:.2f} mistakes + blunders per player per game; "
         f"labels {', '.join(f'{k} {v}' for k, v in result['labels'].items())}",
+        *_deal_lines(result.get("deal")),
         f"time         {result['seconds']:.1f}s",
         *_map_lines(result.get("search_map")),
     ])
+
+
+def _deal_lines(deal: dict[str, Any] | None) -> list[str]:
+    if deal is None:
+        return []
+    slope = deal["calibration_slope"]
+    return [f"deal         {deal['predictions']} games: Player 1's win chance at the start "
+            f"{deal['mean_first_win']:.1%} on average, Player 1 won {deal['win_share']:.1%}; "
+            f"log loss {deal['log_loss']:.3f}, slope "
+            f"{'n/a' if slope is None else f'{slope:.2f}'}, ECE {deal['ece']:.3f}, Brier {deal['brier']:.3f}"]
 
 
 def _map_lines(fitted: dict[str, Any] | None) -> list[str]:

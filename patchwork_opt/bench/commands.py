@@ -153,6 +153,32 @@ def bench_calibration(
     _print_json(result) if as_json else typer.echo(render_calibration_bench(result))
 
 
+@bench_app.command("deal")
+def bench_deal(
+    circles: Annotated[int, typer.Option(help="Random circles valued at the start, in each printing.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the circles (a namespace of their own).")] = 0,
+    printing: Annotated[list[str] | None, typer.Option(
+        "--printing", help="A leather printing to measure (repeatable; default both).")] = None,
+    workers: Annotated[int, typer.Option(help="Circles valued in parallel (processes).")] = 1,
+    write: Annotated[str | None, typer.Option(
+        "--write", help="Write the deal file the review reads (patchwork_opt/data/deal.json ships one).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Player 1's win chance at the start over random circles: the average the deal's luck is measured against."""
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.bench.deal import check_deal_options, render_deal_bench, run_deal_bench, write_deal_file
+
+    printings = printing or ["revised", "classic"]
+    check_deal_options(circles, workers, printings, write)
+    with phase_progress() as report:
+        result = run_deal_bench(circles=circles, seed=seed, printings=printings, workers=workers, progress=report)
+    if write is not None:
+        write_deal_file(result, write)
+    _print_json(result) if as_json else typer.echo(render_deal_bench(result))
+    if write is not None:
+        typer.echo(f"deal file written to {write}", err=True)
+
+
 @bench_app.command("clock")
 def bench_clock(
     games: Annotated[int, typer.Option(help="Seeded games to cut positions from (besides examples/).")] = 3,

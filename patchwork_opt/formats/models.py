@@ -49,6 +49,14 @@ MoveModel = Annotated[AdvanceMove | BuyMove | LeatherMove, Field(discriminator="
 _MOVE_ADAPTER: TypeAdapter[AdvanceMove | BuyMove | LeatherMove] = TypeAdapter(MoveModel)
 
 
+class TakeBackModel(BaseModel):
+    """A move taken back: played at ``ply`` (the record's position before ``moves[ply]``), then undone."""
+
+    model_config = ConfigDict(extra="forbid")
+    ply: int = Field(ge=0, le=1000, strict=True, description="the ply the move was played at")
+    move: MoveModel
+
+
 class RecordModel(BaseModel):
     """A game record of RULES.md."""
 
@@ -64,6 +72,10 @@ class RecordModel(BaseModel):
     )
     players: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(
         default=None, min_length=2, max_length=2, description="names of the first and the second player (optional)"
+    )
+    takebacks: list[TakeBackModel] | None = Field(
+        default=None, max_length=1000,
+        description="moves taken back, in the order they were (optional; the review counts them)",
     )
 
     @field_validator("circle")

@@ -1,4 +1,7 @@
-"""Game records of RULES.md: ``{"circle": [...], "moves": [...], "leather": [...]}``."""
+"""Game records of RULES.md: ``{"circle": [...], "moves": [...], "leather": [...]}``.
+
+A record may also list the moves a player took back (``takebacks``: where each was played and what it
+was), which the review counts; the moves that stand are ``moves`` alone, so replaying ignores them."""
 
 from __future__ import annotations
 
@@ -18,12 +21,26 @@ from patchwork_opt.core.state import State
 DEFAULT_LEATHER = LEATHER_PRINTINGS["revised"]
 
 
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """A move taken back: played as ply ``ply`` (the position before it is the record's, since the
+    moves before it stand), then undone; the player played ``moves[ply]`` there instead (or nothing
+    yet when ``ply`` is the record's length)."""
+
+    ply: int
+    move: Move
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "move": self.move.to_json()}
+
+
 @dataclass(slots=True)
 class Record:
     circle: list[int]
     moves: list[Move] = field(default_factory=list)
     leather: tuple[int, ...] = DEFAULT_LEATHER
     players: list[str] | None = None  # names of the first and the second player, when known
+    takebacks: list[TakeBack] = field(default_factory=list)  # moves taken back, in the order they were
 
     @classmethod
     def start(cls, state: State) -> Record:
@@ -49,6 +66,8 @@ class Record:
             data["leather"] = list(self.leather)
         if self.players is not None:
             data["players"] = list(self.players)
+        if self.takebacks:
+            data["takebacks"] = [t.to_json() for t in self.takebacks]
         return data
 
     def dumps(self) -> str:
@@ -80,7 +99,8 @@ class Record:
                 raise ReplayError(ply, str(exc), exit_code=exc.exit_code) from None
         leather = tuple(sorted(model.leather)) if model.leather is not None else DEFAULT_LEATHER
         players = list(model.players) if model.players is not None else None
-        return cls(circle=list(model.circle), moves=moves, leather=leather, players=players)
+        return cls(circle=list(model.circle), moves=moves, leather=leather, players=players,
+                   takebacks=_takebacks(model.takebacks or [], len(moves)))
 
     @classmethod
     def loads(cls, text: str) -> Record:
@@ -106,6 +126,21 @@ class Record:
 
     def save(self, path: str | Path) -> None:
         write_atomic(path, json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def _takebacks(models: list[Any], plies: int) -> list[TakeBack]:
+    """The record's take-backs, each at a ply the record reaches (RecordError names the one that is not)."""
+    from patchwork_opt.formats.models import move_from_model
+
+    out = []
+    for i, model in enumerate(models):
+        if model.ply > plies:
+            raise RecordError(f"takebacks[{i}].ply: {model.ply} is past the record's {plies} moves")
+        try:
+            out.append(TakeBack(model.ply, move_from_model(model.move)))
+        except PatchworkError as exc:
+            raise RecordError(f"takebacks[{i}].move: {exc}") from None
+    return out
 
 
 def read_text(path: str | Path) -> str:

@@ -38,7 +38,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State, leather_spaces
 from patchwork_opt.core.words import cells_words, plural
-from patchwork_opt.formats.record import Record
+from patchwork_opt.formats.record import Record, TakeBack
 
 DEFAULT_TOP_K = 5
 
@@ -105,7 +105,8 @@ class Session:
     ) -> None:
         if human not in (0, 1):
             raise PatchworkError(f"the person sits at seat 0 (Player 1) or 1 (Player 2), not {human!r}")
-        self.record = Record(record.circle[:], list(record.moves), record.leather)
+        self.record = Record(record.circle[:], list(record.moves), record.leather,
+                             takebacks=list(record.takebacks))
         self.state: State = self.record.replay()
         self.human = human
         self.bot = bot
@@ -395,6 +396,7 @@ class Session:
             else:
                 replies += 1
             state.apply(move)
+        self.record.takebacks.append(TakeBack(mark, taken[0]))  # the review counts it
         del self.record.moves[mark:]
         self.state = self.record.replay()
         self.suggestions = []

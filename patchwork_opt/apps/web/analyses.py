@@ -35,7 +35,10 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 
-FORMAT = 2  # the version of an entry's JSON; entries of another version are misses (2: ``searched``)
+#: the version of an entry's JSON; entries of another version are misses (2: ``searched``; 3: ``floor``,
+#: without which a move proven won but not by how much read back as unproven, and a review from the cache
+#: labelled it otherwise than the fresh analysis of a teaching game's verdict or a hint)
+FORMAT = 3
 STORED_MOVES = 32  # best moves kept per entry (a hint shows at most 20; an exact search lists all)
 
 
@@ -43,7 +46,7 @@ def analysis_to_json(analysis: SearchedPosition) -> str:
     """An analysis as the cache stores it (compact JSON)."""
     moves = [
         [str(m.move), m.win, m.margin, m.visits, int(m.exact), [str(x) for x in m.line[:LINE_PLIES]],
-         m.value, int(m.bound), m.searched]
+         m.value, int(m.bound), m.searched, m.floor]
         for m in analysis.moves[:STORED_MOVES]
     ]
     data = {"v": FORMAT, "player": analysis.player, "seconds": analysis.seconds, "quilt": analysis.quilt,
@@ -62,8 +65,9 @@ def analysis_from_json(text: str) -> SearchedPosition | None:
                 move=Move.parse(move), win=float(win), margin=float(margin), visits=int(visits), exact=bool(exact),
                 line=tuple(Move.parse(x) for x in line), value=None if value is None else int(value),
                 bound=bool(bound), searched=None if searched is None else float(searched),
-            )  # ``searched`` too: a review made from the cache carries the search's own chances, as a fresh one
-            for move, win, margin, visits, exact, line, value, bound, searched in data["moves"]
+                floor=None if floor is None else int(floor),
+            )  # ``searched`` and ``floor`` too: an analysis from the cache reads as the fresh one did
+            for move, win, margin, visits, exact, line, value, bound, searched, floor in data["moves"]
         ]
         return SearchedPosition(player=int(data["player"]), quilt=int(data["quilt"]), moves=moves,
                                 seconds=float(data["seconds"]))

@@ -22,7 +22,7 @@ from pydantic.json_schema import SkipJsonSchema
 from patchwork_opt.ai.analysis.position import move_words
 from patchwork_opt.apps.chart import win_chart_svg
 from patchwork_opt.apps.placement_reasons import PlacementReasons, placement_reasons, score_rule
-from patchwork_opt.apps.review import GameReview, label_rule
+from patchwork_opt.apps.review import GameReview, PlyReview, label_rule, measures_rule
 from patchwork_opt.apps.solutions import bonus_verdict, fill_summary, fill_verdict
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
@@ -59,6 +59,9 @@ class CreateGameRequest(_Strict):
     #: an int, not ``Literal[0, 1]``, which would take ``true`` for 1 (the strict re-reading refuses it)
     seat: int = Field(default=0, ge=0, le=1, description="the human's seat: 0 moves first")
     printing: Literal["revised", "classic"] = Field(default="revised", description="leather spaces")
+    teaching: bool = Field(default=False, description=(
+        "a teaching game: the answer to each of your moves judges it as the review would (its verdict, with "
+        "the better move), and a mistake or a blunder can be taken back (POST /api/games/{id}/undo)"))
 
 
 class PlayMoveRequest(_Strict):
@@ -289,6 +292,7 @@ class MoveView(BaseModel):
     text: str
     words: str = Field(description="the move in words, for the player who made it (\"buy #27 at rows 6-7, cols 1-3\")")
     reason: str
+    verdict: MoveVerdict | None = Field(default=None, description="a teaching game's verdict on your move, else null")
 
 
 class GameView(BaseModel):
@@ -309,6 +313,8 @@ class GameView(BaseModel):
     human_to_move: bool
     ai_to_move: bool
     moves: list[MoveView]
+    teaching: bool = Field(default=False, description="a teaching game: your moves carry the review's verdict")
+    takebacks: int = Field(default=0, description="moves you took back (undo) in this game")
 
 
 class PatchView(BaseModel):
@@ -374,12 +380,51 @@ class ReviewedPly(BaseModel):
     best_text: str = Field(description="the best move, in words")
 
 
+#: The labels that make a teaching game's verdict offer a take-back.
+FLAGGED = ("mistake", "blunder")
+
+
+class MoveVerdict(ReviewedPly):
+    """A teaching game's verdict on one of your moves, right after it: the review's ply for it (the
+    same analysis, labels by ``label_rule``), with whether it is flagged."""
+
+    flagged: bool = Field(description="a mistake or a blunder: say so, draw the best move and offer a take-back "
+                                      "(POST /api/games/{id}/undo takes your last move back)")
+
+
+def reviewed_ply(p: PlyReview) -> dict[str, Any]:
+    """A review's ply as the service shows it: ``analyze --json``'s, with the moves in words."""
+    return {**p.to_json(), "played_text": p.played_words, "best_text": p.best_words}
+
+
+def move_verdict(p: PlyReview) -> MoveVerdict:
+    return MoveVerdict.model_validate({**reviewed_ply(p), "flagged": p.label in FLAGGED})
+
+
+MoveView.model_rebuild()
+GameView.model_rebuild()
+
+
 class ReviewedPlayer(BaseModel):
     name: str
     accuracy: float = Field(description="0-100: 100 when every move was the best")
     inaccuracies: int
     mistakes: int
     blunders: int
+    error_rate: float = Field(description="the mean win chance lost (0-1) per decision: a move with a real choice in "
+                                          "a game not yet decided")
+    decisions: int = Field(description="the decisions the error rate is over")
+    takebacks: int = Field(description="moves this player took back")
+
+
+class DealView(BaseModel):
+    """The deal: how much the circle favoured each player, apart from how anyone played."""
+
+    first_win: float = Field(description="Player 1's win chance at the start with this circle, 0-1")
+    average_first_win: float = Field(description="Player 1's win chance at the start over random circles, 0-1")
+    luck: list[float] = Field(description="each player's deal luck, by seat: first_win - average_first_win for "
+                                          "Player 1, its opposite for Player 2 (they add up to 0)")
+    circles: int = Field(description="the random circles the average is over")
 
 
 class GameReviewView(BaseModel):
@@ -393,20 +438,20 @@ class GameReviewView(BaseModel):
     seconds_per_move: float = Field(description="analysis time per position (the request's, capped by the server)")
     chart_svg: str = Field(description="the win-chance chart (patchwork analyze --chart), marks carry data-ply")
     label_rule: str = Field(description="the rule the labels follow, in words (the page's legend)")
+    deal: DealView | None = Field(description="the deal's luck; null for leather spaces of no printing")
+    measures_rule: str = Field(description="accuracy, error rate and the deal's luck in words (the page's legend)")
 
 
 def review_view(review: GameReview, seat: int, seconds_per_move: float) -> GameReviewView:
-    plies = [
-        ReviewedPly.model_validate({**p.to_json(), "played_text": p.played_words, "best_text": p.best_words})
-        for p in review.plies
-    ]
+    plies = [ReviewedPly.model_validate(reviewed_ply(p)) for p in review.plies]
     data = review.to_json()
     chart = win_chart_svg(review.first_wins, review.marks(), [p.name for p in review.players])
     return GameReviewView(
         plies=plies, players=[ReviewedPlayer.model_validate(p) for p in data["players"]],
         first_wins=data["first_wins"], final_scores=data["final_scores"], seat=0 if seat == 0 else 1,
         seconds_per_move=round(seconds_per_move, 4), chart_svg=chart,
-        label_rule=label_rule(),
+        label_rule=label_rule(), deal=None if review.deal is None else DealView.model_validate(data["deal"]),
+        measures_rule=measures_rule(),
     )
 
 
@@ -464,9 +509,12 @@ def game_view(game: Game, state: State) -> GameView:
                 text=str(row.move),
                 words=said,
                 reason=row.reason,
+                verdict=None if row.verdict is None else MoveVerdict.model_validate(row.verdict),
             )
             for row, said in zip(game.moves, words, strict=True)
         ],
+        teaching=game.teaching,
+        takebacks=len(game.takebacks),
     )
 
 

@@ -7,6 +7,11 @@ requests racing for the same ply cannot both land (the second gets ``StaleGameEr
 from two ``serve`` processes sharing one PostgreSQL database. ``GameStore`` is what the routes
 use; ``SqlGameStore`` keeps it in a ``Database`` (``database.py``: SQLite or PostgreSQL), the one
 that also holds the analysis cache, the puzzles and the visitors (``databases.open_stores``).
+
+A teaching game (``teaching``, set when it is created) keeps with each of the person's moves the
+verdict its answer gave (``moves.verdict``, the JSON of ``schemas.MoveVerdict``). Every undo keeps
+the move it took back (``takebacks``: the ply, who played it and the move), whatever the game, so
+the game's record and its review count them.
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from patchwork_opt.apps.web.database import Connection, Database, Dialect, Schema, SqliteDatabase, StoreError
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.formats.record import Record
+from patchwork_opt.formats.record import Record, TakeBack
 
 __all__ = ["Game", "GameNotFoundError", "GameStore", "IdlePurge", "MoveRow", "SqlGameStore", "SqliteGameStore",
            "StaleGameError", "StoreError", "new_game_id"]
@@ -44,7 +49,8 @@ def _tables(real: str, integer: str, without_rowid: str) -> list[str]:
             leather TEXT NOT NULL,
             ai TEXT NOT NULL,
             level INTEGER NOT NULL,
-            seat INTEGER NOT NULL CHECK (seat IN (0, 1))
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            teaching INTEGER NOT NULL DEFAULT 0 CHECK (teaching IN (0, 1))
         )""",
         f"""CREATE TABLE IF NOT EXISTS moves (
             game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -54,24 +60,43 @@ def _tables(real: str, integer: str, without_rowid: str) -> list[str]:
             move TEXT NOT NULL,
             reason TEXT NOT NULL DEFAULT '',
             created {real} NOT NULL,
+            verdict TEXT,
             PRIMARY KEY (game_id, ply)
+        ){without_rowid}""",
+        f"""CREATE TABLE IF NOT EXISTS takebacks (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL CHECK (seq >= 0),
+            ply INTEGER NOT NULL CHECK (ply >= 0),
+            player INTEGER NOT NULL CHECK (player IN (0, 1)),
+            move TEXT NOT NULL,
+            created {real} NOT NULL,
+            PRIMARY KEY (game_id, seq)
         ){without_rowid}""",
     ]
 
 
 GAMES_SCHEMA: Schema = {"sqlite": _tables("REAL", "INTEGER", " WITHOUT ROWID"),
                         "postgres": _tables("DOUBLE PRECISION", "BIGINT", "")}
-_GAME_COLUMNS = "id, created, seed, circle, leather, ai, level, seat"
+_GAME_COLUMNS = "id, created, seed, circle, leather, ai, level, seat, teaching"
 
 
 def _upgrade(conn: Connection, dialect: Dialect) -> None:
-    """A SQLite file from before games expired gets its ``touched`` column; then the index, and a
-    read of every column (a table of another shape is refused here, not mid-request)."""
+    """A database from before games expired gets its ``touched`` column, one from before teaching
+    games ``games.teaching`` and ``moves.verdict`` (the ``takebacks`` table is created where missing);
+    then the index, and a read of every column (a table of another shape is refused here, not
+    mid-request)."""
     if dialect == "sqlite":
         columns = {row[1] for row in conn.execute("PRAGMA table_info(games)").fetchall()}
         if "touched" not in columns:
             conn.execute("ALTER TABLE games ADD COLUMN touched REAL")
+        if "teaching" not in columns:
+            conn.execute("ALTER TABLE games ADD COLUMN teaching INTEGER NOT NULL DEFAULT 0")
+        if "verdict" not in {row[1] for row in conn.execute("PRAGMA table_info(moves)").fetchall()}:
+            conn.execute("ALTER TABLE moves ADD COLUMN verdict TEXT")
         conn.execute("UPDATE games SET touched = created WHERE touched IS NULL")
+    else:
+        conn.execute("ALTER TABLE games ADD COLUMN IF NOT EXISTS teaching INTEGER NOT NULL DEFAULT 0")
+        conn.execute("ALTER TABLE moves ADD COLUMN IF NOT EXISTS verdict TEXT")
     conn.execute("CREATE INDEX IF NOT EXISTS games_touched ON games (touched)")
     conn.execute(f"SELECT {_GAME_COLUMNS}, touched FROM games LIMIT 1")
 
@@ -96,6 +121,8 @@ class MoveRow:
     actor: Actor
     move: Move
     reason: str
+    #: a teaching game's verdict on the person's move (``schemas.MoveVerdict`` as JSON), else None
+    verdict: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -111,10 +138,15 @@ class Game:
     level: int
     seat: int
     moves: list[MoveRow] = field(default_factory=list)
+    #: a teaching game: each of the person's moves is judged as the review would, right after it
+    teaching: bool = False
+    #: the moves taken back (undone), in the order they were
+    takebacks: list[TakeBack] = field(default_factory=list)
 
     @property
     def record(self) -> Record:
-        return Record(circle=self.circle[:], moves=[row.move for row in self.moves], leather=self.leather)
+        return Record(circle=self.circle[:], moves=[row.move for row in self.moves], leather=self.leather,
+                      takebacks=list(self.takebacks))
 
     def state(self) -> State:
         """The current position (replayed; every stored move was legal when stored)."""
@@ -133,7 +165,8 @@ def new_game_id() -> str:
 class GameStore(Protocol):
     """The games against the AI: made, read, played on, taken back, and deleted once idle."""
 
-    def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int) -> Game:
+    def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int,
+               teaching: bool = False) -> Game:
         """A new game from ``state`` (no moves), the person at ``seat``."""
 
     def get(self, game_id: str) -> Game:
@@ -145,11 +178,14 @@ class GameStore(Protocol):
     def purge_idle(self, idle_seconds: float, now: float | None = None) -> int:
         """Delete the games with no move nor undo for ``idle_seconds``; how many."""
 
-    def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "") -> Game:
-        """Play ``move`` as ply ``ply`` and store it (``StaleGameError``: the game is elsewhere now)."""
+    def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "",
+               verdict: dict[str, Any] | None = None) -> Game:
+        """Play ``move`` as ply ``ply`` and store it, with a teaching game's ``verdict`` on it
+        (``StaleGameError``: the game is elsewhere now)."""
 
     def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
-        """Delete the moves from ply ``keep`` on, if the game is still at ``expected_ply``."""
+        """Delete the moves from ply ``keep`` on, if the game is still at ``expected_ply``; the move
+        at ``keep`` is kept as taken back."""
 
 
 class SqlGameStore:
@@ -179,14 +215,15 @@ class SqlGameStore:
             except self.db.duplicate:
                 raise StaleGameError(f"game {game_id} changed meanwhile; reload it") from None
 
-    def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int) -> Game:
+    def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int,
+               teaching: bool = False) -> Game:
         game = Game(id=new_game_id(), created=time.time(), seed=seed, circle=state.circle[:],
-                    leather=tuple(state.printing), ai=ai, level=level, seat=seat)
+                    leather=tuple(state.printing), ai=ai, level=level, seat=seat, teaching=teaching)
         with self.db.transaction() as conn:
             conn.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}, touched) VALUES (?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}, touched) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (game.id, game.created, seed, json.dumps(game.circle), json.dumps(list(game.leather)), ai, level,
-                 seat, game.created),
+                 seat, int(teaching), game.created),
             )
         return game
 
@@ -203,9 +240,9 @@ class SqlGameStore:
         """Delete the games with no move nor undo for ``idle_seconds`` (their moves go with them)."""
         cutoff = (time.time() if now is None else now) - idle_seconds
         with self.db.transaction() as conn:
-            conn.execute(
-                "DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE touched < ?)", (cutoff,)
-            )
+            for table in ("moves", "takebacks"):
+                conn.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT id FROM games WHERE touched < ?)",
+                             (cutoff,))
             return int(conn.execute("DELETE FROM games WHERE touched < ?", (cutoff,)).rowcount)
 
     @staticmethod
@@ -214,15 +251,22 @@ class SqlGameStore:
         if row is None:
             raise GameNotFoundError(f"no game with id {game_id!r}")
         game = Game(id=row[0], created=row[1], seed=row[2], circle=json.loads(row[3]),
-                    leather=tuple(json.loads(row[4])), ai=row[5], level=row[6], seat=row[7])
-        for ply, player, actor, move, reason in conn.execute(
-            "SELECT ply, player, actor, move, reason FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                    leather=tuple(json.loads(row[4])), ai=row[5], level=row[6], seat=row[7], teaching=bool(row[8]))
+        for ply, player, actor, move, reason, verdict in conn.execute(
+            "SELECT ply, player, actor, move, reason, verdict FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         ).fetchall():
-            game.moves.append(MoveRow(ply, player, actor, Move.from_json(json.loads(move)), reason))
+            game.moves.append(MoveRow(ply, player, actor, Move.from_json(json.loads(move)), reason,
+                                      None if verdict is None else json.loads(verdict)))
+        for ply, move in conn.execute(
+            "SELECT ply, move FROM takebacks WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall():
+            game.takebacks.append(TakeBack(ply, Move.from_json(json.loads(move))))
         return game
 
-    def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "") -> Game:
-        """Play ``move`` as ply ``ply`` (the number of moves the caller saw) and store it.
+    def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "",
+               verdict: dict[str, Any] | None = None) -> Game:
+        """Play ``move`` as ply ``ply`` (the number of moves the caller saw) and store it, with a
+        teaching game's ``verdict`` on it.
 
         The move is checked against the rules on the stored game inside the transaction; it is
         stored only if legal and only if no other move landed at that ply meanwhile.
@@ -238,23 +282,34 @@ class SqlGameStore:
             state.apply(move)  # IllegalMoveError rolls back
             now = time.time()
             conn.execute(
-                "INSERT INTO moves (game_id, ply, player, actor, move, reason, created) VALUES (?,?,?,?,?,?,?)",
-                (game_id, ply, player, actor, json.dumps(move.to_json()), reason, now),
+                "INSERT INTO moves (game_id, ply, player, actor, move, reason, created, verdict) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                (game_id, ply, player, actor, json.dumps(move.to_json()), reason, now,
+                 None if verdict is None else json.dumps(verdict)),
             )
             conn.execute("UPDATE games SET touched = ? WHERE id = ?", (now, game_id))
-            game.moves.append(MoveRow(ply, player, actor, move, reason))
+            game.moves.append(MoveRow(ply, player, actor, move, reason, verdict))
         return game
 
     def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
-        """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``."""
+        """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``;
+        the move at ``keep`` is kept as taken back (``takebacks``)."""
         with self._holding(game_id) as conn:
             game = self._read(conn, game_id)
             if len(game.moves) != expected_ply:
                 raise StaleGameError(
                     f"game {game_id} is at ply {len(game.moves)}, the undo was asked at ply {expected_ply}; reload it"
                 )
+            now = time.time()
+            if keep < len(game.moves):
+                taken = game.moves[keep]
+                conn.execute(
+                    "INSERT INTO takebacks (game_id, seq, ply, player, move, created) VALUES (?,?,?,?,?,?)",
+                    (game_id, len(game.takebacks), keep, taken.player, json.dumps(taken.move.to_json()), now),
+                )
+                game.takebacks.append(TakeBack(keep, taken.move))
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, keep))
-            conn.execute("UPDATE games SET touched = ? WHERE id = ?", (time.time(), game_id))
+            conn.execute("UPDATE games SET touched = ? WHERE id = ?", (now, game_id))
             del game.moves[keep:]
         return game
 
