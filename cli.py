@@ -130,7 +130,12 @@ def hint(
     ] = None,
     top: Annotated[int | None, typer.Option("--top", help="Placements shown (3), or moves of a position (8).")] = None,
     lookahead: Annotated[int, typer.Option(help="Upcoming patches of the circle to look ahead over.")] = 6,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the solver part.")] = 1.0,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", help="Seconds for the solver part (1; with --watch: none, until Ctrl-C)."
+    )] = None,
+    watch: Annotated[bool, typer.Option(
+        "--watch", help="A position's best lines live, growing as the AI thinks, until Ctrl-C (--json: JSON lines)."
+    )] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Best placements of a patch on a quilt, or the ranked moves of the player to move."""
@@ -140,6 +145,13 @@ def hint(
     if len(patch_ids) > 1:
         raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
     loaded = load_position_input(what)
+    if watch:
+        from patchwork_opt.apps.watch import watch_hint
+
+        given = [name for name, value in (("--patch", patch_text), ("--next", next_ids), ("--pool", pool_ids))
+                 if value is not None]
+        watch_hint(loaded, refused=given, top=top, time_limit=time_limit, as_json=as_json)
+        return
     result = hint_for(
         loaded,
         patch_ids[0] if patch_ids else None,
@@ -147,7 +159,7 @@ def hint(
         parse_patch_ids(pool_ids, "--pool") if pool_ids is not None else None,
         top_k=top,
         lookahead=lookahead,
-        time_limit=time_limit,
+        time_limit=1.0 if time_limit is None else time_limit,
     )
     if as_json:
         _print_json(result.model_dump(mode="json"))
