@@ -41,7 +41,7 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import player_name
 
 #: seconds from the start to the first snapshot, and between snapshots after it
-FIRST_SNAPSHOT = 0.2
+FIRST_SNAPSHOT = 0.15
 SNAPSHOT_EVERY = 0.4
 #: seconds the placement advisor has to rank the offers' placements before the search starts
 CANDIDATE_SECONDS = 0.08

@@ -2,12 +2,13 @@
 
 ``create_app(db, services, limits)`` takes the solver-backed functions from its caller (``cli.py``
 builds them from ``solvers/``), so this package never imports the solvers. It puts the store, the
-services, the limits, the job queue and the analysis cache on ``app.state`` and includes one router
-per part (``routers/``: service, games, solvers, reviews, puzzles), whose routes take them through
-``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads;
-solver and AI jobs go through a bounded queue (``jobs.py``) that drops a job whose client went
-away, so the event loop keeps answering while the AI thinks. Domain errors become answers in one
-handler (``errors.py``).
+services, the limits, the job queue, the analysis cache and the live analyses (``streams.py``) on
+``app.state`` and includes one router per part (``routers/``: service, games, solvers, reviews,
+puzzles, analysis), whose routes take them through ``Depends`` (``deps.py``). Blocking work (the
+database, solvers, the AI) runs in worker threads; solver and AI jobs go through a bounded queue
+(``jobs.py``) that drops a job whose client went away, so the event loop keeps answering while the
+AI thinks; live analyses run in worker processes of their own (``streams.py``). Domain errors
+become answers in one handler (``errors.py``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from patchwork_opt.apps.web.databases import open_store
 from patchwork_opt.apps.web.errors import COMMON_ANSWERS, install_error_handlers
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobs import JobQueue
-from patchwork_opt.apps.web.routers import games, puzzles, reviews, service
+from patchwork_opt.apps.web.routers import analysis, games, puzzles, reviews, service
 from patchwork_opt.apps.web.routers.solvers import solvers_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import IdlePurge
+from patchwork_opt.apps.web.streams import AnalysisPool
 
 
 @asynccontextmanager
@@ -43,6 +45,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         app.state.jobs.close()
+        if app.state.streams is not None:
+            await anyio.to_thread.run_sync(app.state.streams.close)
         app.state.store.close()
 
 
@@ -76,12 +80,16 @@ def create_app(
     app.state.creations = CreationLimit(limits.client_games, limits.game_window_seconds)
     app.state.purge = IdlePurge(store, limits.game_idle_seconds)
     app.state.analyses = AnalysisCache(store, services.analyse)
+    app.state.streams = None if services.live is None else AnalysisPool(
+        services.live, services.warm_up, processes=limits.analysis_processes, capacity=limits.max_analyses,
+        per_client=limits.client_analyses, max_seconds=limits.max_analysis_seconds, nice=limits.analysis_nice)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first
     install_error_handlers(app)
     service.mount_assets(app)
-    for router in (service.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router):
+    for router in (service.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router,
+                   analysis.router):
         app.include_router(router)
     _publish_ai_names(app, services.ai_names)
     return app

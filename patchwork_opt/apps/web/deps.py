@@ -1,5 +1,5 @@
-"""What routes take through ``Depends``: the store, services, limits, job queue and analysis cache
-that ``create_app`` put on ``app.state``; the client's address; the reading of JSON bodies (whole
+"""What routes take through ``Depends``: the store, services, limits, job queue, analysis cache and
+live analyses that ``create_app`` put on ``app.state``; the client's address; the reading of JSON bodies (whole
 numbers as integers, then strictly).
 
 Blocking work runs off the event loop: database calls through ``in_thread``, solver and AI work
@@ -24,6 +24,7 @@ from patchwork_opt.apps.web.guards import CreationLimit
 from patchwork_opt.apps.web.jobs import JobQueue
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import GameStore, IdlePurge
+from patchwork_opt.apps.web.streams import AnalysisPool
 from patchwork_opt.core.stop import StopSignal
 
 T = TypeVar("T")
@@ -77,6 +78,10 @@ def _purge(request: Request) -> IdlePurge:
     return cast(IdlePurge, request.app.state.purge)
 
 
+def _streams(request: Request) -> AnalysisPool | None:
+    return cast(AnalysisPool | None, request.app.state.streams)
+
+
 def _worker(request: Request) -> Worker:
     return Worker(cast(JobQueue, request.app.state.jobs), request)
 
@@ -88,6 +93,7 @@ AnalysesDep = Annotated[AnalysisCache, Depends(_analyses)]
 CreationsDep = Annotated[CreationLimit, Depends(_creations)]
 PurgeDep = Annotated[IdlePurge, Depends(_purge)]
 WorkerDep = Annotated[Worker, Depends(_worker)]
+StreamsDep = Annotated[AnalysisPool | None, Depends(_streams)]
 ClientDep = Annotated[str, Depends(client_address)]
 
 

@@ -5,7 +5,7 @@ and hints share the service's analysis cache.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from patchwork_opt.ai.base import Bot, SearchedPosition
@@ -14,11 +14,12 @@ from patchwork_opt.apps.hints import MOVES_SHOWN, AdvisedHints, hint_for, hints_
 from patchwork_opt.apps.web.analyses import AnalysisBot
 from patchwork_opt.apps.web.schemas import SERVER_WORKERS, BonusRequest, FillRequest, HintRequest
 from patchwork_opt.apps.web.services import AnalysisOf, Services, SolverEndpoint
-from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
+from patchwork_opt.apps.wiring import analyse, bot_advisor, live, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.puzzles.making import new_puzzle
 from patchwork_opt.puzzles.model import Puzzle
 from solvers.bestfit import BestFitResult
@@ -67,6 +68,18 @@ def web_bonus(
     return bonus_completion(request.quilt_mask(), ids, config, stop=stop)
 
 
+def live_events(notation: str, stop: StopSignal, max_seconds: float, lines: int) -> Iterator[dict[str, Any]]:
+    """The analysis stream's events: the live analysis of the position (``wiring.live``, the CP-SAT
+    advisor placing the offers) as ``snapshot_json`` objects. Run by the analysis workers (``streams.py``)."""
+    from patchwork_opt.ai.analysis.live import snapshot_json
+
+    state = from_notation(notation)
+    for snapshot in live(state, stop=stop, max_seconds=max_seconds):
+        if stop.is_set():  # the client has gone: nobody reads the last snapshot
+            return
+        yield snapshot_json(state, snapshot, lines)
+
+
 def web_services(max_ai_seconds: float) -> Services:
     """The solver-backed endpoints and the AI, for ``create_app``."""
     solvers: dict[str, SolverEndpoint] = {
@@ -100,5 +113,5 @@ def web_services(max_ai_seconds: float) -> Services:
 
     return Services(
         solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
-        default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches,
+        default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches, live=live_events,
     )
