@@ -290,6 +290,12 @@ def serve(
     expire_days: Annotated[
         float, typer.Option(min=0, max=36500, help="Delete games with no move for this many days (0: never).")
     ] = 30.0,
+    max_analyses: Annotated[
+        int, typer.Option(min=0, max=256, help="Live analyses (the analysis board's stream) running at once.")
+    ] = 8,
+    max_analysis_seconds: Annotated[
+        float, typer.Option(min=1, max=3600, help="Cap on how long one live analysis thinks.")
+    ] = 30.0,
 ) -> None:
     """Serve the web page, the Puzzles page and the JSON API (games, puzzles, hint, fill, bonus; docs at /docs)."""
     from patchwork_opt.apps.web.server import LOOPBACK_NAMES, run_server
@@ -299,6 +305,7 @@ def serve(
     limits = Limits(
         max_solver_seconds=max_solver_seconds, max_ai_seconds=max_ai_seconds, game_idle_seconds=expire_days * 86400,
         max_review_seconds=max_review_seconds, allowed_hosts=(*LOOPBACK_NAMES, *(allow_host or ())),
+        max_analyses=max_analyses, max_analysis_seconds=max_analysis_seconds,
     )
     run_server(web_services(max_ai_seconds), limits, host=host, port=port, db=db,
                say=lambda line: typer.echo(line, err=True))

@@ -154,7 +154,7 @@ def watch_hint(loaded: LoadedInput, *, refused: list[str], top: int | None, time
     CP-SAT advisor placing the offers (``wiring.live``), ``top`` lines, for ``time_limit`` seconds
     at most (None: until Ctrl-C)."""
     from patchwork_opt.ai.seeding import require_running
-    from patchwork_opt.apps.wiring import live
+    from patchwork_opt.apps.wiring import live, warm_compiled_searches
 
     if loaded.state is None:
         raise PatchworkError("--watch analyses a position or a record, not a bare quilt")
@@ -165,4 +165,5 @@ def watch_hint(loaded: LoadedInput, *, refused: list[str], top: int | None, time
     if time_limit is not None and not time_limit > 0:
         raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
     require_running(loaded.state)
+    warm_compiled_searches()  # before the clock starts: the first snapshot then has something to say
     watch(live, loaded.state, max_seconds=time_limit, lines=top or LINES_SHOWN, as_json=as_json)
