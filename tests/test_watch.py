@@ -74,6 +74,21 @@ def test_ctrl_c_ends_it_cleanly_with_exit_code_0() -> None:
     assert time.perf_counter() - sent < 30  # stopped on the signal, not by some limit of its own (none)
 
 
+def test_a_reader_that_stops_reading_ends_it_quietly() -> None:
+    state = State.new(seed=24)
+    child = subprocess.Popen([str(PATCHWORK), "hint", to_notation(state), "--watch"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stderr is not None
+        assert " nodes " in child.stdout.readline()
+        child.stdout.close()  # as ``| head -1`` does
+        assert child.wait(timeout=60) == 0
+        assert child.stderr.read() == ""
+    finally:
+        if child.poll() is None:
+            child.kill()
+
+
 def test_on_a_terminal_the_lines_are_redrawn_in_place() -> None:
     state = State.new(seed=23)
     shown = io.StringIO()

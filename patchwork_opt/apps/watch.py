@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
 import signal
 import sys
@@ -107,6 +108,13 @@ def _snapshots(live: LiveRun, state: State, stop: StopSignal, max_seconds: float
         thread.join()
 
 
+def _quiet(out: IO[str]) -> None:
+    """After a broken pipe: nothing more reaches the reader, and nothing complains at exit when the
+    output is flushed once more."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+
+
 @contextlib.contextmanager
 def _ctrl_c_stops(stop: StopSignal) -> Iterator[None]:
     """While it lasts, Ctrl-C (SIGINT) sets ``stop`` instead of raising ``KeyboardInterrupt`` (where
@@ -135,9 +143,13 @@ def watch(live: LiveRun, state: State, *, max_seconds: float | None, lines: int,
     with _ctrl_c_stops(stop):
         snapshots = _snapshots(live, state, stop, max_seconds, lines)
         if as_json or not console.is_terminal:
-            for snapshot in snapshots:
-                out.write((json.dumps(snapshot) if as_json else one_line(snapshot)) + "\n")
-                out.flush()
+            try:
+                for snapshot in snapshots:
+                    out.write((json.dumps(snapshot) if as_json else one_line(snapshot)) + "\n")
+                    out.flush()
+            except BrokenPipeError:  # the reader has had enough (``| head``): stop, quietly
+                stop.set()
+                _quiet(out)
             return
         with Live(console=console, auto_refresh=False, transient=False) as shown:
             for snapshot in snapshots:
