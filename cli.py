@@ -169,7 +169,12 @@ def hint(
     ] = None,
     top: Annotated[int | None, typer.Option("--top", help="Placements shown (3), or moves of a position (8).")] = None,
     lookahead: Annotated[int, typer.Option(help="Upcoming patches of the circle to look ahead over.")] = 6,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the solver part.")] = 1.0,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", help="Seconds for the solver part (1; with --watch: none, until Ctrl-C)."
+    )] = None,
+    watch: Annotated[bool, typer.Option(
+        "--watch", help="A position's best lines live, growing as the AI thinks, until Ctrl-C (--json: JSON lines)."
+    )] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Best placements of a patch on a quilt, or the ranked moves of the player to move."""
@@ -178,17 +183,24 @@ def hint(
     patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
     if len(patch_ids) > 1:
         raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
-    if time_limit <= 0:
+    if time_limit is not None and time_limit <= 0:
         raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
     loaded = load_position_input(what)
     if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
         _prepare("search", "learned", "exact")  # a quilt's best fit compiles nothing (or says so if its lookahead does)
+    if watch:
+        from patchwork_opt.apps.watch import watch_hint
+
+        given = [name for name, value in (("--patch", patch_text), ("--next", next_ids), ("--pool", pool_ids))
+                 if value is not None]
+        watch_hint(loaded, refused=given, top=top, time_limit=time_limit, as_json=as_json)
+        return
     result = hint_for(
         loaded,
         patch_ids[0] if patch_ids else None,
         parse_patch_ids(next_ids, "--next") if next_ids else None,
         parse_patch_ids(pool_ids, "--pool") if pool_ids is not None else None,
-        deadline=Deadline.after(time_limit),  # the edge: the hint's one clock
+        deadline=Deadline.after(1.0 if time_limit is None else time_limit),  # the edge: the hint's one clock
         top_k=top,
         lookahead=lookahead,
     )
@@ -329,6 +341,12 @@ def serve(
     expire_days: Annotated[
         float, typer.Option(min=0, max=36500, help="Delete games with no move for this many days (0: never).")
     ] = 30.0,
+    max_analyses: Annotated[
+        int, typer.Option(min=0, max=256, help="Live analyses (the analysis board's stream) running at once.")
+    ] = 8,
+    max_analysis_seconds: Annotated[
+        float, typer.Option(min=1, max=3600, help="Cap on how long one live analysis thinks.")
+    ] = 30.0,
 ) -> None:
     """Serve the web page, the Puzzles page and the JSON API (games, puzzles, hint, fill, bonus; docs at /docs)."""
     from patchwork_opt.apps.web.server import LOOPBACK_NAMES, run_server
@@ -338,6 +356,7 @@ def serve(
     limits = Limits(
         max_solver_seconds=max_solver_seconds, max_ai_seconds=max_ai_seconds, game_idle_seconds=expire_days * 86400,
         max_review_seconds=max_review_seconds, allowed_hosts=(*LOOPBACK_NAMES, *(allow_host or ())),
+        max_analyses=max_analyses, max_analysis_seconds=max_analysis_seconds,
     )
     run_server(web_services(max_ai_seconds), limits, host=host, port=port, db=db,
                say=lambda line: typer.echo(line, err=True))

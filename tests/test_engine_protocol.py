@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from conftest import late_positions
 
 from patchwork_opt.apps.engine.protocol import (
     Go,
     Position,
     ProtocolError,
     SetOption,
+    format_info,
     parse_bestmove,
     parse_command,
     parse_info,
@@ -58,7 +60,7 @@ def test_upi_names_the_engine_and_its_options(engine: pexpect.spawn) -> None:
     lines = engine.before.splitlines()
     assert any(line.startswith("id name patchwork-opt") for line in lines)
     assert any(line.startswith("id author") for line in lines)
-    for name in ("AI", "Level", "Threads", "Hash"):
+    for name in ("AI", "Level", "Threads", "Hash", "MultiPV"):
         assert any(line.startswith(f"option name {name} type") for line in lines), name
     engine.sendline("isready")
     engine.expect_exact("readyok")
@@ -167,6 +169,45 @@ def test_stop_ends_the_mcts_baseline_too(engine: pexpect.spawn) -> None:
     assert elapsed < 2.0, f"stop answered a 60 s mcts search after {elapsed:.1f} s"
 
 
+MULTIPV = re.compile(r"info multipv (\d) time (\d+) nodes (\d+) [^\r\n]*pv (\S+)[^\r\n]*\r?\n")
+
+
+def test_go_infinite_reports_the_live_analysis_growing_until_stop(engine: pexpect.spawn) -> None:
+    state = State.new(seed=7)
+    engine.sendline("setoption name MultiPV value 3")
+    engine.sendline("position startpos seed 7")
+    engine.sendline("go infinite")
+    seen: list[tuple[int, int, int, Move]] = []
+    while len(seen) < 9:  # three snapshots of three lines
+        engine.expect(MULTIPV)
+        rank, millis, nodes, first = engine.match.groups()
+        seen.append((int(rank), int(millis), int(nodes), Move.parse(first)))
+    engine.sendline("stop")
+    move, _ = _bestmove(engine)
+    engine.sendline("setoption name MultiPV value 1")
+    assert [rank for rank, *_ in seen] == [1, 2, 3] * 3
+    snapshots = [seen[i:i + 3] for i in range(0, 9, 3)]
+    assert all(len({(ms, n) for _, ms, n, _ in shot}) == 1 for shot in snapshots)  # one snapshot, three lines
+    times, nodes = [shot[0][1] for shot in snapshots], [shot[0][2] for shot in snapshots]
+    assert times == sorted(times) and nodes[0] < nodes[1] < nodes[2]  # one search, continued
+    for *_, first in seen:
+        state.check(first)
+    state.check(move)
+
+
+def test_go_infinite_proves_a_late_position_then_waits_for_stop(engine: pexpect.spawn) -> None:
+    state = late_positions(3, 44)[0]
+    engine.sendline(f"position notation {to_notation(state)}")
+    engine.sendline("go infinite")
+    engine.expect(r"info time \d+ nodes \d+ win (1\.0000|0\.0000) margin \S+ exact yes pv (\S+)")
+    proven = Move.parse(engine.match.group(2))
+    with pytest.raises(pexpect.TIMEOUT):  # solved: nothing more to say, and no answer before stop
+        engine.expect(BESTMOVE, timeout=1.0)
+    engine.sendline("stop")
+    move, _ = _bestmove(engine)
+    assert move == proven
+
+
 def test_go_on_a_finished_game_is_refused(engine: pexpect.spawn) -> None:
     state = State.new(seed=6)
     while not state.is_terminal():
@@ -186,3 +227,5 @@ def test_the_protocol_reads_what_the_docs_name() -> None:
     assert parse_bestmove("bestmove 0@00,01") == Move.parse("0@00,01")
     with pytest.raises(ProtocolError, match="takes no arguments"):
         parse_command("stop now")
+    ranked = parse_info("info multipv 2 time 5 nodes 9 win 0.5000 exact no pv A")
+    assert ranked.multipv == 2 and ranked.pv == (Move.advance(),) and format_info(ranked).startswith("info multipv 2 ")

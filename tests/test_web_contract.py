@@ -32,6 +32,7 @@ pytest.importorskip("schemathesis", reason="the dev extra installs schemathesis"
 LIMITS = Limits(
     max_solver_seconds=0.1, max_ai_seconds=0.05, max_review_seconds=1.0, game_hint_seconds=0.05,
     client_games=100_000, client_jobs=100, max_queued=100,
+    max_analysis_seconds=0.5, analysis_processes=1, max_analyses=100, client_analyses=100,
 )
 
 

@@ -23,6 +23,9 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.record import Record
 
 if TYPE_CHECKING:  # the searches, OR-Tools and the terminal UI are imported by the functions that use them
+    from collections.abc import Iterator
+
+    from patchwork_opt.ai.analysis.live import LiveSnapshot
     from patchwork_opt.ai.base import SearchedPosition
     from patchwork_opt.apps.play import HintLine
     from solvers.advisor import SolverAdvisor
@@ -98,6 +101,16 @@ def analyse(
 
     return analyse_position(state, deadline=Deadline.after(seconds), advisor=SolverAdvisor(), extra=extra,
                             stop=stop)
+
+
+def live(state: State, *, stop: StopSignal, max_seconds: float | None = None) -> Iterator[LiveSnapshot]:
+    """The live analysis of a position (``ai/analysis/live.py``) with the CP-SAT advisor placing the
+    offers, as ``hint`` places them: the service's analysis stream, ``hint --watch`` and the engine's
+    ``go infinite`` all run it."""
+    from patchwork_opt.ai.analysis.live import live_analysis
+    from solvers.advisor import SolverAdvisor
+
+    return live_analysis(state, stop=stop, max_seconds=max_seconds, advisor=SolverAdvisor())
 
 
 def warm_compiled_searches() -> None:

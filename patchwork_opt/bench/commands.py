@@ -338,6 +338,28 @@ def bench_workshop(
         typer.echo(render_page_bench(result) if page else render_workshop_bench(result))
 
 
+@bench_app.command("stream")
+def bench_stream(
+    streams: Annotated[int, typer.Option(min=1, max=64, help="Live analysis streams at once in the loaded run.")] = 8,
+    players: Annotated[int, typer.Option(min=0, max=200, help="Players asking hints meanwhile.")] = 12,
+    seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of each hint run.")] = 30.0,
+    samples: Annotated[int, typer.Option(min=1, max=200, help="Streams timed one at a time (and dropped).")] = 10,
+    as_json: JsonFlag = False,
+) -> None:
+    """The analysis stream of `patchwork serve`: first event, spacing, a dropped stream's worker freed,
+    hints' p95 while streams run, a late position's proven line."""
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.bench.stream import render_stream_bench, run_stream_bench
+
+    def argv_for(port: int, db: str) -> list[str]:
+        return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
+
+    with phase_progress() as on_phase:
+        result = run_stream_bench(argv_for, streams=streams, players=players, seconds=seconds, samples=samples,
+                                  on_phase=on_phase)
+    _print_json(result) if as_json else typer.echo(render_stream_bench(result))
+
+
 @bench_app.command("puzzles")
 def bench_puzzles(
     per_difficulty: Annotated[

@@ -160,9 +160,15 @@ def analyse_position(
     moves = _with_extra(state, candidate_moves(state, advisor)[: MAX_CHILDREN - len(extra)], extra)
     found = _search(state, moves, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor, stop=stop,
                     evaluator=evaluator)
-    analysed = _merged(found.quilt, found.moves)
+    return replace(found, moves=ranked(found), seconds=time.perf_counter() - started)
+
+
+def ranked(found: SearchedPosition) -> list[AnalysedMove]:
+    """The moves of a search worth reporting: those it valued, one per move up to symmetry, best
+    first (``_rank``); the analysis and the live analysis (``live``) order moves by it."""
+    analysed = _merged(found.quilt, _valued(found.moves))
     analysed.sort(key=_rank)
-    return replace(found, moves=analysed, seconds=time.perf_counter() - started)
+    return analysed
 
 
 def _rank(m: AnalysedMove) -> tuple[float, bool, bool, float, int]:

@@ -188,18 +188,24 @@ def sampled_analysis(state: State, moves: Sequence[Move], *, deadline: Deadline 
         else:
             search.run(iterations)
     else:
-        _run_until(search, deadline, max_iterations, stop, early_stop)
-    # the compiled core's root figures become the one analysed-move type at its boundary
-    # (``CompiledSearch.analysed``), the evaluator's map (if it has one) making the win chances calibrated
+        run_until(search, deadline, max_iterations, stop, early_stop)
+    return SearchedPosition.of(state, searched_moves(search, pv_plies), iterations=search.iterations,
+                               seconds=time.perf_counter() - started)
+
+
+def searched_moves(search: CompiledSearch, pv_plies: int) -> list[AnalysedMove]:
+    """The compiled core's root figures as the one analysed-move type at its boundary
+    (``CompiledSearch.analysed``), its evaluator's map (if it has one) making the win chances calibrated."""
     out = search.analysed(pv_plies)
-    mapped = search_map_for(evaluator)
+    mapped = search_map_for(search.evaluator)
     if mapped is not None:
+        state = search.state
         progress = track_progress(state)
         out = [replace(m, win=mapped_win(mapped, state, m.move, m.win, progress)) for m in out]
-    return SearchedPosition.of(state, out, iterations=search.iterations, seconds=time.perf_counter() - started)
+    return out
 
 
-def _run_until(search: CompiledSearch, deadline: Deadline | None, max_iterations: int | None,
+def run_until(search: CompiledSearch, deadline: Deadline | None, max_iterations: int | None,
                stop: StopSignal | None, early_stop: bool) -> None:
     """Run ``search`` in slices until ``deadline`` (see ``sampled_analysis``)."""
     cap = max_iterations if max_iterations is not None else 1 << 62

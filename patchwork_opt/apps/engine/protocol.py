@@ -178,7 +178,8 @@ def _parse_go(words: list[str]) -> Go:
 class Info:
     """One ``info`` line of a search: the figures are for the player to move (``win`` 0-1, the
     expected final ``margin``, ``exact`` when the rest of the game was searched), ``pv`` the move
-    and its expected continuation."""
+    and its expected continuation; ``multipv`` its rank among the lines of one report (``go
+    infinite`` with the ``MultiPV`` option over 1), None for a single line."""
 
     millis: int
     nodes: int
@@ -186,10 +187,12 @@ class Info:
     margin: float | None
     exact: bool
     pv: tuple[Move, ...]
+    multipv: int | None = None
 
 
 def format_info(info: Info) -> str:
-    parts = [f"info time {info.millis} nodes {info.nodes}"]
+    parts = ["info" if info.multipv is None else f"info multipv {info.multipv}",
+             f"time {info.millis} nodes {info.nodes}"]
     if info.win is not None:
         parts.append(f"win {info.win:.4f}")
     if info.margin is not None:
@@ -220,7 +223,7 @@ def parse_info(line: str) -> Info:
         return Info(int(fields["time"]), int(fields["nodes"]),
                     float(fields["win"]) if "win" in fields else None,
                     float(fields["margin"]) if "margin" in fields else None,
-                    fields.get("exact") == "yes", pv)
+                    fields.get("exact") == "yes", pv, int(fields["multipv"]) if "multipv" in fields else None)
     except (KeyError, ValueError) as exc:
         raise ProtocolError(f"info: cannot read {line!r}: {exc}") from None
 

@@ -7,10 +7,10 @@ background as the engine starts (``isready`` waits for them), once for every gam
 ``go movetime``, ``go nodes`` and a bare ``go`` ask the bot of the ``AI`` and ``Level`` options
 (the registry's, with the CP-SAT advisor plugged in by ``apps/wiring.py``), kept for the game so
 that its tables carry over from move to move: the engine plays exactly as ``patchwork move`` and
-``patchwork match`` do with the same bot, level, time and seed. ``go infinite`` runs the AI's
-analysis of the position (``wiring.analyse``, as ``patchwork hint`` makes it) in rounds of doubling
-time, writing ``info`` after each, until ``stop``; the analysis honours the stop signal within one
-slice of its search, well inside 50 ms.
+``patchwork match`` do with the same bot, level, time and seed. ``go infinite`` runs the live
+analysis (``wiring.live``: the loop behind ``patchwork hint --watch`` and the service's analysis
+stream), writing ``info`` for each of its snapshots (the best ``MultiPV`` lines), until ``stop``;
+the loop honours the stop signal within one slice of its search, well inside 50 ms.
 
 ``Threads`` and ``Hash`` are advertised as they are: the searches use one core, and their
 exact-search tables are sized by their budget (at most 128 MB); neither can be changed yet.
@@ -22,8 +22,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from patchwork_opt.ai.base import AnalysedMove, Bot, Decision
+from patchwork_opt.ai.base import Bot, Decision
 from patchwork_opt.ai.bots.registry import BOT_NAMES, LEVEL_TIME, make_bot
 from patchwork_opt.apps.engine.protocol import (
     Command,
@@ -41,7 +42,7 @@ from patchwork_opt.apps.engine.protocol import (
     format_info,
     parse_command,
 )
-from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
+from patchwork_opt.apps.wiring import bot_advisor, live, warm_compiled_searches
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
@@ -49,11 +50,13 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import from_notation
 
+if TYPE_CHECKING:  # the live analysis (Numba) loads with the first go infinite
+    from patchwork_opt.ai.analysis.live import LiveSnapshot
+
 ENGINE_NAME = "patchwork-opt"
 ENGINE_AUTHOR = "the patchwork-opt authors"
-#: ``go infinite``: the first round's seconds, and the longest round (later rounds repeat it)
-FIRST_ROUND = 0.25
-LONGEST_ROUND = 8.0
+#: ``go infinite``: the lines each snapshot reports at most (``MultiPV``)
+MAX_MULTIPV = 5
 HASH_MB = 128  # the exact-search tables' size at most (``ai/analysis/run.py``)
 
 
@@ -66,6 +69,7 @@ class Options:
     threads: int = 1
     hash_mb: int = HASH_MB
     seed: int | None = None
+    multipv: int = 1
 
 
 OPTION_LINES = (
@@ -74,6 +78,7 @@ OPTION_LINES = (
     "option name Threads type spin default 1 min 1 max 1",
     f"option name Hash type spin default {HASH_MB} min {HASH_MB} max {HASH_MB}",
     "option name Seed type string default none",
+    f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
 )
 
 
@@ -104,7 +109,9 @@ def with_option(options: Options, name: str, value: str) -> Options:
     if key == "seed":
         text = value.strip().lower()
         return replace(options, seed=None if text in ("none", "") else _spin("Seed", value, 0, 2**63 - 1))
-    raise PatchworkError(f"setoption: unknown option {name!r} (options: AI, Level, Threads, Hash, Seed)")
+    if key == "multipv":
+        return replace(options, multipv=_spin("MultiPV", value, 1, MAX_MULTIPV))
+    raise PatchworkError(f"setoption: unknown option {name!r} (options: AI, Level, Threads, Hash, Seed, MultiPV)")
 
 
 def warm_up() -> None:
@@ -139,11 +146,13 @@ def decision_info(decision: Decision, millis: int) -> Info:
                 stats.get("margin"), bool(stats.get("exact", 0.0)), (decision.move,))
 
 
-def analysed_info(moves: list[AnalysedMove], millis: int) -> Info:
-    """The ``info`` line of an analysis's moves (best first); nodes: the simulations behind them."""
-    best = moves[0]
-    return Info(millis, sum(m.visits for m in moves), best.win if best.valued else None,
-                best.margin if best.valued and not best.bound else None, best.exact, best.line or (best.move,))
+def snapshot_infos(snapshot: LiveSnapshot, lines: int) -> list[Info]:
+    """The ``info`` lines of a live analysis's snapshot: its best ``lines`` moves (numbered by
+    ``multipv`` when more than one is asked), with the nodes behind the whole snapshot."""
+    millis, shown = int(1000 * snapshot.seconds), snapshot.lines(lines)
+    return [Info(millis, snapshot.nodes, m.win if m.valued else None, m.margin if m.valued and not m.bound else None,
+                 m.exact, m.line or (m.move,), multipv=k if lines > 1 else None)
+            for k, m in enumerate(shown, start=1)]
 
 
 class Engine:
@@ -266,22 +275,17 @@ class Engine:
         return decision.move
 
     def _analyse_until_stopped(self, state: State, command: Go) -> Move:
-        """The AI's analysis in rounds of doubling time until ``stop``; the last whole round (or
-        the one ``stop`` cut short, when it is the first) gives ``bestmove``."""
-        started = time.perf_counter()
-        best: list[AnalysedMove] = []
-        seconds = FIRST_ROUND
-        while not self._stop.is_set():
-            moves = analyse(state, seconds, stop=self._stop).moves
-            if self._stop.is_set() and best:
-                break  # the round cut short knows less than the one before it
-            best = moves
-            self.write(format_info(analysed_info(moves, int(1000 * (time.perf_counter() - started)))))
-            if moves[0].exact:
-                break  # solved: nothing more to learn, wait for stop
-            seconds = min(2 * seconds, LONGEST_ROUND)
+        """The live analysis until ``stop`` (or until it has solved the position: it then waits for
+        ``stop``), an ``info`` line per line of each snapshot; its last snapshot gives ``bestmove``."""
+        best = None
+        for snapshot in live(state, stop=self._stop):
+            for info in snapshot_infos(snapshot, self.options.multipv):
+                self.write(format_info(info))
+            best = snapshot.analysis.best.move if snapshot.analysis.moves else best
         self._stop_event_wait()
-        return best[0].move
+        if best is None:  # stopped before anything was valued: the first legal move
+            return next(state.legal_moves())
+        return best
 
     def _stop_event_wait(self) -> None:
         """Block until ``stop`` (``go infinite`` answers only then, as UCI's does)."""

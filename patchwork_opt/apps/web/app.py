@@ -3,12 +3,13 @@
 ``create_app(db, services, limits)`` takes the solver-backed functions from its caller (``cli.py``
 builds them from ``solvers/``), so this package never calls the solvers itself (it names their
 result models, which its answers carry). It puts the stores (``databases.py``), the services, the
-limits, the job queue, the workshop's job board and the analysis cache on ``app.state`` and includes
-one router per part (``routers/``: service, games, solvers, reviews, puzzles, workshop), whose routes
-take them through ``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads;
-solver and AI jobs go through a bounded queue (``jobs.py``) that drops a job whose client went
-away, so the event loop keeps answering while the AI thinks. Domain errors become answers in one
-handler (``errors.py``).
+limits, the job queue, the workshop's job board, the analysis cache and the live analyses
+(``streams.py``) on ``app.state`` and includes one router per part (``routers/``: service, games,
+solvers, reviews, puzzles, workshop, analysis), whose routes take them through ``Depends``
+(``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads; solver and AI
+jobs go through a bounded queue (``jobs.py``) that drops a job whose client went away, so the event
+loop keeps answering while the AI thinks; live analyses run in worker processes of their own
+(``streams.py``). Domain errors become answers in one handler (``errors.py``).
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from patchwork_opt.apps.web.errors import COMMON_ANSWERS, install_error_handlers
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
-from patchwork_opt.apps.web.routers import games, puzzles, reviews, service, workshop
+from patchwork_opt.apps.web.routers import analysis, games, puzzles, reviews, service, workshop
 from patchwork_opt.apps.web.routers.solvers import solvers_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import IdlePurge
+from patchwork_opt.apps.web.streams import AnalysisPool
 
 
 @asynccontextmanager
@@ -45,6 +47,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         app.state.jobs.close()
+        if app.state.streams is not None:
+            await anyio.to_thread.run_sync(app.state.streams.close)
         app.state.stores.close()
 
 
@@ -80,13 +84,16 @@ def create_app(
     app.state.creations = CreationLimit(limits.client_games, limits.game_window_seconds)
     app.state.purge = IdlePurge(stores.games, limits.game_idle_seconds)
     app.state.analyses = AnalysisCache(stores.analyses, services.analyse)
+    app.state.streams = None if services.live is None else AnalysisPool(
+        services.live, services.warm_up, processes=limits.analysis_processes, capacity=limits.max_analyses,
+        per_client=limits.client_analyses, max_seconds=limits.max_analysis_seconds, nice=limits.analysis_nice)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first
     install_error_handlers(app)
     service.mount_assets(app)
     routers = (service.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router,
-               workshop.router)
+               workshop.router, analysis.router)
     for router in routers:
         app.include_router(router)
     _publish_ai_names(app, services.ai_names)

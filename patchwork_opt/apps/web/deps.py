@@ -1,6 +1,6 @@
-"""What routes take through ``Depends``: the stores, services, limits, job queue, analysis cache and
-the workshop's job board that ``create_app`` put on ``app.state``; the client's address; the
-reading of JSON bodies (whole numbers as integers, then strictly).
+"""What routes take through ``Depends``: the stores, services, limits, job queue, analysis cache, the
+workshop's job board and the live analyses that ``create_app`` put on ``app.state``; the client's
+address; the reading of JSON bodies (whole numbers as integers, then strictly).
 
 Blocking work runs off the event loop: database calls through ``in_thread``, solver and AI work
 through ``Worker.run`` (the bounded job queue, told to stop when the client goes away).
@@ -26,6 +26,7 @@ from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import GameStore, IdlePurge
+from patchwork_opt.apps.web.streams import AnalysisPool
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.puzzles.stores import PuzzleStore, VisitorStore
 
@@ -92,6 +93,10 @@ def _board(request: Request) -> JobBoard:
     return cast(JobBoard, request.app.state.board)
 
 
+def _streams(request: Request) -> AnalysisPool | None:
+    return cast(AnalysisPool | None, request.app.state.streams)
+
+
 def _worker(request: Request) -> Worker:
     return Worker(cast(JobQueue, request.app.state.jobs), request)
 
@@ -106,6 +111,7 @@ CreationsDep = Annotated[CreationLimit, Depends(_creations)]
 PurgeDep = Annotated[IdlePurge, Depends(_purge)]
 WorkerDep = Annotated[Worker, Depends(_worker)]
 BoardDep = Annotated[JobBoard, Depends(_board)]
+StreamsDep = Annotated[AnalysisPool | None, Depends(_streams)]
 ClientDep = Annotated[str, Depends(client_address)]
 
 

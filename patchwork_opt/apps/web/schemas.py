@@ -351,6 +351,10 @@ class Health(BaseModel):
     analyses: dict[str, int] = Field(
         description="analyses this process made and reused from the cache (shared by every server on the database)"
     )
+    streams: dict[str, int] = Field(
+        default_factory=dict,
+        description="live analyses (GET /api/analysis/stream) this server runs now and at most at once",
+    )
 
 
 class AiInfo(BaseModel):

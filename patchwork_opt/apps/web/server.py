@@ -25,6 +25,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from patchwork_opt.core.errors import PatchworkError
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+#: seconds the answers in flight get to finish once the server is told to stop
+SHUTDOWN_GRACE_SECONDS = 5
 
 
 class ServeError(PatchworkError):
@@ -113,6 +115,9 @@ def make_server(app: FastAPI, *, read_timeout: float = 10.0, max_connections: in
         timeout_keep_alive=5,
         limit_concurrency=None,
         lifespan="on",
+        # answers still running when the server is told to stop get this long (the longest AI job is
+        # capped at a few seconds), then are cancelled: a live analysis stream would run its whole time
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )
     return uvicorn.Server(config)
 

@@ -15,7 +15,7 @@ cache's key, which the analysis makes its deadline of as it starts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -53,6 +53,10 @@ SolverRun = Callable[[BaseModel, Deadline, StopSignal, PositionAnalysis], BaseMo
 BotFactory = Callable[[str, int, int, float, AnalysisOf], Bot]
 #: ``game_hint(state, analysis)``: the hint for the player to move, as ``patchwork hint --json``.
 GameHint = Callable[[State, SearchedPosition], BaseModel]
+#: ``live(notation, stop, max_seconds, lines)``: the snapshots of a live analysis of the position as JSON
+#: objects (``ai/analysis/live.py``'s ``snapshot_json``), until ``stop`` is set or ``max_seconds`` have passed.
+#: A top-level function: the analysis workers (``streams.py``), processes of their own, import it by name.
+LiveEvents = Callable[[str, StopSignal, float, int], Iterator[dict[str, Any]]]
 #: ``make_puzzle(kind, difficulty, seed, stop)``: a new puzzle (``puzzle new``'s), when the bank has
 #: none left for a visitor; ends early (``PatchworkError``) when ``stop`` is set.
 PuzzleMaker = Callable[[str, int | None, int, StopSignal], Puzzle]
@@ -129,6 +133,17 @@ class Limits:
     kept_jobs: int = 1000
     #: names the ``Host`` header may carry (any port); ``"*"`` accepts any (behind a proxy that checks)
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+    #: live analyses (``GET /api/analysis/stream``) running at once; past this the answer is 503 with
+    #: ``Retry-After``. They run in worker processes of their own, never in the job queue's slots
+    max_analyses: int = 8
+    #: live analyses one client may run at once; past this the answer is 429 with ``Retry-After``
+    client_analyses: int = 2
+    #: the longest a live analysis thinks (a stream may ask for less)
+    max_analysis_seconds: float = 30.0
+    #: worker processes the live analyses share (each loads the compiled searches once)
+    analysis_processes: int = 2
+    #: the workers' scheduling priority below the server's (``nice``): hints and AI moves come first
+    analysis_nice: int = 10
 
     def solver_seconds(self, asked: float) -> float:
         """A solver request's time: the seconds it asked for, at most ``max_solver_seconds``."""
@@ -162,6 +177,8 @@ class Services:
     default_ai: str = ""
     #: new puzzles beyond the shipped bank; None: the bank alone (a visitor may meet a puzzle again)
     make_puzzle: PuzzleMaker | None = None
+    #: the live analysis behind the analysis stream; None: the server offers no stream (503)
+    live: LiveEvents | None = None
     #: loads the compiled searches (compiling them, about a minute on one core, the first time an install runs);
     #: the app runs it in the background as it starts, so the first visitor's hint, AI move or
     #: puzzle answer does not wait for it. None: nothing to load

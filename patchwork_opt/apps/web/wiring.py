@@ -10,7 +10,7 @@ answer any more): what a job runner needs to call them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from patchwork_opt.ai.base import Bot, SearchedPosition
@@ -33,7 +33,7 @@ from patchwork_opt.apps.web.services import (
     SolverEndpoint,
     Workshop,
 )
-from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
+from patchwork_opt.apps.wiring import analyse, bot_advisor, live, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
@@ -41,6 +41,7 @@ from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.inputs import LoadedInput
+from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.puzzles.kinds import Puzzle
 from patchwork_opt.puzzles.making import new_puzzle
 from solvers.bestfit import BestFitResult
@@ -113,6 +114,18 @@ def workshop_bonus(request: Any, deadline: Deadline, stop: StopSignal, progress:
     return web_bonus(request, deadline, stop)
 
 
+def live_events(notation: str, stop: StopSignal, max_seconds: float, lines: int) -> Iterator[dict[str, Any]]:
+    """The analysis stream's events: the live analysis of the position (``wiring.live``, the CP-SAT
+    advisor placing the offers) as ``snapshot_json`` objects. Run by the analysis workers (``streams.py``)."""
+    from patchwork_opt.ai.analysis.live import snapshot_json
+
+    state = from_notation(notation)
+    for snapshot in live(state, stop=stop, max_seconds=max_seconds):
+        if stop.is_set():  # the client has gone: nobody reads the last snapshot
+            return
+        yield snapshot_json(state, snapshot, lines)
+
+
 def web_services(max_ai_seconds: float) -> Services:
     """The solver-backed endpoints and the AI, for ``create_app``."""
     solvers: dict[str, SolverEndpoint] = {
@@ -146,6 +159,6 @@ def web_services(max_ai_seconds: float) -> Services:
 
     return Services(
         solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
-        default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches,
+        default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches, live=live_events,
         workshop=Workshop(placements=workshop_placements, fill=workshop_fill, bonus=workshop_bonus),
     )

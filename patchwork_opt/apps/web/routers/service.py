@@ -13,7 +13,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from patchwork_opt.apps.web.deps import AnalysesDep, ServicesDep
+from patchwork_opt.apps.web.deps import AnalysesDep, ServicesDep, StreamsDep
 from patchwork_opt.apps.web.schemas import Catalogue, Health, catalogue
 
 STATIC_DIR = Path(__file__).parents[1] / "static"
@@ -78,9 +78,12 @@ def docs_policy(html: bytes, local: bool) -> str:
 
 
 @router.get("/api/health")
-async def health(services: ServicesDep, analyses: AnalysesDep) -> Health:
-    """What this server offers, and how often this process made or reused an analysis."""
-    return Health(ok=True, solvers=sorted(services.solvers), ai=list(services.ai_names), analyses=analyses.stats())
+async def health(services: ServicesDep, analyses: AnalysesDep, streams: StreamsDep) -> Health:
+    """What this server offers, how often this process made or reused an analysis, and how many live
+    analyses it runs."""
+    live = {} if streams is None else {"running": streams.running, "capacity": streams.capacity}
+    return Health(ok=True, solvers=sorted(services.solvers), ai=list(services.ai_names), analyses=analyses.stats(),
+                  streams=live)
 
 
 @router.get("/api/catalogue")
