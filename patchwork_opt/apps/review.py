@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.ai.analysis.position import analyse_position, move_words, value_after
+from patchwork_opt.ai.analysis.position import analyse_position, value_after
 from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
 from patchwork_opt.core.advice import PlacementAdvisor
@@ -43,6 +43,7 @@ from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.record import Record, write_atomic
 
 #: (label, the loss in win chance from which a move that is not the best gets it), mildest first.
@@ -91,7 +92,8 @@ class PlyReview:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "ply": self.ply, "player": self.player, "played": self.played.to_json(), "best": self.best.to_json(),
+            "ply": self.ply, "player": self.player, "played": self.played.to_json(), "played_words": self.played_words,
+            "best": self.best.to_json(), "best_words": self.best_words,
             "win_before": round(self.win_before, 4), "win_after": round(self.win_after, 4),
             "loss": round(self.loss, 4), "points_lost": round(self.points_lost, 2), "label": self.label,
             "exact": self.exact,
@@ -266,7 +268,7 @@ def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
     return PlyReview(
         ply=i, player=here.player, played=played, best=best.move, win_before=best.win, win_after=win_after,
         loss=loss, points_lost=points_lost, label=label_of(loss, points_lost, is_best, proven), exact=exact,
-        played_words=move_words(state, played), best_words=move_words(state, best.move), searched=best.searched,
+        played_words=words_in(state, played), best_words=words_in(state, best.move), searched=best.searched,
     )
 
 

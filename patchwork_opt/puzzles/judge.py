@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from patchwork_opt.core.bitboard import mask_of
 from patchwork_opt.core.errors import IllegalMoveError, NotationError, PatchworkError
 from patchwork_opt.core.move import Move
-from patchwork_opt.core.words import move_words
+from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.models import one_line
 from patchwork_opt.puzzles.model import (
     EndgamePuzzle,
@@ -92,9 +92,8 @@ def judge_endgame(puzzle: EndgamePuzzle, move: Move, prover: Prover | None = Non
         text = f"correct: you win {outcome_text(margin)} with best play"
     else:
         winning = puzzle.winning[0]
-        spaces = state.advance_target(state.to_move()) - state.pos[state.to_move()]
         text = (f"wrong: best play refutes it and you lose {outcome_text(margin)}; "
-                f"a winning move was to {move_words(winning, spaces)}")
+                f"a winning move was to {words_in(state, winning)}")
     return EndgameVerdict(won, margin, line, text)
 
 

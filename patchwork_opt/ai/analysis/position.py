@@ -37,13 +37,13 @@ from patchwork_opt.ai.search.exact import final_value, value_margin
 from patchwork_opt.ai.search.fastcore import MAX_CHILDREN, CompiledEvaluator
 from patchwork_opt.ai.search.policy import outcome_value
 from patchwork_opt.ai.seeding import require_running
-from patchwork_opt.core import words
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.clock import Deadline, bounded
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import words_in
 
 LINE_PLIES = 4  # plies of expected continuation reported per move
 
@@ -194,13 +194,6 @@ def value_after(state: State, move: Move, following: SearchedPosition | None) ->
 # --- plain words -------------------------------------------------------------------------------
 
 
-def move_words(state: State, move: Move) -> str:
-    """``core.words.move_words`` for the player to move in ``state`` (which says how far advancing
-    takes them): ``buy #12 at rows 3-5, cols 4-6``, ``advance 3 spaces (+3 buttons)``."""
-    p = state.to_move()
-    return words.move_words(move, state.advance_target(p) - state.pos[p])
-
-
 def outcome_words(m: AnalysedMove) -> str:
     """What the move leads to, in words a player reads without knowing how the AI searches."""
     if m.exact:
@@ -232,4 +225,4 @@ def _points(n: float) -> str:
 
 
 def advice(state: State, m: AnalysedMove) -> str:
-    return f"{move_words(state, m.move)}: {outcome_words(m)}"
+    return f"{words_in(state, m.move)}: {outcome_words(m)}"

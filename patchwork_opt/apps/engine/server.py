@@ -40,6 +40,7 @@ from patchwork_opt.apps.engine.protocol import (
     format_bestmove,
     format_error,
     format_info,
+    format_words,
     parse_command,
 )
 from patchwork_opt.apps.wiring import analyse, bot_advisor, warm_compiled_searches
@@ -48,6 +49,7 @@ from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import line_words
 from patchwork_opt.formats.notation import from_notation
 
 ENGINE_NAME = "patchwork-opt"
@@ -263,8 +265,10 @@ class Engine:
         started = time.perf_counter()
         bot = self._bot(command)
         # the solver's search honours ``stop`` at once; the other bots answer within their budget
+        before = state.clone()  # the words are said in the position the move is chosen in
         decision = bot.decide(state, stop=self._stop) if isinstance(bot, SolverBot) else bot.decide(state)
         self.write(format_info(decision_info(decision, int(1000 * (time.perf_counter() - started)))))
+        self.write(format_words(line_words(before, [decision.move])))
         return decision.move
 
     def _analyse_until_stopped(self, state: State, command: Go) -> Move:
@@ -278,7 +282,9 @@ class Engine:
             if self._stop.is_set() and best:
                 break  # the round cut short knows less than the one before it
             best = moves
-            self.write(format_info(analysed_info(moves, int(1000 * (time.perf_counter() - started)))))
+            info = analysed_info(moves, int(1000 * (time.perf_counter() - started)))
+            self.write(format_info(info))
+            self.write(format_words(line_words(state, info.pv)))
             if moves[0].exact:
                 break  # solved: nothing more to learn, wait for stop
             seconds = min(2 * seconds, LONGEST_ROUND)

@@ -48,6 +48,7 @@ from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import line_words, patch_words, words_in
 from patchwork_opt.formats.models import CellModel, MoveModel, PositionModel, move_from_model, move_model
 from patchwork_opt.puzzles.bank import Bank, PuzzleNotFoundError, shipped_bank
 from patchwork_opt.puzzles.glicko import START_RATING, Rating, rate_answer
@@ -240,11 +241,15 @@ class AnswerView(BaseModel):
     margin: float = Field(
         description="endgame: the final margin for the visitor under best play; fill: value - optimum")
     line: list[MoveModel] = Field(description="endgame: the move and best play after it, to the end")
+    line_words: list[str] = Field(description="endgame: each move of line in words, for the player who makes it")
     line_players: list[int] = Field(description="endgame: who makes each move of the line (0 or 1)")
     winning: list[MoveModel] = Field(description="endgame: one move of each winning class")
+    winning_words: list[str] = Field(description="endgame: each winning move in words")
     value: int | None = Field(description="fill: what the answer reaches")
     best: int | None = Field(description="fill: the proven optimum")
     optimum: list[PlacementModel] = Field(description="fill: the optimum's placements")
+    optimum_words: list[str] = Field(description="fill: each placement of the optimum in words (\"#12 at rows 0-2, "
+                                                 "cols 1-3, turned right\")")
     visitor: VisitorView
     rating: RatingView = Field(description="the puzzle's rating after the answer")
     rated: bool = Field(description="False when the visitor had answered this puzzle before (nothing moved)")
@@ -511,8 +516,13 @@ def _answer_view(puzzle: Puzzle, verdict: EndgameVerdict | FillVerdict, visitor_
         for move in verdict.line:
             players.append(state.to_move())
             state.apply(move)
-        return AnswerView(**common, line=[move_model(m) for m in verdict.line], line_players=players,
-                          winning=[move_model(m) for m in puzzle.winning], value=None, best=None, optimum=[])
+        start = puzzle.state()
+        return AnswerView(**common, line=[move_model(m) for m in verdict.line],
+                          line_words=line_words(start, verdict.line), line_players=players,
+                          winning=[move_model(m) for m in puzzle.winning],
+                          winning_words=[words_in(start, m) for m in puzzle.winning], value=None, best=None,
+                          optimum=[], optimum_words=[])
     optimum = [PlacementModel(patch=pid, cells=cells_of(mask)) for pid, mask in verdict.line]
-    return AnswerView(**common, line=[], line_players=[], winning=[], value=verdict.value, best=verdict.best,
-                      optimum=optimum)
+    return AnswerView(**common, line=[], line_words=[], line_players=[], winning=[], winning_words=[],
+                      value=verdict.value, best=verdict.best, optimum=optimum,
+                      optimum_words=[patch_words(pid, mask) for pid, mask in verdict.line])
