@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from patchwork_opt.ai.base import MOVES_SHOWN
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.clock import SOLVER_CALL_SECONDS, Deadline
@@ -70,7 +71,6 @@ class AdvisedHints(BaseModel):
 
 
 PLACEMENTS_SHOWN = 3  # placements of a patch shown by default
-MOVES_SHOWN = 8  # moves of a position shown by default
 
 def advised_hints(
     state: State, *, deadline: Deadline, top: int = 8, seed: int = 0, stop: StopSignal | None = None

@@ -247,6 +247,49 @@ def bench_web(
         raise typer.Exit(1)
 
 
+@bench_app.command("agreement")
+def bench_agreement(
+    games: Annotated[int, typer.Option(min=1, max=200, help="Hinted games against levels 2-4, each reviewed.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first game's circle (the next games count up).")] = 0,
+    repeat: Annotated[
+        bool, typer.Option("--repeat", help="Instead: held-out endgames asked `patchwork hint` several times.")
+    ] = False,
+    spaces: Annotated[str, typer.Option(help="--repeat: the suite's spaces whose positions are asked.")] = "44",
+    asks: Annotated[int, typer.Option(min=2, max=20, help="--repeat: asks per position.")] = 4,
+    seconds: Annotated[float, typer.Option(min=0.05, max=60, help="--repeat: the hint's --time-limit.")] = 1.0,
+    noise: Annotated[
+        bool, typer.Option("--noise", help="Instead: fit the search's spread (the review's error bars).")
+    ] = False,
+    positions: Annotated[int, typer.Option(min=2, max=1000, help="--noise: positions analysed again.")] = 80,
+    as_json: JsonFlag = False,
+) -> None:
+    """One voice: hints and reviews agree, the same question gets the same answer (issue 40)."""
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.bench import agreement
+
+    if noise:
+        with phase_progress(disable=as_json) as on_phase:
+            fitted = agreement.run_noise_fit(positions=positions, on_phase=on_phase)
+        _print_json(fitted) if as_json else typer.echo(agreement.render_noise_fit(fitted))
+        return
+    if repeat:
+        try:
+            asked = [int(s) for s in spaces.replace(",", " ").split()]
+        except ValueError:
+            raise PatchworkError(f"--spaces: expected spaces like 44,40, got {spaces!r}") from None
+        with phase_progress(disable=as_json) as on_phase:
+            result = agreement.run_repeat_bench(spaces=asked, asks=asks, seconds=seconds, on_phase=on_phase)
+        _print_json(result) if as_json else typer.echo(agreement.render_repeat_bench(result))
+        return
+
+    def argv_for(port: int, db: str) -> list[str]:
+        return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
+
+    with phase_progress(disable=as_json) as on_phase:
+        found = agreement.run_agreement_bench(argv_for, games=games, seed=seed, on_phase=on_phase)
+    _print_json(found) if as_json else typer.echo(agreement.render_agreement_bench(found))
+
+
 @bench_app.command("puzzles")
 def bench_puzzles(
     per_difficulty: Annotated[

@@ -364,6 +364,9 @@ class ReviewedPly(BaseModel):
     loss: float = Field(description="win_before - win_after (at least 0)")
     points_lost: float = Field(description="the expected final margin after the best move minus after the move "
                                            "played, for the mover (at least 0)")
+    loss_error: float = Field(description="the error bar of loss (the search's own uncertainty about the "
+                                          "difference; 0 when exact): only the loss above it counts for the label")
+    points_error: float = Field(description="the error bar of points_lost, in points")
     label: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
     exact: bool = Field(description="both figures come from an exhaustive search of the rest of the game")
     played_text: str = Field(description="the move played, in words (as played_words, kept for older pages)")
