@@ -115,7 +115,8 @@ def test_an_exact_result_within_reach_gets_a_full_share_not_a_probe() -> None:
     assert not run.within_reach(state, Deadline.after(seconds / 2, frozen))
     # the estimate is over the exact search's share (half the budget), but within the whole budget
     deadline = Deadline.after(seconds * 1.5, frozen)
-    assert run.exact_budget(state, deadline=deadline, iterations=None, every_move=True).probe
+    short = run.exact_budget(state, deadline=deadline, iterations=None, every_move=True)
+    assert short is not None and short.probe
     budget = run.exact_budget(state, deadline=deadline, iterations=None, every_move=True, reach=True)
     assert budget is not None and not budget.probe
 
@@ -136,7 +137,7 @@ def test_a_ply_s_error_bars_are_the_spread_of_both_figures() -> None:
     b = AnalysedMove(best, 0.60, 4.0, 2000, False, (best,), searched=0.6)
     p = AnalysedMove(played, 0.53, 1.5, 1500, False, (played,), searched=0.53)
     ply = _ply(0, state, played, SearchedPosition.of(state, [b, p]), None)
-    both = spread(b) + spread(p)
+    both = spread(b, 2000) + spread(p, 2000)
     assert ply.loss_error == pytest.approx(CONFIDENCE * both.win) and ply.loss_error > 0
     assert ply.points_error == pytest.approx(CONFIDENCE * both.margin)
     assert ply.label == label_of(ply.loss, ply.points_lost, False, False, ply.loss_error, ply.points_error)
@@ -144,7 +145,9 @@ def test_a_ply_s_error_bars_are_the_spread_of_both_figures() -> None:
                                         replace(p, exact=True, visits=0, win=0.0, value=-2)])
     proven = _ply(0, state, played, exact, None)
     assert proven.loss_error == proven.points_error == 0.0 and proven.label == "blunder"
-    assert spread(exact.moves[0]) == Spread(0.0, 0.0)
+    assert spread(exact.moves[0], 0) == Spread(0.0, 0.0)
+    # a shallower analysis is less sure of its figures
+    assert spread(b, 200).win > spread(b, 2000).win and spread(b, 200).margin > spread(b, 2000).margin
 
 
 def test_the_page_s_hint_budget_is_its_default_review_depth() -> None:

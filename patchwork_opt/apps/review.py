@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.ai.analysis.position import analyse_position, spread, spread_after, value_after
+from patchwork_opt.ai.analysis.position import analyse_position, depth, spread, spread_after, value_after
 from patchwork_opt.ai.base import MOVES_SHOWN, AnalysedMove, SearchedPosition
 from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
 from patchwork_opt.core.advice import PlacementAdvisor
@@ -286,7 +286,7 @@ def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
     is_best = found is not None and found.move == best.move
     if found is not None and _own_figures(here, found):
         win_after, margin_after, exact_after = found.win, found.margin, found.exact
-        proven_after, after_spread = found.outcome_proven, spread(found)
+        proven_after, after_spread = found.outcome_proven, spread(found, depth(here))
     else:
         win_after, margin_after, exact_after = value_after(state, played, following)
         proven_after, after_spread = exact_after, spread_after(state, played, following)
@@ -297,7 +297,7 @@ def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
     exact = best.exact and exact_after
     # who wins after both moves is proven (margins or not): the drop in win chance is exact
     proven = best.outcome_proven and proven_after
-    both = spread(best) + after_spread  # the spread of the difference of the two figures
+    both = spread(best, depth(here)) + after_spread  # the spread of the difference of the two figures
     loss_error = 0.0 if is_best else CONFIDENCE * both.win
     points_error = 0.0 if is_best else CONFIDENCE * both.margin
     return PlyReview(

@@ -16,9 +16,9 @@ times, each a fresh process as a person would run it: how often the first move l
 winning move exists, and on how many positions the first move changed between asks.
 
 **The search's own uncertainty** (``run_noise_fit``): positions of seeded level 2-3 solver games,
-each analysed several times at the review's depth; the spread of a move's figures between two
-analyses fitted as ``sqrt(A^2 / visits + B^2)``: the constants of ``ai.analysis.position``
-(``WIN_NOISE``, ``MARGIN_NOISE``) come from here.
+each analysed several times at several budgets; the spread of a move's figures between two analyses
+fitted as ``sqrt(A^2 / depth + B^2)`` (depth: the analysis's most visited move's visits): the
+constants of ``ai.analysis.position`` (``WIN_NOISE``, ``MARGIN_NOISE``) come from here.
 """
 
 from __future__ import annotations
@@ -235,28 +235,31 @@ def _game_positions(count: int, seed: int) -> list[State]:
     return out
 
 
-def run_noise_fit(*, positions: int = 80, repeats: int = 3, seconds: float = PAGE_REVIEW_SECONDS, seed: int = 1000,
-                  on_phase: Phase | None = None) -> dict[str, Any]:
-    """Each position analysed ``repeats`` times (the web's analysis: ``apps.wiring.analyse``); the
-    squared difference of a sampled move's figures between two analyses fitted by least squares
-    as ``A^2 (1/n1 + 1/n2) + 2 B^2`` (n: its visits in each)."""
+def run_noise_fit(*, positions: int = 80, repeats: int = 3, seconds: Sequence[float] = (0.1, PAGE_REVIEW_SECONDS, 1.0),
+                  seed: int = 1000, on_phase: Phase | None = None) -> dict[str, Any]:
+    """Each position analysed ``repeats`` times at each budget of ``seconds`` (the web's analysis:
+    ``apps.wiring.analyse``); the squared difference of a sampled move's figures between two
+    analyses at the same budget fitted by least squares as ``A^2 (1/d1 + 1/d2) + 2 B^2`` (d: each
+    analysis's depth, ``position.depth``). Several budgets give the fit depths to tell A from B."""
+    from patchwork_opt.ai.analysis.position import depth
     from patchwork_opt.ai.base import move_key
     from patchwork_opt.apps.wiring import analyse
 
-    rows: list[tuple[float, float, float]] = []  # (1/n1 + 1/n2, win difference, margin difference)
+    rows: list[tuple[float, float, float]] = []  # (1/d1 + 1/d2, win difference, margin difference)
     states = _game_positions(positions, seed)
     for i, state in enumerate(states):
         if on_phase is not None:
             on_phase("positions analysed again", i, len(states))
-        analyses = [analyse(state, seconds) for _ in range(repeats)]
-        runs = [{move_key(a.quilt, m.move): m for m in a.moves} for a in analyses]
-        for j, one in enumerate(runs):
-            for other in runs[j + 1:]:
-                for key, m in one.items():
-                    o = other.get(key)
-                    if o is None or m.outcome_proven or o.outcome_proven or not (m.visits and o.visits):
-                        continue
-                    rows.append((1 / m.visits + 1 / o.visits, m.win - o.win, m.margin - o.margin))
+        for budget in seconds:
+            analyses = [analyse(state, budget) for _ in range(repeats)]
+            runs = [(max(depth(a), 1), {move_key(a.quilt, m.move): m for m in a.moves}) for a in analyses]
+            for j, (d1, one) in enumerate(runs):
+                for d2, other in runs[j + 1:]:
+                    for key, m in one.items():
+                        o = other.get(key)
+                        if o is None or m.outcome_proven or o.outcome_proven or not (m.visits and o.visits):
+                            continue
+                        rows.append((1 / d1 + 1 / d2, m.win - o.win, m.margin - o.margin))
     if not rows:
         raise BenchError("no move was sampled in two analyses: nothing to fit")
     design = np.array([[x, 2.0] for x, _, _ in rows])
@@ -268,13 +271,13 @@ def run_noise_fit(*, positions: int = 80, repeats: int = 3, seconds: float = PAG
         differences = sorted(abs(r[column]) for r in rows)
         fitted[name] = {"A": round(a, 4), "B": round(b, 4),
                         "p95_difference": round(differences[int(0.95 * (len(differences) - 1))], 4)}
-    return {"positions": len(states), "repeats": repeats, "seconds": seconds, "pairs": len(rows), **fitted}
+    return {"positions": len(states), "repeats": repeats, "seconds": list(seconds), "pairs": len(rows), **fitted}
 
 
 def render_noise_fit(result: dict[str, Any]) -> str:
     return "\n".join([
         f"{result['pairs']} moves sampled in two of {result['repeats']} analyses of {result['positions']} positions "
-        f"at {result['seconds']:g} s; one standard deviation = sqrt(A^2 / visits + B^2):",
+        f"at {', '.join(f'{s:g}' for s in result['seconds'])} s; one standard deviation = sqrt(A^2 / depth + B^2):",
         *(f"  {name:<6} A {result[name]['A']}, B {result[name]['B']} (95% of differences under "
           f"{result[name]['p95_difference']})" for name in ("win", "margin")),
     ])

@@ -5,7 +5,8 @@ for the engine, the AI and the web service, solvers/bench for the solvers)."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -14,6 +15,7 @@ from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.core.errors import PatchworkError
 
 bench_app = new_typer("Benchmarks (figures and ratios).")
+N = TypeVar("N", int, float)
 
 
 @bench_app.command("engine")
@@ -247,6 +249,17 @@ def bench_web(
         raise typer.Exit(1)
 
 
+def _numbers(text: str, option: str, kind: Callable[[str], N]) -> list[N]:
+    """``0.1,0.3`` or ``44 40`` as numbers; a one-line error naming the option otherwise."""
+    try:
+        found = [kind(s) for s in text.replace(",", " ").split()]
+    except ValueError:
+        found = []
+    if not found:
+        raise PatchworkError(f"{option}: expected numbers like 1,2, got {text!r}")
+    return found
+
+
 @bench_app.command("agreement")
 def bench_agreement(
     games: Annotated[int, typer.Option(min=1, max=200, help="Hinted games against levels 2-4, each reviewed.")] = 20,
@@ -257,6 +270,7 @@ def bench_agreement(
     spaces: Annotated[str, typer.Option(help="--repeat: the suite's spaces whose positions are asked.")] = "44",
     asks: Annotated[int, typer.Option(min=2, max=20, help="--repeat: asks per position.")] = 4,
     seconds: Annotated[float, typer.Option(min=0.05, max=60, help="--repeat: the hint's --time-limit.")] = 1.0,
+    budgets: Annotated[str, typer.Option(help="--noise: the analyses' budgets, seconds.")] = "0.1,0.3,1",
     noise: Annotated[
         bool, typer.Option("--noise", help="Instead: fit the search's spread (the review's error bars).")
     ] = False,
@@ -269,14 +283,12 @@ def bench_agreement(
 
     if noise:
         with phase_progress(disable=as_json) as on_phase:
-            fitted = agreement.run_noise_fit(positions=positions, on_phase=on_phase)
+            fitted = agreement.run_noise_fit(positions=positions, seconds=_numbers(budgets, "--budgets", float),
+                                             on_phase=on_phase)
         _print_json(fitted) if as_json else typer.echo(agreement.render_noise_fit(fitted))
         return
     if repeat:
-        try:
-            asked = [int(s) for s in spaces.replace(",", " ").split()]
-        except ValueError:
-            raise PatchworkError(f"--spaces: expected spaces like 44,40, got {spaces!r}") from None
+        asked = _numbers(spaces, "--spaces", int)
         with phase_progress(disable=as_json) as on_phase:
             result = agreement.run_repeat_bench(spaces=asked, asks=asks, seconds=seconds, on_phase=on_phase)
         _print_json(result) if as_json else typer.echo(agreement.render_repeat_bench(result))

@@ -47,15 +47,15 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import words_in
 
 LINE_PLIES = 4  # plies of expected continuation reported per move
-#: One standard deviation of a sampled move's figures, ``sqrt((A / visits) + B^2)`` with (A, B):
-#: how far two analyses of the same position at the same budget tell the same move apart. Fitted on
-#: 80 positions of level 2-3 solver games, each analysed three times at the page's review depth
-#: (0.3 s, the CP-SAT advisor, a busy machine: 1,350 moves sampled in two runs), by least squares on
-#: the squared differences (``patchwork bench agreement --noise``; docs/benchmarks.md). The floor B
-#: rules: the figures hardly depend on the visits (the learned value is deterministic) but on how far
-#: each run got down the lines that matter.
-WIN_NOISE = (0.015, 0.008)
-MARGIN_NOISE = (0.27, 0.41)
+#: One standard deviation of a sampled move's figures, ``sqrt(A^2 / depth + B^2)`` with (A, B), where
+#: ``depth`` is the visits of the analysis's most visited move (``depth``): how far two analyses of
+#: the same position tell the same move apart. It hardly depends on the move's own visits (the learned
+#: value is deterministic: a move seldom visited is valued alike by both) but on how far each analysis
+#: got down the lines that matter, so on its depth (a busy machine's 0.3 s is a quiet one's 0.05 s).
+#: Fitted by ``patchwork bench agreement --noise --positions 60`` (3,185 moves sampled in two of three
+#: analyses at 0.1, 0.3 and 1 s, load average 10-13: docs/benchmarks.md): the floor B rules.
+WIN_NOISE = (0.0102, 0.0135)
+MARGIN_NOISE = (0.4415, 0.6037)
 
 class AnalysisError(PatchworkError):
     """A request the analysis cannot answer (a non-positive budget, a position after a move
@@ -240,11 +240,17 @@ class Spread:
         return Spread(math.hypot(self.win, other.win), math.hypot(self.margin, other.margin))
 
 
-def spread(m: AnalysedMove) -> Spread:
-    """The search's own uncertainty about ``m``'s figures (``WIN_NOISE``, ``MARGIN_NOISE``)."""
+def depth(analysis: SearchedPosition) -> int:
+    """How deep a sampling went: the visits of its most visited move (0 when nothing was sampled)."""
+    return max((m.visits for m in analysis.moves), default=0)
+
+
+def spread(m: AnalysedMove, reached: int) -> Spread:
+    """The search's own uncertainty about ``m``'s figures in an analysis of depth ``reached``
+    (``depth``; ``WIN_NOISE``, ``MARGIN_NOISE``)."""
     if m.exact:
         return Spread(0.0, 0.0)
-    n = max(m.visits, 1)
+    n = max(reached, 1)
     margin = math.sqrt(MARGIN_NOISE[0] ** 2 / n + MARGIN_NOISE[1] ** 2)
     win = 0.0 if m.outcome_proven else math.sqrt(WIN_NOISE[0] ** 2 / n + WIN_NOISE[1] ** 2)
     return Spread(win, margin)
@@ -257,7 +263,7 @@ def spread_after(state: State, move: Move, following: SearchedPosition | None) -
     after.apply(move)
     if after.is_terminal() or following is None or not following.moves:
         return Spread(0.0, 0.0)
-    return spread(following.best)
+    return spread(following.best, depth(following))
 
 
 def value_after(state: State, move: Move, following: SearchedPosition | None) -> tuple[float, float, bool]:
