@@ -100,6 +100,14 @@ def test_no_two_legal_moves_of_a_position_read_the_same(third_person: bool) -> N
         assert said and max(said.values()) == 1, [w for w, n in said.items() if n > 1]
 
 
+def test_the_terminal_review_s_column_holds_every_move_whole() -> None:
+    """``patchwork analyze`` lines moves up in a column: cut short, two moves could read the same."""
+    from patchwork_opt.apps.review import WORDS_WIDTH
+
+    longest = max(len(move_words(Move("buy", p.id, m), 0)) for p in PATCHES for m in PLACEMENTS[p.id])
+    assert longest == WORDS_WIDTH
+
+
 def test_the_position_says_how_far_advancing_goes() -> None:
     state = make_state(pos=(10, 14))  # player 0 advances to 15
     assert words_in(state, ADVANCE) == "advance 5 spaces (+5 buttons)"
