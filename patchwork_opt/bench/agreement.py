@@ -11,9 +11,10 @@ labels of the hinted moves with the error bars and without them (the rule before
 
 **The same question** (``run_repeat_bench``): endgame positions of the held-out suite
 (``data/exact_suite.json``; measuring only, nothing is fitted on it), each solved exactly with a
-long budget for the truth, then asked ``patchwork hint POSITION --time-limit T --json`` several
-times, each a fresh process as a person would run it: how often the first move loses where a
-winning move exists, and on how many positions the first move changed between asks.
+long budget for the truth (or first played on along best play to a few plies before the end), then
+asked what ``patchwork hint POSITION --time-limit T --json`` answers several times, each in a fresh
+thread (its own exact-search table): how often the first move loses where a winning move exists,
+and on how many positions the first move changed between asks.
 
 **The search's own uncertainty** (``run_noise_fit``): positions of seeded level 2-3 solver games,
 each analysed several times at several budgets; the spread of a move's figures between two analyses
@@ -28,8 +29,7 @@ import json
 import math
 import random
 import sqlite3
-import subprocess
-import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -41,6 +41,8 @@ import numpy as np
 from patchwork_opt.apps.review import label_of
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS, Limits
 from patchwork_opt.bench.web import BenchError, ServerCommand, _hint_move, _server
+from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation
 
@@ -153,6 +155,25 @@ def suite_positions(spaces: Sequence[int]) -> list[State]:
     return [from_notation(p["notation"]) for p in json.loads(text)["positions"] if p["space"] in spaces]
 
 
+def _cut(state: State, plies_left: int, seconds: float) -> State | None:
+    """The position ``plies_left`` plies before the end of best play from ``state`` (itself when
+    closer; None when the exact search cannot settle ``state`` within ``seconds``)."""
+    from patchwork_opt.ai.search import exactcore
+    from patchwork_opt.core.clock import Deadline
+
+    solved = exactcore.solve(state, deadline=Deadline.after(seconds), every_move=True, pv_plies=200)
+    if not solved.solved:
+        return None
+    line = solved.best.line
+    cut = state.clone()
+    try:
+        for move in line[: max(0, len(line) - plies_left)]:
+            cut.apply(move)
+    except PatchworkError:  # a line leaving out a leather patch the search placed on its own
+        return None
+    return None if cut.is_terminal() else cut
+
+
 def _truth(state: State, seconds: float) -> dict[str, float] | None:
     """Each move's proven win (1 or 0) by its text, up to the board's symmetries (None when the exact
     search cannot settle the position within ``seconds``)."""
@@ -167,18 +188,30 @@ def _truth(state: State, seconds: float) -> dict[str, float] | None:
 
 
 def _ask(position: str, seconds: float) -> dict[str, Any]:
-    """``patchwork hint POSITION --time-limit seconds --json`` in a fresh process."""
-    done = subprocess.run([sys.executable, "-m", "cli", "hint", position, "--time-limit", str(seconds), "--json"],
-                          capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        raise BenchError(f"hint failed: {done.stderr.strip()[-200:]}")
-    answer: dict[str, Any] = json.loads(done.stdout)
-    return answer
+    """What ``patchwork hint POSITION --time-limit seconds --json`` answers (``apps.hints.hint_for``),
+    asked in a fresh thread: its own exact-search table, as a new process has, with the compiled
+    searches loaded, as in a server or the engine (a cold process spends its first second loading
+    them: issue 44)."""
+    from patchwork_opt.apps.hints import AdvisedHints, hint_for
+    from patchwork_opt.formats.inputs import LoadedInput
+
+    state = from_notation(position)
+    answers: list[Any] = []
+    worker = threading.Thread(target=lambda: answers.append(
+        hint_for(LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state), time_limit=seconds)))
+    worker.start()
+    worker.join()
+    if not answers or not isinstance(answers[0], AdvisedHints):
+        raise BenchError(f"no hint for {position}")
+    found: dict[str, Any] = answers[0].model_dump()
+    return found
 
 
 def run_repeat_bench(*, spaces: Sequence[int] = (44,), asks: int = 4, seconds: float = 1.0,
-                     truth_seconds: float = 30.0, on_phase: Phase | None = None) -> dict[str, Any]:
-    """See the module's docstring."""
+                     truth_seconds: float = 30.0, plies_left: int | None = None,
+                     on_phase: Phase | None = None) -> dict[str, Any]:
+    """See the module's docstring; with ``plies_left`` each position is first played on along best
+    play to that many plies before the end (the late endgames a hint is expected to prove)."""
     from patchwork_opt.ai.base import move_key
     from patchwork_opt.core.move import Move
     from patchwork_opt.formats.notation import to_notation
@@ -189,6 +222,11 @@ def run_repeat_bench(*, spaces: Sequence[int] = (44,), asks: int = 4, seconds: f
     for i, state in enumerate(positions):
         if on_phase is not None:
             on_phase("endgames asked again", i, len(positions))
+        if plies_left is not None:
+            found = _cut(state, plies_left, truth_seconds)
+            if found is None:
+                continue
+            state = found
         truth = _truth(state, truth_seconds)
         if truth is None or 1.0 not in truth.values():
             continue  # not settled, or every move loses: nothing to get wrong
@@ -202,13 +240,15 @@ def run_repeat_bench(*, spaces: Sequence[int] = (44,), asks: int = 4, seconds: f
             lost += truth.get(key) == 0.0
             searches[answer["search"]] = searches.get(answer["search"], 0) + 1
         changed += len(firsts) > 1
-    return {"spaces": list(spaces), "positions": len(positions), "known_with_a_win": known, "asks": asks,
+    return {"spaces": list(spaces), "plies_left": plies_left, "positions": len(positions),
+            "known_with_a_win": known, "asks": asks,
             "seconds": seconds, "first_move_lost": lost, "first_move_changed": changed, "searches": searches}
 
 
 def render_repeat_bench(result: dict[str, Any]) -> str:
+    cut = f", played on to {result['plies_left']} plies before the end" if result["plies_left"] is not None else ""
     return (f"{result['known_with_a_win']} suite endgames (of {result['positions']} cut at "
-            f"{', '.join(map(str, result['spaces']))}) with a winning move, each asked {result['asks']} times at "
+            f"{', '.join(map(str, result['spaces']))}{cut}) with a winning move, each asked {result['asks']} times at "
             f"{result['seconds']:g} s: the first move lost {result['first_move_lost']} times, changed on "
             f"{result['first_move_changed']} positions; searches {result['searches']}")
 

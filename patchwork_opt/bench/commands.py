@@ -269,6 +269,10 @@ def bench_agreement(
     ] = False,
     spaces: Annotated[str, typer.Option(help="--repeat: the suite's spaces whose positions are asked.")] = "44",
     asks: Annotated[int, typer.Option(min=2, max=20, help="--repeat: asks per position.")] = 4,
+    plies_left: Annotated[
+        int | None, typer.Option(min=1, max=60, help="--repeat: play each on along best play to this many plies "
+                                 "before the end first.")
+    ] = None,
     seconds: Annotated[float, typer.Option(min=0.05, max=60, help="--repeat: the hint's --time-limit.")] = 1.0,
     budgets: Annotated[str, typer.Option(help="--noise: the analyses' budgets, seconds.")] = "0.1,0.3,1",
     noise: Annotated[
@@ -290,7 +294,8 @@ def bench_agreement(
     if repeat:
         asked = _numbers(spaces, "--spaces", int)
         with phase_progress(disable=as_json) as on_phase:
-            result = agreement.run_repeat_bench(spaces=asked, asks=asks, seconds=seconds, on_phase=on_phase)
+            result = agreement.run_repeat_bench(spaces=asked, asks=asks, seconds=seconds, plies_left=plies_left,
+                                                on_phase=on_phase)
         _print_json(result) if as_json else typer.echo(agreement.render_repeat_bench(result))
         return
 
