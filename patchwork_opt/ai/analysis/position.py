@@ -7,11 +7,14 @@ exhaustively, and the expected continuation. Placements leaving quilts equal up 
 eight symmetries (nothing else differs between them) are listed once.
 
 The numbers come from the AI's search (``patchwork_opt.ai.analysis.run``), so every gain in the AI's
-strength flows into the advice: wherever its estimate says the compiled exact search can finish
-within its share of the budget, ``exact_analysis`` searches the rest of the game exhaustively over
-every legal move (the top move then wins whenever a winning move exists); when it runs out first, the
-moves it proved keep their exact figures and the others are sampled with the time left (``with_proven``:
-each move's ``exact`` says which); for a pending leather
+strength flows into the advice: the compiled exact search goes first, over every legal move (the top
+move then wins whenever a winning move exists); where its estimate says it can finish within the
+whole budget (``within_reach``) it gets a full share and the result is waited for: the sampling keeps
+at most its part of what is left, early stop or not, and the exact search goes on with the rest
+(``resume_exact``, from the table the first attempt filled), so the same question gets the same
+answer. When it runs out, the moves it proved keep their exact figures and the others are sampled
+(``with_proven``: each move's ``exact`` says which); proven wins rank first, proven losses last
+(``outcome_class``). For a pending leather
 patch outside its reach, the AI's whole analysis, ``run_analysis``; elsewhere its sampling search,
 ``sampled_analysis``, over the analysis's own options of the one candidate list
 (``candidate_moves``: several distinct placements per offer), with a move played in a game
@@ -51,11 +54,12 @@ LINE_PLIES = 4  # plies of expected continuation reported per move
 #: ``depth`` is the visits of the analysis's most visited move (``depth``): how far two analyses of
 #: the same position tell the same move apart. It hardly depends on the move's own visits (the learned
 #: value is deterministic: a move seldom visited is valued alike by both) but on how far each analysis
-#: got down the lines that matter, so on its depth (a busy machine's 0.3 s is a quiet one's 0.05 s).
+#: got down the lines that matter, so on its depth (a busy machine gets less of it a second).
 #: Fitted by ``patchwork bench agreement --noise --positions 60`` (3,185 moves sampled in two of three
 #: analyses at 0.1, 0.3 and 1 s, load average 10-13: docs/benchmarks.md): the floor B rules.
 WIN_NOISE = (0.0102, 0.0135)
 MARGIN_NOISE = (0.4415, 0.6037)
+
 
 class AnalysisError(PatchworkError):
     """A request the analysis cannot answer (a non-positive budget, a position after a move
