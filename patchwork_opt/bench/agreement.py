@@ -49,6 +49,7 @@ from patchwork_opt.formats.notation import from_notation
 Phase = Callable[[str, float, float], None]
 LEVELS = (2, 3, 4)
 FLAGGED = ("inaccuracy", "mistake", "blunder")
+_SHOWN = ("win_before", "win_after", "loss", "points_lost", "loss_error", "points_error", "exact")
 
 
 def _request(http: httpx.Client, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
@@ -124,8 +125,12 @@ def run_agreement_bench(argv_for: ServerCommand, *, games: int = 20, seed: int =
             mine, fresh = _tally(reviewed["plies"], hinted), _tally(again["plies"], hinted)
             _added(page, mine)
             _added(emptied, fresh)
+            flagged = [{"ply": p["ply"], "label": p["label"], "hint_win": hinted[p["ply"]]["win"],
+                        "hint_exact": hinted[p["ply"]]["exact"], **{k: p[k] for k in _SHOWN}}
+                       for review in (reviewed, again) for p in review["plies"]
+                       if p["ply"] in hinted and p["label"] in FLAGGED]
             rows.append({"seed": seed + g, "level": level, "seat": seat, "plies": game["ply"],
-                         "page": mine, "emptied": fresh})
+                         "page": mine, "emptied": fresh, "flagged": flagged})
     return {"games": games, "levels": list(levels), "hint_seconds": Limits().game_hint_seconds,
             "review_seconds": PAGE_REVIEW_SECONDS, "page_review": page, "emptied_cache_review": emptied,
             "per_game": rows}
