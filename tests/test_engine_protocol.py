@@ -24,6 +24,7 @@ from patchwork_opt.apps.engine.protocol import (
 )
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.notation import to_notation
 
 PATCHWORK = Path(sys.executable).parent / "patchwork"
@@ -71,11 +72,14 @@ def test_go_movetime_answers_a_legal_move_with_its_figures(engine: pexpect.spawn
     engine.sendline("newgame")
     engine.sendline("position startpos seed 3")
     engine.sendline("go movetime 200")
-    move, infos = _bestmove(engine)
+    engine.expect(BESTMOVE)
+    move, before = Move.parse(engine.match.group(1)), engine.before
     state.check(move)
-    info = parse_info(infos[-1])
+    info = parse_info(INFO.findall(before)[-1])
     assert info.win is not None and 0.0 <= info.win <= 1.0
     assert info.nodes > 0 and info.pv[0] == move
+    # the move in the words every page and command says it with (core/words.py)
+    assert f"info string pv {words_in(state, move)}" in before
 
 
 def test_moves_and_notation_set_up_the_same_position(engine: pexpect.spawn) -> None:

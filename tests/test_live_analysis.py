@@ -10,11 +10,11 @@ import pytest
 from conftest import late_positions, leather_position
 
 from patchwork_opt.ai.analysis.live import MAX_LINES, live_analysis, snapshot_json, spoken_line
-from patchwork_opt.ai.analysis.position import move_words
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import words_in as move_words
 
 
 def test_the_figures_grow_until_the_time_is_up() -> None:

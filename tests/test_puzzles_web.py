@@ -16,6 +16,7 @@ from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import patch_words, words_in
 from patchwork_opt.puzzles.bank import Bank, shipped_bank
 from patchwork_opt.puzzles.kinds import KINDS, Puzzle
 from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
@@ -88,6 +89,11 @@ def test_a_winning_move_is_correct_and_the_ratings_move_the_right_way(client: Te
     assert verdict["visitor"]["rating"] > 1500 and verdict["rating"]["rating"] < START_RATINGS[ENDGAME.difficulty]
     assert len(verdict["winning"]) == len(ENDGAME.winning)
     assert verdict["details"] == {"kind": "endgame", "winning": verdict["winning"]}
+    # each move of the verdict with its words (core/words.py), for the player who makes it
+    start = ENDGAME.state()
+    assert verdict["winning_words"] == [words_in(start, m) for m in ENDGAME.winning]
+    assert len(verdict["line_words"]) == len(verdict["line"])
+    assert verdict["line_words"][0] == verdict["winning_words"][0]
     visitor = verdict["visitor"]["id"]
     # a wrong fill answer: the visitor goes down, that puzzle up
     before = verdict["visitor"]["rating"]
@@ -97,6 +103,7 @@ def test_a_winning_move_is_correct_and_the_ratings_move_the_right_way(client: Te
     assert short["optimum"] == placements_json(FILL.best)
     assert short["details"] == {"kind": "fill", "value": short["value"], "best": short["best"],
                                 "optimum": short["optimum"]}
+    assert short["optimum_words"] == [patch_words(pid, mask) for pid, mask in FILL.best]
     # answering again changes nothing; the visitor's rating comes back with the next puzzle
     again = answer(client, FILL, {"placements": placements_json(FILL.best), "visitor": visitor}).json()
     assert again["correct"] and not again["rated"] and again["visitor"]["rating"] == short["visitor"]["rating"]

@@ -178,6 +178,39 @@ def test_a_review_reuses_what_hints_and_the_ai_analysed(tmp_path: Path, base_ser
         assert deeper.status_code == 200 and len(counting.calls) == before + 1 + positions
 
 
+def test_a_hint_and_the_review_speak_with_one_voice(tmp_path: Path, base_services: Services) -> None:
+    """The person plays a hinted move each turn (the first, or now and then the second), and the
+    review at the page's default depth (the hints' budget) reads the same analyses: the hint's first
+    move is the review's best, never flagged, and each move played has the figures and the words the
+    hint showed for it."""
+    limits = Limits(game_hint_seconds=FAST, max_ai_seconds=FAST)
+    with TestClient(create_app(tmp_path / "g.db", base_services, limits), base_url=LOCAL) as c:
+        game = c.post("/api/games", json={"seed": 6, "ai": "solver", "level": 2}).json()
+        url = f"/api/games/{game['id']}"
+        shown: dict[int, tuple[dict[str, Any], bool]] = {}  # ply -> (the hint of the move played, first?)
+        while game["ply"] < 14 and not game["state"]["over"]:
+            if game["ai_to_move"]:
+                game = c.post(f"{url}/ai-move", json={"ply": game["ply"]}).json()
+                continue
+            hints = c.get(f"{url}/hint").json()["hints"]
+            assert len({h["words"] for h in hints}) == len(hints)  # no two hinted moves read the same
+            first = game["ply"] % 3 != 2 or len(hints) == 1
+            chosen = hints[0] if first else hints[1]
+            shown[game["ply"]] = (chosen, first)
+            game = c.post(f"{url}/moves", json={"ply": game["ply"], "move": chosen["line"][0]}).json()
+            assert game["moves"][-1]["words"] == chosen["words"] == chosen["line_words"][0]
+        review = c.get(f"{url}/review", params={"time_per_move": FAST})
+        assert review.status_code == 200, review.text
+        plies = {p["ply"]: p for p in review.json()["plies"]}
+        assert any(not first for _, first in shown.values())
+        for ply, (hint, first) in shown.items():
+            p = plies[ply]
+            assert p["played_words"] == p["played_text"] == hint["words"]
+            assert p["win_after"] == hint["win"], (p, hint)  # the same figure in the hint and the review
+            if first:
+                assert p["label"] == "best" and p["best"] == p["played"] and p["win_before"] == hint["win"]
+
+
 def test_the_analysis_bot_plays_the_best_move_of_the_cached_analysis() -> None:
     start = State.new(seed=8)
     analysis = analyse_position(start, iterations=300, seed=0)

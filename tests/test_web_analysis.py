@@ -19,12 +19,12 @@ from test_setup import table_of
 from test_web_api import LOCAL, engine_services, new_game
 from test_web_faults import serving
 
-from patchwork_opt.ai.analysis.position import move_words
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits
 from patchwork_opt.apps.web.wiring import web_services
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.words import words_in as move_words
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record
 

@@ -14,6 +14,7 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.symmetry import canonical
 
 PLACEMENTS_PER_OFFER = 3  # distinct placements of each offered patch (or leather cells) shown
+MOVES_SHOWN = 8  # moves of a position a hint shows by default (``SearchedPosition.shown``)
 
 
 @dataclass(frozen=True, slots=True)

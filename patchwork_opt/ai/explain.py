@@ -1,7 +1,7 @@
 """Readable words for moves, so every Decision carries a sentence a player can follow.
 
-The move itself is said with ``core.words``' pieces (the cells as rows and columns, the patch's
-number), in the third person: the bot ``buys``, ``advances``, ``places``.
+The move itself is said with ``core.words``' pieces (where the patch lies and how it is turned, the
+patch's number), in the third person: the bot ``buys``, ``advances``, ``puts``.
 """
 
 from __future__ import annotations
@@ -11,25 +11,26 @@ from patchwork_opt.ai.heuristic import leather_cell
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.words import cells_words, plural
+from patchwork_opt.core.words import move_words, patch_words, placed_words, plural
 
 
 def describe(move: Move) -> str:
-    """``buys #12 for 3 buttons (time 6, income 2) at rows 0-2, cols 0-2``, ``advances``, ``places
-    the leather patch on row 4, col 4``."""
+    """``buys #12 for 3 buttons (time 6, income 2) at rows 0-2, cols 0-2, turned right``,
+    ``advances``, ``puts the leather patch on row 4, col 4``."""
     if move.kind == "advance":
         return "advances"
     if move.kind == "leather":
-        return f"places the leather patch on {cells_words(move.mask)}"
+        return move_words(move, 0, third_person=True)
     p = PATCHES[move.patch]
-    return f"buys #{p.id} for {plural(p.cost, 'button')} (time {p.time}, income {p.income}) at {cells_words(move.mask)}"
+    return (f"buys #{p.id} for {plural(p.cost, 'button')} (time {p.time}, income {p.income}) at "
+            f"{placed_words(p.id, move.mask)}")
 
 
 def short_words(move: Move) -> str:
-    """A move named in passing (the runner-up of a reason): ``#7 at rows 0-1, cols 3-5``,
+    """A move named in passing (the runner-up of a reason): ``#7 at rows 0-1, cols 3-5, flipped``,
     ``advancing``, ``leather``."""
     if move.kind == "buy":
-        return f"#{move.patch} at {cells_words(move.mask)}"
+        return patch_words(move.patch, move.mask)
     return "advancing" if move.kind == "advance" else "leather"
 
 

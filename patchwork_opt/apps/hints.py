@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from patchwork_opt.ai.base import MOVES_SHOWN
 from patchwork_opt.apps.placement_reasons import placement_reasons, reasons_lines, score_rule, summary
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES
@@ -23,6 +24,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import label_grid, render_grid
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import line_words, words_in
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import Record
 from solvers.bestfit import BestFitResult, Hint, best_fit
@@ -38,6 +40,7 @@ class AdvisedHint(BaseModel):
     type: Literal["advance", "buy", "leather"]
     patch: int | None
     cells: list[tuple[int, int]] = Field(description="cells the move covers ([] for advance)")
+    words: str = Field(description="the move in words (core/words.py): no two moves of a position read the same")
     score: float = Field(description="the ranking value in [-1, 1]: mostly the win chance, a little the margin")
     win: float = Field(description="chance the player to move wins after this move, 0-1")
     margin: float = Field(description="expected final margin for the player to move (points)")
@@ -48,6 +51,7 @@ class AdvisedHint(BaseModel):
                                  "within the proven bound the reason gives)")
     reason: str
     line: list[dict[str, Any]] = Field(description="the move and the expected continuation (RULES.md moves)")
+    line_words: list[str] = Field(description="each move of line in words, for the player who makes it")
 
 
 SearchKind = Literal["exact", "partly exact", "sampled"]
@@ -68,7 +72,6 @@ class AdvisedHints(BaseModel):
 
 
 PLACEMENTS_SHOWN = 3  # placements of a patch shown by default
-MOVES_SHOWN = 8  # moves of a position shown by default
 
 def advised_hints(
     state: State, *, deadline: Deadline, top: int = 8, seed: int = 0, stop: StopSignal | None = None
@@ -90,8 +93,9 @@ def hints_of(state: State, analysis: SearchedPosition, top: int) -> AdvisedHints
     hints = [
         AdvisedHint(
             type=m.move.kind, patch=m.move.patch if m.move.kind == "buy" else None, cells=cells_of(m.move.mask),
-            score=round(ranking_value(m), 4), win=round(m.win, 4), margin=round(m.margin, 2), exact=m.exact,
-            outcome_proven=m.outcome_proven, reason=advice(state, m), line=[move.to_json() for move in m.line],
+            words=words_in(state, m.move), score=round(ranking_value(m), 4), win=round(m.win, 4),
+            margin=round(m.margin, 2), exact=m.exact, outcome_proven=m.outcome_proven, reason=advice(state, m),
+            line=[move.to_json() for move in m.line], line_words=line_words(state, m.line),
         )
         for m in analysis.shown()[:top]
     ]

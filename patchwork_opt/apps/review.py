@@ -11,13 +11,21 @@ else from the analysis of the position the move led to.
 Labels follow one rule, the one the page's legend states (``label_rule``): a move that is not the
 best gets the worse of two grades, its grade in win chance lost (5%, 10%, 20%: ``LABELS``) and its
 grade in expected points lost (2, 4, 8: ``POINT_LABELS``), so a move throwing away many points is a
-mistake even in a game already decided, and a move that lost neither is never flagged. A sampled
-estimate's loss in win chance counts only as far as the points back it: one point of expected margin
-is worth at most ``WIN_PER_POINT`` of win chance (the steepest slope of the win chance against the
-margin, at 50%), so a larger drop with few points lost is the noise of two estimates, not a weak
-move, and two equal players are not flagged for it. Exact figures (every way the game can go
-checked) count in full. Measured (docs/benchmarks.md): a random player against the solver gets about
-6 mistakes and blunders a game, two equal solvers well under 0.3 a player.
+mistake even in a game already decided, and a move that lost neither is never flagged. A label is
+given only for what a loss has above the search's own uncertainty: each sampled figure has a spread
+(``position.spread``: how far two analyses of the position at the same depth tell that move apart),
+and the loss and the points lost each lose ``CONFIDENCE`` standard deviations of the difference
+(``loss_error``, ``points_error``) before they are graded. A sampled estimate's loss in win chance
+counts only as far as the points back it: one point of expected margin is worth at most
+``WIN_PER_POINT`` of win chance (the steepest slope of the win chance against the margin, at 50%),
+so a larger drop with few points lost is the noise of two estimates, not a weak move. Exact figures
+(every way the game can go checked) count in full, without an error bar.
+
+The move played is judged by its own figures in the position's analysis wherever a hint of that
+analysis shows it: a game hint and its review read the same cached analysis (the page's hint budget
+is its default review depth), so the hint's first move is the review's best and the figures the
+page shows for a move are the same in both. Measured (docs/benchmarks.md): a random player against
+the solver gets about 6 mistakes and blunders a game, two equal solvers well under 0.3 a player.
 
 A player's accuracy is lichess's (docs/review.md): each move scores
 ``103.1668 * exp(-0.04354 * (win% before - win% after)) - 3.1669``, kept within 0-100, so a best
@@ -41,8 +49,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from patchwork_opt.ai.analysis.position import analyse_position, move_words, value_after
-from patchwork_opt.ai.base import SearchedPosition
+from patchwork_opt.ai.analysis.position import analyse_position, depth, spread, spread_after, value_after
+from patchwork_opt.ai.base import MOVES_SHOWN, AnalysedMove, SearchedPosition
 from patchwork_opt.apps.chart import win_chart_png, win_chart_svg
 from patchwork_opt.apps.deal import Deal, deal_of, deal_words
 from patchwork_opt.core.advice import PlacementAdvisor
@@ -52,6 +60,7 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.symmetry import canonical
+from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.record import Record, write_atomic
 
 #: (label, the loss in win chance from which a move that is not the best gets it), mildest first.
@@ -71,6 +80,9 @@ BLUNDER = "blunder"
 ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668, 0.04354, -3.1669
 DECIDED = 0.03  # a win chance this close to 0 or 1 is a decided game
 RELIABLE_SHARE = 0.2  # a move's own figure counts when it had this share of the best move's visits
+#: Standard deviations of the search's own spread a loss must stand above to count (a normal spread's
+#: 98% one-sided): a label says the move lost at least that much, whichever analysis at this depth.
+CONFIDENCE = 2.0
 
 Progress = Callable[[str, float, float], None]
 #: ``analyse(state, extra)``: a position's analysis with ``extra`` (the move played) compared alongside.
@@ -97,12 +109,17 @@ class PlyReview:
     best_words: str
     #: the win chance the search backed up for the best move, before the win map (``AnalysedMove.searched``)
     searched: float | None = None
+    #: the error bars of ``loss`` and ``points_lost``: only what stands above them counts for the label
+    loss_error: float = 0.0
+    points_error: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "ply": self.ply, "player": self.player, "played": self.played.to_json(), "best": self.best.to_json(),
+            "ply": self.ply, "player": self.player, "played": self.played.to_json(), "played_words": self.played_words,
+            "best": self.best.to_json(), "best_words": self.best_words,
             "win_before": round(self.win_before, 4), "win_after": round(self.win_after, 4),
-            "loss": round(self.loss, 4), "points_lost": round(self.points_lost, 2), "label": self.label,
+            "loss": round(self.loss, 4), "points_lost": round(self.points_lost, 2),
+            "loss_error": round(self.loss_error, 4), "points_error": round(self.points_error, 2), "label": self.label,
             "exact": self.exact,
         }
 
@@ -160,13 +177,18 @@ def counted_loss(loss: float, points_lost: float, exact: bool) -> float:
     return loss if exact else min(loss, points_lost * WIN_PER_POINT)
 
 
-def label_of(loss: float, points_lost: float, is_best: bool, exact: bool = False) -> str:
+def label_of(loss: float, points_lost: float, is_best: bool, exact: bool = False, loss_error: float = 0.0,
+             points_error: float = 0.0) -> str:
     """The label of a move losing ``loss`` win chance and ``points_lost`` expected points
     (``exact``: who wins after the best move and after this one is proven, so the win chance counts
     in full, margins proven or not): the worse of its grade
-    in win chance and its grade in points, ``good`` when it reaches neither."""
+    in win chance and its grade in points, ``good`` when it reaches neither. Only what a loss has
+    above its error bar counts (``loss_error``, ``points_error``: ``CONFIDENCE`` standard deviations
+    of the search's own spread of the difference, ``position.spread``; 0 where both are exact)."""
     if is_best:
         return "best"
+    loss = max(0.0, loss - loss_error)
+    points_lost = max(0.0, points_lost - points_error)
     counted = counted_loss(loss, points_lost, exact)
     label = "good"
     for (name, chance), (_, points) in zip(LABELS, POINT_LABELS, strict=True):
@@ -180,10 +202,11 @@ def label_rule() -> str:
     grades = "; ".join(f"{name}: {chance:.0%} win chance or {points:g} points"
                        for (name, chance), (_, points) in zip(LABELS, POINT_LABELS, strict=True))
     return (f"A move that is not the best gets the worse of two grades, by the win chance and by the "
-            f"expected points it lost against the best move ({grades}). A sampled drop in win chance "
-            f"counts only as far as the points lost back it ({WIN_PER_POINT:.2%} a point); when every way "
-            f"the game can go was checked for who wins it counts in full. A move that lost neither is never "
-            f"flagged.")
+            f"expected points it lost against the best move ({grades}). A sampled figure has an error bar "
+            f"(what two analyses of the position at this depth may differ by): only the loss above it "
+            f"counts. A sampled drop in win chance counts only as far as the points lost back it "
+            f"({WIN_PER_POINT:.2%} a point); when every way the game can go was checked for who wins it "
+            f"counts in full. A move that lost neither is never flagged.")
 
 
 def counts_for_accuracy(ply: PlyReview) -> bool:
@@ -324,18 +347,29 @@ def review_move(state: State, played: Move, analyse: PositionAnalyser, ply: int 
     return _ply(ply, state, played, here, following)
 
 
+def _own_figures(here: SearchedPosition, found: AnalysedMove | None) -> bool:
+    """Whether the move played is judged by its own figures in the position's analysis: always where
+    a hint of that analysis shows it (the page then shows the same figures for it in the hint and
+    the review), where its outcome is proven, or where the search gave it a fair share of its visits;
+    a poor move the search hardly looked at is judged by the analysis of the position it led to."""
+    if found is None or not found.valued:
+        return False
+    shown = any(m.move == found.move for m in here.shown()[:MOVES_SHOWN])
+    return shown or found.outcome_proven or found.visits >= RELIABLE_SHARE * here.best.visits > 0
+
+
 def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
          following: SearchedPosition | None) -> PlyReview:
     assert here is not None  # a position with a move played from it is running
     best = here.best
     found = here.find(played)
     is_best = found is not None and found.move == best.move
-    if found is not None and (found.outcome_proven or found.visits >= RELIABLE_SHARE * best.visits > 0):
+    if found is not None and _own_figures(here, found):
         win_after, margin_after, exact_after = found.win, found.margin, found.exact
-        proven_after = found.outcome_proven
+        proven_after, after_spread = found.outcome_proven, spread(found, depth(here))
     else:
         win_after, margin_after, exact_after = value_after(state, played, following)
-        proven_after = exact_after
+        proven_after, after_spread = exact_after, spread_after(state, played, following)
     if is_best:
         win_after, margin_after = best.win, best.margin
     loss = max(0.0, best.win - win_after)
@@ -343,10 +377,15 @@ def _ply(i: int, state: State, played: Move, here: SearchedPosition | None,
     exact = best.exact and exact_after
     # who wins after both moves is proven (margins or not): the drop in win chance is exact
     proven = best.outcome_proven and proven_after
+    both = spread(best, depth(here)) + after_spread  # the spread of the difference of the two figures
+    loss_error = 0.0 if is_best else CONFIDENCE * both.win
+    points_error = 0.0 if is_best else CONFIDENCE * both.margin
     return PlyReview(
         ply=i, player=here.player, played=played, best=best.move, win_before=best.win, win_after=win_after,
-        loss=loss, points_lost=points_lost, label=label_of(loss, points_lost, is_best, proven), exact=exact,
-        played_words=move_words(state, played), best_words=move_words(state, best.move), searched=best.searched,
+        loss=loss, points_lost=points_lost, exact=exact,
+        label=label_of(loss, points_lost, is_best, proven, loss_error, points_error),
+        played_words=words_in(state, played), best_words=words_in(state, best.move),
+        searched=best.searched, loss_error=loss_error, points_error=points_error,
     )
 
 
@@ -363,7 +402,7 @@ def render_review(review: GameReview) -> str:
     lines = []
     for p in review.plies:
         name = review.players[p.player].name
-        line = (f"{p.ply:3d}  {name:<14.14} {p.played_words:<44.44} "
+        line = (f"{p.ply:3d}  {name:<14.14} {p.played_words:<{WORDS_WIDTH}} "
                 f"{p.win_before:4.0%} -> {p.win_after:4.0%} {-p.points_lost:6.1f} pts  "
                 f"{p.label}{' (exact)' if p.exact else ''}")
         if p.label not in ("best", "good"):
@@ -385,6 +424,8 @@ def render_review(review: GameReview) -> str:
     return "\n".join(lines)
 
 
+#: The longest move in words (a buy turned and flipped): a column that holds every move whole.
+WORDS_WIDTH = 52
 def _error_rate_words(player: PlayerReview) -> str:
     """``error rate 2.1% over 24 decisions``: the error rate beside the decisions it is over."""
     return (f"error rate {player.error_rate:5.1%} over {player.decisions} "

@@ -5,7 +5,8 @@ for the engine, the AI and the web service, solvers/bench for the solvers)."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -14,6 +15,7 @@ from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.core.errors import PatchworkError
 
 bench_app = new_typer("Benchmarks (figures and ratios).")
+N = TypeVar("N", int, float)
 
 
 @bench_app.command("engine")
@@ -358,6 +360,64 @@ def bench_stream(
         result = run_stream_bench(argv_for, streams=streams, players=players, seconds=seconds, samples=samples,
                                   on_phase=on_phase)
     _print_json(result) if as_json else typer.echo(render_stream_bench(result))
+
+
+def _numbers(text: str, option: str, kind: Callable[[str], N]) -> list[N]:
+    """``0.1,0.3`` or ``44 40`` as numbers; a one-line error naming the option otherwise."""
+    try:
+        found = [kind(s) for s in text.replace(",", " ").split()]
+    except ValueError:
+        found = []
+    if not found:
+        raise PatchworkError(f"{option}: expected numbers like 1,2, got {text!r}")
+    return found
+
+
+@bench_app.command("agreement")
+def bench_agreement(
+    games: Annotated[int, typer.Option(min=1, max=200, help="Hinted games against levels 2-4, each reviewed.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first game's circle (the next games count up).")] = 0,
+    repeat: Annotated[
+        bool, typer.Option("--repeat", help="Instead: held-out endgames asked `patchwork hint` several times.")
+    ] = False,
+    spaces: Annotated[str, typer.Option(help="--repeat: the suite's spaces whose positions are asked.")] = "44",
+    asks: Annotated[int, typer.Option(min=2, max=20, help="--repeat: asks per position.")] = 4,
+    plies_left: Annotated[
+        int | None, typer.Option(min=1, max=60, help="--repeat: play each on along best play to this many plies "
+                                 "before the end first.")
+    ] = None,
+    seconds: Annotated[float, typer.Option(min=0.05, max=60, help="--repeat: the hint's --time-limit.")] = 1.0,
+    budgets: Annotated[str, typer.Option(help="--noise: the analyses' budgets, seconds.")] = "0.1,0.3,1",
+    noise: Annotated[
+        bool, typer.Option("--noise", help="Instead: fit the search's spread (the review's error bars).")
+    ] = False,
+    positions: Annotated[int, typer.Option(min=2, max=1000, help="--noise: positions analysed again.")] = 80,
+    as_json: JsonFlag = False,
+) -> None:
+    """One voice: hints and reviews agree, the same question gets the same answer (issue 40)."""
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.bench import agreement
+
+    if noise:
+        with phase_progress(disable=as_json) as on_phase:
+            fitted = agreement.run_noise_fit(positions=positions, seconds=_numbers(budgets, "--budgets", float),
+                                             on_phase=on_phase)
+        _print_json(fitted) if as_json else typer.echo(agreement.render_noise_fit(fitted))
+        return
+    if repeat:
+        asked = _numbers(spaces, "--spaces", int)
+        with phase_progress(disable=as_json) as on_phase:
+            result = agreement.run_repeat_bench(spaces=asked, asks=asks, seconds=seconds, plies_left=plies_left,
+                                                on_phase=on_phase)
+        _print_json(result) if as_json else typer.echo(agreement.render_repeat_bench(result))
+        return
+
+    def argv_for(port: int, db: str) -> list[str]:
+        return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
+
+    with phase_progress(disable=as_json) as on_phase:
+        found = agreement.run_agreement_bench(argv_for, games=games, seed=seed, on_phase=on_phase)
+    _print_json(found) if as_json else typer.echo(agreement.render_agreement_bench(found))
 
 
 @bench_app.command("puzzles")

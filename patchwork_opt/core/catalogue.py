@@ -18,7 +18,12 @@ Cell = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Orientation:
-    """One distinct rotation/reflection of a patch, normalised to start at (0, 0)."""
+    """One distinct rotation/reflection of a patch, normalised to start at (0, 0).
+
+    ``flipped`` and ``turns`` say how it is made from the patch's picture (orientation 0, its
+    ``shape`` as drawn on the page's offers and the terminal's): mirrored left to right first when
+    ``flipped``, then turned a quarter clockwise ``turns`` times (the page's Flip, then its Rotate);
+    the first such way in that order, so a symmetric patch's orientation is said the simplest way."""
 
     index: int
     cells: tuple[Cell, ...]
@@ -28,6 +33,8 @@ class Orientation:
     mask: int  # the shape anchored at (0, 0)
     offsets: tuple[int, ...]  # bit offsets of the cells from the anchor
     anchors: int  # bits of the anchor cells where the shape stays on the quilt
+    flipped: bool = False
+    turns: int = 0
 
     def rows(self) -> list[str]:
         grid = [["." for _ in range(self.width)] for _ in range(self.height)]
@@ -57,8 +64,11 @@ def _normalise(cells: list[Cell]) -> tuple[Cell, ...]:
     return tuple(sorted((r - min_r, c - min_c) for r, c in cells))
 
 
-def _transforms(cells: list[Cell], buttons: list[Cell]) -> list[tuple[tuple[Cell, ...], tuple[Cell, ...]]]:
-    """The distinct orientations: rotations first, then the mirrored rotations."""
+def _transforms(
+    cells: list[Cell], buttons: list[Cell]
+) -> list[tuple[tuple[Cell, ...], tuple[Cell, ...], bool, int]]:
+    """The distinct orientations: rotations first, then the mirrored rotations (each with the flip
+    and the clockwise quarter turns that first made it)."""
     seen: set[tuple[Cell, ...]] = set()
     out = []
     for flip in (False, True):
@@ -80,7 +90,7 @@ def _transforms(cells: list[Cell], buttons: list[Cell]) -> list[tuple[tuple[Cell
                 continue
             seen.add(shape)
             moved_buttons = tuple(sorted((r - min_r, c - min_c) for r, c in (move(b) for b in buttons)))
-            out.append((shape, moved_buttons))
+            out.append((shape, moved_buttons, flip, turns))
     return out
 
 
@@ -91,7 +101,7 @@ def _build_patch(raw: dict[str, object]) -> Patch:
     orientations = []
     placements: list[int] = []
     placement_orientation: list[int] = []
-    for index, (ocells, obuttons) in enumerate(_transforms(cells, buttons)):
+    for index, (ocells, obuttons, flipped, turns) in enumerate(_transforms(cells, buttons)):
         height = max(r for r, _ in ocells) + 1
         width = max(c for _, c in ocells) + 1
         mask = mask_of(ocells)
@@ -111,6 +121,8 @@ def _build_patch(raw: dict[str, object]) -> Patch:
                 mask=mask,
                 offsets=tuple(r * SIZE + c for r, c in ocells),
                 anchors=anchors,
+                flipped=flipped,
+                turns=turns,
             )
         )
     return Patch(

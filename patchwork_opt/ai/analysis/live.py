@@ -39,7 +39,7 @@ from patchwork_opt.core.clock import EXACT_SHARE, PROBE_SHARE, Clock, Deadline, 
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.core.words import player_name
+from patchwork_opt.core.words import player_name, words_in
 
 #: seconds from the start to the first snapshot, and between snapshots after it
 FIRST_SNAPSHOT = 0.15
@@ -258,7 +258,7 @@ def _known(state: State, sampler: _Sampler | _LeatherSampler, prover: _Prover) -
 
 
 def spoken_line(state: State, line: Sequence[Move]) -> list[tuple[int, Move, str]]:
-    """Each move of ``line`` from ``state`` with its mover and in their words (``position.move_words``).
+    """Each move of ``line`` from ``state`` with its mover and in their words (``core.words.words_in``).
     The sampling search places a leather patch a move earns on the heuristic's cell without listing
     it (``fastcore.resolve_leather``): that placement is said where it happens."""
     walk = state.clone()
@@ -267,11 +267,11 @@ def spoken_line(state: State, line: Sequence[Move]) -> list[tuple[int, Move, str
         if walk.pending >= 0 and move.kind != "leather":
             p = walk.to_move()
             placed = Move("leather", -1, leather_cell(walk.quilts[p], walk.bonus < 0))
-            out.append((p, placed, position.move_words(walk, placed)))
+            out.append((p, placed, words_in(walk, placed)))
             walk.apply(placed)
         if walk.is_terminal():
             break
-        out.append((walk.to_move(), move, position.move_words(walk, move)))
+        out.append((walk.to_move(), move, words_in(walk, move)))
         walk.apply(move)
     return out
 
@@ -293,7 +293,7 @@ def line_json(state: State, m: AnalysedMove) -> dict[str, Any]:
     at_least, at_most = margin_bounds(m)
     return {
         "move": m.move.to_json(),
-        "words": position.move_words(state, m.move),
+        "words": words_in(state, m.move),
         "win": round(m.win, 4),
         "margin": round(m.margin, 2),
         "proven": m.exact,

@@ -7,11 +7,14 @@ exhaustively, and the expected continuation. Placements leaving quilts equal up 
 eight symmetries (nothing else differs between them) are listed once.
 
 The numbers come from the AI's search (``patchwork_opt.ai.analysis.run``), so every gain in the AI's
-strength flows into the advice: wherever its estimate says the compiled exact search can finish
-within its share of the budget, ``exact_analysis`` searches the rest of the game exhaustively over
-every legal move (the top move then wins whenever a winning move exists); when it runs out first, the
-moves it proved keep their exact figures and the others are sampled with the time left (``with_proven``:
-each move's ``exact`` says which); for a pending leather
+strength flows into the advice: the compiled exact search goes first, over every legal move (the top
+move then wins whenever a winning move exists); where its estimate says it can finish within the
+whole budget (``within_reach``) it gets a full share and the result is waited for: the sampling keeps
+at most its part of what is left, early stop or not, and the exact search goes on with the rest
+(``resume_exact``, from the table the first attempt filled), so the same question gets the same
+answer. When it runs out, the moves it proved keep their exact figures and the others are sampled
+(``with_proven``: each move's ``exact`` says which); proven wins rank first, proven losses last
+(``outcome_class``). For a pending leather
 patch outside its reach, the AI's whole analysis, ``run_analysis``; elsewhere its sampling search,
 ``sampled_analysis``, over the analysis's own options of the one candidate list
 (``candidate_moves``: several distinct placements per offer), with a move played in a game
@@ -26,9 +29,10 @@ candidates are listed, the exact search's share and the sampling search all end 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from patchwork_opt.ai.analysis import run as search
 from patchwork_opt.ai.base import PLACEMENTS_PER_OFFER, AnalysedMove, SearchedPosition, move_key
@@ -37,15 +41,25 @@ from patchwork_opt.ai.search.exact import final_value, value_margin
 from patchwork_opt.ai.search.fastcore import MAX_CHILDREN, CompiledEvaluator
 from patchwork_opt.ai.search.policy import outcome_value
 from patchwork_opt.ai.seeding import require_running
-from patchwork_opt.core import words
 from patchwork_opt.core.advice import PlacementAdvisor
-from patchwork_opt.core.clock import Deadline, bounded
+from patchwork_opt.core.clock import EXACT_SHARE, Deadline, bounded
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import words_in
 
 LINE_PLIES = 4  # plies of expected continuation reported per move
+#: One standard deviation of a sampled move's figures, ``sqrt(A^2 / depth + B^2)`` with (A, B), where
+#: ``depth`` is the visits of the analysis's most visited move (``depth``): how far two analyses of
+#: the same position tell the same move apart. It hardly depends on the move's own visits (the learned
+#: value is deterministic: a move seldom visited is valued alike by both) but on how far each analysis
+#: got down the lines that matter, so on its depth (a busy machine gets less of it a second).
+#: Fitted by ``patchwork bench agreement --noise --positions 60`` (3,185 moves sampled in two of three
+#: analyses at 0.1, 0.3 and 1 s, load average 10-13: docs/benchmarks.md): the floor B rules.
+WIN_NOISE = (0.0102, 0.0135)
+MARGIN_NOISE = (0.4415, 0.6037)
+
 
 class AnalysisError(PatchworkError):
     """A request the analysis cannot answer (a non-positive budget, a position after a move
@@ -90,7 +104,7 @@ def _valued(stats: Sequence[AnalysedMove]) -> list[AnalysedMove]:
 
 def _search(
     state: State,
-    moves: list[Move],
+    extra: Sequence[Move],
     *,
     deadline: Deadline | None,
     iterations: int | None,
@@ -99,23 +113,52 @@ def _search(
     stop: StopSignal | None = None,
     evaluator: CompiledEvaluator | None = None,
 ) -> SearchedPosition:
+    # The exact search goes first (it needs no candidates). An exact result that can arrive within the
+    # whole budget (``within_reach``) is waited for: a full share first, then the sampling keeps at most
+    # its part of what is left (early stop or not) and the exact search goes on with the rest.
+    reach = iterations is None and search.within_reach(state, deadline)
     exact = search.exact_analysis(state, deadline=deadline, iterations=iterations, every_move=True, stop=stop,
-                                  pv_plies=LINE_PLIES)
-    if exact is not None and exact.solved:
-        valued = _valued(exact.moves)
-        if valued:
-            return replace(exact, moves=valued)
+                                  pv_plies=LINE_PLIES, reach=reach)
+    solved = _solved(exact)
+    if solved is not None:
+        return solved
     # not solved (or not tried): sampling has the time left; the moves the exact search proved keep their proofs
-    early = iterations is None  # a fixed budget stays whole: its figures are repeatable
-    if state.pending >= 0:
-        analysis = search.run_analysis(state, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor,
-                                       exact=False, stop=stop, evaluator=evaluator, early_stop=early)
-    else:
-        analysis = search.sampled_analysis(state, moves, deadline=deadline, iterations=iterations, seed=seed,
-                                           pv_plies=LINE_PLIES, stop=stop, evaluator=evaluator, early_stop=early)
+    sampling = deadline.share(1.0 - EXACT_SHARE) if reach and deadline is not None else deadline
+    analysis = _sampled(state, extra, deadline=sampling, iterations=iterations, seed=seed, advisor=advisor,
+                        stop=stop, evaluator=evaluator)
+    if reach and exact is not None and deadline is not None and not deadline.expired() and not (stop and stop.is_set()):
+        again = search.resume_exact(state, deadline, stop=stop, pv_plies=LINE_PLIES)
+        solved = _solved(again)
+        if solved is not None:
+            return replace(solved, nodes=exact.nodes + again.nodes)
+        if len(again.moves) >= len(exact.moves):  # it went on from the first attempt's table: it proved more
+            exact = replace(again, nodes=exact.nodes + again.nodes)
     if exact is not None:
         analysis = replace(search.with_proven(analysis, exact.moves), exact_failed=True, nodes=exact.nodes)
     return replace(analysis, moves=_valued(analysis.moves))
+
+
+def _sampled(state: State, extra: Sequence[Move], *, deadline: Deadline | None, iterations: int | None, seed: int,
+             advisor: PlacementAdvisor | None, stop: StopSignal | None,
+             evaluator: CompiledEvaluator | None) -> SearchedPosition:
+    """The sampling search over the candidates (``extra`` compared alongside), stopping early when
+    timed (a fixed budget stays whole: its figures are repeatable)."""
+    early = iterations is None
+    advisor = bounded(advisor, deadline)  # the advisor's calls end with the sampling's part of the time
+    if state.pending >= 0:
+        return search.run_analysis(state, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor,
+                                   exact=False, stop=stop, evaluator=evaluator, early_stop=early)
+    moves = _with_extra(state, candidate_moves(state, advisor)[: MAX_CHILDREN - len(extra)], extra)
+    return search.sampled_analysis(state, moves, deadline=deadline, iterations=iterations, seed=seed,
+                                   pv_plies=LINE_PLIES, stop=stop, evaluator=evaluator, early_stop=early)
+
+
+def _solved(exact: SearchedPosition | None) -> SearchedPosition | None:
+    """The exact search's answer when it solved the position (and valued a move), else None."""
+    if exact is None or not exact.solved:
+        return None
+    valued = _valued(exact.moves)
+    return replace(exact, moves=valued) if valued else None
 
 
 def _merged(quilt: int, analysed: list[AnalysedMove]) -> list[AnalysedMove]:
@@ -142,7 +185,8 @@ def analyse_position(
 ) -> SearchedPosition:
     """The candidate moves of the player to move, best first, each with its win chance.
 
-    Everything ends by ``deadline`` (the advisor bounded by it where it can be: ``clock.bounded``);
+    Everything ends by ``deadline`` (the advisor bounded by the sampling's part of it where it can be:
+    ``clock.bounded``);
     ``iterations`` instead fixes the search's budget, which makes it repeatable; ``extra`` moves (a
     move played in a game) are compared alongside where the sampling search runs (elsewhere
     ``find`` may miss them: see ``value_after``); ``evaluator`` values the sampling search's leaves
@@ -156,9 +200,9 @@ def analyse_position(
     if iterations is not None:
         deadline = None  # a fixed budget rules: the figures are repeatable
     started = time.perf_counter()
-    advisor = bounded(advisor, deadline)
-    moves = _with_extra(state, candidate_moves(state, advisor)[: MAX_CHILDREN - len(extra)], extra)
-    found = _search(state, moves, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor, stop=stop,
+    for move in extra:
+        state.check(move)  # a move the rules refuse is refused before any search
+    found = _search(state, extra, deadline=deadline, iterations=iterations, seed=seed, advisor=advisor, stop=stop,
                     evaluator=evaluator)
     return replace(found, moves=ranked(found), seconds=time.perf_counter() - started)
 
@@ -171,13 +215,65 @@ def ranked(found: SearchedPosition) -> list[AnalysedMove]:
     return analysed
 
 
-def _rank(m: AnalysedMove) -> tuple[float, bool, bool, float, int]:
-    """Best first: by the win chance the search backed up (the win map, which also weighs the
-    learned value of the position after each move, makes the figures shown calibrated, not the
-    search's order), then exact before sampled, a margin estimated before one only bounded (a move
-    only proven to win or lose, which the sampling did not reach), margin, visits."""
-    return (-(m.searched if m.searched is not None else m.win), not m.exact, not (m.exact or m.visits),
-            -m.margin, -m.visits)
+def outcome_class(m: AnalysedMove) -> int:
+    """0 for a move proven to win, 2 for one proven to lose, 1 for a move whose outcome is not proven:
+    a proven win ranks above any estimate, a proven loss below (no hint puts first a move it has
+    proven lost while another is proven won, nor an estimate above a proven win)."""
+    if not m.outcome_proven:
+        return 1
+    return 0 if m.win > 0 else 2
+
+
+def _rank(m: AnalysedMove) -> tuple[int, float, bool, bool, float, int, str]:
+    """Best first: proven wins, then the moves not proven, then proven losses (``outcome_class``);
+    within each by the win chance the search backed up (the win map, which also weighs the learned
+    value of the position after each move, makes the figures shown calibrated, not the search's
+    order), then exact before sampled, a margin estimated before one only bounded (a move only
+    proven to win or lose, which the sampling did not reach), margin, visits, and last the move's
+    text, so that equal moves come in the same order whichever search found them first (the same
+    question gets the same first move)."""
+    return (outcome_class(m), -(m.searched if m.searched is not None else m.win), not m.exact,
+            not (m.exact or m.visits), -m.margin, -m.visits, str(m.move))
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """One standard deviation of a move's figures: ``win`` (0-1) and ``margin`` (points); 0 where an
+    exhaustive search settled them (a proven outcome's win; a sampled margin within a proven bound
+    keeps the sampling's spread)."""
+
+    win: float
+    margin: float
+
+    def __add__(self, other: Spread) -> Spread:
+        """The spread of a difference of two independent figures."""
+        return Spread(math.hypot(self.win, other.win), math.hypot(self.margin, other.margin))
+
+
+def depth(analysis: SearchedPosition) -> int:
+    """How deep a sampling went: the visits of its most visited move (0 when nothing was sampled)."""
+    return max((m.visits for m in analysis.moves), default=0)
+
+
+def spread(m: AnalysedMove, reached: int) -> Spread:
+    """The search's own uncertainty about ``m``'s figures in an analysis of depth ``reached``
+    (``depth``; ``WIN_NOISE``, ``MARGIN_NOISE``)."""
+    if m.exact:
+        return Spread(0.0, 0.0)
+    n = max(reached, 1)
+    margin = math.sqrt(MARGIN_NOISE[0] ** 2 / n + MARGIN_NOISE[1] ** 2)
+    win = 0.0 if m.outcome_proven else math.sqrt(WIN_NOISE[0] ** 2 / n + WIN_NOISE[1] ** 2)
+    return Spread(win, margin)
+
+
+def spread_after(state: State, move: Move, following: SearchedPosition | None) -> Spread:
+    """The spread of ``value_after``'s figures: none when the game ends there, else the spread of
+    the following analysis's best move."""
+    after = state.clone()
+    after.apply(move)
+    if after.is_terminal() or following is None or not following.moves:
+        return Spread(0.0, 0.0)
+    return spread(following.best, depth(following))
 
 
 def value_after(state: State, move: Move, following: SearchedPosition | None) -> tuple[float, float, bool]:
@@ -198,13 +294,6 @@ def value_after(state: State, move: Move, following: SearchedPosition | None) ->
 
 
 # --- plain words -------------------------------------------------------------------------------
-
-
-def move_words(state: State, move: Move) -> str:
-    """``core.words.move_words`` for the player to move in ``state`` (which says how far advancing
-    takes them): ``buy #12 at rows 3-5, cols 4-6``, ``advance 3 spaces (+3 buttons)``."""
-    p = state.to_move()
-    return words.move_words(move, state.advance_target(p) - state.pos[p])
 
 
 def outcome_words(m: AnalysedMove) -> str:
@@ -238,4 +327,4 @@ def _points(n: float) -> str:
 
 
 def advice(state: State, m: AnalysedMove) -> str:
-    return f"{move_words(state, m.move)}: {outcome_words(m)}"
+    return f"{words_in(state, m.move)}: {outcome_words(m)}"

@@ -240,14 +240,24 @@ class ExactBudget:
     probe: bool = False
 
 
+def within_reach(state: State, deadline: Deadline | None) -> bool:
+    """Whether the exact search's result over every move can arrive within the whole time left on
+    ``deadline``: its estimate (``EXACT_QUANTILE``: one position in four like it finishes there)
+    fits in it. The analysis behind hints and reviews then waits for it (``resume_exact``)."""
+    if deadline is None:
+        return False
+    return exactcore.estimate_seconds(state, every_move=True, quantile=EXACT_QUANTILE) <= deadline.remaining()
+
+
 def exact_budget(state: State, *, deadline: Deadline | None, iterations: int | None,
-                 every_move: bool) -> ExactBudget | None:
+                 every_move: bool, reach: bool = False) -> ExactBudget | None:
     """The compiled exact search's share of a budget (``clock.EXACT_SHARE`` of the time left, or
     ``COMPILED_NODES_PER_ITERATION`` nodes an iteration) when its estimate (``EXACT_QUANTILE``) says
-    it finishes within it, a probe of it (``clock.PROBE_SHARE``) when the estimate is within
-    ``PROBE_REACH`` of it, or at any distance for ``every_move`` (its first round proves outcomes); None
-    when not worth trying: the sampling search then has the whole budget. An iteration budget, when
-    given, rules (the search is repeatable)."""
+    it finishes within it, or ``reach`` says it may finish within the whole budget (``within_reach``),
+    a probe of it (``clock.PROBE_SHARE``) when the estimate is within ``PROBE_REACH`` of it, or at any
+    distance for ``every_move`` (its first round proves outcomes); None when not worth trying: the
+    sampling search then has the whole budget. An iteration budget, when given, rules (the search
+    is repeatable)."""
     if iterations is not None:
         nodes = max(1, int(iterations * COMPILED_NODES_PER_ITERATION))
         over = exactcore.estimate_nodes(state, every_move=every_move, quantile=EXACT_QUANTILE) / nodes
@@ -262,7 +272,7 @@ def exact_budget(state: State, *, deadline: Deadline | None, iterations: int | N
             return None
         over = exactcore.estimate_seconds(state, every_move=every_move, quantile=EXACT_QUANTILE) / seconds
         full, short = ExactBudget(share, None), ExactBudget(share.share(PROBE_SHARE), None, probe=True)
-    if over <= 1.0:
+    if over <= 1.0 or (reach and iterations is None):
         return full
     return short if over <= PROBE_REACH or every_move else None
 
@@ -278,16 +288,23 @@ def table_for(seconds: float | None, node_limit: int | None) -> ExactTable:
 
 def exact_analysis(state: State, *, deadline: Deadline | None, iterations: int | None, every_move: bool,
                    table: ExactTable | None = None, stop: StopSignal | None = None,
-                   pv_plies: int = 4) -> SearchedPosition | None:
+                   pv_plies: int = 4, reach: bool = False) -> SearchedPosition | None:
     """The compiled exact search over every legal move within its share of the budget, where it is
-    worth trying (``exact_budget``); None where it is not. Its result is ``solved``, or not, with the
-    root moves it proved before its share ran out (``exactcore.solve``): pass those on to
-    ``with_proven``. ``table`` is one kept across a game (``table_for``; None: the calling thread's,
-    kept by ``exactcore``)."""
-    budget = exact_budget(state, deadline=deadline, iterations=iterations, every_move=every_move)
+    worth trying (``exact_budget``, ``reach`` as there); None where it is not. Its result is
+    ``solved``, or not, with the root moves it proved before its share ran out (``exactcore.solve``):
+    pass those on to ``with_proven``. ``table`` is one kept across a game (``table_for``; None: the
+    calling thread's, kept by ``exactcore``)."""
+    budget = exact_budget(state, deadline=deadline, iterations=iterations, every_move=every_move, reach=reach)
     if budget is None:
         return None
     return _attempt(state, budget, every_move=every_move, table=table, stop=stop, pv_plies=pv_plies)
+
+
+def resume_exact(state: State, deadline: Deadline, *, stop: StopSignal | None = None,
+                 pv_plies: int = 4) -> SearchedPosition:
+    """The exact search over every move again, until ``deadline``, after an attempt of the same
+    thread ran out: the thread's table keeps what that attempt proved, so it goes on from there."""
+    return _attempt(state, ExactBudget(deadline, None), every_move=True, table=None, stop=stop, pv_plies=pv_plies)
 
 
 def _attempt(state: State, budget: ExactBudget, *, every_move: bool, table: ExactTable | None,

@@ -228,6 +228,12 @@ def parse_info(line: str) -> Info:
         raise ProtocolError(f"info: cannot read {line!r}: {exc}") from None
 
 
+def format_words(said: list[str]) -> str:
+    """The ``info`` line's pv in words, for a person watching (``core.words.line_words``): ``info
+    string pv buy #12 at rows 0-2, cols 1-3, turned right; advance 3 spaces (+3 buttons)``."""
+    return f"info string pv {'; '.join(said)}"
+
+
 def format_error(message: str) -> str:
     """The one answer to a line the engine cannot act on; the engine keeps running."""
     return f"info string error: {' '.join(message.split())}"

@@ -40,6 +40,7 @@ from patchwork_opt.apps.engine.protocol import (
     format_bestmove,
     format_error,
     format_info,
+    format_words,
     parse_command,
 )
 from patchwork_opt.apps.wiring import bot_advisor, live, warm_compiled_searches
@@ -48,6 +49,7 @@ from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import line_words
 from patchwork_opt.formats.notation import from_notation
 
 if TYPE_CHECKING:  # the live analysis (Numba) loads with the first go infinite
@@ -270,17 +272,21 @@ class Engine:
     def _decide(self, state: State, command: Go) -> Move:
         started = time.perf_counter()
         bot = self._bot(command)
+        before = state.clone()  # the words are said in the position the move is chosen in
         decision = bot.decide(state, stop=self._stop)  # ``stop`` ends its search with the best move so far
         self.write(format_info(decision_info(decision, int(1000 * (time.perf_counter() - started)))))
+        self.write(format_words(line_words(before, [decision.move])))
         return decision.move
 
     def _analyse_until_stopped(self, state: State, command: Go) -> Move:
         """The live analysis until ``stop`` (or until it has solved the position: it then waits for
-        ``stop``), an ``info`` line per line of each snapshot; its last snapshot gives ``bestmove``."""
+        ``stop``), an ``info`` line per line of each snapshot, each followed by its pv in words; its
+        last snapshot gives ``bestmove``."""
         best = None
         for snapshot in live(state, stop=self._stop):
             for info in snapshot_infos(snapshot, self.options.multipv):
                 self.write(format_info(info))
+                self.write(format_words(line_words(state, info.pv)))
             best = snapshot.analysis.best.move if snapshot.analysis.moves else best
         self._stop_event_wait()
         if best is None:  # stopped before anything was valued: the first legal move

@@ -37,7 +37,7 @@ from patchwork_opt.core.catalogue import PATCHES, is_placement, placement
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State, leather_spaces
-from patchwork_opt.core.words import cells_words, plural
+from patchwork_opt.core.words import move_words, plural
 from patchwork_opt.formats.record import Record, TakeBack
 
 DEFAULT_TOP_K = 5
@@ -81,7 +81,7 @@ class Reply:
 def you_text(move: Move) -> str:
     """``you buy #12 for 3 buttons ...``: the move said to the person who made it."""
     verb, _, rest = describe(move).partition(" ")
-    verb = {"buys": "buy", "advances": "advance", "places": "place"}.get(verb, verb)
+    verb = {"buys": "buy", "advances": "advance", "puts": "put"}.get(verb, verb)
     return f"you {verb} {rest}".rstrip()
 
 
@@ -169,14 +169,10 @@ class Session:
         return AiReport(move, f"{text}; {again}" if again else text, decision.expected)
 
     def _ai_words(self, move: Move) -> str:
-        """``buys #12 at rows 0-2, cols 0-2``, ``advances 3 spaces (+3 buttons)``, ``places the
-        leather patch on row 4, col 4``: the AI's move, before it is played."""
-        if move.kind == "advance":
-            spaces = self.state.advance_target(self.ai) - self.state.pos[self.ai]
-            return f"advances {plural(spaces, 'space')} (+{plural(spaces, 'button')})"
-        if move.kind == "leather":
-            return describe(move)
-        return f"buys #{move.patch} at {cells_words(move.mask)}"
+        """``buys #12 at rows 0-2, cols 0-2, turned right``, ``advances 3 spaces (+3 buttons)``,
+        ``puts the leather patch on row 4, col 4``: the AI's move, before it is played."""
+        spaces = self.state.advance_target(self.ai) - self.state.pos[self.ai]
+        return move_words(move, spaces, third_person=True)
 
     def again_text(self, mover: int) -> str | None:
         """Why ``mover`` moves again after their move, if they do: on top of the other token, or

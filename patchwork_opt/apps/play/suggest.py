@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from patchwork_opt.ai.heuristic import isolated, rank_leather_cells
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import FULL, contact_planes, edges_against, has_full_window
-from patchwork_opt.core.words import cells_words, plural
+from patchwork_opt.core.words import cells_words, placed_words, plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +27,9 @@ class Suggestion:
     note: str
 
 
-def placement_words(quilt: int, mask: int) -> str:
-    """``rows 0-1, cols 0-2: 5 sides touch the edge or your patches; no cell shut in``."""
+def placement_words(quilt: int, patch_id: int, mask: int) -> str:
+    """``rows 0-1, cols 0-2, flipped: 5 sides touch the edge or your patches; no cell shut in``
+    (where the patch lies as every move in words says it: ``core.words.placed_words``)."""
     after = quilt | mask
     sides = edges_against(mask, contact_planes(quilt))
     shut = isolated(FULL & ~after).bit_count() - isolated(FULL & ~quilt).bit_count()
@@ -37,7 +38,7 @@ def placement_words(quilt: int, mask: int) -> str:
         facts.append("completes a 7x7 square (+7)")
     facts.append(f"{plural(sides, 'side')} {'touches' if sides == 1 else 'touch'} the edge or your patches")
     facts.append("no cell shut in" if shut <= 0 else f"{plural(shut, 'cell')} shut in")
-    return f"{cells_words(mask)}: {'; '.join(facts)}"
+    return f"{placed_words(patch_id, mask)}: {'; '.join(facts)}"
 
 
 def patch_suggestions(
@@ -45,7 +46,7 @@ def patch_suggestions(
 ) -> list[Suggestion]:
     """The advisor's best ``top_k`` placements of the patch on ``quilt``, best first."""
     ranked = advisor.rank_placements(quilt, patch_id, upcoming, top_k)
-    return [Suggestion(r.mask, r.score, placement_words(quilt, r.mask)) for r in ranked[:top_k]]
+    return [Suggestion(r.mask, r.score, placement_words(quilt, patch_id, r.mask)) for r in ranked[:top_k]]
 
 
 def leather_suggestions(quilt: int, bonus_free: bool, top_k: int) -> list[Suggestion]:

@@ -5,7 +5,7 @@ analysis stream's events, as the OpenAPI schema publishes them.
 A position travels as its one-line notation (``formats/notation.py``), read by the one reader: in a
 query (``position_query``) or a body (``PositionField``), what it refuses is a 422 naming the field
 and the fault, as every other invalid request. Moves are the formats' move objects
-(``formats/models.py``), each said in words by ``position.move_words`` (one way of saying a move).
+(``formats/models.py``), each said in words by ``core.words.words_in`` (one way of saying a move).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from fastapi import Query
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from patchwork_opt.ai.analysis.position import move_words
 from patchwork_opt.apps.web.schemas import NOTATION_PATTERN, PositionText
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.errors import NotationError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.models import MoveModel, PositionModel, move_model
 from patchwork_opt.formats.notation import from_notation
 
@@ -115,7 +115,7 @@ class BoardMove(BaseModel):
 
 def board_move(state: State, move: Move) -> BoardMove:
     """``move`` in ``state`` (before it is played: its words need the position)."""
-    return BoardMove(move=move_model(move), text=str(move), words=move_words(state, move))
+    return BoardMove(move=move_model(move), text=str(move), words=words_in(state, move))
 
 
 class LegalMoves(BaseModel):

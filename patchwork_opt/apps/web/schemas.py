@@ -19,7 +19,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from patchwork_opt.ai.analysis.position import move_words
 from patchwork_opt.apps.chart import win_chart_svg
 from patchwork_opt.apps.placement_reasons import PlacementReasons, placement_reasons, score_rule
 from patchwork_opt.apps.review import GameReview, PlyReview, label_rule, measures_rule
@@ -30,6 +29,7 @@ from patchwork_opt.core.catalogue import PATCHES, button_cells, fits_anywhere
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State, marks_ahead
+from patchwork_opt.core.words import line_words
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.models import CellModel, MoveModel, PositionModel, RecordModel, move_model
 from patchwork_opt.formats.notation import from_notation, to_notation
@@ -290,7 +290,8 @@ class MoveView(BaseModel):
     actor: Literal["human", "ai"]
     move: MoveModel
     text: str
-    words: str = Field(description="the move in words, for the player who made it (\"buy #27 at rows 6-7, cols 1-3\")")
+    words: str = Field(description="the move in words, for the player who made it (core/words.py: \"buy #18 at rows "
+                                   "6-8, cols 0-1, turned right\"; no two moves of a position read the same)")
     reason: str
     verdict: MoveVerdict | None = Field(default=None, description="a teaching game's verdict on your move, else null")
 
@@ -372,16 +373,21 @@ class ReviewedPly(BaseModel):
     ply: int
     player: int
     played: MoveModel
+    played_words: str = Field(description="the move played, in words (core/words.py)")
     best: MoveModel = Field(description="the AI's best move of the position (the move played when best)")
+    best_words: str = Field(description="the best move, in words")
     win_before: float = Field(description="the mover's win chance with the best move, 0-1")
     win_after: float = Field(description="the mover's win chance after the move played, 0-1")
     loss: float = Field(description="win_before - win_after (at least 0)")
     points_lost: float = Field(description="the expected final margin after the best move minus after the move "
                                            "played, for the mover (at least 0)")
+    loss_error: float = Field(description="the error bar of loss (the search's own uncertainty about the "
+                                          "difference; 0 when exact): only the loss above it counts for the label")
+    points_error: float = Field(description="the error bar of points_lost, in points")
     label: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
     exact: bool = Field(description="both figures come from an exhaustive search of the rest of the game")
-    played_text: str = Field(description="the move played, in words")
-    best_text: str = Field(description="the best move, in words")
+    played_text: str = Field(description="the move played, in words (as played_words, kept for older pages)")
+    best_text: str = Field(description="the best move, in words (as best_words, kept for older pages)")
 
 
 #: The labels that make a teaching game's verdict offer a take-back.
@@ -469,11 +475,7 @@ def game_view(game: Game, state: State) -> GameView:
     to_move = None if over else state.to_move()
     buyable = set(state.buyable())
     offers = state.offers()
-    words = []
-    walk = game.record.initial_state()
-    for row in game.moves:
-        words.append(move_words(walk, row.move))
-        walk.apply(row.move)
+    words = line_words(game.record.initial_state(), [row.move for row in game.moves])
     return GameView(
         id=game.id,
         ai=game.ai,

@@ -92,6 +92,11 @@ class SolverEndpoint:
     summary: str
 
 
+#: The review depth the page asks for by default (its Analysis select's "normal", index.html), and
+#: the API's when a request names none: seconds of analysis a position.
+PAGE_REVIEW_SECONDS = 0.3
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Server-side caps; a request can ask for less, never for more."""
@@ -102,10 +107,12 @@ class Limits:
     #: a whole game review: its time per position is cut to fit (``time_per_move <= this / positions``)
     max_review_seconds: float = 30.0
     #: the analysis budget of a game hint (``GET /api/games/{id}/hint``), at most ``max_solver_seconds``:
-    #: the learned-value search at 0.25 s is no weaker than the rollout search at 1 s (the hints' old
-    #: budget): 122-78 over 200 games (``patchwork match --p1 solver --p2 solver-rollout
-    #: --time-per-move 0.25 --p2-time-per-move 1 --seed 2``, quiet machine; docs/strength.md)
-    game_hint_seconds: float = 0.25
+    #: the page's default review depth, so that the default review of a game reads the very analyses
+    #: its hints showed (the analysis cache answers a review from an analysis at least as deep): one
+    #: voice, the hint's first move the review's best (docs/review.md). The learned-value search at
+    #: 0.25 s is already no weaker than the rollout search at 1 s (the hints' old budget): 122-78 over
+    #: 200 games (docs/strength.md)
+    game_hint_seconds: float = PAGE_REVIEW_SECONDS
     #: the workshop's best placements (answered at once), at most ``max_solver_seconds``: the page draws
     #: them within 0.5 s of the button, round trip included (``patchwork bench workshop``)
     placements_seconds: float = 0.3

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.words import move_words, player_name, plural
+from patchwork_opt.core.words import player_name, plural, words_in
 from patchwork_opt.formats.models import MoveModel, RecordModel, move_model
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
@@ -179,9 +179,8 @@ def judge_endgame(puzzle: EndgamePuzzle, move: Move, prover: Prover | None = Non
         text = f"correct: you win {outcome_text(margin)} with best play"
     else:
         winning = puzzle.winning[0]
-        spaces = state.advance_target(state.to_move()) - state.pos[state.to_move()]
         text = (f"wrong: best play refutes it and you lose {outcome_text(margin)}; "
-                f"a winning move was to {move_words(winning, spaces)}")
+                f"a winning move was to {words_in(state, winning)}")
     return EndgameVerdict(won, margin, line, text)
 
 

@@ -30,13 +30,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from patchwork_opt.ai.analysis.position import analyse_position, move_words, value_after
+from patchwork_opt.ai.analysis.position import analyse_position, value_after
 from patchwork_opt.ai.base import SearchedPosition, move_key
 from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.core.words import player_name, plural, words_in
 from patchwork_opt.formats.models import MoveModel, RecordModel, move_model
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
@@ -238,7 +238,7 @@ def line_words(state: State, line: tuple[Move, ...]) -> str:
     here, player, said = state.clone(), state.to_move(), []
     for move in line:
         who = "you" if here.to_move() == player else "your opponent"
-        said.append(f"{who}: {move_words(here, move)}")
+        said.append(f"{who}: {words_in(here, move)}")
         here.apply(move)
     return "; ".join(said)
 
@@ -249,8 +249,8 @@ def why_worse(exercise: Exercise) -> str:
     played, best = exercise.played, exercise.best
     loss = max(0.0, best.win - played.win)
     points = max(0.0, best.margin - played.margin)
-    text = (f"You played {move_words(state, played.move)}: it leaves you {_figure(played)}, where "
-            f"{move_words(state, best.move)} keeps {_figure(best)}; {loss:.0%} of win chance and "
+    text = (f"You played {words_in(state, played.move)}: it leaves you {_figure(played)}, where "
+            f"{words_in(state, best.move)} keeps {_figure(best)}; {loss:.0%} of win chance and "
             f"{points:.1f} points lost, a {exercise.label}.")
     more = contrast(state, best.move, played.move)
     if more:
@@ -294,7 +294,7 @@ def judge_exercise(exercise: Exercise, move: Move, judging: Judging) -> Exercise
     loss = 0.0 if is_best else max(0.0, exercise.best.win - answer.win)
     points = 0.0 if is_best else max(0.0, exercise.best.margin - answer.margin)
     label, accepted = judging.grade(loss, points, is_best, exercise.best.proven and answer.proven)
-    words = move_words(state, move)
+    words = words_in(state, move)
     if move_key(quilt, move) == move_key(quilt, exercise.played.move):
         correct, text = False, f"that is the move you played in the game: {words}, a {exercise.label}."
     elif accepted:
@@ -307,7 +307,7 @@ def judge_exercise(exercise: Exercise, move: Move, judging: Judging) -> Exercise
         text = (f"not better: {words} leaves you {_figure(answer)}, {loss:.0%} of win chance and {points:.1f} "
                 f"points below the best move, a {label} too.")
     if not is_best:
-        text += f" The best move was {move_words(state, exercise.best.move)} ({_figure(exercise.best)})."
+        text += f" The best move was {words_in(state, exercise.best.move)} ({_figure(exercise.best)})."
     why = why_worse(exercise)
     return ExerciseVerdict(correct, answer, label, loss, points, f"{text} {why}", why, exercise)
 
@@ -357,7 +357,7 @@ class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
     def task(self, puzzle: Exercise) -> str:
         state = puzzle.state()
         return (f"{player_name(puzzle.player)} (you) to move: find a better move than the one you played in your "
-                f"game, {move_words(state, puzzle.played.move)}, a {puzzle.label} (it left you "
+                f"game, {words_in(state, puzzle.played.move)}, a {puzzle.label} (it left you "
                 f"{_figure(puzzle.played)}). Any move the review would not call a mistake is right.")
 
     def judge(self, puzzle: Exercise, answer: Answer, judging: Judging) -> ExerciseVerdict:

@@ -47,10 +47,13 @@ from patchwork_opt.apps.web.jobs import BusyError
 from patchwork_opt.apps.web.routers.service import STATIC_DIR
 from patchwork_opt.apps.web.schemas import OfferView, PlayerBoard, optional_field, piece_view, refuse_nulls
 from patchwork_opt.apps.web.store import new_game_id
+from patchwork_opt.core.bitboard import mask_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import line_words, patch_words, words_in
 from patchwork_opt.formats.models import CellModel, MoveModel, PositionModel, move_from_model, move_model
 from patchwork_opt.puzzles.bank import Bank, shipped_bank
 from patchwork_opt.puzzles.glicko import Rating, rate_answer
@@ -255,12 +258,16 @@ class AnswerView(BaseModel):
     margin: float = Field(
         description="a move: the final margin for the visitor (expected, for an exercise); a fill: value - optimum")
     line: list[MoveModel] = Field(description="a move: the move and best play after it")
+    line_words: list[str] = Field(description="a move: each move of line in words, for the player who makes it")
     line_players: list[int] = Field(description="a move: who makes each move of the line (0 or 1)")
     details: VerdictDetails = Field(description="what the puzzle's kind tells of the verdict")
     winning: list[MoveModel] = Field(description="endgame: one move of each winning class (also in details)")
+    winning_words: list[str] = Field(description="endgame: each winning move in words")
     value: int | None = Field(description="fill: what the answer reaches (also in details)")
     best: int | None = Field(description="fill: the proven optimum (also in details)")
     optimum: list[PlacementModel] = Field(description="fill: the optimum's placements (also in details)")
+    optimum_words: list[str] = Field(description="fill: each placement of the optimum in words (\"#12 at rows 0-2, "
+                                                 "cols 1-3, turned right\")")
     visitor: VisitorView
     rating: RatingView = Field(description="the puzzle's rating after the answer")
     rated: bool = Field(description="False when the visitor had answered this puzzle before, or its kind is not "
@@ -449,6 +456,9 @@ def _answer_view(puzzle: Puzzle, verdict: Verdict, visitor_id: str, rated: Rated
         puzzle=puzzle.id, correct=verdict.correct, text=verdict.text, margin=verdict.margin,
         line=[move_model(m) for m in verdict.moves],
         line_players=line_players(state, verdict.moves) if state is not None else [], details=details, **legacy,
+        line_words=line_words(state, verdict.moves) if state is not None else [],
+        winning_words=[words_in(state, Move.from_json(m)) for m in legacy["winning"]] if state is not None else [],
+        optimum_words=[patch_words(p["patch"], mask_of(tuple(c) for c in p["cells"])) for p in legacy["optimum"]],
         visitor=visitor_view(visitor_id, rated.visitor, rated.streak, rated.best_streak),
         rating=rating_view(rated.puzzle), rated=rated.rated, again=rated.again,
     )

@@ -37,7 +37,7 @@ from patchwork_opt.apps.web.deps import (
 from patchwork_opt.apps.web.errors import NothingToReviewError, ServiceMissingError, answers
 from patchwork_opt.apps.web.routers.games import GameId
 from patchwork_opt.apps.web.schemas import GameReviewView, optional_field, refuse_nulls, review_view
-from patchwork_opt.apps.web.services import Limits
+from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS, Limits
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
@@ -46,8 +46,9 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import MoveModel, move_model
 from patchwork_opt.puzzles.kinds.exercise import Exercise
 
-#: Analysis time per position a review asks for by default (the server may cut it, see ``Limits``).
-REVIEW_SECONDS = 0.5
+#: Analysis time per position a review asks for by default, the page's (the server may cut it, see
+#: ``Limits``): game hints take as long, so the default review reads what they analysed.
+REVIEW_SECONDS = PAGE_REVIEW_SECONDS
 #: Mistakes one request makes puzzles of at most: each may take the exact search's whole budget, and
 #: a job holds a slot of the queue (the page sends the latest: late positions are the ones proven).
 MAX_PRACTISE_PLIES = 12
