@@ -170,6 +170,8 @@ def test_bench_engine_reports_rates_and_ratios() -> None:
 def test_a_command_whose_extra_is_missing_says_which_extra_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("uvicorn", "fastapi"):
         monkeypatch.setitem(sys.modules, name, None)  # as if the web extra were not installed
+    for name in [m for m in sys.modules if m.startswith("patchwork_opt.apps.web")]:
+        monkeypatch.delitem(sys.modules, name)  # imported by an earlier test: imported again, it meets the gap
     result = runner.invoke(app, ["serve", "--port", "8765"])
     assert result.exit_code == 2
     assert result.stderr == "error: this command needs the 'web' extra: pip install -e '.[web]'\n"
