@@ -140,13 +140,6 @@ def snapshots(page: Page) -> int:
     return int(page.evaluate("() => Number(document.body.dataset.snapshots)"))
 
 
-def drawn(page: Page, step: int) -> set[tuple[int, int]]:
-    """The cells of move ``step`` of the line drawn on the quilts."""
-    found = page.locator(f"[data-testid=line-move-{step}] rect:not(.overlay-tag)").evaluate_all(
-        "nodes => nodes.map(n => [Number(n.getAttribute('y')) / 34, Number(n.getAttribute('x')) / 34])")
-    return {(round(r), round(c)) for r, c in found}
-
-
 def test_a_position_from_its_notation_is_analysed_live_then_stopped(an: Page, server: str) -> None:
     text = to_notation(MIDGAME)
     open_board(an, server, position_address(text))
@@ -176,9 +169,12 @@ def test_a_position_from_its_notation_is_analysed_live_then_stopped(an: Page, se
     else:
         best.hover()
     an.wait_for_selector("[data-testid=line-move-1]")
-    first_move = json.loads(best.get_attribute("data-move") or "{}")
+    # the line's first move and what the board draws, read at one moment (the lines keep changing)
+    first_move, cells = an.evaluate("""() => [JSON.parse(document.querySelector('#lines li').dataset.move),
+        [...document.querySelectorAll('[data-testid=line-move-1] rect:not(.overlay-tag)')].map(
+            n => [Number(n.getAttribute('y')) / 34, Number(n.getAttribute('x')) / 34])]""")
     if first_move["type"] == "buy":  # its patch drawn where the line puts it
-        assert drawn(an, 1) == {(r, c) for r, c in first_move["cells"]}
+        assert {(round(r), round(c)) for r, c in cells} == {(r, c) for r, c in first_move["cells"]}
     press(an, button(an, "Stop"))
     an.wait_for_function("() => document.body.dataset.engine === 'stopped'")
     assert an.inner_text("[data-testid=engine-state]") == "Stopped. Go thinks again."
