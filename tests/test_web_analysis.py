@@ -58,6 +58,18 @@ def test_a_position_opens_from_its_notation(client: TestClient) -> None:
     assert body["circle"] == state.circle and body["printing"] == list(state.printing)
     assert [len(q) for q in body["quilts"]] == [q.bit_count() for q in state.quilts]
     assert body["game"] is None and body["ply"] is None
+    assert body["buyable"] == state.buyable()  # the offers the board lets the player to move buy
+
+
+def test_the_offers_a_position_can_buy_are_none_while_a_leather_patch_waits(client: TestClient) -> None:
+    state = State.new(seed=5)
+    while state.pending < 0:
+        state.apply(Move.advance())
+    body = client.get("/api/analysis/position", params={"position": to_notation(state)}).json()
+    assert body["pending_leather"] == state.pending and body["buyable"] == []
+    state.apply(next(state.legal_moves()))
+    after = client.get("/api/analysis/position", params={"position": to_notation(state)}).json()
+    assert after["pending_leather"] is None and after["buyable"] == state.buyable()
 
 
 @pytest.mark.parametrize(("position", "fault"), [

@@ -18,7 +18,7 @@ from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
 from patchwork_opt.core.bitboard import cells_of
-from patchwork_opt.core.catalogue import legal_placements
+from patchwork_opt.core.catalogue import LEATHER_PRINTINGS, legal_placements
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -294,6 +294,7 @@ def test_catalogue_and_ais_describe_what_the_page_draws(client: TestClient) -> N
     assert len(catalogue["patches"]) == 33 and catalogue["end"] == 53
     assert sum(p["area"] for p in catalogue["patches"]) == 166
     assert all(len(p["orientations"]) >= 1 for p in catalogue["patches"])
+    assert catalogue["leather_printings"] == {name: list(spaces) for name, spaces in LEATHER_PRINTINGS.items()}
     ais = client.get("/api/ais").json()
     assert [a["name"] for a in ais] == ["greedy", "random", "mcts"] and ais[0]["default"]
 
@@ -303,6 +304,8 @@ def test_page_and_docs_are_served(client: TestClient) -> None:
     assert page.status_code == 200 and "/static/js/game/main.js" in page.text
     workshop = client.get("/workshop")
     assert workshop.status_code == 200 and "/static/js/workshop/main.js" in workshop.text
+    board = client.get("/analysis")
+    assert board.status_code == 200 and "/static/js/analysis/main.js" in board.text
     assert workshop.headers["Content-Security-Policy"].startswith("default-src 'self'")
     for asset in ("js/game/main.js", "js/components/quilt.js", "js/puzzles/kinds/fill.js", "style.css"):
         assert client.get(f"/static/{asset}").status_code == 200

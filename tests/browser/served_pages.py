@@ -52,13 +52,15 @@ def served_db_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(name="server", scope="module")
-def server_fixture(served_db: Path) -> Iterator[str]:
-    """The base URL of a served app, once it answers ``/api/health``."""
+def server_fixture(served_db: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The base URL of a served app, once it answers ``/api/health``; a test module's ``SERVE_ARGS``
+    (a list of ``patchwork serve`` options) are added to its command line."""
     port = _free_port()
     log = served_db.parent / "server.log"
+    extra = [str(arg) for arg in getattr(request.module, "SERVE_ARGS", [])]
     with log.open("w") as out:
         proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db",
-                                 str(served_db)], stdout=out, stderr=subprocess.STDOUT)
+                                 str(served_db), *extra], stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):

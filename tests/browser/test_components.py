@@ -1,6 +1,6 @@
 """The shared front-end components (static/js/components/) in a real browser, on a bare page of
-the served app's origin: what the game and puzzle pages are built of, and what the workshop and the
-analysis board will be built of. A position board plays a move for whichever side is to move.
+the served app's origin: what the game, puzzle, workshop and analysis board pages are built of. A
+position board plays a move for whichever side is to move.
 
 The placement control previews every patch in every orientation (turned and flipped by the page's
 own Rotate and Flip) with its buttons where the placed patch has them: the server draws a placed

@@ -83,6 +83,8 @@ class BoardPosition(PositionModel):
     on_top: Seat = Field(description="whose token is on top (moves next) when both share a space")
     first_at_end: Seat | None = Field(description="who reached space 53 first (null: nobody yet)")
     printing: list[int] = Field(description="the five leather spaces of the board")
+    buyable: list[int] = Field(description="the offers the player to move can pay for and fit on their quilt, in the "
+                               "circle's order (none while a leather patch waits, or once the game is over)")
     game: str | None = Field(default=None, description="the stored game it comes from, if any")
     ply: int | None = Field(default=None, description="the moves of that game played before it, if any")
 
@@ -92,7 +94,8 @@ def board_position(state: State, game: str | None = None, ply: int | None = None
     return BoardPosition(
         **base.model_dump(), circle=list(state.circle), quilts=[cells_of(q) for q in state.quilts],
         pending_leather=seat_or_none(state.pending), on_top=seat(state.last_mover),
-        first_at_end=seat_or_none(state.first_end), printing=list(state.printing), game=game, ply=ply,
+        first_at_end=seat_or_none(state.first_end), printing=list(state.printing), buyable=state.buyable(),
+        game=game, ply=ply,
     )
 
 

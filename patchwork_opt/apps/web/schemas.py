@@ -25,7 +25,7 @@ from patchwork_opt.apps.review import GameReview, PlyReview, label_rule, measure
 from patchwork_opt.apps.solutions import bonus_verdict, fill_summary, fill_verdict
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
-from patchwork_opt.core.catalogue import PATCHES, button_cells, fits_anywhere
+from patchwork_opt.core.catalogue import LEATHER_PRINTINGS, PATCHES, button_cells, fits_anywhere
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State, marks_ahead
@@ -340,6 +340,8 @@ class Catalogue(BaseModel):
     patches: list[PatchView]
     end: int
     income_marks: list[int]
+    leather_printings: dict[str, list[int]] = Field(
+        description="each printing of the board (revised, classic) with its five leather spaces")
 
 
 PatchView.model_rebuild()
@@ -542,6 +544,7 @@ def catalogue() -> Catalogue:
         ],
         end=END,
         income_marks=list(INCOME_MARKS),
+        leather_printings={name: list(spaces) for name, spaces in LEATHER_PRINTINGS.items()},
     )
 
 

@@ -1,4 +1,5 @@
-"""The pages (the game, the workshop), their static files, the API docs, health and the catalogue of patches."""
+"""The pages (the game, the workshop, the analysis board), their static files, the API docs, health and the
+catalogue of patches."""
 
 from __future__ import annotations
 
@@ -44,6 +45,13 @@ async def index() -> FileResponse:
 async def workshop_page() -> FileResponse:
     """The workshop: a quilt and patches of your own, their best placements, optimal fill and 7x7."""
     return FileResponse(STATIC_DIR / "workshop.html")
+
+
+@router.get("/analysis", include_in_schema=False)
+async def analysis_page() -> FileResponse:
+    """The analysis board: any position (a notation, a record, a game's ply, a set-up from the table)
+    explored move by move, the engine thinking about it live."""
+    return FileResponse(STATIC_DIR / "analysis.html")
 
 
 @router.get("/docs", include_in_schema=False)

@@ -1,6 +1,7 @@
 // nav.js: the site's pages, listed once. Every page draws the same links in its header, its own
 // marked (aria-current="page"), so a new page adds itself to PAGES here and nowhere else. Other
-// pages open the workshop on something they show through workshopHref.
+// pages open the workshop and the analysis board on something they show through workshopHref and
+// analysisHref.
 //
 //   PAGES                 [{href, name}] in the order the header shows them
 //   drawNav(nav)          the links in `nav` (a <nav aria-label="Pages">), emptied first
@@ -9,6 +10,9 @@
 //                         the notation), or a quilt and patches of their own ({quilt: cells,
 //                         patches, objective, budget, marks, bonus}); the workshop's address module
 //                         (js/workshop/address.js) reads the same names
+//   analysisHref(start)   the analysis board's address for {game, ply} (a stored game before move
+//                         `ply`) or {position} (a position in the notation); js/analysis/open.js
+//                         reads the same names
 
 import { quiltCode } from "./geometry.js";
 
@@ -16,6 +20,7 @@ export const PAGES = [
   { href: "/", name: "Play" },
   { href: "/puzzles", name: "Puzzles" },
   { href: "/workshop", name: "Workshop" },
+  { href: "/analysis", name: "Analysis" },
 ];
 
 /** @param {HTMLElement|null} nav */
@@ -54,4 +59,15 @@ export function workshopHref(start) {
   if (start.bonus) params.set("bonus", "1");
   const query = params.toString();
   return query ? `/workshop?${query}` : "/workshop";
+}
+
+/** @param {{game?: string, ply?: number, position?: string}} start @returns {string} */
+export function analysisHref(start) {
+  const params = new URLSearchParams();
+  if (start.game) {
+    params.set("game", start.game);
+    params.set("ply", String(start.ply || 0));
+  } else if (start.position) params.set("position", start.position);
+  const query = params.toString();
+  return query ? `/analysis?${query}` : "/analysis";
 }

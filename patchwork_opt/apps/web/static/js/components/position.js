@@ -13,8 +13,10 @@
 //     changed(): the page redraws (and calls show again).
 //     .show(position, {seats, pieces?, overlays?})
 //       position: the API's view of a position ({state, boards, offers, upcoming, pending_leather});
-//       seats: the seat each panel shows; pieces: each seat's patches to draw instead of the
-//       position's (a line played on); overlays: [{seat, cells, kind, testid?}] on the quilts
+//       a board is {pieces, given?}: given, covered cells drawn plain (a quilt known only by its
+//       cells: a position from the notation); seats: the seat each panel shows; pieces: each seat's
+//       patches to draw instead of the position's (a line played on); overlays: [{seat, cells,
+//       kind, label?, testid?}] on the quilts
 //     .placer()          the Placer of the player to move (R, F and Escape are the page's keys)
 //     .start(position, seats)  a new position: nothing in hand but a waiting leather patch (show next)
 //     .cancel()          the patch in hand put back (not a waiting leather patch)
@@ -64,7 +66,10 @@ export class PositionBoard {
     this.placers = this.views.map((view, i) => new Placer(view, {
       catalogue: o.catalogue,
       canAct: () => o.canAct() && this.mover() === this.seats[i],
-      covered: () => coveredSet(this.position.boards[this.seats[i]].pieces),
+      covered: () => {
+        const board = this.position.boards[this.seats[i]];
+        return coveredSet(board.pieces, board.given || []);
+      },
       commit: (at) => this.commit(this.placers[i], at),
       changed: o.changed,
     }));
@@ -139,7 +144,7 @@ export class PositionBoard {
 
   /**
    * @param {any} position
-   * @param {{seats: number[], pieces?: any[][], overlays?: {seat: number, cells: [number, number][], kind: string, testid?: string}[]}} o
+   * @param {{seats: number[], pieces?: any[][], overlays?: {seat: number, cells: [number, number][], kind: string, label?: string, testid?: string}[]}} o
    */
   show(position, { seats, pieces, overlays = [] }) {
     this.position = position;
@@ -151,8 +156,8 @@ export class PositionBoard {
       view.svg.setAttribute("tabindex", moves ? "0" : "-1");
       view.svg.setAttribute("aria-label", moves ? `${panel.title.toLowerCase()}: ${QUILT_HELP}` : panel.title.toLowerCase());
       this.titles[i].textContent = moves ? `${panel.title} (to move)` : panel.title;
-      view.show({ pieces: pieces ? pieces[seat] : position.boards[seat].pieces });
-      for (const o of overlays.filter((x) => x.seat === seat)) view.overlay(o.cells, o.kind, { testid: o.testid });
+      view.show({ given: position.boards[seat].given || [], pieces: pieces ? pieces[seat] : position.boards[seat].pieces });
+      for (const o of overlays.filter((x) => x.seat === seat)) view.overlay(o.cells, o.kind, { label: o.label, testid: o.testid });
       this.placers[i].drawPreview();
       drawStats(this.stats[i], position.state.players[seat]);
     });

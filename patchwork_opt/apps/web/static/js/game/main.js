@@ -6,7 +6,7 @@ import { api, catalogue } from "../components/api.js";
 import { $, editing, showError } from "../components/dom.js";
 import { LEATHER, coveredSet } from "../components/geometry.js";
 import { Placer } from "../components/placer.js";
-import { drawNav, workshopHref } from "../components/nav.js";
+import { analysisHref, drawNav, workshopHref } from "../components/nav.js";
 import { QuiltView } from "../components/quilt.js";
 import { onLayoutChange } from "../components/track.js";
 import { advanceText, drawOffers, drawPosition, drawTrayAndControls } from "./board.js";
@@ -45,6 +45,7 @@ function draw() {
   /** @type {HTMLAnchorElement} */ ($("export")).href = `/api/games/${g.id}/record?download=true`;
   /** @type {HTMLAnchorElement} */ ($("to-workshop")).href = workshopHref({ game: g.id,
     ply: S.viewing ? S.viewing.index + 1 : g.ply, player: humanSeat() });
+  /** @type {HTMLAnchorElement} */ ($("to-analysis")).href = analysisHref({ game: g.id, ply: S.viewing ? S.viewing.index + 1 : g.ply });
   $("review").hidden = !S.review;
   button("review-start").disabled = S.busy || !g.state.over;
   button("rematch").disabled = S.busy;

@@ -6,7 +6,7 @@ import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError } from "../components/dom.js";
 import { article, count, pct } from "../components/words.js";
 import { moveCells } from "../components/geometry.js";
-import { workshopHref } from "../components/nav.js";
+import { analysisHref, workshopHref } from "../components/nav.js";
 import { drawGameTrack } from "./board.js";
 import { S, advanceTarget, aiSeat, humanSeat, moverName, render } from "./state.js";
 
@@ -130,6 +130,7 @@ export async function showReviewPly(ply) {
     + (isBest ? "" : ` The best move was ${p.best_text}, keeping a ${pct(p.win_before)} chance to win.`);
   $("review-count").textContent = `Move ${ply + 1} of ${r.plies.length}`;
   /** @type {HTMLAnchorElement} */ ($("review-workshop")).href = workshopHref({ game: S.game.id, ply, player: p.player });
+  /** @type {HTMLAnchorElement} */ ($("review-analysis")).href = analysisHref({ game: S.game.id, ply });
   const ends = /** @type {[string, boolean][]} */ ([["review-first", ply === 0], ["review-prev", ply === 0],
     ["review-next", ply === r.plies.length - 1], ["review-last", ply === r.plies.length - 1]]);
   for (const [id, off] of ends) /** @type {HTMLButtonElement} */ ($(id)).disabled = off;

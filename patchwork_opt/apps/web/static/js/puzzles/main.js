@@ -34,6 +34,9 @@ function draw() {
   $("puzzle-note").hidden = !$("puzzle-note").textContent;
   $("puzzle-rating").textContent = `Puzzle ${p.id}, rated ${ratingText(S.answer ? S.answer.rating : p.rating)}`;
   /** @type {HTMLAnchorElement} */ ($("puzzle-workshop")).href = S.board.workshop(p);
+  const analysis = S.answer && S.board.analysis ? S.board.analysis(p) : "";  // once answered: no spoiler before
+  $("puzzle-analysis").hidden = !analysis;
+  if (analysis) /** @type {HTMLAnchorElement} */ ($("puzzle-analysis")).href = analysis;
   S.board.draw(p, S.answer);
   drawVerdict();
   document.body.dataset.puzzle = p.id;
@@ -150,7 +153,7 @@ function wire() {
 /** The kinds a new puzzle may be asked of (the server's), their modules, and their introductions. */
 async function loadKinds() {
   S.themes = await api("GET", "/api/puzzles/themes");
-  S.kinds = await Promise.all(Object.keys(S.themes).map(kindModule));
+  S.kinds = await Promise.all(Object.keys(S.themes.kinds || S.themes).map(kindModule));  // ThemesView.kinds: every kind
   fillKindSelect();
   fillThemeSelect();
   const intro = $("kinds-intro");

@@ -7,7 +7,7 @@
 import { catalogue } from "../components/api.js";
 import { $, REDUCED_MOTION, editing, showError } from "../components/dom.js";
 import { key } from "../components/geometry.js";
-import { drawNav } from "../components/nav.js";
+import { analysisHref, drawNav } from "../components/nav.js";
 import { QuiltPainter } from "../components/painter.js";
 import { QuiltView } from "../components/quilt.js";
 import { count } from "../components/words.js";
@@ -35,6 +35,7 @@ function draw() {
   $("source").hidden = !S.source;
   if (S.source) {
     $("source-text").textContent = sourceWords(S.source);
+    /** @type {HTMLAnchorElement} */ ($("source-analysis")).href = analysisHref({ position: S.source.position });
     for (const p of [0, 1]) button(`player-${p}`).setAttribute("aria-pressed", String(S.source.player === p));
   }
   $("chosen-text").textContent = chosenWords();

@@ -5,7 +5,7 @@
 
 import { html } from "../../components/dom.js";
 import { moveCells, selectionOn } from "../../components/geometry.js";
-import { workshopHref } from "../../components/nav.js";
+import { analysisHref, workshopHref } from "../../components/nav.js";
 import { PositionBoard } from "../../components/position.js";
 import { byWords, count, moveWords } from "../../components/words.js";
 
@@ -127,6 +127,11 @@ class EndgameBoard {
   /** The position, the mover's quilt. @param {any} puzzle */
   workshop(puzzle) {
     return workshopHref({ position: puzzle.endgame.state.position, player: puzzle.endgame.player });
+  }
+
+  /** The position on the analysis board. @param {any} puzzle */
+  analysis(puzzle) {
+    return analysisHref({ position: puzzle.endgame.state.position });
   }
 
   placer() {

@@ -15,6 +15,8 @@
 //     .draw(puzzle, answer)      draws it (the answer revealed once there is one)
 //     .task(puzzle)              what to do, in words
 //     .workshop(puzzle)          the workshop's address for the puzzle's quilt (nav.js's workshopHref)
+//     .analysis(puzzle)          (a kind with a position) the analysis board's address for it
+//                                (nav.js's analysisHref); the page links it once the puzzle is answered
 //     .verdict(puzzle, answer)   the verdict in words
 //     .proof(puzzle, answer, box)  the verdict's proof drawn into box (emptied first)
 //     .placer()                  the Placer R, F and Escape act on, or null
