@@ -5,6 +5,7 @@ player's error rate over the decisions with a real choice, and the take-backs a 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -230,7 +231,7 @@ def test_the_text_review_puts_the_error_rate_beside_accuracy() -> None:
     record.moves = record.moves[:4]
     review = review_game(record, iterations=200, with_deal=False)
     lines = render_review(review).splitlines()
-    summary = [line for line in lines if "accuracy" in line]
+    summary = [line for line in lines if re.search(r"\baccuracy\b", line)]  # not a ply's "inaccuracy"
     assert len(summary) == 2 and all("error rate" in line and "decision" in line for line in summary)
     assert "take-backs" not in render_review(review)  # shown when the game has any
 

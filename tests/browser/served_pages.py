@@ -63,7 +63,7 @@ def server_fixture(served_db: Path, request: pytest.FixtureRequest) -> Iterator[
                                  str(served_db), *extra], stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
+        for _ in range(600):  # a minute: a loaded machine starts the server slowly
             if proc.poll() is not None:
                 pytest.fail(f"patchwork serve exited: {log.read_text()}")
             try:
