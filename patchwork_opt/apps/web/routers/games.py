@@ -47,6 +47,7 @@ from patchwork_opt.apps.web.schemas import (
     game_view,
     move_verdict,
 )
+from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS
 from patchwork_opt.apps.web.store import Game, StaleGameError
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
@@ -59,10 +60,10 @@ Ply = Annotated[int, PathParam(ge=0, le=1000, description="the number of moves p
 
 router = APIRouter(prefix="/api", tags=["games"], route_class=WholeNumbersRoute)
 
-#: Analysis time per position of a teaching game's verdict: the review's default
-#: (``routers.reviews.REVIEW_SECONDS``; a test keeps them equal), so the page's default review reuses
+#: Analysis time per position of a teaching game's verdict: the page's default review depth
+#: (``routers.reviews.REVIEW_SECONDS``, the game hint's budget too), so the page's default review reuses
 #: the verdict's analyses from the cache and labels the move the same. The server's ``max_ai_seconds`` caps it.
-TEACHING_SECONDS = 0.5
+TEACHING_SECONDS = PAGE_REVIEW_SECONDS
 
 
 def bot_seed(game: Game, ply: int) -> int:
