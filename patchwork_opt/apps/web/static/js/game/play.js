@@ -1,5 +1,7 @@
-// game/play.js: playing through the API: a new game, a move, the AI's moves one at a time (each
-// drawn, its token walking the track, said in words, and left on screen a moment), undo, rematch.
+// game/play.js: playing through the API: a new game (a teaching one when asked), a move, the AI's
+// moves one at a time (each drawn, its token walking the track, said in words, and left on screen a
+// moment; in a teaching game not while a flagged move of yours waits: teaching.js), undo (a
+// teaching game's "Take it back" too), Play on, rematch.
 
 import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError, sleep } from "../components/dom.js";
@@ -7,6 +9,7 @@ import { LEATHER, LEATHER_SELECTION } from "../components/geometry.js";
 import { walkToken } from "../components/track.js";
 import { moveWords } from "../components/words.js";
 import { S, aiSeat, render } from "./state.js";
+import { keepMove, tookBack, waiting } from "./teaching.js";
 
 /** @param {any} game a GameView: the game on screen from now on */
 export function setGame(game) {
@@ -54,7 +57,7 @@ export async function request(fn) {
 }
 
 async function aiTurns() {
-  while (S.game && S.game.ai_to_move && !S.game.state.over && !S.busy) {
+  while (S.game && S.game.ai_to_move && !S.game.state.over && !S.busy && !waiting()) {
     S.busy = true;
     render();
     try {
@@ -93,7 +96,19 @@ export function commitPlacement(at) {
 
 export function undo() {
   const id = S.game.id, ply = S.game.ply;
-  request(() => api("POST", `/api/games/${id}/undo`, { ply }));
+  request(async () => {
+    const game = await api("POST", `/api/games/${id}/undo`, { ply });
+    tookBack(game);
+    return game;
+  });
+}
+
+/** A teaching game's flagged move kept: the AI moves on. */
+export function playOn() {
+  if (S.busy) return;
+  keepMove();
+  render();
+  aiTurns();
 }
 
 /** @param {Event} evt the New game form's submit */
@@ -106,6 +121,7 @@ export async function startGame(evt) {
     level: Number(/** @type {HTMLSelectElement} */ ($("level")).value),
     seat: Number(/** @type {HTMLSelectElement} */ ($("seat")).value),
     printing: /** @type {HTMLSelectElement} */ ($("printing")).value,
+    teaching: /** @type {HTMLInputElement} */ ($("teaching")).checked,
   };
   if (seed !== "") body.seed = Number(seed);
   /** @type {HTMLDetailsElement} */ ($("setup")).open = false;
@@ -117,5 +133,5 @@ export function rematch() {
   const g = S.game;
   window.scrollTo({ top: 0 });
   const printing = /** @type {HTMLSelectElement} */ ($("printing")).value;
-  request(() => api("POST", "/api/games", { ai: g.ai, level: g.level, seat: g.seat, printing }));
+  request(() => api("POST", "/api/games", { ai: g.ai, level: g.level, seat: g.seat, printing, teaching: g.teaching }));
 }
