@@ -11,6 +11,8 @@ import { moveWords } from "../components/words.js";
 import { S, aiSeat, render } from "./state.js";
 import { keepMove, tookBack, waiting } from "./teaching.js";
 
+const PHONE = window.matchMedia("(max-width: 700px)");  // style.css's phone layout
+
 /** @param {any} game a GameView: the game on screen from now on */
 export function setGame(game) {
   const before = S.game;
@@ -31,6 +33,12 @@ export function setGame(game) {
   S.placer.choose(game.pending_leather && game.human_to_move ? LEATHER_SELECTION : null);
   if (location.hash !== `#${game.id}`) history.replaceState(null, "", `#${game.id}`);
   render();
+  // a new game starts with its first screen in view, wherever its Start button was: on a phone the
+  // status, the offers and your quilt (the header above them), else the page from its top
+  if (!same) {
+    if (PHONE.matches) $("game").scrollIntoView({ block: "start" });
+    else window.scrollTo({ top: 0 });
+  }
   if (game.state.over && !(same && before.state.over)) {
     // the result comes into view by itself
     $("result").scrollIntoView({ block: "start", behavior: REDUCED_MOTION ? "auto" : "smooth" });
@@ -131,7 +139,6 @@ export async function startGame(evt) {
 /** The same AI, level and seat again, with a new order of patches. */
 export function rematch() {
   const g = S.game;
-  window.scrollTo({ top: 0 });
   const printing = /** @type {HTMLSelectElement} */ ($("printing")).value;
   request(() => api("POST", "/api/games", { ai: g.ai, level: g.level, seat: g.seat, printing, teaching: g.teaching }));
 }
