@@ -238,7 +238,7 @@ def test_the_text_review_puts_the_error_rate_beside_accuracy() -> None:
     record.moves = record.moves[:4]
     review = review_game(record, iterations=200, with_deal=False)
     lines = render_review(review).splitlines()
-    summary = [line for line in lines if "accuracy" in line]
+    summary = [line for line in lines if " accuracy " in line]  # (not a move labelled "inaccuracy")
     assert len(summary) == 2 and all("error rate" in line and "decision" in line for line in summary)
     assert "take-backs" not in render_review(review)  # shown when the game has any
 
