@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, 
     server_fixture,
     store_record,
 )
-from test_puzzles_page import answered, place, ready, screen_fixture  # noqa: F401  (fixture screen)
+from test_puzzles_page import _get, answered, place, ready, screen_fixture  # noqa: F401  (fixture screen)
 from test_web_page import _finished_game, shot
 
 from patchwork_opt.apps.web.database import SqliteDatabase
@@ -55,11 +54,6 @@ pytestmark = pytest.mark.slow
 
 def size(page: Page) -> str:
     return "phone" if page.evaluate("() => matchMedia('(pointer: coarse)').matches") else "desktop"
-
-
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return json.loads(response.read())
 
 
 def review_on_the_page(page: Page, server: str, game_id: str, depth: str = "0.1") -> None:

@@ -12,9 +12,7 @@ finds no serious or critical violation."""
 
 from __future__ import annotations
 
-import json
 import math
-import urllib.request
 from typing import Any
 
 import pytest
@@ -29,8 +27,9 @@ from served_pages import (  # noqa: F401  (fixtures browser, rigged_server, rigg
     rigged_store_fixture,
     serious_violations,
 )
+from test_game_layout import press, touch
 from test_puzzles_page import place, screen_fixture  # noqa: F401  (fixture screen)
-from test_web_page import in_view, settle, shot
+from test_web_page import _get, _post, in_view, settle, shot
 
 from patchwork_opt.apps.review import label_rule, measures_rule
 from patchwork_opt.apps.web.store import GameStore
@@ -40,25 +39,6 @@ from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.notation import from_notation
 
 pytestmark = pytest.mark.slow
-
-
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return json.loads(response.read())
-
-
-def _post(url: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read())
-
-
-def touch(page: Page) -> bool:
-    return bool(page.evaluate("() => matchMedia('(pointer: coarse)').matches"))
-
-
-def press(page: Page, selector: str) -> None:
-    page.tap(selector) if touch(page) else page.click(selector)
 
 
 def size(page: Page) -> str:

@@ -1,6 +1,6 @@
 // puzzles/kinds/exercise.js: "find a better move": the position before a move of your own game that
 // its review called a mistake or a blunder ("Practise your mistakes" under the review makes them).
-// The visitor moves as in a game (a PositionBoard), the move played in the game outlined in red
+// The visitor moves as in a game (a MoveBoard), the move played in the game outlined in red
 // dashes; any move the review would not call a mistake is right, except that one. The verdict is
 // the server's judgement in its words; the best move is drawn in green (an advance shaded on the
 // track), and the proof says why the move played was worse, with the play expected after it (the
@@ -10,42 +10,15 @@
 
 import { html } from "../../components/dom.js";
 import { moveCells } from "../../components/geometry.js";
-import { workshopHref } from "../../components/nav.js";
-import { PositionBoard } from "../../components/position.js";
 import { article, capital, pct, points } from "../../components/words.js";
-import { LineSteps } from "../line.js";
-import { PANELS } from "./endgame.js";
+import { MoveBoard } from "../moveboard.js";
 
-class ExerciseBoard {
+class ExerciseBoard extends MoveBoard {
   /** @param {any} page */
   constructor(page) {
-    this.page = page;
-    this.section = html("section", { id: "exercise", hidden: true }, page.main);
-    /** @type {any} */ this.move = null;   // the move answered
-    this.steps = new LineSteps(page.catalogue, page.changed);
-    this.board = new PositionBoard(this.section, {
-      prefix: "ex", catalogue: page.catalogue, panels: PANELS, canAct: page.canAct,
-      play: (/** @type {any} */ move) => this.answerMove(move), changed: page.changed,
-    });
+    super(page, { id: "exercise", prefix: "ex" });
     this.legend = html("p", { class: "legend", id: "ex-legend" }, this.section);
     this.rated = false;  // exercises move no rating
-  }
-
-  /** @param {any} puzzle */
-  start(puzzle) {
-    const p = puzzle.position;
-    this.move = null;
-    this.steps.reset();
-    this.board.start(p, [p.player, 1 - p.player]);
-  }
-
-  /** @param {any} move */
-  async answerMove(move) {
-    this.move = move;
-    const answer = await this.page.answer({ move });
-    if (!answer) this.move = null;
-    this.board.placer().choose(null);  // the patch in hand is put down: the card and the tray show none
-    this.page.changed();
   }
 
   /** A move of the player to move drawn: its cells on their quilt, or an advance's spaces on the track.
@@ -80,7 +53,7 @@ class ExerciseBoard {
       if (this.move) this.mark(puzzle, this.move, answer && answer.correct ? "best" : "played", "answer-move", "yours", drawn);
       if (answer && answer.details.label !== "best") this.mark(puzzle, answer.details.best_move, "best", "best-move", "best", drawn);
     }
-    this.board.show(p, { seats: [p.player, 1 - p.player], pieces, overlays: drawn.overlays, spans: drawn.spans });
+    this.show(puzzle, { pieces, overlays: drawn.overlays, spans: drawn.spans });
     this.legend.textContent = answer
       ? "Drawn: your answer (green when it is right, red when not) and the best move (green dashes); an advance is shaded on the track."
       : "Drawn: the move you played in the game (red dashes; an advance is shaded on the track).";
@@ -110,24 +83,6 @@ class ExerciseBoard {
     html("b", {}, why, "Why it was worse: ");
     why.append(d.worse);
     this.steps.list(box, puzzle.position.player);
-  }
-
-  /** The position, the mover's quilt. @param {any} puzzle */
-  workshop(puzzle) {
-    return workshopHref({ position: puzzle.position.state.position, player: puzzle.position.player });
-  }
-
-  placer() {
-    return this.board.placer();
-  }
-
-  cancel() {
-    this.board.cancel();
-  }
-
-  /** @param {KeyboardEvent} evt */
-  key(evt) {
-    return this.steps.key(evt);
   }
 }
 
