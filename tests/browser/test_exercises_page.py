@@ -34,6 +34,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, 
     server_fixture,
     store_record,
 )
+from test_game_layout import sideways
 from test_puzzles_page import _get, answered, place, ready, screen_fixture  # noqa: F401  (fixture screen)
 from test_web_page import _finished_game, shot
 
@@ -132,6 +133,7 @@ def test_exercises_from_the_review_are_answered_wrong_then_right(screen: Page, r
     assert screen.locator(f"{quilt} [data-testid=line-step]").count() == (1 if reply.kind != "advance" else 0)
     assert "comes back after a few more" in screen.inner_text("[data-testid=verdict-habits]")
     assert screen.inner_text("[data-testid=verdict-ratings]").endswith("(exercises move no rating).")
+    assert sideways(screen) == 0
     shot(screen, f"exercise-wrong-{size(screen)}")
     assert serious_violations(screen) == []
 

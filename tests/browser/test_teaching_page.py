@@ -27,7 +27,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, rigged_server, rigg
     rigged_store_fixture,
     serious_violations,
 )
-from test_game_layout import press, touch
+from test_game_layout import press, sideways, touch
 from test_puzzles_page import place, screen_fixture  # noqa: F401  (fixture screen)
 from test_web_page import _get, _post, in_view, settle, shot
 
@@ -80,7 +80,7 @@ def test_a_blunder_is_said_its_better_move_drawn_and_taken_back(screen: Page, ri
     assert drawn(screen, "[data-testid=lesson-best]") == sorted(cells_of(better.mask))
     assert screen.inner_text("#status") == "Your move was a blunder: take it back, or play on."
     assert screen.get_attribute("body", "data-ply") == "1" and screen.get_attribute("body", "data-turn") == "ai"
-    assert in_view(screen, "[data-testid=lesson-text]") and in_view(screen, "#take-back")
+    assert in_view(screen, "[data-testid=lesson-text]") and in_view(screen, "#take-back") and sideways(screen) == 0
     shot(screen, f"teaching-blunder-{size(screen)}")
     assert serious_violations(screen) == []
 
