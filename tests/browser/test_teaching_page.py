@@ -74,12 +74,13 @@ def test_a_blunder_is_said_its_better_move_drawn_and_taken_back(screen: Page, ri
     screen.wait_for_selector("body[data-busy=false][data-lesson=blunder]", timeout=60_000)
     # said at once, the better move drawn on your quilt; the AI waits for your choice
     text = screen.inner_text("[data-testid=lesson-text]")
-    assert text == (f"Your move 1, {words_in(state, ADVANCE)}: a blunder (win chance 90% → 10%, 20 points lost). "
+    assert text == (f"Move 1, you played {words_in(state, ADVANCE)}: a blunder (win chance 90% → 10%, 20 points lost). "
                     f"Better: {words_in(state, better)} (drawn in green on your quilt). Take it back and try another "
                     "move, or play on."), text
     assert drawn(screen, "[data-testid=lesson-best]") == sorted(cells_of(better.mask))
     assert screen.inner_text("#status") == "Your move was a blunder: take it back, or play on."
     assert screen.get_attribute("body", "data-ply") == "1" and screen.get_attribute("body", "data-turn") == "ai"
+    assert screen.evaluate("document.activeElement.id") == "take-back"  # the keyboard is on the choice
     assert in_view(screen, "[data-testid=lesson-text]") and in_view(screen, "#take-back") and sideways(screen) == 0
     shot(screen, f"teaching-blunder-{size(screen)}")
     assert serious_violations(screen) == []
@@ -111,7 +112,7 @@ def test_a_blunder_is_said_its_better_move_drawn_and_taken_back(screen: Page, ri
         press(screen, "#advance")
     screen.wait_for_selector("body[data-busy=false][data-lesson=best]", timeout=60_000)
     assert screen.inner_text("[data-testid=lesson-text]").startswith(
-        f"Your move {now['ply'] + 1}, {words_in(here, best)}: the best move (win chance 90% → 90%, 0 points lost).")
+        f"Move {now['ply'] + 1}, you played {words_in(here, best)}: the best move (win chance 90% → 90%, 0 points lost).")
     assert screen.locator("#take-back").is_hidden() and screen.locator("[data-testid=lesson-best]").count() == 0
     assert serious_violations(screen) == []
 

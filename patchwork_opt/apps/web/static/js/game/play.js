@@ -90,9 +90,11 @@ async function aiTurns() {
 }
 
 /** @param {any} move a move in the API's JSON */
-export function play(move) {
+export async function play(move) {
   const id = S.game.id, ply = S.game.ply;
-  return request(() => api("POST", `/api/games/${id}/moves`, { ply, move }));
+  await request(() => api("POST", `/api/games/${id}/moves`, { ply, move }));
+  // a teaching game's flagged move: the keyboard is on its choice (the quilt and the offers are not live)
+  if (waiting()) $("take-back").focus({ preventScroll: true });
 }
 
 /** The Placer's commit: the patch in hand, placed. @param {{cells: [number, number][]}} at */

@@ -71,7 +71,7 @@ function lessonText(l) {
     return `Taken back: your move again (${count(S.game.takebacks, "take-back")} in this game; the review counts them).`;
   }
   const v = l.verdict;
-  const said = `Your move ${l.move.ply + 1}, ${v.played_words}: ${verdictWords(v)} (${chancesText(v)}).`;
+  const said = `Move ${l.move.ply + 1}, you played ${v.played_words}: ${verdictWords(v)} (${chancesText(v)}).`;
   if (v.label === "best" || v.label === "good") return said;
   if (!open()) return `${said} Better was ${v.best_words}.`;  // kept, or the game went on
   const where = v.best.type === "advance" ? "shaded in green on the track" : "drawn in green on your quilt";
