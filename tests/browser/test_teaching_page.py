@@ -111,8 +111,9 @@ def test_a_blunder_is_said_its_better_move_drawn_and_taken_back(screen: Page, ri
     else:
         press(screen, "#advance")
     screen.wait_for_selector("body[data-busy=false][data-lesson=best]", timeout=60_000)
-    assert screen.inner_text("[data-testid=lesson-text]").startswith(
-        f"Move {now['ply'] + 1}, you played {words_in(here, best)}: the best move (win chance 90% → 90%, 0 points lost).")
+    assert screen.inner_text("[data-testid=lesson-text]") == (
+        f"Move {now['ply'] + 1}, you played {words_in(here, best)}: the best move (win chance 90% → 90%, 0 points "
+        "lost).")
     assert screen.locator("#take-back").is_hidden() and screen.locator("[data-testid=lesson-best]").count() == 0
     assert serious_violations(screen) == []
 
