@@ -21,6 +21,7 @@ from patchwork_opt.apps.web.store import Game, GameStore
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import shipped_bank
@@ -106,7 +107,12 @@ def test_a_blunder_becomes_an_exercise_that_comes_back_until_solved(client: Test
     assert not missed["correct"] and missed["again"] and not missed["rated"]  # exercises are not rated
     told = missed["details"]
     assert told["kind"] == "exercise" and told["refutation"][0] == played and told["why"] in missed["text"]
-    assert len(told["refutation_players"]) == len(told["refutation"])
+    assert len(told["refutation_players"]) == len(told["refutation"]) == len(told["refutation_words"])
+    # every move the page shows comes with its words, the ones the text says
+    before = RECORD.replay(BLUNDER_PLY)
+    assert told["played_words"] == view["details"]["played_words"] == words_in(before, RECORD.moves[BLUNDER_PLY])
+    assert told["refutation_words"][0] == told["played_words"] and told["best_line_words"][0] == told["best_words"]
+    assert told["worse"] in told["why"] and told["best_words"] in told["worse"]
     best = told["best_move"]  # the best move, with its cells to draw
     assert best["type"] in ("buy", "advance", "leather") and (best["type"] == "advance" or best.get("cells") or
                                                               best.get("cell"))

@@ -34,6 +34,7 @@ from patchwork_opt.apps.review import (
     PlyReview,
     error_rate_of,
     had_choice,
+    label_rule,
     measures_rule,
     render_review,
     review_game,
@@ -224,6 +225,13 @@ def test_the_legend_states_both_formulas() -> None:
     rule = measures_rule()
     assert "103.1668 * exp(-0.04354" in rule and "mean win chance lost per decision" in rule
     assert "add up to zero" in rule
+
+
+def test_docs_quote_the_page_s_legend_word_for_word() -> None:
+    """docs/review.md quotes the legend the page shows (the review's label_rule and measures_rule)."""
+    doc = (Path(__file__).parent.parent / "docs" / "review.md").read_text()
+    quoted = " ".join(line[2:] for line in doc.splitlines() if line.startswith("> "))
+    assert label_rule() in quoted and measures_rule() in quoted
 
 
 def test_the_text_review_puts_the_error_rate_beside_accuracy() -> None:

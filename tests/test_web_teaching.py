@@ -6,29 +6,26 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rigged_analysis import Rigged, rigged_services
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
-from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
-from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.apps.review import label_of
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.routers.games import TEACHING_SECONDS
 from patchwork_opt.apps.web.routers.reviews import REVIEW_SECONDS
-from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
+from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.store import GameStore
 from patchwork_opt.apps.web.wiring import web_services
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.formats.record import Record
 
@@ -38,35 +35,6 @@ with warnings.catch_warnings():
 
 LOCAL = "http://127.0.0.1"
 FAST = 0.05  # seconds of a real analysis: enough for figures, quick for tests
-
-
-class Rigged:
-    """``Services.analyse`` with known figures: in every position the first legal buy is best (90%,
-    +10 points); any other move compared alongside wins 10% and loses by 10 (a blunder)."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.lock = threading.Lock()
-
-    @staticmethod
-    def best(state: State) -> Move:
-        return next((m for m in state.legal_moves() if m.kind == "buy"), ADVANCE)
-
-    def __call__(self, state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
-        with self.lock:
-            self.calls += 1
-        best = self.best(state)
-        moves = [AnalysedMove(best, 0.9, 10.0, 1000, False, (best,))]
-        moves += [AnalysedMove(m, 0.1, -10.0, 1000, False, (m,)) for m in extra if m != best]
-        return SearchedPosition.of(state, moves, seconds=seconds)
-
-
-def _bot(name: str, level: int, seed: int, cap: float, analysis_of: AnalysisOf) -> Any:
-    return make_bot(name, level=level, seed=seed, time_per_move=min(cap, 0.02))
-
-
-def rigged_services(analyse: Rigged | None) -> Services:
-    return Services(analyse=analyse, make_bot=_bot, ai_names=("greedy",), default_ai="greedy")
 
 
 @pytest.fixture

@@ -5,11 +5,14 @@ included).
 
 A test puts a game of its own in the served database through ``served_store`` (a ``GameStore``
 on the server's SQLite file: the server reads every game from the file on each request) and
-``store_record``, to review on the page what the game's record holds.
+``store_record``, to review on the page what the game's record holds. ``rigged_server`` (and its
+``rigged_store``) is the app with an analysis whose figures are known in advance
+(``tests/rigged_analysis.py``), for tests of what the pages do with a review, a teaching game's
+verdict or an exercise, whatever the machine's speed.
 
 Importing this module skips the importing suite when Chromium is not installed. The fixtures
-are exported under other names and registered by name (``server``, ``served_store``, ``browser``,
-``page``), as in ``tests/web_databases.py``."""
+are exported under other names and registered by name (``server``, ``served_store``,
+``rigged_server``, ``rigged_store``, ``browser``, ``page``), as in ``tests/web_databases.py``."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +33,11 @@ CHROMIUM = os.environ.get("PATCHWORK_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from rigged_analysis import Rigged  # noqa: E402
 
 from patchwork_opt.apps.web.store import Game, GameStore, SqliteGameStore  # noqa: E402
-from patchwork_opt.core.move import Move  # noqa: E402
+from patchwork_opt.core.move import ADVANCE, Move  # noqa: E402
+from patchwork_opt.core.state import State  # noqa: E402
 from patchwork_opt.formats.record import Record  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -51,32 +56,59 @@ def served_db_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("served") / "games.db"
 
 
-@pytest.fixture(name="server", scope="module")
-def server_fixture(served_db: Path, request: pytest.FixtureRequest) -> Iterator[str]:
-    """The base URL of a served app, once it answers ``/api/health``; a test module's ``SERVE_ARGS``
-    (a list of ``patchwork serve`` options) are added to its command line."""
+def _served(arguments: Callable[[int, Path], list[str]], db: Path) -> Iterator[str]:
+    """The base URL of a Python process serving the app on a free port with its games in ``db``
+    (``arguments(port, db)``: what follows ``python``), once it answers ``/api/health``; stopped after."""
     port = _free_port()
-    log = served_db.parent / "server.log"
-    extra = [str(arg) for arg in getattr(request.module, "SERVE_ARGS", [])]
+    log = db.parent / "server.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db",
-                                 str(served_db), *extra], stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, *arguments(port, db)], stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):  # a minute: a loaded machine starts the server slowly
             if proc.poll() is not None:
-                pytest.fail(f"patchwork serve exited: {log.read_text()}")
+                pytest.fail(f"the server exited: {log.read_text()}")
             try:
                 urllib.request.urlopen(f"{url}/api/health", timeout=5).close()
                 break
             except OSError:
                 time.sleep(0.1)
         else:
-            pytest.fail(f"patchwork serve did not answer: {log.read_text()}")
+            pytest.fail(f"the server did not answer: {log.read_text()}")
         yield url
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture(name="server", scope="module")
+def server_fixture(served_db: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The base URL of ``patchwork serve``, once it answers ``/api/health``; a test module's
+    ``SERVE_ARGS`` (a list of ``patchwork serve`` options) are added to its command line."""
+    extra = [str(arg) for arg in getattr(request.module, "SERVE_ARGS", [])]
+    yield from _served(lambda port, db: ["-m", "cli", "serve", "--port", str(port), "--db", str(db), *extra],
+                       served_db)
+
+
+@pytest.fixture(name="rigged_db", scope="module")
+def rigged_db_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("rigged") / "games.db"
+
+
+@pytest.fixture(name="rigged_server", scope="module")
+def rigged_server_fixture(rigged_db: Path) -> Iterator[str]:
+    """The base URL of the app with the rigged analysis (``rigged_server.py``): its reviews, teaching
+    verdicts and exercises are known in advance (the first legal buy is best, any other move a blunder)."""
+    script = str(Path(__file__).with_name("rigged_server.py"))
+    yield from _served(lambda port, db: [script, str(port), str(db)], rigged_db)
+
+
+@pytest.fixture(name="rigged_store")
+def rigged_store_fixture(rigged_server: str, rigged_db: Path) -> Iterator[GameStore]:
+    """The rigged server's games database, as ``served_store`` is the served app's."""
+    store = SqliteGameStore(rigged_db)
+    yield store
+    store.close()
 
 
 @pytest.fixture(name="served_store")
@@ -98,6 +130,21 @@ def store_record(store: GameStore, record: Record, seat: int, tail: list[Move] |
         store.append(game.id, ply, move, actor="human" if state.to_move() == seat else "ai")
         state.apply(move)
     return store.get(game.id)
+
+
+def advancing_game(store: GameStore, seed: int) -> Game:
+    """A finished game stored as the person (Player 1) played it against the AI: the person always
+    advancing (or putting a leather patch on the first cell it may go), the AI playing the rigged
+    analysis's best move (``tests/rigged_analysis.py``). On the rigged server each of the person's
+    advances where a patch could be bought is a blunder against buying it."""
+    state = State.new(seed=seed)
+    record = Record.start(state)
+    while not state.is_terminal():
+        legal = list(state.legal_moves())
+        move = Rigged.best(state) if state.to_move() == 1 else legal[0] if state.pending >= 0 else ADVANCE
+        record.moves.append(move)
+        state.apply(move)
+    return store_record(store, record, 0)
 
 
 def review_of(server: str, game_id: str, seconds: float) -> dict[str, Any]:

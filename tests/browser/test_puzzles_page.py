@@ -5,9 +5,8 @@ through on the board; misses another and sees the refutation and a winning move 
 patch by patch and sees the proven optimum; and on a phone, every verdict comes into view. Playing
 habits, on a desktop and on a phone: the filters (applied at once), a new visitor's rating from the
 first answer, right or wrong, a streak counted until the first miss, the
-daily puzzle, a fill's button budget (patches over it greyed, choosing one refused), and the review's
-"Practise your mistakes" leading to the Puzzles page: for a game stored with a blunder that has an
-only-move answer (tests/data/mistake_record.json), the puzzle made of it, shown and solved there."""
+daily puzzle, a fill's button budget (patches over it greyed, choosing one refused), and a set of
+puzzles named in the address (what "Practise your mistakes" links to: test_exercises_page.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,6 @@ import re
 import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,18 +31,12 @@ from served_pages import (  # noqa: F401  (fixtures browser, page, server, serve
     store_record,
 )
 
-from patchwork_opt.apps.web.database import SqliteDatabase
-from patchwork_opt.apps.web.puzzle_store import SqlPuzzleStore
-from patchwork_opt.apps.web.store import Game, GameStore
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES
-from patchwork_opt.core.move import Move
-from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.kinds import puzzle_from_json
 from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
 from patchwork_opt.puzzles.kinds.fill import FILL_THEMES, FillPuzzle
-from patchwork_opt.puzzles.proof import BestPlayBot, distinct_moves, move_key
+from patchwork_opt.puzzles.proof import distinct_moves, move_key
 
 pytestmark = pytest.mark.slow
 BANK = shipped_bank()
@@ -70,13 +62,18 @@ def turns_to(pid: int, cells: Cells) -> tuple[int, bool]:
     raise AssertionError(f"no turn of #{pid} gives {cells}")
 
 
+#: Each quilt a patch is placed on: where its patches are offered and its Flip button.
+BOARDS = {"#eg-quilt-you": ("#eg-offers", "#eg-flip"), "#ex-quilt-you": ("#ex-offers", "#ex-flip"),
+          "#fill-quilt": ("#fill-patches", "#fill-flip"), "#quilt-human": ("#offers", "#flip")}
+
+
 def place(page: Page, quilt: str, pid: int, cells: Cells) -> None:
     """Choose the patch, turn it with the buttons, and click the quilt where the page puts it on ``cells``."""
-    page.click(f"{'#eg-offers' if quilt.startswith('#eg') else '#fill-patches'} .offer[data-patch='{pid}']")
+    offers, flip = BOARDS[quilt]
+    page.click(f"{offers} .offer[data-patch='{pid}']")
     presses, flipped = turns_to(pid, cells)
-    buttons = "#eg" if quilt.startswith("#eg") else "#fill"
     if flipped:
-        page.click(f"{buttons}-flip")
+        page.click(flip)
     for _ in range(presses):
         page.keyboard.press("r")
     shape = _normalised(cells)
@@ -363,126 +360,18 @@ def test_a_fill_greys_the_patches_over_its_budget_and_refuses_them(screen: Page,
     assert screen.get_attribute(f"#fill-patches .offer[data-patch='{pid}']", "aria-pressed") == "true"
 
 
-def test_practise_your_mistakes_leads_from_the_review_to_the_puzzles(screen: Page, server: str) -> None:
-    from test_web_page import _finished_game
-
-    game = _finished_game(server, seed=5)
-    screen.goto(f"{server}/#{game['id']}")
-    screen.wait_for_selector("body[data-ready=true][data-busy=false]", timeout=60_000)
-    screen.select_option("#review-depth", "0.1")
-    screen.click("#review-start")
-    screen.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
-    review = review_of(server, game["id"], 0.1)
-    mine = [p["ply"] for p in review["plies"] if p["player"] == game["seat"] and p["label"] in ("mistake", "blunder")]
-    assert mine, "the advancing player makes mistakes"
-    screen.click("#practise")
-    screen.wait_for_selector("body[data-busy=false][data-practised]", timeout=300_000)
-    made = int(screen.get_attribute("body", "data-practised") or -1)
-    result = screen.inner_text("[data-testid=practise-result]")
-    if made:
-        assert result.startswith(f"{made} puzzle") and screen.locator("#practise-link").is_visible()
-        screen.click("#practise-link")
-        ready(screen)
-        assert screen.inner_text("[data-testid=puzzle-note]") == f"A mistake of your game, as a puzzle: 1 of {made}."
-    else:  # the advancing player's mistakes come where the game is lost already: said plainly
-        assert result.startswith(f"None of your {len(mine)} mistakes and blunders makes a puzzle")
-
-
 def test_a_set_of_puzzles_from_the_address_is_served_in_order(screen: Page, server: str) -> None:
     """What Practise links to: /puzzles?set=ID,ID, each in turn, then puzzles of the settings again."""
     first, second = (p.id for p in BANK.puzzles["endgame"][:2])
     screen.goto(f"{server}/puzzles?set={first},{second},not-an-id")
     screen.wait_for_selector(f"body[data-ready=true][data-busy=false][data-puzzle='{first}']", timeout=60_000)
-    assert screen.inner_text("[data-testid=puzzle-note]") == "A mistake of your game, as a puzzle: 1 of 2."
+    assert screen.inner_text("[data-testid=puzzle-note]") == "A puzzle of the set in this page's address: 1 of 2."
     assert screen.inner_text("#next") == "Next of your game (2 of 2)"
     assert new_puzzle(screen) == second
-    assert screen.inner_text("[data-testid=puzzle-note]") == "A mistake of your game, as a puzzle: 2 of 2."
+    assert screen.inner_text("[data-testid=puzzle-note]") == "A puzzle of the set in this page's address: 2 of 2."
     assert screen.inner_text("#next") == "New puzzle"
     new_puzzle(screen)
     assert screen.locator("[data-testid=puzzle-note]").is_hidden() and "?set=" not in screen.url
-
-
-#: A game cut just after a blunder (its last move) made where exactly one decision wins.
-MISTAKE_RECORD = Record.load(Path(__file__).parent.parent / "data" / "mistake_record.json")
-BLUNDER_PLY = len(MISTAKE_RECORD.moves) - 1
-
-
-def blunder_game(store: GameStore) -> Game:
-    """The mistake record played on to the end by best play on both sides (a review needs a finished
-    game), stored in the served database with the blunderer as the person: of the person's moves
-    only the blunder makes a puzzle (the later ones come in lost positions, the earlier ones where
-    the exact search proves no single winning decision)."""
-    head = MISTAKE_RECORD.moves[:BLUNDER_PLY]
-    seat = Record(MISTAKE_RECORD.circle[:], head, MISTAKE_RECORD.leather).replay().to_move()
-    state, bot = MISTAKE_RECORD.replay(), BestPlayBot()
-    tail: list[Move] = []
-    while not state.is_terminal():
-        tail.append(bot.decide(state).move)
-        state.apply(tail[-1])
-    return store_record(store, MISTAKE_RECORD, seat, tail)
-
-
-def practise_from_the_review(page: Page, server: str, game: Game) -> str:
-    """Review the game on its page, press Practise your mistakes; the one puzzle's id, from the link."""
-    page.goto(f"{server}/#{game.id}")
-    page.wait_for_selector("body[data-ready=true][data-busy=false]", timeout=60_000)
-    page.select_option("#review-depth", "0.1")
-    page.click("#review-start")
-    page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
-    review = review_of(server, game.id, 0.1)
-    mine = [p["ply"] for p in review["plies"] if p["player"] == game.seat and p["label"] in ("mistake", "blunder")]
-    assert BLUNDER_PLY in mine, review["plies"][BLUNDER_PLY]
-    page.click("#practise")
-    page.wait_for_selector("body[data-busy=false][data-practised]", timeout=300_000)
-    assert page.get_attribute("body", "data-practised") == "1"
-    result = page.inner_text("[data-testid=practise-result]")
-    assert result.startswith("1 puzzle from your ") and f"(before move {BLUNDER_PLY + 1})" in result, result
-    link = page.locator("#practise-link")
-    assert link.is_visible() and link.inner_text() == "practise it on the Puzzles page"
-    href = link.get_attribute("href") or ""
-    assert re.fullmatch(r"/puzzles\?set=[^,]+", href), href
-    assert serious_violations(page) == []
-    return href.split("=", 1)[1]
-
-
-def test_a_blunder_practised_from_the_review_is_shown_and_solved_on_the_puzzles_page(
-    screen: Page, server: str, served_store: GameStore, served_db: Path
-) -> None:
-    game = blunder_game(served_store)
-    puzzle_id = practise_from_the_review(screen, server, game)
-    kept = SqlPuzzleStore(SqliteDatabase(served_db)).stored_puzzle(puzzle_id)  # its JSON, as the server keeps it
-    assert kept is not None
-    puzzle = puzzle_from_json(json.loads(kept))
-    assert isinstance(puzzle, EndgamePuzzle) and puzzle.player == game.seat
-    assert puzzle.record.moves == MISTAKE_RECORD.moves[:BLUNDER_PLY]  # the position before the blunder
-
-    screen.click("#practise-link")
-    screen.wait_for_selector(f"body[data-ready=true][data-busy=false][data-puzzle='{puzzle_id}']", timeout=60_000)
-    assert "?set=" in screen.url
-    assert screen.inner_text("[data-testid=puzzle-note]") == "A mistake of your game, as a puzzle: 1 of 1."
-    assert "find a winning move" in screen.inner_text("[data-testid=task]")
-    # the position before the blunder: the offers in order, both quilts, spaces and buttons
-    view = _get(f"{server}/api/puzzles/{puzzle_id}")["endgame"]
-    assert view["winning"] == len(puzzle.winning) and view["state"]["position"] == puzzle.to_json()["position"]
-    state = puzzle.state()
-    offered = screen.locator("#eg-offers .offer").evaluate_all("cards => cards.map(c => Number(c.dataset.patch))")
-    assert offered == list(state.offers())
-    for quilt, stats, seat in (("you", "you", puzzle.player), ("other", "other", 1 - puzzle.player)):
-        assert screen.locator(f"#eg-quilt-{quilt} .piece").count() == len(state.placed[seat])
-        assert screen.inner_text(f"#eg-stats-{stats} dd[data-stat=space]") == str(state.pos[seat])
-        assert screen.inner_text(f"#eg-stats-{stats} dd[data-stat=buttons]") == str(state.buttons[seat])
-    assert serious_violations(screen) == []
-
-    move = puzzle.winning[0]
-    assert move.kind in ("buy", "advance"), move
-    if move.kind == "advance":
-        screen.click("#eg-advance")
-    else:
-        place(screen, "#eg-quilt-you", move.patch, cells_of(move.mask))
-    assert answered(screen) == "correct"
-    assert "Correct!" in screen.inner_text("[data-testid=verdict]")
-    assert screen.inner_text("#next") == "New puzzle"  # the set of one is done
-    assert serious_violations(screen) == []
 
 
 def test_a_new_visitors_rating_shows_from_the_first_answer(browser: Browser, server: str) -> None:

@@ -36,7 +36,7 @@ from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.words import player_name, plural, words_in
+from patchwork_opt.core.words import line_words, player_name, plural, words_in
 from patchwork_opt.formats.models import MoveModel, RecordModel, move_model
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
@@ -233,18 +233,17 @@ def contrast(state: State, best: Move, played: Move) -> str:
     return f"The best move leaves you {', '.join(said)}." if said else ""
 
 
-def line_words(state: State, line: tuple[Move, ...]) -> str:
+def line_text(state: State, line: tuple[Move, ...]) -> str:
     """A line played from ``state`` in words, each move by who makes it (the player to move is "you")."""
-    here, player, said = state.clone(), state.to_move(), []
-    for move in line:
-        who = "you" if here.to_move() == player else "your opponent"
-        said.append(f"{who}: {words_in(here, move)}")
-        here.apply(move)
-    return "; ".join(said)
+    player = state.to_move()
+    said = line_words(state, line)
+    return "; ".join(f"{'you' if who == player else 'your opponent'}: {words}"
+                     for who, words in zip(line_players(state, line), said, strict=True))
 
 
-def why_worse(exercise: Exercise) -> str:
-    """Why the move played was worse than the best move, in words, with the play expected after it."""
+def worse_figures(exercise: Exercise) -> str:
+    """Why the move played was worse than the best move, in words: the figures of both and what the
+    best move does that it does not (``why_worse`` without the play expected after it)."""
     state = exercise.state()
     played, best = exercise.played, exercise.best
     loss = max(0.0, best.win - played.win)
@@ -253,10 +252,14 @@ def why_worse(exercise: Exercise) -> str:
             f"{words_in(state, best.move)} keeps {_figure(best)}; {loss:.0%} of win chance and "
             f"{points:.1f} points lost, a {exercise.label}.")
     more = contrast(state, best.move, played.move)
-    if more:
-        text += f" {more}"
-    if len(played.line) > 1:
-        text += f" The play expected after your move: {line_words(state, played.line)}."
+    return f"{text} {more}" if more else text
+
+
+def why_worse(exercise: Exercise) -> str:
+    """Why the move played was worse than the best move, in words, with the play expected after it."""
+    text = worse_figures(exercise)
+    if len(exercise.played.line) > 1:
+        text += f" The play expected after your move: {line_text(exercise.state(), exercise.played.line)}."
     return text
 
 
@@ -318,6 +321,7 @@ class ExerciseDetails(BaseModel):
     kind: Literal["exercise"] = "exercise"
     ply: int = Field(description="the index of the mistake among the game's moves")
     played: MoveModel = Field(description="the move played in the game, which is not accepted")
+    played_words: str = Field(description="the move played, in words (core/words.py)")
     label: str = Field(description="the review's label of it: mistake or blunder")
     loss: float = Field(description="the win chance it lost against the best move (0-1)")
     points_lost: float = Field(description="the expected points it lost against the best move")
@@ -333,14 +337,20 @@ class ExerciseVerdictDetails(BaseModel):
     loss: float = Field(description="the win chance the answer loses against the best move (0-1)")
     points_lost: float = Field(description="the expected points the answer loses against the best move")
     best_move: MoveModel = Field(description="the best move, to draw")
+    best_words: str = Field(description="the best move, in words")
     best_win: float = Field(description="the best move's win chance (0-1)")
     best_margin: float = Field(description="the best move's expected final margin")
     best_line: list[MoveModel] = Field(description="the best move and the play expected after it")
     best_line_players: list[int] = Field(description="who makes each move of best_line (0 or 1)")
+    best_line_words: list[str] = Field(description="each move of best_line in words, for the player who makes it")
     played: MoveModel = Field(description="the move played in the game")
+    played_words: str = Field(description="the move played, in words")
     refutation: list[MoveModel] = Field(description="the move played and the play expected after it")
     refutation_players: list[int] = Field(description="who makes each move of refutation (0 or 1)")
-    why: str = Field(description="why the move played was worse, in words")
+    refutation_words: list[str] = Field(description="each move of refutation in words, for the player who makes it")
+    why: str = Field(description="why the move played was worse, in words, with the play expected after it")
+    worse: str = Field(description="why the move played was worse, in words, without the play after it (a page "
+                                   "lists refutation_words beside it)")
 
 
 class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
@@ -369,7 +379,8 @@ class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
 
     def details(self, puzzle: Exercise) -> ExerciseDetails:
         played, best = puzzle.played, puzzle.best
-        return ExerciseDetails(ply=puzzle.ply, played=move_model(played.move), label=puzzle.label,
+        return ExerciseDetails(ply=puzzle.ply, played=move_model(played.move),
+                               played_words=words_in(puzzle.state(), played.move), label=puzzle.label,
                                loss=round(max(0.0, best.win - played.win), 4),
                                points_lost=round(max(0.0, best.margin - played.margin), 2))
 
@@ -379,11 +390,13 @@ class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
         refutation = played.line or (played.move,)
         return ExerciseVerdictDetails(
             label=verdict.label, win=round(verdict.answer.win, 4), loss=round(verdict.loss, 4),
-            points_lost=round(verdict.points_lost, 2), best_move=move_model(best.move), best_win=round(best.win, 4),
-            best_margin=round(best.margin, 2), best_line=[move_model(m) for m in best_line],
-            best_line_players=line_players(state, best_line), played=move_model(played.move),
-            refutation=[move_model(m) for m in refutation], refutation_players=line_players(state, refutation),
-            why=verdict.why)
+            points_lost=round(verdict.points_lost, 2), best_move=move_model(best.move),
+            best_words=words_in(state, best.move), best_win=round(best.win, 4), best_margin=round(best.margin, 2),
+            best_line=[move_model(m) for m in best_line], best_line_players=line_players(state, best_line),
+            best_line_words=line_words(state, best_line), played=move_model(played.move),
+            played_words=words_in(state, played.move), refutation=[move_model(m) for m in refutation],
+            refutation_players=line_players(state, refutation), refutation_words=line_words(state, refutation),
+            why=verdict.why, worse=worse_figures(puzzle))
 
 
 EXERCISE = ExerciseKind()

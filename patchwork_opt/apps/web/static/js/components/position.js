@@ -11,12 +11,13 @@
 //     #P-rotate, #P-flip, #P-place, #P-cancel, #P-advance, #P-tray-shape, #P-upcoming, #P-track
 //     (tokens data-testid token-KEY). play(move): a move in the API's JSON, made on the board;
 //     changed(): the page redraws (and calls show again).
-//     .show(position, {seats, pieces?, overlays?})
+//     .show(position, {seats, pieces?, overlays?, spans?})
 //       position: the API's view of a position ({state, boards, offers, upcoming, pending_leather});
 //       a board is {pieces, given?}: given, covered cells drawn plain (a quilt known only by its
 //       cells: a position from the notation); seats: the seat each panel shows; pieces: each seat's
 //       patches to draw instead of the position's (a line played on); overlays: [{seat, cells,
-//       kind, label?, testid?}] on the quilts
+//       kind, label?, testid?}] on the quilts; spans: spaces shaded on the track (track.js's spans:
+//       an advance drawn, as a best move)
 //     .placer()          the Placer of the player to move (R, F and Escape are the page's keys)
 //     .start(position, seats)  a new position: nothing in hand but a waiting leather patch (show next)
 //     .cancel()          the patch in hand put back (not a waiting leather patch)
@@ -144,9 +145,10 @@ export class PositionBoard {
 
   /**
    * @param {any} position
-   * @param {{seats: number[], pieces?: any[][], overlays?: {seat: number, cells: [number, number][], kind: string, label?: string, testid?: string}[]}} o
+   * @param {{seats: number[], pieces?: any[][], overlays?: {seat: number, cells: [number, number][], kind: string, label?: string, testid?: string}[],
+   *   spans?: {from: number, to: number, kind: string, label?: string}[]}} o
    */
-  show(position, { seats, pieces, overlays = [] }) {
+  show(position, { seats, pieces, overlays = [], spans = [] }) {
     this.position = position;
     this.seats = seats;
     const mover = this.mover();
@@ -165,7 +167,7 @@ export class PositionBoard {
     /** @type {any[]} */
     const tokens = [];
     this.o.panels.forEach((panel, i) => { tokens[seats[i]] = { ...panel.token, testid: `token-${panel.key}` }; });
-    drawTrack(this.track, { catalogue: this.o.catalogue, state: position.state, tokens, top: Math.max(mover, 0) });
+    drawTrack(this.track, { catalogue: this.o.catalogue, state: position.state, tokens, top: Math.max(mover, 0), spans });
   }
 
   drawSide() {

@@ -1,17 +1,15 @@
 // words.js: the page's one place for a move in words, and for numbers with their nouns.
 //
-//   moveWords(move, words?)  the move in words: the server's words when it sends them (the `words`
-//                            argument, or a `words` field on the move), else the fallback below
-//   hintWords(hint)          a hint's move in words: its `words`, else the part of its reason
-//                            before ": " (the server's words), else the fallback
-//   where(cells)             "rows 3-4, cols 0-2", "row 4, col 4"
+//   moveWords(move, words?)  the move in words, as the server said it: the `words` argument, else the
+//                            move's own `words` field (a hint, a game's move). The server says every
+//                            move it sends (core/words.py: no two legal moves of a position read the
+//                            same); the page never words a move itself, so a move without them is an
+//                            error (thrown), not a second wording
+//   where(cells)             "rows 3-4, cols 0-2", "row 4, col 4": cells, not a move (what a refused
+//                            placement overlaps, a workshop fill's patch)
 //   count(n, noun, plural?)  "1 button", "2 buttons", "0 inaccuracies" (plural given when not noun+s)
-//   pct(x), capital(text), article(word), byWords(margin)  "42%", "Abc", "a mistake", "by 3 points"
-//
-// FALLBACK: `localWords` says a move the server has not described: today the moves of a puzzle's
-// answer (its line of best play and its winning moves), which come without words. The server's
-// words name one move among all legal ones (issue 40); once every API answer carries `words` next
-// to its moves, `localWords` and its two callers' fallbacks can go.
+//   pct(x), signedPct(x), points(x), capital(text), article(word), byWords(margin)
+//                            "42%", "+4%" / "−4%", "2.5 points" / "1 point", "Abc", "a mistake", "by 3 points"
 
 //: How rows and columns are numbered for people: the quilt's labels and the server's words agree
 //: ("buy #27 at rows 6-7, cols 1-3", rows and columns from 0 at the top left).
@@ -27,25 +25,11 @@ export function where(cells) {
   return `${span(cells.map((x) => x[0]), "row", "rows")}, ${span(cells.map((x) => x[1]), "col", "cols")}`;
 }
 
-/** @param {any} move @returns {string} the FALLBACK wording (see the header) */
-function localWords(move) {
-  if (move.type === "advance") return "advance";
-  if (move.type === "leather") return `put the leather patch on ${where([move.cell])}`;
-  return `buy #${move.patch} at ${where(move.cells)}`;
-}
-
-/** @param {any} move @param {string|null} [words] @returns {string} */
+/** @param {any} move a move the server sent @param {string|null} [words] its words, when sent beside it @returns {string} */
 export function moveWords(move, words = null) {
-  return words || move.words || localWords(move);
-}
-
-/** @param {any} hint a hint as the API gives it ({type, patch, cells, reason, words?}) @returns {string} */
-export function hintWords(hint) {
-  if (hint.words) return hint.words;
-  if (hint.reason) return hint.reason.split(": ")[0];
-  const move = hint.type === "advance" ? { type: "advance" } : hint.type === "leather"
-    ? { type: "leather", cell: hint.cells[0] } : { type: "buy", patch: hint.patch, cells: hint.cells };
-  return localWords(move);
+  const said = words || (move && move.words);
+  if (!said) throw new Error(`the server sent a move without its words: ${JSON.stringify(move)}`);
+  return said;
 }
 
 /** @param {number} n @param {string} noun @param {string} [plural] @returns {string} */
@@ -53,6 +37,18 @@ export const count = (n, noun, plural) => `${n} ${n === 1 ? noun : plural || `${
 
 /** @param {number} x a chance in [0, 1] */
 export const pct = (x) => `${Math.round(100 * x)}%`;
+
+/** @param {number} x a change of chance in [-1, 1]: "+4%", "−4%" (a minus sign), "0%" */
+export const signedPct = (x) => {
+  const n = Math.round(100 * x);
+  return n > 0 ? `+${n}%` : n < 0 ? `\u2212${-n}%` : "0%";
+};
+
+/** @param {number} x points, to one decimal: "20 points", "2.5 points", "1 point" */
+export const points = (x) => {
+  const r = Math.round(10 * x) / 10;
+  return `${Number.isInteger(r) ? r : r.toFixed(1)} ${r === 1 ? "point" : "points"}`;
+};
 
 /** @param {string} text */
 export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);

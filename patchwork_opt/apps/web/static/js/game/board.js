@@ -1,5 +1,6 @@
-// game/board.js: the game on screen: both quilts (hints on yours, the AI's latest placements
-// outlined on its), the offers and the tray, the time track, and on a phone the strip at the top
+// game/board.js: the game on screen: both quilts (hints on yours, and a teaching game's better move
+// after a flagged move of yours; the AI's latest placements outlined on its), the offers and the
+// tray, the time track, and on a phone the strip at the top
 // with the AI's quilt and the stretch of the track around both tokens, so the AI's last move is in
 // view without scrolling.
 
@@ -10,6 +11,7 @@ import { drawTray } from "../components/placer.js";
 import { drawStats, drawTrack, stripAround } from "../components/track.js";
 import { count, pct } from "../components/words.js";
 import { S, advanceTarget, aiSeat, canAct, humanSeat, render } from "./state.js";
+import { betterMove } from "./teaching.js";
 
 
 /** Cells of each patch the AI placed since the human last moved (buys and leather), newest last. @param {any[]} moves */
@@ -39,6 +41,8 @@ export function drawHumanQuilt() {
       if (cells.length) view.overlay(cells, best ? "hint" : "hint-alt", { label: hintLabel(h), testid: best ? "hint-overlay" : "hint-alt" });
     });
   }
+  const better = betterMove();
+  if (better && better.cells.length) view.overlay(better.cells, "best", { label: "better", testid: "lesson-best" });
   S.placer.drawPreview();
 }
 
@@ -77,6 +81,15 @@ export function drawStripTrack(view, spans) {
     top: onTop(view), spans, spaces, columns: spaces[1] - spaces[0] + 1, testids: "strip-" });
 }
 
+/** Where advancing would have taken you from before your flagged move (the AI has not moved since). */
+function betterAdvance() {
+  const last = S.game.moves[S.game.moves.length - 1].move;
+  const now = S.game.state.players[humanSeat()].position;
+  const from = S.span && S.span.kind === "human" ? S.span.from
+    : Math.max(0, now - (last.type === "buy" ? S.catalogue.patches[last.patch].time : 0));
+  return { from, to: advanceTarget(S.game.state, humanSeat()) };
+}
+
 export function trackSpans() {
   const spans = [];
   if (S.span) spans.push(S.span);
@@ -85,6 +98,8 @@ export function trackSpans() {
     const me = S.game.state.players[humanSeat()].position;
     spans.push({ from: me, to: advanceTarget(S.game.state, humanSeat()), kind: "hint", label: hintLabel(advance) });
   }
+  const better = betterMove();
+  if (better && better.advance) spans.push({ ...betterAdvance(), kind: "best", label: "better" });
   return spans;
 }
 

@@ -1,11 +1,11 @@
 // game/hints.js: a hint, as `patchwork hint --json` gives it for a position ({player, hints: [{type,
-// patch, cells, win, margin, exact, outcome_proven, reason, ...}], ...}, best first). The first
-// three distinct moves are drawn (each with its win chance on the board) and said in words.
+// patch, cells, words, win, margin, exact, outcome_proven, reason, ...}], ...}, best first). The first
+// three distinct moves are drawn (each with its win chance on the board) and said in the server's words.
 
 import { api } from "../components/api.js";
 import { $, showError } from "../components/dom.js";
 import { SYMMETRIES, cellKeys, moveCells } from "../components/geometry.js";
-import { hintWords, pct } from "../components/words.js";
+import { moveWords, pct } from "../components/words.js";
 import { S, canAct, humanSeat, render } from "./state.js";
 
 // Two hinted moves that are the same for the rest of the game: the same words, or the same patch
@@ -28,7 +28,7 @@ function readHint(result) {
   for (const h of result.hints || []) {
     const move = h.type === "advance" ? { type: "advance" } : h.type === "leather" ? { type: "leather", cell: h.cells[0] }
       : { type: "buy", patch: h.patch, cells: h.cells };
-    const words = hintWords(h);
+    const words = moveWords(h);
     const item = { move, words, win: h.win, proven: h.exact || h.outcome_proven, reason: h.reason || words };
     if (!shown.some((s) => sameHint(s, item, covered))) shown.push(item);
     if (shown.length === 3) break;

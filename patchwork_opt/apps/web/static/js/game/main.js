@@ -12,11 +12,12 @@ import { onLayoutChange } from "../components/track.js";
 import { advanceText, drawOffers, drawPosition, drawTrayAndControls } from "./board.js";
 import { showHint } from "./hints.js";
 import { drawLog, drawViewing, leaveView, stepView, viewMove } from "./history.js";
-import { commitPlacement, play, rematch, request, startGame, undo } from "./play.js";
+import { commitPlacement, play, playOn, rematch, request, startGame, undo } from "./play.js";
 import { practise } from "./practise.js";
 import { showReviewPly, startReview, stepReview } from "./review.js";
 import { S, aiSeat, canAct, humanSeat, render, setRenderer } from "./state.js";
 import { drawResult, drawTurn, statusText } from "./status.js";
+import { drawLesson } from "./teaching.js";
 
 /** @param {string} id @returns {HTMLButtonElement} */
 const button = (id) => /** @type {HTMLButtonElement} */ ($(id));
@@ -27,7 +28,8 @@ function draw() {
   if (!g) return;
   $("game").hidden = false;
   $("viewing").hidden = !S.viewing;
-  $("human-title").textContent = `Your quilt (you move ${humanSeat() === 0 ? "first" : "second"})`;
+  $("human-title").textContent = `Your quilt (you move ${humanSeat() === 0 ? "first" : "second"}`
+    + `${g.teaching ? "; a teaching game" : ""})`;
   $("ai-title").textContent = `The AI's quilt (${g.ai}, level ${g.level})`;
   if (S.viewing) drawViewing();
   else drawPosition();
@@ -36,6 +38,7 @@ function draw() {
   drawTrayAndControls();
   drawLog();
   drawResult();
+  drawLesson();
   $("status").textContent = statusText();
   const act = canAct();
   button("advance").textContent = advanceText();
@@ -81,6 +84,8 @@ function wire() {
   $("practise").addEventListener("click", practise);
   $("rematch").addEventListener("click", rematch);
   $("undo").addEventListener("click", undo);
+  $("take-back").addEventListener("click", undo);
+  $("play-on").addEventListener("click", playOn);
   $("rotate").addEventListener("click", () => S.placer.turn("rotate"));
   $("flip").addEventListener("click", () => S.placer.turn("flip"));
   $("place").addEventListener("click", () => S.placer.place());

@@ -1,5 +1,7 @@
-// game/play.js: playing through the API: a new game, a move, the AI's moves one at a time (each
-// drawn, its token walking the track, said in words, and left on screen a moment), undo, rematch.
+// game/play.js: playing through the API: a new game (a teaching one when asked), a move, the AI's
+// moves one at a time (each drawn, its token walking the track, said in words, and left on screen a
+// moment; in a teaching game not while a flagged move of yours waits: teaching.js), undo (a
+// teaching game's "Take it back" too), Play on, rematch.
 
 import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError, sleep } from "../components/dom.js";
@@ -7,6 +9,9 @@ import { LEATHER, LEATHER_SELECTION } from "../components/geometry.js";
 import { walkToken } from "../components/track.js";
 import { moveWords } from "../components/words.js";
 import { S, aiSeat, render } from "./state.js";
+import { keepMove, tookBack, waiting } from "./teaching.js";
+
+const PHONE = window.matchMedia("(max-width: 700px)");  // style.css's phone layout
 
 /** @param {any} game a GameView: the game on screen from now on */
 export function setGame(game) {
@@ -28,6 +33,12 @@ export function setGame(game) {
   S.placer.choose(game.pending_leather && game.human_to_move ? LEATHER_SELECTION : null);
   if (location.hash !== `#${game.id}`) history.replaceState(null, "", `#${game.id}`);
   render();
+  // a new game starts with its first screen in view, wherever its Start button was: on a phone the
+  // status, the offers and your quilt (the header above them), else the page from its top
+  if (!same) {
+    if (PHONE.matches) $("game").scrollIntoView({ block: "start" });
+    else window.scrollTo({ top: 0 });
+  }
   if (game.state.over && !(same && before.state.over)) {
     // the result comes into view by itself
     $("result").scrollIntoView({ block: "start", behavior: REDUCED_MOTION ? "auto" : "smooth" });
@@ -54,7 +65,7 @@ export async function request(fn) {
 }
 
 async function aiTurns() {
-  while (S.game && S.game.ai_to_move && !S.game.state.over && !S.busy) {
+  while (S.game && S.game.ai_to_move && !S.game.state.over && !S.busy && !waiting()) {
     S.busy = true;
     render();
     try {
@@ -79,9 +90,11 @@ async function aiTurns() {
 }
 
 /** @param {any} move a move in the API's JSON */
-export function play(move) {
+export async function play(move) {
   const id = S.game.id, ply = S.game.ply;
-  return request(() => api("POST", `/api/games/${id}/moves`, { ply, move }));
+  await request(() => api("POST", `/api/games/${id}/moves`, { ply, move }));
+  // a teaching game's flagged move: the keyboard is on its choice (the quilt and the offers are not live)
+  if (waiting()) $("take-back").focus({ preventScroll: true });
 }
 
 /** The Placer's commit: the patch in hand, placed. @param {{cells: [number, number][]}} at */
@@ -93,7 +106,19 @@ export function commitPlacement(at) {
 
 export function undo() {
   const id = S.game.id, ply = S.game.ply;
-  request(() => api("POST", `/api/games/${id}/undo`, { ply }));
+  request(async () => {
+    const game = await api("POST", `/api/games/${id}/undo`, { ply });
+    tookBack(game);
+    return game;
+  });
+}
+
+/** A teaching game's flagged move kept: the AI moves on. */
+export function playOn() {
+  if (S.busy) return;
+  keepMove();
+  render();
+  aiTurns();
 }
 
 /** @param {Event} evt the New game form's submit */
@@ -106,6 +131,7 @@ export async function startGame(evt) {
     level: Number(/** @type {HTMLSelectElement} */ ($("level")).value),
     seat: Number(/** @type {HTMLSelectElement} */ ($("seat")).value),
     printing: /** @type {HTMLSelectElement} */ ($("printing")).value,
+    teaching: /** @type {HTMLInputElement} */ ($("teaching")).checked,
   };
   if (seed !== "") body.seed = Number(seed);
   /** @type {HTMLDetailsElement} */ ($("setup")).open = false;
@@ -115,7 +141,6 @@ export async function startGame(evt) {
 /** The same AI, level and seat again, with a new order of patches. */
 export function rematch() {
   const g = S.game;
-  window.scrollTo({ top: 0 });
   const printing = /** @type {HTMLSelectElement} */ ($("printing")).value;
-  request(() => api("POST", "/api/games", { ai: g.ai, level: g.level, seat: g.seat, printing }));
+  request(() => api("POST", "/api/games", { ai: g.ai, level: g.level, seat: g.seat, printing, teaching: g.teaching }));
 }

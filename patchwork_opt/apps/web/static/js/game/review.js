@@ -1,18 +1,20 @@
-// game/review.js: the review of a finished game (GET /api/games/{id}/review): the summary, the
-// win-chance chart (the server's SVG, parsed as data: no script runs), the flagged moves, and each
-// position stepped through with the move played and the best move drawn.
+// game/review.js: the review of a finished game (GET /api/games/{id}/review): each player's
+// accuracy, error rate and take-backs and the deal's luck (measures.js), the win-chance chart (the
+// server's SVG, parsed as data: no script runs), the legend (the server's label_rule and
+// measures_rule), the flagged moves, and each position stepped through with the move played and
+// the best move drawn, every move in the server's words.
+
 
 import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError } from "../components/dom.js";
-import { article, count, pct } from "../components/words.js";
+import { pct } from "../components/words.js";
 import { moveCells } from "../components/geometry.js";
 import { analysisHref, workshopHref } from "../components/nav.js";
 import { drawGameTrack } from "./board.js";
+import { chancesText, dealText, playersText, verdictWords } from "./measures.js";
 import { S, advanceTarget, aiSeat, humanSeat, moverName, render } from "./state.js";
 
 const FLAGGED = new Set(["inaccuracy", "mistake", "blunder"]);
-/** @param {any} p */
-const pointsLost = (p) => `${p.points_lost.toFixed(1)} ${p.points_lost === 1 ? "point" : "points"} lost`;
 
 export async function startReview() {
   if (!S.game || !S.game.state.over || S.busy) return;
@@ -22,10 +24,11 @@ export async function startReview() {
   render();
   $("review-wait").textContent = "Analysing every move…";
   try {
-    const seconds = encodeURIComponent(/** @type {HTMLSelectElement} */ ($("review-depth")).value);
+    const seconds = Number(/** @type {HTMLSelectElement} */ ($("review-depth")).value);
     const review = await api("GET", `/api/games/${id}/review?time_per_move=${seconds}`);
     if (S.game && S.game.id === id) {
       S.review = review;
+      S.reviewAsked = seconds;
       drawReview();
     }
   } catch (err) {
@@ -43,13 +46,13 @@ export async function startReview() {
 
 function drawReview() {
   const r = S.review;
-  const players = r.players.map((/** @type {any} */ p) => `${p.name}: accuracy ${Math.round(p.accuracy)}%, `
-    + `${count(p.inaccuracies, "inaccuracy", "inaccuracies")}, ${count(p.mistakes, "mistake")}, `
-    + `${count(p.blunders, "blunder")}`);
   const seconds = Number(r.seconds_per_move.toFixed(2));
-  $("review-summary").textContent = `${players.join(". ")}. (${seconds} s of analysis a move; accuracy as `
-    + "lichess counts it, from the win chance each move lost.)";
+  $("review-summary").textContent = `${playersText(r, S.game.teaching)} (${seconds} s of analysis a move; accuracy `
+    + "as lichess counts it, from the win chance each move lost; the error rate as eXtreme Gammon counts it, the "
+    + "mean win chance lost per decision.)";
+  $("review-deal").textContent = dealText(r);
   $("label-rule").textContent = r.label_rule;
+  $("measures-rule").textContent = r.measures_rule;
   $("curve-key").textContent = `The curve is ${r.seat === 0 ? "your" : "the AI's"} chance to win before each move `
     + `(above the middle line: ${r.seat === 0 ? "you" : "the AI"} ahead).`;
   const doc = new DOMParser().parseFromString(r.chart_svg, "image/svg+xml");
@@ -68,8 +71,8 @@ function drawReview() {
     li.dataset.ply = p.ply;
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `Move ${p.ply + 1}, ${moverName(p.player)}: ${p.label}: ${p.played_text} `
-      + `(win chance ${pct(p.win_before)} → ${pct(p.win_after)}, ${pointsLost(p)}); best: ${p.best_text}`;
+    button.textContent = `Move ${p.ply + 1}, ${moverName(p.player)}: ${p.label}: ${p.played_words} `
+      + `(${chancesText(p)}); best: ${p.best_words}`;
     button.addEventListener("click", () => showReviewPly(p.ply));
     li.appendChild(button);
     list.appendChild(li);
@@ -123,11 +126,9 @@ export async function showReviewPly(ply) {
   if (p.played.type === "advance") spans.push({ from, to, kind: "played", label: isBest ? "" : "played" });
   drawGameTrack(/** @type {any} */ ($("review-track")), then, spans);
   const exact = p.exact ? " (exact: every way the game can go was checked)" : "";
-  const verdict = isBest ? "the best move" : p.label === "good" ? "a good move, close to the best" : article(p.label);
-  const chances = `win chance ${pct(p.win_before)} → ${pct(p.win_after)}, ${pointsLost(p)}`;
   $("review-move").textContent = `Move ${ply + 1} of ${r.plies.length}: ${moverName(p.player)} played `
-    + `${p.played_text} (${chances}): ${verdict}${exact}.`
-    + (isBest ? "" : ` The best move was ${p.best_text}, keeping a ${pct(p.win_before)} chance to win.`);
+    + `${p.played_words} (${chancesText(p)}): ${verdictWords(p)}${exact}.`
+    + (isBest ? "" : ` The best move was ${p.best_words}, keeping a ${pct(p.win_before)} chance to win.`);
   $("review-count").textContent = `Move ${ply + 1} of ${r.plies.length}`;
   /** @type {HTMLAnchorElement} */ ($("review-workshop")).href = workshopHref({ game: S.game.id, ply, player: p.player });
   /** @type {HTMLAnchorElement} */ ($("review-analysis")).href = analysisHref({ game: S.game.id, ply });

@@ -5,8 +5,8 @@
 //   humanSeat(), aiSeat(), canAct(), advanceTarget(state, seat), actorName(actor), moverName(seat)
 
 /** @type {{catalogue: any, game: any, placer: any, quilts: any, hint: any, hintAvailable: boolean,
- *   busy: boolean, span: any, aiNote: string, viewing: any, review: any, reviewPly: number|null,
- *   reviewCache: Map<number, any>}} */
+ *   busy: boolean, span: any, aiNote: string, viewing: any, review: any, reviewAsked: number, reviewPly: number|null,
+ *   reviewCache: Map<number, any>, playedOn: Set<string>}} */
 export const S = {
   catalogue: null,        // GET /api/catalogue
   game: null,             // GameView of the game on screen
@@ -19,8 +19,10 @@ export const S = {
   aiNote: "",             // what the AI just did, in words, for the status line
   viewing: null,          // {index, before, after}: a past move shown from the move list
   review: null,           // GET /api/games/{id}/review of the finished game on screen
+  reviewAsked: 0,         // the time_per_move it was asked with (exercises are made of the same analyses)
   reviewPly: null,        // the ply the review shows
   reviewCache: new Map(), // ply -> GameView before it
+  playedOn: new Set(),    // "game:ply" of the flagged moves of a teaching game the person chose to keep
 };
 
 let redraw = () => {};

@@ -2,6 +2,7 @@
 
 import { $ } from "../components/dom.js";
 import { S, aiSeat, humanSeat } from "./state.js";
+import { lesson, waiting } from "./teaching.js";
 
 export function statusText() {
   const g = S.game;
@@ -10,6 +11,7 @@ export function statusText() {
     return `Game over: ${g.state.winner === humanSeat() ? "you win" : "the AI wins"}, ${you} to ${ai}.`;
   }
   const note = S.aiNote ? `${S.aiNote} ` : "";
+  if (waiting()) return `Your move was ${lesson()?.verdict.label === "blunder" ? "a blunder" : "a mistake"}: take it back, or play on.`;
   if (g.ai_to_move) return `${note}${g.pending_leather ? "The AI places its leather patch…" : "The AI is thinking…"}`;
   if (g.pending_leather) return `${note}Place your leather patch: tap or click an empty cell of your quilt.`;
   const sel = S.placer.selected;

@@ -32,7 +32,8 @@ function draw() {
   $("puzzle-themes").textContent = `Themes: ${p.themes.map((/** @type {any} */ t) => t.words).join(", ")}.`;
   $("puzzle-note").textContent = noteText();
   $("puzzle-note").hidden = !$("puzzle-note").textContent;
-  $("puzzle-rating").textContent = `Puzzle ${p.id}, rated ${ratingText(S.answer ? S.answer.rating : p.rating)}`;
+  $("puzzle-rating").textContent = S.board.rated === false ? `Puzzle ${p.id}, not rated (an exercise of your own)`
+    : `Puzzle ${p.id}, rated ${ratingText(S.answer ? S.answer.rating : p.rating)}`;
   /** @type {HTMLAnchorElement} */ ($("puzzle-workshop")).href = S.board.workshop(p);
   const analysis = S.answer && S.board.analysis ? S.board.analysis(p) : "";  // once answered: no spoiler before
   $("puzzle-analysis").hidden = !analysis;
@@ -152,8 +153,8 @@ function wire() {
 
 /** The kinds a new puzzle may be asked of (the server's), their modules, and their introductions. */
 async function loadKinds() {
-  S.themes = await api("GET", "/api/puzzles/themes");
-  S.kinds = await Promise.all(Object.keys(S.themes.kinds || S.themes).map(kindModule));  // ThemesView.kinds: every kind
+  S.themes = (await api("GET", "/api/puzzles/themes")).kinds;
+  S.kinds = await Promise.all(Object.keys(S.themes).map(kindModule));
   fillKindSelect();
   fillThemeSelect();
   const intro = $("kinds-intro");

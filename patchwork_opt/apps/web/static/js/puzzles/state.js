@@ -13,7 +13,7 @@ export const S = {
   answer: null,           // AnswerView once answered
   busy: false,
   visitor: null,          // {id, rating, deviation, streak, best_streak}
-  themes: null,           // GET /api/puzzles/themes: {<kind>: [{theme, words, puzzles}], ...}
+  themes: null,           // GET /api/puzzles/themes's kinds: {<kind>: [{theme, words, puzzles}], ...}
   kinds: [],              // the kind modules of the kinds a new puzzle may be asked of, in the server's order
   streakMode: false,      // new puzzles come in streak mode
   inStreak: false,        // the puzzle on screen was served in streak mode (its answer counts for the streak)

@@ -14,7 +14,9 @@ export function drawVerdict() {
   $("verdict-text").textContent = S.board.verdict(S.puzzle, a);
   S.board.proof(S.puzzle, a, $("verdict-proof"));
   const rated = a.rated ? "" : " (answered before: the ratings did not move)";
-  $("verdict-ratings").textContent = `Your rating: ${ratingText(a.visitor)}. This puzzle: ${ratingText(a.rating)}${rated}.`;
+  $("verdict-ratings").textContent = S.board.rated === false
+    ? `Your rating: ${ratingText(a.visitor)} (exercises move no rating).`
+    : `Your rating: ${ratingText(a.visitor)}. This puzzle: ${ratingText(a.rating)}${rated}.`;
   $("verdict-habits").textContent = habitsText(a);
 }
 

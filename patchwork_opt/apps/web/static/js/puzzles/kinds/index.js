@@ -21,6 +21,7 @@
 //     .proof(puzzle, answer, box)  the verdict's proof drawn into box (emptied first)
 //     .placer()                  the Placer R, F and Escape act on, or null
 //     .key(evt)                  the kind's own keys (true when it used the key)
+//     .rated                     false for a kind whose answers move no rating (exercises); else left out
 
 /** @type {Map<string, Promise<any>>} */
 const loaded = new Map();

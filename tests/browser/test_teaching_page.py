@@ -1,0 +1,190 @@
+"""A teaching game and the review's measures, in a real browser at 1280x800 and at 390x844 with
+touch, on the rigged server (``served_pages.rigged_server``: the first legal buy is every position's
+best move, any other move a blunder), so each verdict is known in advance.
+
+Teaching, chosen when the game starts: right after a move the page says it was a blunder, draws the
+better move on your quilt and waits, the AI not moving, until you take the move back or play on;
+the take-back is counted in the game and in its review; the best move is said to be the best. The
+review of a finished game: each player's accuracy beside the error rate over their decisions, the
+take-backs, the deal (Player 1's chance with this circle against the average, each player's luck,
+adding up to zero) and the legend in the server's words (label_rule and measures_rule). axe-core
+finds no serious or critical violation."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+from rigged_analysis import Rigged
+from served_pages import (  # noqa: F401  (fixtures browser, rigged_server, rigged_db, rigged_store)
+    advancing_game,
+    browser_fixture,
+    review_of,
+    rigged_db_fixture,
+    rigged_server_fixture,
+    rigged_store_fixture,
+    serious_violations,
+)
+from test_game_layout import press, sideways, touch
+from test_puzzles_page import place, screen_fixture  # noqa: F401  (fixture screen)
+from test_web_page import _get, _post, in_view, settle, shot
+
+from patchwork_opt.apps.review import label_rule, measures_rule
+from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.core.bitboard import cells_of
+from patchwork_opt.core.move import ADVANCE
+from patchwork_opt.core.words import words_in
+from patchwork_opt.formats.notation import from_notation
+
+pytestmark = pytest.mark.slow
+
+
+def size(page: Page) -> str:
+    return "phone" if touch(page) else "desktop"
+
+
+def drawn(page: Page, selector: str) -> list[tuple[int, int]]:
+    cells = page.locator(f"{selector} rect.best-cell").evaluate_all(
+        "rs => rs.map(r => [Number(r.getAttribute('y')) / 34, Number(r.getAttribute('x')) / 34])")
+    return sorted((int(r), int(c)) for r, c in cells)
+
+
+def start_teaching(page: Page, server: str, seed: int) -> dict[str, Any]:
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#ai", "greedy")
+    page.select_option("#level", "1")
+    page.fill("#seed", str(seed))
+    page.check("#teaching")
+    press(page, "#welcome-start" if touch(page) else "#start")
+    settle(page)
+    game: dict[str, Any] = _get(f"{server}/api/games/{page.url.split('#', 1)[1]}")
+    assert game["teaching"] and "a teaching game" in page.inner_text("#human-title")
+    return game
+
+
+def test_a_blunder_is_said_its_better_move_drawn_and_taken_back(screen: Page, rigged_server: str) -> None:
+    game = start_teaching(screen, rigged_server, seed=6)
+    state = from_notation(game["state"]["position"])
+    better = Rigged.best(state)
+    assert better.kind == "buy", "a patch can be bought at the start"
+    press(screen, "#advance")
+    screen.wait_for_selector("body[data-busy=false][data-lesson=blunder]", timeout=60_000)
+    # said at once, the better move drawn on your quilt; the AI waits for your choice
+    text = screen.inner_text("[data-testid=lesson-text]")
+    assert text == (f"Move 1, you played {words_in(state, ADVANCE)}: a blunder (win chance 90% → 10%, 20 points lost). "
+                    f"Better: {words_in(state, better)} (drawn in green on your quilt). Take it back and try another "
+                    "move, or play on."), text
+    assert drawn(screen, "[data-testid=lesson-best]") == sorted(cells_of(better.mask))
+    assert screen.inner_text("#status") == "Your move was a blunder: take it back, or play on."
+    assert screen.get_attribute("body", "data-ply") == "1" and screen.get_attribute("body", "data-turn") == "ai"
+    assert screen.evaluate("document.activeElement.id") == "take-back"  # the keyboard is on the choice
+    assert in_view(screen, "[data-testid=lesson-text]") and in_view(screen, "#take-back") and sideways(screen) == 0
+    shot(screen, f"teaching-blunder-{size(screen)}")
+    assert serious_violations(screen) == []
+
+    press(screen, "#take-back")  # taken back: the position before it, counted
+    screen.wait_for_selector("body[data-busy=false][data-ply='0'][data-lesson=taken-back]", timeout=60_000)
+    assert screen.inner_text("[data-testid=lesson-text]") == (
+        "Taken back: your move again (1 take-back in this game; the review counts them).")
+    assert screen.locator("[data-testid=lesson-best]").count() == 0
+    assert _get(f"{rigged_server}/api/games/{game['id']}")["takebacks"] == 1
+
+    press(screen, "#advance")  # the blunder again, kept this time: the AI moves on
+    screen.wait_for_selector("body[data-busy=false][data-lesson=blunder] #play-on:visible", timeout=60_000)
+    press(screen, "#play-on")
+    settle(screen)
+    now = _get(f"{rigged_server}/api/games/{game['id']}")
+    assert now["ply"] > 1 and now["moves"][1]["actor"] == "ai"
+    assert screen.inner_text("[data-testid=lesson-text]").endswith(f"Better was {words_in(state, better)}.")
+    assert screen.locator("[data-testid=lesson-best]").count() == 0 and screen.locator("#take-back").is_hidden()
+
+    # the better move now: the best, nothing to take back
+    if not now["human_to_move"]:
+        pytest.fail(f"the game did not come back to you: {now['state']}")
+    here = from_notation(now["state"]["position"])
+    best = Rigged.best(here)
+    if best.kind == "buy":
+        place(screen, "#quilt-human", best.patch, cells_of(best.mask))
+    else:
+        press(screen, "#advance")
+    screen.wait_for_selector("body[data-busy=false][data-lesson=best]", timeout=60_000)
+    assert screen.inner_text("[data-testid=lesson-text]") == (
+        f"Move {now['ply'] + 1}, you played {words_in(here, best)}: the best move (win chance 90% → 90%, 0 points "
+        "lost).")
+    assert screen.locator("#take-back").is_hidden() and screen.locator("[data-testid=lesson-best]").count() == 0
+    assert serious_violations(screen) == []
+
+
+def finish(server: str, game_id: str) -> None:
+    """The game played to its end through the API: you advancing (a leather patch on its first cell)."""
+    url = f"{server}/api/games/{game_id}"
+    game = _get(url)
+    while not game["state"]["over"]:
+        if game["ai_to_move"]:
+            game = _post(f"{url}/ai-move", {"ply": game["ply"]})
+            continue
+        state = from_notation(game["state"]["position"])
+        move = next(iter(state.legal_moves())) if state.pending >= 0 else ADVANCE
+        game = _post(f"{url}/moves", {"ply": game["ply"], "move": move.to_json()})
+
+
+def test_the_review_counts_the_take_backs_of_a_teaching_game(screen: Page, rigged_server: str) -> None:
+    game = start_teaching(screen, rigged_server, seed=9)
+    press(screen, "#advance")
+    screen.wait_for_selector("body[data-busy=false][data-lesson=blunder]", timeout=60_000)
+    press(screen, "#take-back")
+    screen.wait_for_selector("body[data-busy=false][data-lesson=taken-back]", timeout=60_000)
+    finish(rigged_server, game["id"])
+    screen.goto("about:blank")
+    screen.goto(f"{rigged_server}/#{game['id']}")
+    screen.wait_for_selector("body[data-ready=true]")
+    settle(screen)
+    press(screen, "#review-start")
+    screen.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
+    review = review_of(rigged_server, game["id"], 0.3)
+    assert [p["takebacks"] for p in review["players"]] == [1, 0]
+    summary = screen.inner_text("[data-testid=review-summary]")
+    assert summary.startswith("You: accuracy ") and ", 1 take-back. The AI (greedy): " in summary, summary
+
+
+def percent(x: float, signed: bool = False) -> str:
+    """A chance as the page says it: rounded as JavaScript rounds (halves up), a sign when asked."""
+    n = math.floor(100 * x + 0.5)
+    return f"+{n}%" if signed and n > 0 else f"\u2212{-n}%" if signed and n < 0 else f"{n}%"
+
+
+def test_the_review_shows_the_deal_and_each_players_error_rate(screen: Page, rigged_server: str,
+                                                               rigged_store: GameStore) -> None:
+    game = advancing_game(rigged_store, seed=4)
+    screen.goto(f"{rigged_server}/#{game.id}")
+    screen.wait_for_selector("body[data-ready=true]")
+    settle(screen)
+    press(screen, "#review-start")
+    screen.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
+    review = review_of(rigged_server, game.id, 0.3)
+    summary = screen.inner_text("[data-testid=review-summary]")
+    for p in review["players"]:
+        decisions = f"{p['decisions']} decision{'' if p['decisions'] == 1 else 's'}"
+        said = (f"{p['name']}: accuracy {round(p['accuracy'])}%, error rate {100 * p['error_rate']:.1f}% over "
+                f"{decisions}, ")
+        assert said in summary, (said, summary)
+        assert "take-back" not in summary  # nobody took a move back, and this was no teaching game
+    you, ai = review["players"]
+    assert you["error_rate"] > ai["error_rate"] == 0  # you advanced where a patch was best, the AI played best
+    deal = review["deal"]
+    assert deal is not None and deal["luck"][0] == -deal["luck"][1]  # zero-sum
+    assert screen.inner_text("[data-testid=review-deal]") == (
+        f"The deal: with this circle of patches, the first player (you) had a {percent(deal['first_win'])} chance to "
+        f"win at the start, against {percent(deal['average_first_win'])} with the average circle (over "
+        f"{deal['circles']:,} random circles): luck {percent(deal['luck'][0], signed=True)} for you, "
+        f"{percent(deal['luck'][1], signed=True)} for the AI. The rest of the result is skill: the win chance each "
+        "player lost, move by move.")
+    # the legend: the rule of the labels and the measures, in the server's words
+    assert screen.inner_text("[data-testid=label-rule]") == label_rule() == review["label_rule"]
+    assert screen.inner_text("[data-testid=measures-rule]") == measures_rule() == review["measures_rule"]
+    screen.locator("[data-testid=review-summary]").scroll_into_view_if_needed()
+    shot(screen, f"review-measures-{size(screen)}")
+    assert serious_violations(screen) == []
