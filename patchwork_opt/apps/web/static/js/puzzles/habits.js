@@ -72,7 +72,7 @@ export function drawHeader() {
 export function noteText() {
   const p = S.puzzle;
   const at = S.set.indexOf(p.id);
-  if (at >= 0 && p.kind === "exercise") return `A mistake of your game, as an exercise: ${at + 1} of ${S.set.length}.`;
+  if (at >= 0 && S.board && S.board.setNote) return `${S.board.setNote}: ${at + 1} of ${S.set.length}.`;
   if (at >= 0) return `A puzzle of the set in this page's address: ${at + 1} of ${S.set.length}.`;
   if (p.daily) return `The daily puzzle of ${p.daily} (UTC): the same for everyone today.`;
   if (p.retry) return "You missed this puzzle before: another try.";

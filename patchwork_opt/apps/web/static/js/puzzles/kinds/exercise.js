@@ -19,6 +19,7 @@ class ExerciseBoard extends MoveBoard {
     super(page, { id: "exercise", prefix: "ex" });
     this.legend = html("p", { class: "legend", id: "ex-legend" }, this.section);
     this.rated = false;  // exercises move no rating
+    this.setNote = "A mistake of your game, as an exercise";  // the note over a set of them
   }
 
   /** A move of the player to move drawn: its cells on their quilt, or an advance's spaces on the track.

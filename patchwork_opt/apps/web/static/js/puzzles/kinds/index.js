@@ -22,6 +22,8 @@
 //     .placer()                  the Placer R, F and Escape act on, or null
 //     .key(evt)                  the kind's own keys (true when it used the key)
 //     .rated                     false for a kind whose answers move no rating (exercises); else left out
+//     .setNote                   (optional) the words before "N of M" when its puzzles come as a set
+//                                from the page's address (exercises: "A mistake of your game, ...")
 
 /** @type {Map<string, Promise<any>>} */
 const loaded = new Map();
