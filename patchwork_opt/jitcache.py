@@ -167,11 +167,14 @@ def upgraded() -> bool:
 #: Set (to anything but "0") by the command line: every compile is announced on stderr (``_Notice``).
 NOTICE_ENV = "PATCHWORK_COMPILE_NOTICE"
 #: What a compiled module's code is called in a notice, and about how many seconds compiling all of it
-#: takes on one free core (``patchwork bench coldstart --kernels`` measures it), by module prefix.
+#: takes on one free core (``patchwork bench coldstart --kernels`` measures it), by module prefix;
+#: 0 s: too short to announce.
 KERNEL_GROUPS: tuple[tuple[str, str, int], ...] = (
     ("solvers.search", "the packing search", 6),
     ("patchwork_opt.ai.search.exactcore", "the exact endgame search", 15),
-    ("patchwork_opt.ai.search.numba_prefetch", "the exact endgame search", 15),
+    # the prefetch's probe (a one-line function compiled as the exact search is imported, in 0.1 s):
+    # no wait to announce (0 s: not said, still counted in ``CompileWatch.seconds``)
+    ("patchwork_opt.ai.search.numba_prefetch", "the exact search's table prefetch", 0),
     ("patchwork_opt.ai", "the game search and its evaluation", 12),
 )
 _IDLE = 1.0  # seconds without a compile after which a notice says it is done
@@ -266,6 +269,8 @@ class _Notice:
     def started(self, function: str) -> None:
         words, about = kernel_words(function.rsplit(".", 1)[0])
         with self._lock:
+            if not about and not self._open:
+                return  # a compile too short to be a wait
             if self._open:
                 if words not in self._words:
                     self._words.append(words)

@@ -298,12 +298,16 @@ def optimal_fill(
     progress: ProgressFn | None = None,
     stop: StopSignal | None = None,
     exclude_sets: Sequence[Collection[int]] = (),
+    packing: bool = True,
 ) -> FillResult:
     """Choose patches (each at most once) and placements maximising the objective, by ``deadline``
     (with the best fill found then). ``stop``, when set from another thread, ends the solve early
     with the best fill found (as at the deadline); ``config`` says how CP-SAT runs (workers, seed).
     ``exclude_sets``: sets of patch ids (each non-empty, of ``patch_ids``) whose fills do not
     count: the patches a fill places that are worth something must not be exactly one of them.
+    ``packing`` False leaves the compiled packing search out (it is compiling for first use, in
+    the background: ``apps.warmup.answer_while_compiling``): CP-SAT alone, from the area bounds,
+    the 7x7 requirement among its constraints.
 
     The steps of the module's pipeline, each its own function: the 7x7 requirement, the search
     alone, then CP-SAT alone (a requirement left to it), the race (``cells``) or CP-SAT beside
@@ -314,6 +318,8 @@ def optimal_fill(
     fill.exclude = _excluded_slots(fill.ids, exclude_sets)
     fill.twins = [group for group in fill.twins if not _splits(group, fill.exclude)]
     fill.upper = min([fill.upper] + [_other_choice_upper(fill, slots) for slots in fill.exclude])
+    if not packing:
+        return _cp_sat_alone(fill)
     if fill.require_bonus:
         answered = _settle_bonus(fill)
         if answered is not None:
@@ -470,8 +476,8 @@ def _search_alone(fill: _Fill) -> FillResult | Packer:
 
 
 def _cp_sat_alone(fill: _Fill) -> FillResult:
-    """Step 5 with a 7x7 requirement left open: CP-SAT to the end, warm-started from the
-    completion when there is one."""
+    """Step 5 with a 7x7 requirement left open, or without the packing search: CP-SAT to the end,
+    warm-started from the completion when there is one."""
     solve = fill.cp_sat(fill.incumbent)
     alone = fill.cp_sat_config()
     handle = SolveHandle()

@@ -32,6 +32,7 @@ from patchwork_opt.bench.exact_fit import (
     save_rows,
 )
 from patchwork_opt.bench.exact_suite import cut_game
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE
 from patchwork_opt.core.state import END, State
@@ -242,3 +243,24 @@ def test_proofs_replace_sampled_figures_wins_first_losses_last() -> None:
     merged = search.with_proven(sampled, [win, loss])
     assert merged.moves == [win, sampled.moves[1], loss] and not merged.solved
     assert search.with_proven(sampled, []) == sampled
+
+
+def test_no_exact_search_is_tried_out_of_its_reach_and_a_probe_is_just_within_it() -> None:
+    """Out of reach (a new game to about midway) no budget tries the exact search, not even a probe
+    for every move, so a hint there compiles none of it; a position just within reach, its estimate
+    still far over a hint's share, gets a probe for every move (its first round proves decided games)."""
+    for seed in (2, 7, 11):
+        state = State.new(seed=seed)
+        assert exactcore.out_of_reach(state)
+        rng = np.random.default_rng(seed)
+        while exactcore.out_of_reach(state):
+            moves = list(state.legal_moves())
+            state.apply(moves[int(rng.integers(len(moves)))])
+        assert not state.is_terminal()
+        live = [p for p in (0, 1) if state.pos[p] < END]
+        assert 30 <= sum(END - state.pos[p] for p in live) <= 70  # about midway, as the rule says
+        assert exactcore.estimate_seconds(state, every_move=True, quantile=0.1) > 3600
+        probe = search.exact_budget(state, deadline=Deadline.after(1.0), iterations=None, every_move=True)
+        assert probe is not None and probe.probe
+        assert search.exact_budget(state, deadline=Deadline.after(1.0), iterations=None, every_move=False) is None
+    assert not exactcore.out_of_reach(from_notation(PARTLY))

@@ -104,11 +104,11 @@ def test_advice_is_exact_where_the_estimate_says_the_search_finishes(monkeypatch
     analysis = analyse_position(state, iterations=500_000)
     assert all(m.exact for m in analysis.moves) and analysis.best.win == 1.0
     assert analysis.best.move in _winning(state)
-    early = State.new(seed=4)  # the whole game: far out of reach, sampled (a probe proves nothing there)
+    early = State.new(seed=4)  # the whole game: out of reach, sampled (not even a probe is tried there)
     assert not any(m.outcome_proven for m in analyse_position(early, iterations=300).moves)
-    probe = search.exact_budget(early, deadline=Deadline.after(1.0), iterations=None, every_move=True)
-    assert probe is not None and probe.probe  # every move: a probe, whose first round proves decided games
-    assert search.exact_budget(early, deadline=Deadline.after(1.0), iterations=None, every_move=False) is None
+    assert exactcore.out_of_reach(early)
+    for every_move in (True, False):
+        assert search.exact_budget(early, deadline=Deadline.after(1.0), iterations=None, every_move=every_move) is None
 
 
 def test_patchwork_move_answers_exact_from_the_compiled_search(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,6 +29,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from patchwork_opt.core.state import State
+    from patchwork_opt.core.stop import StopSignal
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +113,53 @@ def groups_for_bot(ai: str, level: int | None) -> list[str]:
     if ai == "solver":
         return ["search", "learned", *(["exact"] if level is None or LEVEL_EXACT.get(level, True) else [])]
     return ["search", "rollout"] if ai == "solver-rollout" else []
+
+
+def groups_for_analysis(state: State) -> list[str]:
+    """The groups an analysis of ``state`` (a hint, the board's lines) runs: the game search and its
+    learned evaluation, and the exact search unless it is out of reach there
+    (``exactcore.out_of_reach``): a hint on a new game compiles no exact search."""
+    from patchwork_opt.ai.search.exactcore.estimate import out_of_reach
+
+    return ["search", "learned", *([] if out_of_reach(state) else ["exact"])]
+
+
+T = TypeVar("T")
+
+
+def answer_while_compiling(name: str, *, without: Callable[[StopSignal], T], settled: Callable[[T], bool],
+                           with_it: Callable[[], T], say: Callable[[str], None] | None = None) -> T:
+    """An answer that need not wait for group ``name`` to compile: with it ready, ``with_it()``.
+    Otherwise it compiles in the background, in a worker process of its own session that outlives
+    this one and marks it ready (so the next command loads it), announced at once, while
+    ``without(stop)`` answers without it: that answer stands when ``settled`` (or when it ran to
+    its end while the compile went on); when the compile ends first, ``stop`` is set and
+    ``with_it()`` answers, the group loaded from the cache. ``patchwork fill``'s first use: CP-SAT
+    alone proves most fills in a fraction of the packing search's compile."""
+    if is_ready(name):
+        prepare([name], say=say)
+        return with_it()
+    from patchwork_opt import jitcache
+    from patchwork_opt.core.stop import StopSignal
+
+    tell = say if say is not None else (lambda _: None) if os.environ.get(jitcache.NOTICE_ENV) == "0" else _stderr
+    env = {**os.environ, jitcache.NOTICE_ENV: "0", "NUMBA_CACHE_DIR": jitcache.CACHE_DIR}
+    worker = subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", name], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    tell(f"compiling {GROUPS[name].words} for first use in the background (once, about {GROUPS[name].seconds} s; "
+         "later runs load it); answering without it meanwhile...")
+    stop = StopSignal()
+
+    def compiled() -> None:
+        worker.wait()
+        stop.set()
+
+    threading.Thread(target=compiled, name="compile-wait", daemon=True).start()
+    first = without(stop)
+    if settled(first) or worker.poll() is None:
+        return first  # the worker goes on alone and marks the group ready
+    prepare([name], say=say)  # loads what the worker compiled (or compiles here, said, if it failed)
+    return with_it()
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,9 +282,11 @@ def _stderr(line: str) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
-    """A compile worker: load or compile the groups named, in this process (no notice of its own)."""
+    """A compile worker: load or compile the groups named, in this process (no notice of its own),
+    each marked ready once done."""
     for name in argv:
         GROUPS[name].warm()
+        _mark(name)
     return 0
 
 

@@ -3,7 +3,9 @@
 Every new install and every upgrade starts with an empty Numba cache (``jitcache``): the first
 command compiles what it uses. This runs each command of ``COMMANDS`` in a fresh process with a cache
 directory of its own, empty (cold), then again on the cache that run left (warm), and reports both
-wall times and CPU seconds, the compile the cold run announced on stderr ("compiled in N s") and the
+wall times and CPU seconds, the compile the cold run announced on stderr ("compiled in N s"), how
+long a compile it left in the background ran on after it answered (waited for before the warm run:
+``fill`` answers by CP-SAT alone while the packing search compiles) and the
 machine's load before and after (compiling is CPU work: on a busy machine cold figures grow with the load, so quote
 it). With ``kernels`` it also compiles every group of ``apps.warmup`` in one process, sequentially,
 and reports each compiled function's seconds (what it compiled inside counts with it): where the
@@ -65,10 +67,28 @@ def load() -> float:
         return 0.0
 
 
-def _run(args: Sequence[str], cache: str) -> tuple[float, float, float | None]:
+def _background(stderr: str, cache: str, timeout: float = 900.0) -> float | None:
+    """The seconds until a compile the run left in the background (``warmup.answer_while_compiling``:
+    "compiling ... in the background") marked its group ready in ``cache``, waited for here so the
+    warm run finds it done; None when the run left none."""
+    from patchwork_opt.apps.warmup import GROUPS, MARK
+
+    line = next((x for x in stderr.splitlines() if "in the background" in x), None)
+    if line is None:
+        return None
+    names = [n for n, g in GROUPS.items() if f"compiling {g.words} " in line]
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        if names and all(any(Path(cache).rglob(MARK.format(n))) for n in names):
+            return time.perf_counter() - started
+        time.sleep(0.1)
+    raise PatchworkError(f"bench coldstart: the background compile of {', '.join(names) or '?'} did not finish")
+
+
+def _run(args: Sequence[str], cache: str) -> tuple[float, float, float | None, str]:
     """Wall seconds of ``patchwork ARGS`` with the cache directory ``cache``, the CPU seconds it and its
-    worker processes used (less sensitive to the load than the wall time), and the compile seconds it
-    announced (None: it compiled nothing)."""
+    worker processes used (less sensitive to the load than the wall time), the compile seconds it
+    announced (None: it compiled nothing) and its stderr."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PATCHWORK_COMPILE_NOTICE": "1"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -81,7 +101,7 @@ def _run(args: Sequence[str], cache: str) -> tuple[float, float, float | None]:
         raise PatchworkError(f"bench coldstart: {' '.join(args[:1])} failed: "
                              f"{(done.stderr.strip().splitlines() or ['no message'])[-1]}")
     found = _COMPILED.findall(done.stderr)
-    return wall, cpu, sum(float(x) for x in found) if found else None
+    return wall, cpu, sum(float(x) for x in found) if found else None, done.stderr
 
 
 def run_coldstart(commands: Sequence[str] = tuple(COMMANDS), *, kernels: bool = False,
@@ -97,10 +117,12 @@ def run_coldstart(commands: Sequence[str] = tuple(COMMANDS), *, kernels: bool = 
             if progress is not None:
                 progress(f"{name}: cold...")
             before = load()
-            cold, cold_cpu, compiled = _run(COMMANDS[name], cache)
-            warm, warm_cpu, again = _run(COMMANDS[name], cache)
+            cold, cold_cpu, compiled, said = _run(COMMANDS[name], cache)
+            behind = _background(said, cache)
+            warm, warm_cpu, again, _ = _run(COMMANDS[name], cache)
             rows.append({"command": name, "args": list(COMMANDS[name]), "cold": round(cold, 2), "warm": round(warm, 2),
                          "cold_cpu": round(cold_cpu, 2), "warm_cpu": round(warm_cpu, 2), "compile": compiled,
+                         "background": round(behind, 2) if behind is not None else None,
                          "compiled_again_when_warm": again is not None, "target": TARGETS.get(name),
                          "load": [before, load()]})
     result: dict[str, Any] = {"rows": rows, "cpus": os.cpu_count()}
@@ -125,10 +147,11 @@ def _kernels(progress: Callable[[str], None] | None) -> list[dict[str, Any]]:
 
 def render_coldstart(result: dict[str, Any]) -> str:
     """The table of cold and warm wall times (and the kernels' compile seconds, when measured)."""
-    lines = [f"{'command':8} {'cold s':>7} {'warm s':>7} {'compile s':>9} {'target':>7}  {'cpu cold/warm':>13}  "
-             "load before/after",
+    lines = [f"{'command':8} {'cold s':>7} {'warm s':>7} {'compile s':>9} {'after s':>7} {'target':>7}  "
+             f"{'cpu cold/warm':>13}  load before/after",
              *(f"{r['command']:8} {r['cold']:7.1f} {r['warm']:7.1f} "
                f"{(r['compile'] if r['compile'] is not None else 0.0):9.1f} "
+               f"{(r['background'] if r['background'] is not None else 0.0):7.1f} "
                f"{(str(r['target']) if r['target'] is not None else '-'):>7}  "
                f"{r['cold_cpu']:6.1f}/{r['warm_cpu']:<6.1f}  {r['load'][0]:.2f} / {r['load'][1]:.2f}"
                for r in result["rows"])]

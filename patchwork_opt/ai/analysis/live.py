@@ -22,6 +22,7 @@ running within milliseconds and the loop with one last snapshot.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -158,7 +159,9 @@ class _Prover:
     def __init__(self, state: State, horizon: float, stop: StopSignal) -> None:
         self.state = state
         self.quilt = state.quilts[state.to_move()]
-        estimate = exactcore.estimate_seconds(state, every_move=True, quantile=run.EXACT_QUANTILE)
+        self.idle = exactcore.out_of_reach(state)  # no round is worth running (nor compiling)
+        estimate = math.inf if self.idle else exactcore.estimate_seconds(state, every_move=True,
+                                                                          quantile=run.EXACT_QUANTILE)
         self.in_reach = estimate <= run.PROBE_REACH * EXACT_SHARE * horizon
         self.table = run.table_for(EXACT_SHARE * horizon, None)
         self.proofs: dict[tuple[str, int, int], AnalysedMove] = {}
@@ -180,7 +183,9 @@ class _Prover:
             stopper()
 
     def round(self, until: Deadline) -> None:
-        """One round within its share of the time to ``until``."""
+        """One round within its share of the time to ``until`` (none where the search is out of reach)."""
+        if self.idle:
+            return
         share = until.share(EXACT_SHARE)
         budget = share if self.in_reach else share.share(PROBE_SHARE)
         found = exactcore.solve(self.state, deadline=budget, every_move=True, table=self.table, pv_plies=LINE_PLIES,

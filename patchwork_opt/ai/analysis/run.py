@@ -244,7 +244,7 @@ def within_reach(state: State, deadline: Deadline | None) -> bool:
     """Whether the exact search's result over every move can arrive within the whole time left on
     ``deadline``: its estimate (``EXACT_QUANTILE``: one position in four like it finishes there)
     fits in it. The analysis behind hints and reviews then waits for it (``resume_exact``)."""
-    if deadline is None:
+    if deadline is None or exactcore.out_of_reach(state):
         return False
     return exactcore.estimate_seconds(state, every_move=True, quantile=EXACT_QUANTILE) <= deadline.remaining()
 
@@ -256,8 +256,10 @@ def exact_budget(state: State, *, deadline: Deadline | None, iterations: int | N
     it finishes within it, or ``reach`` says it may finish within the whole budget (``within_reach``),
     a probe of it (``clock.PROBE_SHARE``) when the estimate is within ``PROBE_REACH`` of it, or at any
     distance for ``every_move`` (its first round proves outcomes); None when not worth trying: the
-    sampling search then has the whole budget. An iteration budget, when given, rules (the search
-    is repeatable)."""
+    sampling search then has the whole budget, as always where the search is out of reach
+    (``exactcore.out_of_reach``). An iteration budget, when given, rules (the search is repeatable)."""
+    if exactcore.out_of_reach(state):
+        return None
     if iterations is not None:
         nodes = max(1, int(iterations * COMPILED_NODES_PER_ITERATION))
         over = exactcore.estimate_nodes(state, every_move=every_move, quantile=EXACT_QUANTILE) / nodes

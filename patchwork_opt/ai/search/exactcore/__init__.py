@@ -20,7 +20,8 @@ Each module holds one part and reads alone, bottom to top:
   threads, and the watcher that stops a search at its deadline;
 * ``root``: ``solve``, anytime (the bounds each root move's probes proved survive a stop), and
   ``warm_up``;
-* ``estimate``: how long a search takes from a position (``estimate_nodes``, ``estimate_seconds``).
+* ``estimate``: how long a search takes from a position (``estimate_nodes``, ``estimate_seconds``),
+  and where it is beyond any budget (``out_of_reach``).
 
 This module only names what callers use.
 """
@@ -38,6 +39,7 @@ from patchwork_opt.ai.search.exactcore.estimate import (
     estimate_nodes,
     estimate_position,
     estimate_seconds,
+    out_of_reach,
 )
 from patchwork_opt.ai.search.exactcore.moves import root_moves
 from patchwork_opt.ai.search.exactcore.root import solve, warm_up
@@ -60,6 +62,7 @@ __all__ = [
     "estimate_nodes",
     "estimate_position",
     "estimate_seconds",
+    "out_of_reach",
     "root_moves",
     "solve",
     "warm_up",

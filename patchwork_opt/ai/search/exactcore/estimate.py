@@ -42,6 +42,9 @@ NODES_PER_SECOND = 1.75e6  # one core: the median over those searches of more th
 #: (1.3x-1.8x) on the 2-core machine with about one core's worth of other work; none when both cores
 #: are already busy.
 THREAD_SPEEDUP = (1.0, 1.0, 1.4)
+#: No exact search is tried from a position whose search even the fit's fast end says would take longer
+#: than this (a year of one core): ``out_of_reach``.
+OUT_OF_REACH_SECONDS = 3.2e7
 _NORMAL_QUANTILE = {0.1: -1.2816, 0.25: -0.6745, 0.5: 0.0, 0.75: 0.6745, 0.9: 1.2816}
 
 
@@ -72,6 +75,29 @@ def estimate_features(state: State) -> tuple[float, ...]:
             float(sum(state.income[p] for p in live)),
             float(sum(state.buttons[p] for p in live)),
             math.log(max(moves, ROOT_FLOOR)))
+
+
+def out_of_reach(state: State) -> bool:
+    """Whether the exact search from ``state`` is beyond any budget, so nothing asks for it there:
+    a bound of ``estimate_nodes`` from below taken from what needs no compiled code (the spaces, empty
+    cells, income and buttons of the players still moving, ln(root moves) at its floor ``ROOT_FLOOR``,
+    the smaller of the two modes' fits, at their fast end, quantile 0.1) is over ``OUT_OF_REACH_SECONDS``.
+    From a new game to about midway (some 60 spaces and 60 empty cells left between the players) no
+    search, nor a probe's first round, proves anything a hint could use; and a command asking about
+    such a position compiles none of the exact search, the slowest part to compile (``apps/warmup.py``)."""
+    if state.is_terminal():
+        return False
+    live = [p for p in (0, 1) if state.pos[p] < END]
+    known = (1.0,
+             float(sum(END - state.pos[p] for p in live)),
+             float(sum(81 - state.quilts[p].bit_count() for p in live)),
+             0.0,  # buyable offers: weighs nothing in either fit
+             float(sum(state.income[p] for p in live)),
+             float(sum(state.buttons[p] for p in live)),
+             math.log(ROOT_FLOOR))
+    ln = min(sum(c * x for c, x in zip(ESTIMATE_FIT[mode], known, strict=True))
+             + _NORMAL_QUANTILE[0.1] * ESTIMATE_SPREAD[mode] for mode in (False, True))
+    return ln > math.log(OUT_OF_REACH_SECONDS * NODES_PER_SECOND)
 
 
 def estimate_nodes(state: State, *, every_move: bool = False, quantile: float = 0.5) -> float:
