@@ -486,7 +486,8 @@ def run_iterations(iterations: int, exploration: float, slot: Any, params: np.nd
                 n_exp[node] += 1
                 new = used[0]
                 used[0] += 1
-                states[new] = states[node]
+                for j in range(states.shape[1]):  # a loop: a row copy compiles Numba's broadcasting, seconds
+                    states[new, j] = states[node, j]
                 s = states[new]
                 p = player[node]
                 k = move_k[node, i]
