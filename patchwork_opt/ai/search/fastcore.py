@@ -486,9 +486,9 @@ def run_iterations(iterations: int, exploration: float, slot: Any, params: np.nd
                 n_exp[node] += 1
                 new = used[0]
                 used[0] += 1
-                for j in range(states.shape[1]):  # a loop: a row copy compiles Numba's broadcasting, seconds
-                    states[new, j] = states[node, j]
-                s = states[new]
+                s, parent = states[new], states[node]
+                for j in range(s.shape[0]):  # a loop: a row copy compiles Numba's broadcasting, seconds
+                    s[j] = parent[j]
                 p = player[node]
                 k = move_k[node, i]
                 if k < 0:
