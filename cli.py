@@ -179,6 +179,7 @@ def hint(
 ) -> None:
     """Best placements of a patch on a quilt, or the ranked moves of the player to move."""
     from patchwork_opt.apps.hints import AdvisedHints, hint_for, render_advised_hints, render_best_fit
+    from patchwork_opt.apps.warmup import groups_for_analysis
 
     patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
     if len(patch_ids) > 1:
@@ -187,10 +188,7 @@ def hint(
         raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
     loaded = load_position_input(what)
     if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
-        from patchwork_opt.apps.warmup import groups_for_analysis
-
-        # (a quilt's best fit compiles nothing, or says so if its lookahead does)
-        _prepare(*groups_for_analysis(loaded.state))
+        _prepare(*groups_for_analysis(loaded.state))  # (a quilt's best fit compiles nothing)
     if watch:
         from patchwork_opt.apps.watch import watch_hint
 

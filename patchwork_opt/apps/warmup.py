@@ -119,7 +119,7 @@ def groups_for_analysis(state: State) -> list[str]:
     """The groups an analysis of ``state`` (a hint, the board's lines) runs: the game search and its
     learned evaluation, and the exact search unless it is out of reach there
     (``exactcore.out_of_reach``): a hint on a new game compiles no exact search."""
-    from patchwork_opt.ai.search.exactcore.estimate import out_of_reach
+    from patchwork_opt.ai.search.exactcore import out_of_reach
 
     return ["search", "learned", *([] if out_of_reach(state) else ["exact"])]
 

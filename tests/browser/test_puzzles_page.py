@@ -370,7 +370,10 @@ def test_a_set_of_puzzles_from_the_address_is_served_in_order(screen: Page, serv
     assert new_puzzle(screen) == second
     assert screen.inner_text("[data-testid=puzzle-note]") == "A puzzle of the set in this page's address: 2 of 2."
     assert screen.inner_text("#next") == "New puzzle"
-    new_puzzle(screen)
+    # a puzzle of the settings, which may be one of the set's again: wait for the set to be left
+    screen.click("#next")
+    screen.wait_for_function("() => !location.search.includes('set=') && document.body.dataset.busy === 'false'",
+                             timeout=60_000)
     assert screen.locator("[data-testid=puzzle-note]").is_hidden() and "?set=" not in screen.url
 
 
