@@ -139,12 +139,10 @@ def answer_while_compiling(name: str, *, without: Callable[[StopSignal], T], set
     if is_ready(name):
         prepare([name], say=say)
         return with_it()
-    from patchwork_opt import jitcache
     from patchwork_opt.core.stop import StopSignal
 
-    tell = say if say is not None else (lambda _: None) if os.environ.get(jitcache.NOTICE_ENV) == "0" else _stderr
-    env = {**os.environ, jitcache.NOTICE_ENV: "0", "NUMBA_CACHE_DIR": jitcache.CACHE_DIR}
-    worker = subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", name], env=env,
+    tell = _teller(say)
+    worker = subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", name], env=_worker_env(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     tell(f"compiling {GROUPS[name].words} for first use in the background (once, about {GROUPS[name].seconds} s; "
          "later runs load it); answering without it meanwhile...")
@@ -189,7 +187,7 @@ def prepare(names: Sequence[str], *, parallel: bool = True, say: Callable[[str],
         raise ValueError(f"unknown compiled groups {unknown}; known: {sorted(GROUPS)}")
     missing = [n for n in dict.fromkeys(names) if not is_ready(n)]
     quiet = say is None and os.environ.get(jitcache.NOTICE_ENV) == "0"
-    tell = say if say is not None else (lambda _: None) if quiet else _stderr
+    tell = _teller(say)
     processes = 0
     ticker = None
     if missing:
@@ -244,10 +242,8 @@ def _bins(missing: Sequence[str], workers: int) -> list[list[str]]:
 def _compile_in_workers(bins: list[list[str]], tell: Callable[[str], None]) -> int:
     """Compile each of ``bins`` in a worker process (``python -m patchwork_opt.apps.warmup GROUP...``),
     all writing the shared cache; a worker that fails leaves its groups to compile here."""
-    from patchwork_opt import jitcache
 
-    env = {**os.environ, jitcache.NOTICE_ENV: "0", "NUMBA_CACHE_DIR": jitcache.CACHE_DIR}
-    workers = [subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", *b], env=env,
+    workers = [subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", *b], env=_worker_env(),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for b in bins]
     for worker in workers:
         _, err = worker.communicate()
@@ -274,6 +270,22 @@ class _Ticker:
         self._done.set()
         sys.stderr.write("\r\x1b[K")
         sys.stderr.flush()
+
+
+def _teller(say: Callable[[str], None] | None) -> Callable[[str], None]:
+    """Where notices go: ``say`` when given, else stderr unless ``jitcache.NOTICE_ENV`` is "0"."""
+    from patchwork_opt import jitcache
+
+    if say is not None:
+        return say
+    return (lambda _: None) if os.environ.get(jitcache.NOTICE_ENV) == "0" else _stderr
+
+
+def _worker_env() -> dict[str, str]:
+    """A compile worker's environment: no notice of its own, the cache directory of this process."""
+    from patchwork_opt import jitcache
+
+    return {**os.environ, jitcache.NOTICE_ENV: "0", "NUMBA_CACHE_DIR": jitcache.CACHE_DIR}
 
 
 def _stderr(line: str) -> None:
