@@ -230,13 +230,11 @@ def fill(
     as_json: JsonFlag = False,
 ) -> None:
     """Optimal fill: the patches (each at most once) and placements that cover the most."""
+    from patchwork_opt.apps.first_fill import fill_on_any_run
     from patchwork_opt.apps.progress import solve_status
     from patchwork_opt.apps.solutions import render_fill
-    from patchwork_opt.apps.warmup import answer_while_compiling
-    from patchwork_opt.core.stop import StopSignal
     from patchwork_opt.formats.inputs import load_quilt
-    from solvers.fill import FillResult, optimal_fill
-    from solvers.model import SolverConfig, SolveStatus
+    from solvers.model import SolverConfig
 
     ids = parse_patch_ids(patches)
     if objective not in ("cells", "points"):
@@ -244,21 +242,11 @@ def fill(
     if time_limit <= 0 or workers < 1 or seed < 0:
         raise PatchworkError("--time-limit must be positive, --workers at least 1, --seed at least 0")
     quilt = load_quilt(quilt_arg).mask if quilt_arg is not None else 0
-    config = SolverConfig(workers=min(workers, 64), seed=seed)
-    if require_bonus:
-        _prepare("packing")
-    deadline = Deadline.after(min(time_limit, 3600))  # the edge: the fill's one clock
     with solve_status("fill") as report:
-        def solve(packing: bool = True, stop: StopSignal | None = None) -> FillResult:
-            return optimal_fill(quilt, ids, deadline=deadline, objective=objective,  # type: ignore[arg-type]
-                                marks=marks, budget=budget, require_bonus=require_bonus, config=config,
-                                progress=report, stop=stop, packing=packing)
-
-        # on first use CP-SAT answers alone while the packing search compiles in the background (not with
-        # a 7x7 requirement: the completion's packing search gives an impossible request its reason)
-        result = solve() if require_bonus else answer_while_compiling(
-            "packing", without=lambda stop: solve(False, stop), with_it=solve,
-            settled=lambda r: r.status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE))
+        result = fill_on_any_run(quilt, ids, seconds=min(time_limit, 3600),
+                                 objective=objective, marks=marks, budget=budget,  # type: ignore[arg-type]
+                                 require_bonus=require_bonus, config=SolverConfig(workers=min(workers, 64), seed=seed),
+                                 progress=report)
     _print_json(result.to_json()) if as_json else typer.echo(render_fill(quilt, result, objective))
 
 
