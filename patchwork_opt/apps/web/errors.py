@@ -95,13 +95,14 @@ def validation_message(exc: RequestValidationError) -> str:
     Pydantic reports each under the member's tag (``body.quilt.list[tuple[...]]`` and
     ``body.quilt.none: Input should be null``): the null member's complaint is left out when
     another remains, and the members' tags (a type with brackets or a model's class name, never
-    one of our snake_case field names) are dropped from the place."""
+    one of our snake_case field names) are dropped from the place. A validator's own message is
+    given as it says it, without Pydantic's "Value error, " before it."""
     errors = exc.errors()
     wanted = [e for e in errors if e.get("type") != "none_required"] or list(errors)
     parts = []
     for error in wanted[:5]:
         where = ".".join(str(x) for x in error.get("loc", ()) if not _union_tag(x))
-        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+        parts.append(f"{where}: {str(error.get('msg', 'invalid')).removeprefix('Value error, ')}")  # our own words
     return "; ".join(dict.fromkeys(parts)) or "invalid request"
 
 

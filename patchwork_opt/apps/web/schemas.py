@@ -611,6 +611,7 @@ class PositionQuiltRequest(_Strict):
     def _notation(cls, value: str) -> str:
         if not _NOTATION.fullmatch(value):
             raise ValueError("not a position in the notation of RULES.md (9 space-separated fields)")
+        from_notation(value)  # a position that cannot occur is refused here too: 422 naming why
         return value
 
     @model_validator(mode="after")

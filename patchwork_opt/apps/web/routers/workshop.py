@@ -128,12 +128,12 @@ async def quilt_from_text(body: QuiltTextRequest) -> QuiltSource:
     return quilt_source(None, None, Quilt.from_text(body.text))
 
 
-@router.post("/position", responses=answers(400, 413, 422), dependencies=[Depends(strict_body(PositionQuiltRequest))],
+@router.post("/position", responses=answers(413, 422), dependencies=[Depends(strict_body(PositionQuiltRequest))],
              summary="A player's quilt and the patches on offer in a position")
 async def quilt_of_position(body: PositionQuiltRequest) -> QuiltSource:
     """A player's quilt in a position of the notation (the player to move's by default), with the
-    patches on offer, the circle after them, the player's buttons and income marks ahead; 400 when
-    the position matches the notation's pattern but cannot occur."""
+    patches on offer, the circle after them, the player's buttons and income marks ahead; 422 naming
+    what is wrong with a position that cannot occur."""
     state = from_notation(body.position)
     player = body.player if body.player is not None else (0 if state.is_terminal() else state.to_move())
     return quilt_source(state, player, Quilt(state.quilts[player]))
