@@ -94,3 +94,20 @@ def test_bench_web_reports_latency_and_no_errors() -> None:
     assert data["play_during_load"]["requests"] > 0  # the clients played the hinted moves
     # the hints of the load are of new positions; the cached phase reuses one analysis many times
     assert data["analyses"]["made"] >= data["hint"]["served"] and data["analyses"]["reused"] >= data["cached"]["served"]
+
+
+@pytest.mark.slow
+def test_bench_stream_reports_the_stream_and_the_hints_beside_it() -> None:
+    result = runner.invoke(app, ["bench", "stream", "--streams", "1", "--players", "2", "--seconds", "2",
+                                 "--samples", "1", "--pause", "0.5", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["pause"] == 0.5 and data["players"] == 2 and data["streams"] == 1
+    assert data["first_event"]["count"] == 1 and data["dropped_freed"]["count"] == 1
+    for phase in ("alone", "with_streams", "alone_again"):
+        hints = data["hints"][phase]
+        assert hints["hints"]["served"] > 0 and 0 < hints["hint_p50_ms"] <= hints["hint_p95_ms"]
+    assert data["hints"]["with_streams"]["streams_opened"] >= 1
+    assert data["late"]["proven_line_shown"]  # a position past space 44 shows a proven line
+    refused = runner.invoke(app, ["bench", "stream", "--pause", "-1"])
+    assert refused.exit_code == 2 and "--pause" in refused.output

@@ -346,6 +346,8 @@ def bench_stream(
     players: Annotated[int, typer.Option(min=0, max=200, help="Players asking hints meanwhile.")] = 12,
     seconds: Annotated[float, typer.Option(min=1, max=600, help="Length of each hint run.")] = 30.0,
     samples: Annotated[int, typer.Option(min=1, max=200, help="Streams timed one at a time (and dropped).")] = 10,
+    pause: Annotated[float, typer.Option(min=0, max=600, help=(
+        "Seconds a player looks at the board after the AI's reply before the next hint (0: at once)."))] = 0.0,
     as_json: JsonFlag = False,
 ) -> None:
     """The analysis stream of `patchwork serve`: first event, spacing, a dropped stream's worker freed,
@@ -358,7 +360,7 @@ def bench_stream(
 
     with phase_progress() as on_phase:
         result = run_stream_bench(argv_for, streams=streams, players=players, seconds=seconds, samples=samples,
-                                  on_phase=on_phase)
+                                  pause=pause, on_phase=on_phase)
     _print_json(result) if as_json else typer.echo(render_stream_bench(result))
 
 

@@ -139,10 +139,11 @@ def _streaming_client(positions: list[str], runs: list[StreamRun]) -> Callable[.
 
 
 def _hints_under_streams(base_url: str, positions: list[str], *, players: int, streams: int, seconds: float,
-                         seed: int, tick: Callable[[str, float], Callable[[float], None] | None]) -> dict[str, Any]:
+                         pause: float, seed: int, tick: Callable[[str, float], Callable[[float], None] | None],
+                         ) -> dict[str, Any]:
     games = asyncio.run(_new_games(base_url, players, seed, 16))
     seeds = itertools.count(seed + 1000 * (players + 1))
-    hinting = [hinting_player(game, seeds) for game in games]
+    hinting = [hinting_player(game, seeds, pause) for game in games]
     out: dict[str, Any] = {}
     for name, with_streams in (("alone", False), ("with_streams", True), ("alone_again", False)):
         runs: list[StreamRun] = []
@@ -175,13 +176,15 @@ async def _late(base_url: str, seed: int) -> dict[str, Any]:
 
 
 def run_stream_bench(argv_for: ServerCommand, *, streams: int = 8, players: int = 12, seconds: float = 30.0,
-                     samples: int = 10, seed: int = 0,
+                     samples: int = 10, pause: float = 0.0, seed: int = 0,
                      on_phase: Callable[[str, float, float], None] | None = None) -> dict[str, Any]:
     """Start the server, measure, stop it; raises BenchError if it cannot stream."""
     if not 1 <= streams <= 64 or not 0 <= players <= 200 or not 1 <= samples <= 200:
         raise PatchworkError("streams must be 1..64, players 0..200, samples 1..200")
     if not 0 < seconds <= 600:
         raise PatchworkError("seconds must be in (0, 600]")
+    if not 0 <= pause <= 600:
+        raise PatchworkError("pause must be in [0, 600] seconds")
 
     def tick(name: str, total: float) -> Callable[[float], None] | None:
         return None if on_phase is None else (lambda done: on_phase(name, done, total))
@@ -190,11 +193,11 @@ def run_stream_bench(argv_for: ServerCommand, *, streams: int = 8, players: int 
     with _server(argv_for) as (base_url, _, _, _):
         asyncio.run(_warm(base_url, positions[0]))
         result: dict[str, Any] = {"load_average_before": load_average(), "streams": streams, "players": players,
-                                  "seconds": seconds, "samples": samples}
+                                  "pause": pause, "seconds": seconds, "samples": samples}
         result.update(asyncio.run(_latency_and_drops(base_url, positions, samples)))
         result["late"] = asyncio.run(_late(base_url, seed))
         result["hints"] = _hints_under_streams(base_url, positions, players=players, streams=streams,
-                                               seconds=seconds, seed=seed, tick=tick)
+                                               seconds=seconds, pause=pause, seed=seed, tick=tick)
     return result
 
 
@@ -228,8 +231,9 @@ def render_stream_bench(result: dict[str, Any]) -> str:
     ]
     for name in ("alone", "with_streams", "alone_again"):
         run = hints[name]
-        label = f"{result['players']} players' hints" + (f" + {result['streams']} streams" if name == "with_streams"
-                                                         else f" ({name.replace('_', ' ')})")
+        paced = f" ({result['pause']:g} s between)" if result.get("pause") else ""
+        label = f"{result['players']} players' hints{paced}" + (
+            f" + {result['streams']} streams" if name == "with_streams" else f" ({name.replace('_', ' ')})")
         lines.append(f"{label}: p50 {run['hint_p50_ms']:.0f} ms, p95 {run['hint_p95_ms']:.0f} ms, "
                      f"{run['hints']['served']} served, {run['hints']['shed']} shed (load {run['load_average']})")
     under = hints["with_streams"]

@@ -166,10 +166,12 @@ async def _new_games(base_url: str, count: int, seed: int, plies: int) -> list[d
     return list(await asyncio.gather(*(one(i) for i in range(count))))
 
 
-def hinting_player(game: dict[str, Any], seeds: Iterator[int]) -> Session:
+def hinting_player(game: dict[str, Any], seeds: Iterator[int], pause: float = 0.0) -> Session:
     """A person playing with hints: asks the hint of the position (counted under ``hint``), plays
-    its best move and waits for the AI's reply (under ``play``), and asks again; a new game when
-    one ends. Every hint is of a position not analysed before."""
+    its best move and waits for the AI's reply (under ``play``), looks at the board for ``pause``
+    seconds, and asks again; a new game when one ends. Every hint is of a position not analysed
+    before. With no pause each player asks as fast as the server answers: the heaviest load a
+    number of players can make, not the pace of people at a board."""
 
     async def session(http: httpx.AsyncClient, deadline: float, results: dict[str, LoadResult]) -> None:
         nonlocal game
@@ -179,6 +181,8 @@ def hinting_player(game: dict[str, Any], seeds: Iterator[int]) -> Session:
             hint = await timed(http, results["hint"], "GET", f"/api/games/{game['id']}/hint", None, deadline)
             if hint is not None and hint.json()["hints"]:
                 game = await _move(http, game, _hint_move(hint.json()["hints"][0]), deadline, results["play"])
+            if pause > 0:
+                await asyncio.sleep(min(pause, max(0.0, deadline - time.perf_counter())))
 
     return session
 
