@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import random
 import socket
 import sqlite3
 import statistics
@@ -168,13 +169,23 @@ async def _new_games(base_url: str, count: int, seed: int, plies: int) -> list[d
 
 def hinting_player(game: dict[str, Any], seeds: Iterator[int], pause: float = 0.0) -> Session:
     """A person playing with hints: asks the hint of the position (counted under ``hint``), plays
-    its best move and waits for the AI's reply (under ``play``), looks at the board for ``pause``
-    seconds, and asks again; a new game when one ends. Every hint is of a position not analysed
-    before. With no pause each player asks as fast as the server answers: the heaviest load a
-    number of players can make, not the pace of people at a board."""
+    its best move and waits for the AI's reply (under ``play``), looks at the board for about
+    ``pause`` seconds, and asks again; a new game when one ends. Every hint is of a position not
+    analysed before. With no pause each player asks as fast as the server answers: the heaviest load
+    a number of players can make, not the pace of people at a board. A pause is drawn each turn
+    between half and one and a half times ``pause`` (and the first hint comes after a draw up to
+    ``pause``), from a generator seeded by the player's game: people at their own boards do not ask
+    in step."""
+    rng = random.Random(game["id"])
 
     async def session(http: httpx.AsyncClient, deadline: float, results: dict[str, LoadResult]) -> None:
         nonlocal game
+
+        async def look(seconds: float) -> None:
+            await asyncio.sleep(min(seconds, max(0.0, deadline - time.perf_counter())))
+
+        if pause > 0:
+            await look(rng.uniform(0.0, pause))
         while time.perf_counter() < deadline:
             if game["state"]["over"]:
                 game = await _new_game(http, next(seeds), 0)
@@ -182,7 +193,7 @@ def hinting_player(game: dict[str, Any], seeds: Iterator[int], pause: float = 0.
             if hint is not None and hint.json()["hints"]:
                 game = await _move(http, game, _hint_move(hint.json()["hints"][0]), deadline, results["play"])
             if pause > 0:
-                await asyncio.sleep(min(pause, max(0.0, deadline - time.perf_counter())))
+                await look(rng.uniform(0.5 * pause, 1.5 * pause))
 
     return session
 
