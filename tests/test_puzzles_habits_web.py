@@ -120,6 +120,25 @@ def test_a_retry_comes_back_only_for_its_kind_and_theme(client: TestClient) -> N
     assert ask(client, visitor=visitor)["id"] == missed["id"]
 
 
+def test_a_new_puzzle_is_another_than_the_one_on_screen_while_another_fits(client: TestClient) -> None:
+    easy = [p.id for p in THEMED.of("fill", 1, None)]
+    assert len(easy) >= 2  # the shipped bank has several easy fills: another always fits
+    shown = ask(client, streak=True)["id"]  # a streak starts at difficulty 1
+    for _ in range(12):  # the bank's choice is random: unanswered, the one on screen could come again
+        other = ask(client, streak=True, instead_of=shown)
+        assert other["id"] != shown and other["id"] in easy
+        shown = other["id"]
+    # a missed puzzle that is due comes back, but not while it is the one on screen
+    missed = ask(client)
+    visitor = reply(client, missed["id"], False)["visitor"]["id"]
+    for _ in range(RETRY_AFTER):
+        reply(client, ask(client, visitor=visitor, instead_of=missed["id"])["id"], True, visitor)
+    assert not ask(client, visitor=visitor, instead_of=missed["id"])["retry"]
+    assert ask(client, visitor=visitor)["id"] == missed["id"]
+    refused = client.post("/api/puzzles", json={"kind": "fill", "instead_of": "not an id"})
+    assert refused.status_code == 422 and refused.json()["detail"].startswith("body.instead_of: ")
+
+
 def test_a_streak_climbs_in_difficulty_until_the_first_miss(client: TestClient) -> None:
     view = ask(client, streak=True)
     assert view["difficulty"] == 1

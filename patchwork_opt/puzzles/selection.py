@@ -76,13 +76,16 @@ def nearest_first(difficulty: int) -> list[int]:
 @dataclass(frozen=True, slots=True)
 class PuzzleRequest:
     """What a visitor asks for: a kind the bank holds, a difficulty (None: it follows them), a theme
-    of the kind, streak mode, and who asks (None: someone who never answered)."""
+    of the kind, streak mode, who asks (None: someone who never answered) and the puzzle they have
+    on screen (None: none), which is not served again while another one fits: "New puzzle" pressed
+    before answering asks for another puzzle, not the same one."""
 
     kind: str = "endgame"
     difficulty: int | None = None
     theme: str | None = None
     streak: bool = False
     visitor: str | None = None
+    instead_of: str | None = None
 
 
 def due_retry(bank: Bank, puzzles: PuzzleStore, visitors: VisitorStore, visitor: str,
@@ -93,6 +96,8 @@ def due_retry(bank: Bank, puzzles: PuzzleStore, visitors: VisitorStore, visitor:
         try:
             puzzle = find_puzzle(bank, puzzles, puzzle_id)
         except PuzzleNotFoundError:  # a bank puzzle this server no longer ships
+            continue
+        if puzzle.id == request.instead_of:
             continue
         if kind_of(puzzle).comes_back_as == request.kind and (request.theme is None or request.theme in puzzle.themes):
             return puzzle
@@ -129,6 +134,7 @@ def pick(request: PuzzleRequest, bank: Bank, puzzles: PuzzleStore, visitors: Vis
     when the bank has none of the theme at all). ``VisitorNotFoundError``: an unknown visitor."""
     rng = rng or random.Random()
     stats, seen = None, set[str]()
+    on_screen = {request.instead_of} if request.instead_of is not None else set()
     if request.visitor is not None:
         stats = visitors.visitor_stats(request.visitor)
         seen = visitors.answered(request.visitor)
@@ -139,11 +145,12 @@ def pick(request: PuzzleRequest, bank: Bank, puzzles: PuzzleStore, visitors: Vis
     difficulty = request.difficulty if named and request.difficulty is not None else difficulty_for(stats,
                                                                                                     request.streak)
     for d in [difficulty] if named else nearest_first(difficulty):
-        puzzle = bank.pick(request.kind, d, rng, seen, theme=request.theme)
+        puzzle = bank.pick(request.kind, d, rng, seen | on_screen, theme=request.theme)
         if puzzle is not None:
             return Pick(puzzle, stats, False, difficulty)
     if request.theme is not None:
-        again = bank.pick(request.kind, None, rng, theme=request.theme)  # met before: not rated again
+        again = (bank.pick(request.kind, None, rng, on_screen, theme=request.theme)  # met before: not rated again
+                 or bank.pick(request.kind, None, rng, theme=request.theme))
         if again is None:
             raise PuzzleNotFoundError(f"this server has no {request.kind} puzzle of theme {request.theme!r}")
         return Pick(again, stats, False, difficulty)

@@ -94,9 +94,10 @@ def validation_message(exc: RequestValidationError) -> str:
     An optional field (``X | None``) that gets a wrong value fails both members of its union, and
     Pydantic reports each under the member's tag (``body.quilt.list[tuple[...]]`` and
     ``body.quilt.none: Input should be null``): the null member's complaint is left out when
-    another remains, and the members' tags (a type with brackets or a model's class name, never
-    one of our snake_case field names) are dropped from the place. A validator's own message is
-    given as it says it, without Pydantic's "Value error, " before it."""
+    another remains, and the members' tags (a type with brackets, a model's class name or a
+    constrained type's "constrained-str", never one of our snake_case field names) are dropped
+    from the place. A validator's own message is given as it says it, without Pydantic's
+    "Value error, " before it."""
     errors = exc.errors()
     wanted = [e for e in errors if e.get("type") != "none_required"] or list(errors)
     parts = []
@@ -107,7 +108,7 @@ def validation_message(exc: RequestValidationError) -> str:
 
 
 def _union_tag(part: object) -> bool:
-    return isinstance(part, str) and ("[" in part or part[:1].isupper())
+    return isinstance(part, str) and ("[" in part or part[:1].isupper() or "-" in part)  # "constrained-str"
 
 
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:

@@ -120,6 +120,8 @@ class NewPuzzleRequest(BaseModel):
         "a theme of the kind's puzzles (" + "; ".join(f"{k}: {', '.join(KINDS[k].themes)}" for k in BANKED) + ")")
     streak: bool = Field(default=False, description="streak mode: the difficulty climbs with the visitor's streak")
     visitor: VisitorId | SkipJsonSchema[None] = optional_field("the visitor asking (their rating comes back)")
+    instead_of: Annotated[str, Field(pattern=ID_PATTERN)] | SkipJsonSchema[None] = optional_field(
+        "the puzzle on screen: another one is served while one fits")
 
     @field_validator("kind")
     @classmethod
@@ -137,7 +139,7 @@ class NewPuzzleRequest(BaseModel):
 
     @model_validator(mode="after")
     def _no_nulls(self) -> NewPuzzleRequest:
-        refuse_nulls(self, ("difficulty", "theme", "visitor"))
+        refuse_nulls(self, ("difficulty", "theme", "visitor", "instead_of"))
         themes = KINDS[self.kind].themes
         if self.theme is not None and self.theme not in themes:
             raise ValueError(f"theme {self.theme!r} is no {self.kind} theme: an {self.kind} puzzle's themes are "
@@ -350,7 +352,7 @@ async def new_puzzle(body: NewPuzzleRequest, puzzles: PuzzleStoreDep, visitors: 
     visitor; 404: no puzzle of the theme at all). Without a difficulty (and in streak mode) the
     difficulty follows the visitor's rating (their streak)."""
     request = PuzzleRequest(kind=body.kind, difficulty=body.difficulty, theme=body.theme, streak=body.streak,
-                            visitor=body.visitor)
+                            visitor=body.visitor, instead_of=body.instead_of)
     picked = await in_thread(lambda: pick(request, bank, puzzles, visitors))
     puzzle = picked.puzzle
     if puzzle is None:

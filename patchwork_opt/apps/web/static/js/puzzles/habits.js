@@ -48,6 +48,7 @@ export function newPuzzleRequest() {
   if (select("theme").value) body.theme = select("theme").value;
   if (S.streakMode) body.streak = true;
   if (S.visitor) body.visitor = S.visitor.id;
+  if (S.puzzle) body.instead_of = S.puzzle.id;  // another puzzle than the one on screen, while one fits
   return body;
 }
 
