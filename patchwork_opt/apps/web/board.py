@@ -10,38 +10,23 @@ and the fault, as every other invalid request. Moves are the formats' move objec
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 from fastapi import Query
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from patchwork_opt.apps.web.schemas import NOTATION_PATTERN, PositionText
+from patchwork_opt.apps.web.schemas import NOTATION_PATTERN, PositionText, read_position
 from patchwork_opt.core.bitboard import cells_of
-from patchwork_opt.core.errors import NotationError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.words import words_in
 from patchwork_opt.formats.models import MoveModel, PositionModel, move_model
-from patchwork_opt.formats.notation import from_notation
 
 Seat = Literal[0, 1]
 Cell = tuple[int, int]
-_NOTATION = re.compile(NOTATION_PATTERN)
 #: lines a snapshot of the stream reports at most (``live.MAX_LINES``)
 MAX_LINES = 5
-
-
-def read_position(text: str) -> State:
-    """The position a notation names; ``ValueError`` (a validation error where it is raised) naming
-    what the notation's reader refuses."""
-    if not _NOTATION.fullmatch(text):
-        raise ValueError("not a position in the notation of RULES.md (9 space-separated fields)")
-    try:
-        return from_notation(text)
-    except NotationError as exc:
-        raise ValueError(str(exc)) from None
 
 
 def position_query(

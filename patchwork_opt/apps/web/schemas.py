@@ -26,7 +26,7 @@ from patchwork_opt.apps.solutions import bonus_verdict, fill_summary, fill_verdi
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import LEATHER_PRINTINGS, PATCHES, button_cells, fits_anywhere
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.errors import NotationError, PatchworkError
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State, marks_ahead
 from patchwork_opt.core.words import line_words
@@ -87,6 +87,19 @@ NOTATION_PATTERN = (
     r" [01] (-|[01]) (-|[01]) (-|[0-9]{1,2}(,[0-9]{1,2}){0,4}) (-|[01]) [0-9]{1,2}(,[0-9]{1,2}){4}"
 )
 _NOTATION = re.compile(NOTATION_PATTERN)
+
+
+def read_position(text: str) -> State:
+    """The position a notation names; ``ValueError`` (a validation error where it is raised) naming
+    what the notation's reader refuses."""
+    if not _NOTATION.fullmatch(text):
+        raise ValueError("not a position in the notation of RULES.md (9 space-separated fields)")
+    try:
+        return from_notation(text)
+    except NotationError as exc:
+        raise ValueError(str(exc)) from None
+
+
 PositionText = Annotated[str, Field(max_length=400, json_schema_extra={"pattern": f"^{NOTATION_PATTERN}$"})]
 QuiltCells = Annotated[list[CellModel], Field(max_length=81)]
 _SOURCES = ("position", "record", "quilt")
@@ -609,9 +622,7 @@ class PositionQuiltRequest(_Strict):
     @field_validator("position")
     @classmethod
     def _notation(cls, value: str) -> str:
-        if not _NOTATION.fullmatch(value):
-            raise ValueError("not a position in the notation of RULES.md (9 space-separated fields)")
-        from_notation(value)  # a position that cannot occur is refused here too: 422 naming why
+        read_position(value)  # a position that cannot occur is refused too: 422 naming why
         return value
 
     @model_validator(mode="after")

@@ -29,7 +29,6 @@ from patchwork_opt.apps.web.board import (
     board_move,
     board_position,
     position_query,
-    read_position,
     seat,
 )
 from patchwork_opt.apps.web.deps import (
@@ -43,6 +42,7 @@ from patchwork_opt.apps.web.deps import (
 )
 from patchwork_opt.apps.web.errors import PlyNotFoundError, ServiceMissingError, answers
 from patchwork_opt.apps.web.routers.games import GameId, Ply
+from patchwork_opt.apps.web.schemas import read_position
 from patchwork_opt.apps.web.streams import AnalysisFailedError, LiveStream
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.models import RecordModel, move_from_model
