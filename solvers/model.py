@@ -10,7 +10,7 @@ and maps every CP-SAT status to ``SolveStatus``.
 The callers speak in variable indices (a literal is a variable index, ``~v`` its negation);
 the model is built through OR-Tools' public API (``cp_model.CpModel``), so no OR-Tools version
 is pinned. Writing the proto directly built a large model up to nine times faster, but measured
-end to end (docs/benchmarks.md, "CP-SAT model: proto writer against the public API") it bought
+end to end (docs/benchmarks/solvers.md, "CP-SAT model: proto writer against the public API") it bought
 nothing: most best-fit and fill calls never build a model, and those that do spend their time
 solving it.
 """

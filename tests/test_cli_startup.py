@@ -5,7 +5,7 @@ best fit of one patch, no lookahead) needs no compiled search: none of them may 
 compiled searches, OR-Tools, scikit-learn or FastAPI, which take about a second to import together.
 Each command runs in a fresh interpreter through the ``patchwork`` console script's entry point;
 the modules it loaded are read from ``sys.modules`` when it is done. (The wall times are measured,
-not tested: docs/benchmarks.md, "Start-up time of the CLI".)
+not tested: docs/benchmarks/startup.md, "Start-up time of the CLI".)
 """
 
 from __future__ import annotations

@@ -237,7 +237,7 @@ def test_a_dropped_stream_frees_its_worker(server: str) -> None:
     dropped = time.perf_counter()
     while running(server) and time.perf_counter() - dropped < 10.0:
         time.sleep(0.01)
-    assert running(server) == 0  # the bench measures how soon (docs/benchmarks.md: within 0.2 s)
+    assert running(server) == 0  # the bench measures how soon (docs/benchmarks/web.md: within 0.2 s)
 
 
 def test_the_server_caps_the_analyses_it_runs_at_once(server: str) -> None:

@@ -9,7 +9,7 @@ long a compile it left in the background ran on after it answered (waited for be
 machine's load before and after (compiling is CPU work: on a busy machine cold figures grow with the load, so quote
 it). With ``kernels`` it also compiles every group of ``apps.warmup`` in one process, sequentially,
 and reports each compiled function's seconds (what it compiled inside counts with it): where the
-compile time goes. The figures of docs/benchmarks.md ("First use: compiling") come from here.
+compile time goes. The figures of docs/benchmarks/startup.md ("First use: compiling") come from here.
 """
 
 from __future__ import annotations

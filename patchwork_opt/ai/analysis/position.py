@@ -56,7 +56,7 @@ LINE_PLIES = 4  # plies of expected continuation reported per move
 #: value is deterministic: a move seldom visited is valued alike by both) but on how far each analysis
 #: got down the lines that matter, so on its depth (a busy machine gets less of it a second).
 #: Fitted by ``patchwork bench agreement --noise --positions 60`` (3,185 moves sampled in two of three
-#: analyses at 0.1, 0.3 and 1 s, load average 10-13: docs/benchmarks.md): the floor B rules.
+#: analyses at 0.1, 0.3 and 1 s, load average 10-13: docs/benchmarks/agreement.md): the floor B rules.
 WIN_NOISE = (0.0102, 0.0135)
 MARGIN_NOISE = (0.4415, 0.6037)
 

@@ -12,7 +12,7 @@ at 256 a slice, measured).
 
 This replaced a Numba intrinsic that built the function value from the evaluator's compile result
 (Numba's internals, which pinned Numba to one minor version): measured end to end it bought no
-more than noise over this (``docs/benchmarks.md``, "The evaluator slot").
+more than noise over this (``docs/benchmarks/ai.md``, "The evaluator slot").
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The compiled exact search's one random memory access is its table probe; asking 
 load the bucket as soon as a child's key is known hides part of that wait. Numba has no public way
 to say so, so ``prefetch_row`` is an ``@intrinsic`` that emits LLVM's prefetch through
 ``numba.core.cgutils`` (written for Numba ``WRITTEN_FOR``). Measured end to end on the exact
-search's benchmark (docs/benchmarks.md, "Dependencies' internals"): 3 pairs of `bench exact --from 37`
+search's benchmark (docs/benchmarks/ai.md, "The evaluator slot"): 3 pairs of `bench exact --from 37`
 alternating with and without it, 1.03x, 1.13x and 1.12x nodes per second; an earlier paired run
 on a busier machine saw 1.02-1.05x. Small, but `bench exact` may not get slower.
 
