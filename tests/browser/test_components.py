@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page, Route, expect
 from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
     browser_fixture,
     checked_page,
@@ -222,6 +222,43 @@ BOARD = """async (view) => {
   board.start(view, [0, 1]);
   board.show(view, { seats: [0, 1] });
 }"""
+
+
+OVERLAP = """async ({ pieces, given, hand }) => {
+  const { catalogue } = await import("/static/js/components/api.js");
+  const { QuiltView } = await import("/static/js/components/quilt.js");
+  const { Placer } = await import("/static/js/components/placer.js");
+  const { coveredSet, selection } = await import("/static/js/components/geometry.js");
+  const cat = await catalogue();
+  const view = new QuiltView(document.getElementById("q"));
+  const draw = () => { view.show({ given, pieces }); placer.drawPreview(); };
+  const placer = new Placer(view, { catalogue: cat, canAct: () => true, covered: () => coveredSet(pieces, given),
+    commit: () => { window.placed = true; }, changed: draw });
+  draw();
+  placer.choose(selection(cat, hand));
+}"""
+
+
+def test_a_refused_placement_names_the_patch_it_overlaps_by_the_patchs_own_cells(bare: Page) -> None:
+    """A constructed quilt: patch #5 on rows 5-6, cols 4-6, patch #0 beside it on row 4, and a plain
+    covered cell at row 5, col 2. Patch #1 (three in a row) placed on row 5, cols 2-4 overlaps #5 at
+    one cell and the plain cell: the refusal names #5 where it lies, not the cells of the overlap."""
+    five = [(5, 4), (5, 5), (6, 4), (6, 5), (6, 6)]
+    assert _origin(five) == sorted(PATCHES[5].orientations[0].cells)
+    pieces = [{"patch": 5, "cells": five, "buttons": sorted(button_cells(5, mask_of(five)))},
+              {"patch": 0, "cells": [(4, 4), (4, 5)], "buttons": []}]
+    bare.evaluate(OVERLAP, {"pieces": pieces, "given": [(5, 2)], "hand": 1})
+    target = bare.locator("#q .cell[data-r='5'][data-c='3']")  # the middle of three: cols 2-4
+    if bare.evaluate("() => matchMedia('(pointer: coarse)').matches"):
+        target.tap()  # the preview
+        expect(bare.locator("#q [data-testid=preview]")).to_have_class("preview illegal")
+        target.tap()  # on the preview: place it
+    else:
+        target.click()
+    expect(bare.locator("#error")).to_have_text(
+        "cannot place it there: it overlaps patch #5 already on rows 5-6, cols 4-6 "
+        "and the covered cell at row 5, col 2")
+    assert not bare.evaluate("() => !!window.placed")
 
 
 def test_a_position_board_plays_for_whichever_side_is_to_move(bare: Page, server: str) -> None:

@@ -19,6 +19,8 @@
 //     .turn("rotate"|"flip"), .at(), .problem(at), .drawPreview(), .place(), .point(cell)
 //     .draggable(handle, pick)      dragging from `handle` picks the patch up (pick() chooses it)
 //     .justPlaced()                 the click being handled is the one that placed a patch
+//   overlapped(shown, clash)      what a refused placement's covered cells lie on, in words: each patch
+//                                 by its own rows and columns (problem()'s words)
 //   drawTray(svg, caption, placer, name)  the patch in hand as it will be placed, in a frame that
 //                                   keeps its size (nothing in hand: the empty frame)
 
@@ -36,6 +38,28 @@ const TRAY_CELL = 18;
 
 /** @param {Cell|null} a @param {Cell|null} b */
 const same = (a, b) => String(a) === String(b);
+
+/**
+ * What the cells of a refused placement lie on, in words: each patch of the quilt under them by its own
+ * rows and columns ("patch #12 already on rows 5-6, cols 4-6"), and covered cells that are no patch
+ * (a painted or a puzzle's quilt) by where they are.
+ * @param {{given: Cell[], pieces: import("./quilt.js").Piece[]}} shown the quilt as its view shows it
+ * @param {Cell[]} clash the placement's cells that are covered
+ */
+export function overlapped(shown, clash) {
+  const hit = new Set(clash.map(([r, c]) => key(r, c)));
+  const onPieces = new Set();
+  const parts = [];
+  for (const piece of shown.pieces) {
+    if (!piece.cells.some(([r, c]) => hit.has(key(r, c)))) continue;
+    for (const [r, c] of piece.cells) onPieces.add(key(r, c));
+    const name = piece.patch === LEATHER ? "the leather patch" : `patch #${piece.patch}`;
+    parts.push(`${name} already on ${where(piece.cells)}`);
+  }
+  const rest = clash.filter(([r, c]) => !onPieces.has(key(r, c)));
+  if (rest.length) parts.push(`the covered ${rest.length === 1 ? "cell" : "cells"} at ${where(rest)}`);
+  return parts.join(" and ");
+}
 
 export class Placer {
   /**
@@ -87,11 +111,12 @@ export class Placer {
     return this.selected && this.hover ? placedAt(this.selected, this.hover[0], this.hover[1]) : null;
   }
 
-  /** Why the preview cannot be placed ("" when it can). @param {{cells: Cell[]}} at */
+  /** Why the preview cannot be placed ("" when it can): what it overlaps, each patch named by its
+   * own rows and columns as the quilt shows it. @param {{cells: Cell[]}} at */
   problem(at) {
     const covered = this.hooks.covered();
     const clash = at.cells.filter(([r, c]) => covered.has(key(r, c)));
-    return clash.length ? `it overlaps the patch already on ${where(clash)}` : "";
+    return clash.length ? `it overlaps ${overlapped(this.view.shown, clash)}` : "";
   }
 
   /** The patch in hand where it would go (green, or red when it cannot), in the view's preview layer. */

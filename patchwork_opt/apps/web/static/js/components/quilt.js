@@ -8,7 +8,8 @@
 //                                proposed: patches an answer would place, drawn as patches but not
 //                                part of the quilt (a painter's cells stay unpressed); the first
 //                                complete 7x7 square is outlined (data-testid=bonus-square). Clears
-//                                overlays.
+//                                overlays. What it shows is kept as .shown ({given, pieces}): the
+//                                patches a refused placement overlaps are named from it
 //     .overlay(cells, kind, {label?, testid?})  cells tinted and outlined as `kind` (hint, hint-alt,
 //                                played, best, step: style.css colours them), with a short label on
 //                                the cell nearest their centre (a hint's win chance)
@@ -64,6 +65,8 @@ export class QuiltView {
     this.cellButtons = cellButtons;
     /** @type {Record<string, SVGElement>} */
     this.layers = {};
+    /** @type {{given: Cell[], pieces: Piece[]}} the quilt as last shown (proposed patches are not on it) */
+    this.shown = { given: [], pieces: [] };
     this.drawGrid();
   }
 
@@ -96,6 +99,7 @@ export class QuiltView {
 
   /** @param {{given?: Cell[], pieces?: Piece[], proposed?: Piece[]}} quilt */
   show({ given = [], pieces = [], proposed = [] } = {}) {
+    this.shown = { given, pieces };
     for (const name of ["given", "pieces", "marks", "overlays"]) this.layers[name].replaceChildren();
     if (given.length) {
       const g = svg("g", { class: "pieces" }, this.layers.given);
