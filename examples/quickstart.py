@@ -1,4 +1,4 @@
-"""The library the way the README shows it: set up a game, play it, ask the solvers for advice.
+"""The library the way docs/api/index.md shows it: set up a game, play it, ask the solvers for advice.
 
 Run: .venv/bin/python examples/quickstart.py
 """

@@ -36,7 +36,7 @@ def test_fill_on_a_quilt_renders_letters(tmp_path: object) -> None:
     code, out, _ = run("fill", "--quilt", HOLE, "--patches", "8,5,0,1", "--workers", "1")
     assert code == 0
     assert "A = patch" in out and "optimal (proven)" in out
-    last = out.splitlines()[-1]  # what settled it, in words (the README shows this line)
+    last = out.splitlines()[-1]  # what settled it, in words (docs/cli.md shows this line)
     assert re.fullmatch(r"settled by (the area bounds alone|the packing search|CP-SAT) in \d+\.\d\d s", last), last
     code, out, _ = run("fill", "--quilt", HOLE, "--patches", "8,5,0,1", "--require-bonus", "--json")
     data = json.loads(out)

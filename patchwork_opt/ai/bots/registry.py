@@ -4,7 +4,7 @@ Levels 1-5 set the thinking time per move of the searching bots (``time_per_move
 it; ``iterations`` replaces the clock with a fixed budget, which makes searches repeatable). For
 the solver bot a level also caps its iterations per move, sets how often it deliberately plays a
 random legal move and whether it searches the endgame exactly: level 1 loses most games to greedy,
-level 5 is the strongest setting (the Elo ladder is in the README). ``time_per_move`` replaces a
+level 5 is the strongest setting (the Elo ladder is in docs/strength.md, "Level ladder"). ``time_per_move`` replaces a
 level's time, its iteration cap and its root placements by the full-strength search.
 
 ``solver`` values its search's leaves with the learned evaluation (``search.default_evaluator``)
