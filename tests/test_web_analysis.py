@@ -130,8 +130,9 @@ def test_a_physical_set_up_opens_as_its_position(client: TestClient) -> None:
     table["players"][1]["income"] += 2
     refused = client.post("/api/analysis/setup", json=table)
     assert refused.status_code == 422
-    assert refused.json() == {"detail": f"the players' income adds up to {sum(state.income) + 2}, but the patches "
-                                        f"off the circle carry {sum(state.income)} buttons"}
+    said = (f"the players' income adds up to {sum(state.income) + 2}, but the patches off the circle carry "
+            f"{sum(state.income)} buttons")
+    assert refused.json() == {"detail": said, "words": said}  # a domain error's line is already in words
     table = table_of(state)
     table["players"][0]["position"] = 60
     assert client.post("/api/analysis/setup", json=table).json()["detail"].startswith("body.players.0.position: ")

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from cli import app
+from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.errors import NothingToReviewError, PlyNotFoundError, ServiceMissingError
 from patchwork_opt.apps.web.guards import TooManyGamesError
 from patchwork_opt.apps.web.jobs import ClientBusyError, QueueFullError
+from patchwork_opt.apps.web.services import Services
 from patchwork_opt.apps.web.store import GameNotFoundError, StaleGameError, StoreError
 from patchwork_opt.core.errors import (
     GameOverError,
@@ -22,6 +26,10 @@ from patchwork_opt.core.errors import (
     ReplayError,
 )
 from patchwork_opt.core.state import State
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", UserWarning)
+    from fastapi.testclient import TestClient
 
 runner = CliRunner()
 
@@ -72,3 +80,53 @@ def test_move_text_that_cannot_be_read_is_a_notation_error_in_every_command(tmp_
         assert result.exit_code == 2 and result.stderr.startswith("error: ply 0: unknown move type"), result.output
         result = runner.invoke(app, [*command, str(illegal)])
         assert result.exit_code == 1 and "no leather patch" in result.stderr, result.output
+
+
+# --- the same refusal for a program and for a player -------------------------------------------------
+
+
+@pytest.fixture(name="client")
+def client_fixture(tmp_path: Path) -> Iterator[TestClient]:
+    """The app without solvers: request validation and the domain's refusals answer all the same."""
+    with TestClient(create_app(tmp_path / "g.db", Services()), base_url="http://127.0.0.1") as client:
+        yield client
+
+
+def test_a_circle_too_short_is_said_in_a_players_words_beside_the_fields_place(client: TestClient) -> None:
+    state = State.new(seed=3)
+    refused = client.post("/api/analysis/record", json={"circle": state.circle[:12], "moves": []})
+    assert refused.status_code == 422
+    body = refused.json()
+    assert body["detail"] == "body.circle: List should have at least 33 items after validation, not 12"
+    assert body["words"] == "The circle needs all 33 patches; it has 12."
+
+
+def test_a_position_that_cannot_be_read_says_so_without_the_apis_places(client: TestClient) -> None:
+    body = client.get("/api/analysis/position", params={"position": "not a position"}).json()
+    assert body["detail"].startswith("query.position: not a position in the notation of RULES.md")
+    assert body["words"] == "This position can't be read: not a position in the notation (9 space-separated fields)."
+    missing = client.get("/api/analysis/position").json()
+    assert missing == {"detail": "query.position: Field required", "words": "This position is missing."}
+
+
+def test_numbers_out_of_range_name_the_limit_and_what_was_sent_in_sentences(client: TestClient) -> None:
+    refused = client.post("/api/workshop/fills", json={"patches": [1, "x", 40], "budget": -1, "marks": 12})
+    assert refused.status_code == 422
+    words = refused.json()["words"]
+    assert words == ('Item 2 of the patches chosen must be a whole number; "x" is not one. '
+                     "Item 3 of the patches chosen must be 32 or less; it is 40. "
+                     "The income marks ahead must be 9 or less; they are 12. The budget must be 0 or more; it is -1.")
+    for api_words in ("body.", "Input should", "validation"):
+        assert api_words not in words
+    empty = client.post("/api/workshop/fills", json={"patches": []}).json()["words"]
+    assert empty == "The patches chosen need at least 1 patch; they have 0."
+    assert client.get("/api/workshop/patches", params={"cost": "lots"}).json()["words"] == (
+        "The cost filter can't be read: expected a number or a range like 2-4.")
+
+
+def test_every_error_answer_has_words_and_the_schema_says_so(client: TestClient) -> None:
+    missing = client.get("/api/games/abcdefghijklmnop")
+    assert missing.status_code == 404 and missing.json()["words"] == missing.json()["detail"]
+    assert client.get("/api/no-such-route").json() == {"detail": "Not Found", "words": "Not Found"}
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["ErrorBody"]
+    assert set(schema["required"]) == {"detail", "words"}

@@ -57,10 +57,8 @@ class HostAllowList:
             raw = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             if host_name(raw) not in self.allowed:
                 shown = raw[:80] or "(none)"
-                response = JSONResponse(
-                    {"detail": f"Host {shown!r} is not served here (allowed: {', '.join(sorted(self.allowed))})"},
-                    status_code=400,
-                )
+                detail = f"Host {shown!r} is not served here (allowed: {', '.join(sorted(self.allowed))})"
+                response = JSONResponse({"detail": detail, "words": detail}, status_code=400)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -103,7 +101,9 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            response = JSONResponse({"detail": f"request body over {self.max_bytes} bytes"}, status_code=413)
+            detail = f"request body over {self.max_bytes} bytes"
+            response = JSONResponse({"detail": detail, "words": f"That is too much to send at once ({detail})."},
+                                    status_code=413)
             await response(scope, receive, send)
             return
         seen = 0

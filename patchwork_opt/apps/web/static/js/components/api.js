@@ -1,16 +1,19 @@
 // api.js: the JSON API client.
 //
 //   api(method, path, body?)  the parsed JSON answer; a failed request throws ApiError whose message
-//                             is the server's one-line `detail` (every error of the API has one)
+//                             is the server's `words` (what is wrong in a player's sentences: what a
+//                             page shows), with the API's precise one-line `detail` kept beside it
+//                             (every error of the API has both)
 //   catalogue()               GET /api/catalogue, asked once per page: the 33 patches with every
 //                             orientation (cells and buttons, as the server draws placed patches),
 //                             the track's end and income marks
 
 export class ApiError extends Error {
-  /** @param {string} message @param {number} status */
-  constructor(message, status) {
+  /** @param {string} message @param {number} status @param {string} [detail] the API's own line */
+  constructor(message, status, detail = message) {
     super(message);
     this.status = status;
+    this.detail = detail;
   }
 }
 
@@ -29,7 +32,10 @@ export async function api(method, path, body) {
   }
   const res = await fetch(path, init);
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(data.detail || `${res.status} ${res.statusText}`, res.status);
+  if (!res.ok) {
+    const detail = data.detail || `${res.status} ${res.statusText}`;
+    throw new ApiError(data.words || detail, res.status, detail);
+  }
   return data;
 }
 
