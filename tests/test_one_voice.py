@@ -1,6 +1,6 @@
 """One voice (issue 40, part 2): the same question gets the same answer, a proven win is never ranked
 below a proven loss or an estimate, an exact result within the budget is waited for, and a review
-labels a move only for what it lost above the search's own uncertainty."""
+shows a move's difference from the best only where it stands above the search's own uncertainty."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from patchwork_opt.ai.analysis.position import Spread, analyse_position, spread
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
 from patchwork_opt.ai.search import exactcore
 from patchwork_opt.apps.hints import advised_hints
-from patchwork_opt.apps.review import CONFIDENCE, _ply, label_of
+from patchwork_opt.apps.judge import CONFIDENCE, Figure, judge_ply, label_of
 from patchwork_opt.apps.web.routers.reviews import REVIEW_SECONDS
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS, Limits
 from patchwork_opt.core.clock import Deadline
@@ -121,29 +121,20 @@ def test_an_exact_result_within_reach_gets_a_full_share_not_a_probe() -> None:
     assert budget is not None and not budget.probe
 
 
-def test_a_loss_within_the_search_s_error_bar_is_not_labelled() -> None:
-    assert label_of(0.06, 3.0, is_best=False) == "inaccuracy"
-    assert label_of(0.06, 3.0, is_best=False, loss_error=0.03, points_error=1.2) == "good"
-    assert label_of(0.12, 5.0, is_best=False) == "mistake"
-    assert label_of(0.12, 5.0, is_best=False, loss_error=0.03, points_error=1.2) == "inaccuracy"
-    assert label_of(0.30, 13.0, is_best=False, loss_error=0.03, points_error=1.2) == "blunder"
-    # proven outcomes have no error bar on the win chance: the loss counts in full
-    assert label_of(1.0, 1.0, is_best=False, exact=True, loss_error=0.0, points_error=0.8) == "blunder"
-
-
 def test_a_ply_s_error_bars_are_the_spread_of_both_figures() -> None:
+    """The noise a ply's difference must stand above is the spread of the figure before (the
+    analysis's best) and the figure after (the position the move led to), none where both are proven."""
     state = State.new(seed=4)
     best, played = _moves(state)[:2]
     b = AnalysedMove(best, 0.60, 4.0, 2000, False, (best,), searched=0.6)
-    p = AnalysedMove(played, 0.53, 1.5, 1500, False, (played,), searched=0.53)
-    ply = _ply(0, state, played, SearchedPosition.of(state, [b, p]), None)
-    both = spread(b, 2000) + spread(p, 2000)
+    after = Figure.seen_by(0, 0.40, -1.5, False, False, spread(b, 1500))
+    ply, _ = judge_ply(0, state, played, SearchedPosition.of(state, [b]), after)
+    both = spread(b, 2000) + after.spread
     assert ply.loss_error == pytest.approx(CONFIDENCE * both.win) and ply.loss_error > 0
     assert ply.points_error == pytest.approx(CONFIDENCE * both.margin)
-    assert ply.label == label_of(ply.loss, ply.points_lost, False, False, ply.loss_error, ply.points_error)
-    exact = SearchedPosition.of(state, [replace(b, exact=True, visits=0, win=1.0, value=8),
-                                        replace(p, exact=True, visits=0, win=0.0, value=-2)])
-    proven = _ply(0, state, played, exact, None)
+    assert ply.label == label_of(ply.loss, ply.points_lost, False) == "blunder"
+    exact = SearchedPosition.of(state, [replace(b, exact=True, visits=0, win=1.0, value=8)])
+    proven, _ = judge_ply(0, state, played, exact, Figure.seen_by(0, 0.0, -1.0, True, True, Spread(0.0, 0.0)))
     assert proven.loss_error == proven.points_error == 0.0 and proven.label == "blunder"
     assert spread(exact.moves[0], 0) == Spread(0.0, 0.0)
     # a shallower analysis is less sure of its figures

@@ -19,8 +19,9 @@ from typer.testing import CliRunner
 from cli import app
 from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
+from patchwork_opt.apps.judge import LABELS, POINT_LABELS
 from patchwork_opt.apps.practice import PRACTISED, exercise_of, exercises_at, grade
-from patchwork_opt.apps.review import LABELS, POINT_LABELS, review_ply
+from patchwork_opt.apps.review import review_game, review_ply
 from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
@@ -63,12 +64,12 @@ def test_a_blunder_becomes_an_exercise_from_the_position_before_it(blunder: Exer
     before = Record(RECORD.circle[:], RECORD.moves[:BLUNDER_PLY], RECORD.leather)
     state = before.replay()
     played = RECORD.moves[BLUNDER_PLY]
-    review = review_ply(BLUNDER_PLY, state, played, fixed(state, [played]), fixed(RECORD.replay()))
+    review = review_game(RECORD, analyse=fixed, with_deal=False).plies[BLUNDER_PLY]  # the chained review's ply
     assert review.label in PRACTISED  # the review calls it a mistake or worse
     assert blunder.record.moves == before.moves and blunder.ply == BLUNDER_PLY and blunder.player == state.to_move()
     assert blunder.label == review.label and blunder.played.move == played and blunder.best.move == review.best
-    assert blunder.played.win == pytest.approx(review.win_after)
-    assert blunder.best.win == pytest.approx(review.win_before)
+    assert blunder.played.win == pytest.approx(review.win_after, abs=1e-4)
+    assert blunder.best.win == pytest.approx(review.win_before, abs=1e-4)
     assert blunder.id == exercise_id(state, played) and blunder.id.startswith("x")
     assert kind_of(blunder).name == "exercise"
     assert blunder.played.line[0] == played and len(blunder.played.line) > 1  # the play that refutes it
@@ -84,7 +85,9 @@ def test_only_mistakes_and_blunders_become_exercises(blunder: Exercise) -> None:
     with pytest.raises(PatchworkError, match=f"ply {len(RECORD.moves)} is not a move of the record"):
         exercises_at(RECORD, [len(RECORD.moves)], fixed, 0.5)
     state, after = RECORD.replay(0), RECORD.replay(1)
-    assert exercise_of(RECORD, 0, fixed(state, [RECORD.moves[0]]), fixed(after), 0.5) is None
+    here = fixed(state, [RECORD.moves[0]])
+    first = review_ply(0, state, RECORD.moves[0], here, fixed(after))
+    assert first.label not in PRACTISED and exercise_of(RECORD, first, here, fixed(after), 0.5) is None
 
 
 def test_the_line_after_the_move_played_starts_with_that_very_placement() -> None:
@@ -100,7 +103,7 @@ def test_the_line_after_the_move_played_starts_with_that_very_placement() -> Non
         AnalysedMove(twin, win=0.2, margin=-10.0, visits=1000, exact=False, line=(twin, ADVANCE)),
     ])
     after = RECORD.replay(1)
-    made = exercise_of(RECORD, 0, here, fixed(after), 0.5)
+    made = exercise_of(RECORD, review_ply(0, state, played, here, fixed(after)), here, fixed(after), 0.5)
     assert made is not None and made.label == "blunder" and made.played.move == played
     assert made.played.line[0] == played and made.played.line[1:] == fixed(after).best.line[:len(made.played.line) - 1]
     assert puzzle_from_json(made.to_json()) == made

@@ -30,11 +30,10 @@ from patchwork_opt.apps.deal import (
     shipped_averages,
     start_win,
 )
+from patchwork_opt.apps.judge import PlyReview, label_rule
 from patchwork_opt.apps.review import (
-    PlyReview,
     error_rate_of,
     had_choice,
-    label_rule,
     measures_rule,
     render_review,
     review_game,
@@ -55,8 +54,8 @@ runner = CliRunner()
 
 def _ply(ply: int, player: int, win_before: float, loss: float) -> PlyReview:
     return PlyReview(ply=ply, player=player, played=ADVANCE, best=ADVANCE, win_before=win_before,
-                     win_after=win_before - loss, loss=loss, points_lost=0.0, label="good", exact=False,
-                     played_words="advance", best_words="advance")
+                     win_after=win_before - loss, loss=loss, points_lost=0.0, label="good", margin_before=0.0,
+                     margin_after=0.0, exact=False, played_words="advance", best_words="advance")
 
 
 def test_the_error_rate_is_the_mean_loss_over_decisions_with_a_real_choice() -> None:
@@ -201,7 +200,8 @@ def test_analyze_reports_the_deal_and_each_player_s_error_rate(tmp_path: Path) -
 
 
 def test_a_move_judged_alone_gets_the_label_and_figures_of_its_ply_in_the_review() -> None:
-    """A teaching game's verdict (``review_move``) is the review's ply for the same analyses."""
+    """A teaching game's verdict (``review_move``, right after the move) is the ply of the review of
+    the game stopped there, from the same analyses: what the review knows at that point."""
     record = random_record(9)
     record.moves = record.moves[:6]
     analyses: dict[str, SearchedPosition] = {}
@@ -213,11 +213,11 @@ def test_a_move_judged_alone_gets_the_label_and_figures_of_its_ply_in_the_review
             analyses[key] = analyse_position(state, iterations=300, seed=0, extra=extra)
         return analyses[key]
 
-    review = review_game(record, analyse=analyse, with_deal=False)
     state = record.initial_state()
     for i, move in enumerate(record.moves):
         judged = review_move(state, move, analyse, ply=i)
-        assert judged == review.plies[i]
+        head = replace(record, moves=record.moves[:i + 1])
+        assert judged == review_game(head, analyse=analyse, with_deal=False).plies[i]
         state.apply(move)
 
 

@@ -2,35 +2,39 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from patchwork_opt.ai.analysis.position import Spread
 from patchwork_opt.ai.base import AnalysedMove, Bot, SearchedPosition
 from patchwork_opt.ai.bots.random_bot import RandomBot
 from patchwork_opt.ai.bots.solver_bot import SolverBot
-from patchwork_opt.ai.search.exact import exact_move, won_move
-from patchwork_opt.apps.review import (
+from patchwork_opt.ai.search.exact import won_move
+from patchwork_opt.apps.judge import (
+    GRADE_WIN_PER_POINT,
     LABELS,
     POINT_LABELS,
-    WIN_PER_POINT,
-    GameReview,
-    _ply,
+    Figure,
+    accounted_swing,
+    judge_ply,
     label_of,
     label_rule,
-    move_accuracy,
-    render_review,
-    review_game,
 )
+from patchwork_opt.apps.review import GameReview, move_accuracy, render_review, review_game
 from patchwork_opt.apps.web.schemas import review_view
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
 
+ORDER = ("best", "good", "inaccuracy", "mistake", "blunder")
+
 
 def test_a_move_that_lost_nothing_is_never_flagged() -> None:
     assert label_of(0.0, 0.0, is_best=False) == "good"
-    assert label_of(0.0, 0.0, is_best=False, exact=True) == "good"
     assert label_of(0.01, 0.3, is_best=False) == "good"
 
 
@@ -41,51 +45,85 @@ def test_many_points_thrown_away_are_a_mistake_even_in_a_decided_game() -> None:
     assert label_of(0.0, 1.0, is_best=False) == "good"
 
 
-def test_a_drop_in_win_chance_the_points_do_not_back_is_noise() -> None:
-    # 15% of win chance for half a point: two estimates disagreeing, not a weak move
-    assert label_of(0.15, 0.5, is_best=False) == "good"
-    # the same drop with the points behind it is flagged
-    assert label_of(0.15, 6.5, is_best=False) == "mistake"
-    assert label_of(0.25, 10.0, is_best=False) == "blunder"
+@given(st.floats(0.0, 1.0), st.floats(0.0, 40.0))
+def test_a_shown_drop_of_ten_percent_or_three_points_is_never_good(loss: float, points: float) -> None:
+    label = label_of(loss, points, is_best=False)
+    if loss >= 0.10 or points >= 3.0:
+        assert label not in ("best", "good")
+    if loss >= 0.10 or points >= 4.0:
+        assert ORDER.index(label) >= ORDER.index("mistake")
 
 
-def test_exact_figures_count_in_full() -> None:
-    # an exact endgame: a won game thrown away by two points is a blunder
-    assert label_of(1.0, 2.0, is_best=False, exact=True) == "blunder"
-    assert label_of(1.0, 2.0, is_best=True, exact=True) == "best"
+@given(st.floats(0.0, 1.0), st.floats(0.0, 40.0), st.floats(0.0, 1.0), st.floats(0.0, 40.0))
+def test_a_move_worse_on_both_figures_never_gets_a_milder_label(loss: float, points: float, more: float,
+                                                                 more_points: float) -> None:
+    milder = label_of(loss, points, is_best=False)
+    worse = label_of(loss + more, points + more_points, is_best=False)
+    assert ORDER.index(worse) >= ORDER.index(milder)
 
 
-def test_a_proven_win_thrown_away_counts_in_full_though_its_margins_are_not_proven() -> None:
-    """An unfinished exact search proved the best move wins (by at least 1 point) and the played one
-    loses, margins estimated: the whole win chance counts, a blunder though few points back it."""
+def test_the_point_grades_are_the_win_chance_grades_at_one_rate() -> None:
+    """Labels and accuracy read one figure (``graded_loss``): each point grade is its win grade."""
+    for (name, chance), (same, points) in zip(LABELS, POINT_LABELS, strict=True):
+        assert name == same and points * GRADE_WIN_PER_POINT == pytest.approx(chance)
+
+
+def test_a_proven_win_thrown_away_is_a_blunder_though_few_points_back_it() -> None:
+    """An unfinished exact search proved the best move wins (by at least 1 point) and the position
+    the played move led to is proven lost: the whole win chance is shown lost, a blunder."""
     state = State.new(seed=4)
     best, played = list(state.legal_moves())[:2]
-    here = SearchedPosition.of(state, [replace(won_move(best, 2), margin=1.5, visits=40),
-                                       replace(exact_move(played, -2, (played,), bound=True), margin=-0.5,
-                                               visits=40)])
-    ply = _ply(0, state, played, here, None)
+    here = SearchedPosition.of(state, [replace(won_move(best, 2), margin=1.5, visits=40)])
+    lost = Figure.seen_by(0, 0.0, -0.5, False, True, Spread(0.0, 0.6))
+    ply, before = judge_ply(0, state, played, here, lost)
     assert ply.loss == 1.0 and ply.points_lost == 2.0 and not ply.exact
-    assert ply.label == "blunder"
-    sampled = SearchedPosition.of(state, [AnalysedMove(best, 1.0, 1.5, 40, False, (best,)),
-                                          AnalysedMove(played, 0.0, -0.5, 40, False, (played,))])
-    assert _ply(0, state, played, sampled, None).label != "blunder"  # the same figures, sampled: noise
+    assert ply.label == "blunder" and before.win == 1.0
+
+
+def test_a_difference_within_the_search_s_noise_is_shown_as_none() -> None:
+    """Two sampled figures a percent and half a point apart: about the same as the best, shown with
+    no drop, and the position before takes the figure after (the chain goes on from it)."""
+    state = State.new(seed=4)
+    best, played = list(state.legal_moves())[:2]
+    here = SearchedPosition.of(state, [AnalysedMove(best, 0.60, 2.0, 2000, False, (best,))])
+    after = Figure.seen_by(0, 0.59, 1.5, False, False, Spread(0.0135, 0.6))
+    ply, before = judge_ply(0, state, played, here, after)
+    assert ply.within_noise and ply.label == "good" and ply.loss == 0.0 and ply.points_lost == 0.0
+    assert before == after and ply.loss_error > 0.01
+    # the same drop, proven on both sides, is shown and graded
+    proven = SearchedPosition.of(state, [replace(won_move(best, 4), win=0.60, margin=2.0)])
+    ply, _ = judge_ply(0, state, played, proven, Figure.seen_by(0, 0.45, 1.5, True, True, Spread(0.0, 0.0)))
+    assert not ply.within_noise and ply.loss == pytest.approx(0.15) and ply.label == "mistake"
+
+
+def test_the_move_played_is_never_shown_better_than_the_best() -> None:
+    """A move that comes out ahead of the analysis's best is a best move: the figure before is raised
+    to it (never "8% -> 27%, keeping 8%"); the analysis's best move is never shown dropping."""
+    state = State.new(seed=4)
+    best, played = list(state.legal_moves())[:2]
+    here = SearchedPosition.of(state, [AnalysedMove(best, 0.08, -9.0, 2000, False, (best,))])
+    higher = Figure.seen_by(0, 0.27, -4.0, False, False, Spread(0.0135, 0.6))
+    ply, before = judge_ply(0, state, played, here, higher)
+    assert ply.label == "best" and ply.win_before == ply.win_after == 0.27 and before == higher
+    lower = Figure.seen_by(0, 0.02, -14.0, False, False, Spread(0.0135, 0.6))
+    ply, before = judge_ply(0, state, best, here, lower)  # the analysis's own best, worse one ply on
+    assert ply.label == "best" and ply.loss == 0.0 and before == lower
 
 
 def test_the_stated_rule_names_every_threshold_the_labels_use() -> None:
     rule = label_rule()
     for (name, chance), (_, points) in zip(LABELS, POINT_LABELS, strict=True):
-        assert f"{name}: {chance:.0%} win chance or {points:g} points" in rule
-        # either threshold reached (the win chance backed by points, or exact) earns the label ...
+        assert f"{name} from {chance:.0%} or {points:g} points" in rule
+        # either threshold reached earns the label ...
         assert label_of(0.0, points, is_best=False) == name
-        assert label_of(chance, chance / WIN_PER_POINT + 1e-9, is_best=False) == name
-        assert label_of(chance, 0.0, is_best=False, exact=True) == name
+        assert label_of(chance, 0.0, is_best=False) == name
         # ... and just under both does not
         assert label_of(chance - 1e-3, points - 0.01, is_best=False) != name
 
 
 def test_accuracy_is_lichess_formula_of_the_drop_in_win_chance() -> None:
-    assert move_accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
-    assert move_accuracy(0.10) == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669)
+    assert move_accuracy(0.0) == 100.0
+    assert move_accuracy(0.10) == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669 + 1.0)
     assert move_accuracy(1.0) == 0.0
 
 
@@ -107,6 +145,7 @@ def reviews() -> list[tuple[int, GameReview]]:
     out = []
     for seat in (0, 1):
         record = _solver_against_random(21, seat)
+        record.players = ["solver" if s == seat else "random" for s in (0, 1)]
         out.append((seat, review_game(record, iterations=1000, seed=0)))
     return out
 
@@ -136,3 +175,44 @@ def test_every_ply_carries_its_points_lost(reviews: list[tuple[int, GameReview]]
         assert flagged and all("points lost" in title for _, _, title in flagged)
         web = review_view(review, 0, 0.1)
         assert [p.points_lost for p in web.plies] == [round(p.points_lost, 2) for p in review.plies]
+
+
+def _first(win: float, player: int) -> float:
+    return win if player == 0 else 1.0 - win
+
+
+def test_the_figures_chain_from_ply_to_ply_and_account_for_the_swing(reviews: list[tuple[int, GameReview]]) -> None:
+    """One figure per position: a ply's figure after is the next ply's before (Player 1's view), the
+    chart is those figures, and each player's losses add up to the swing between the first and last."""
+    for _, review in reviews:
+        plies = review.plies
+        for ply, following in itertools.pairwise(plies):
+            assert _first(ply.win_after, ply.player) == pytest.approx(_first(following.win_before, following.player))
+        assert review.first_wins == pytest.approx(
+            [_first(p.win_before, p.player) for p in plies] + [_first(plies[-1].win_after, plies[-1].player)])
+        assert review.first_wins[-1] in (0.0, 1.0)  # a finished game's figure is its result
+        assert accounted_swing(plies) == pytest.approx(review.first_wins[0] - review.first_wins[-1])
+
+
+def test_every_reviewed_move_meets_the_label_rules(reviews: list[tuple[int, GameReview]]) -> None:
+    for _, review in reviews:
+        for p in review.plies:
+            assert p.win_after <= p.win_before and p.margin_after <= p.margin_before  # never better than the best
+            assert p.label == label_of(p.loss, p.points_lost, p.label == "best")
+            assert p.label != "best" or p.loss == p.points_lost == 0.0
+            for q in review.plies:
+                if q.loss >= p.loss and q.points_lost >= p.points_lost:
+                    assert ORDER.index(q.label) >= ORDER.index(p.label) or p.label == "best" == q.label or (
+                        q.label == "best" and q.loss == p.loss == 0.0 and q.points_lost == p.points_lost == 0.0)
+
+
+def test_the_review_tells_a_random_player_from_the_solver(reviews: list[tuple[int, GameReview]]) -> None:
+    """The random player's accuracy is at least 20 points below the solver's, with at least 3 mistakes
+    or blunders a game, and the summary says who won and when the game was decided."""
+    for seat, review in reviews:
+        solver, rand = review.players[seat], review.players[1 - seat]
+        assert rand.accuracy <= solver.accuracy - 20.0, (rand, solver)
+        assert rand.mistakes + rand.blunders >= 3
+        summary = review.to_json()["summary"]
+        assert summary.startswith(f"{review.players[seat].name} won") and "decided at move" in summary
+        assert f"{rand.name} {rand.points_per_decision:.1f}" in summary

@@ -16,7 +16,7 @@ import pytest
 from rigged_analysis import Rigged, rigged_services
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
-from patchwork_opt.apps.review import label_of
+from patchwork_opt.apps.judge import label_of
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.routers.games import TEACHING_SECONDS
 from patchwork_opt.apps.web.routers.reviews import REVIEW_SECONDS

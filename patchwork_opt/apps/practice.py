@@ -24,16 +24,8 @@ from typing import Any
 
 from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
-from patchwork_opt.apps.review import (
-    BLUNDER,
-    RELIABLE_SHARE,
-    GameReview,
-    PositionAnalyser,
-    Progress,
-    label_of,
-    review_game,
-    review_ply,
-)
+from patchwork_opt.apps.judge import BLUNDER, PlyReview, label_of
+from patchwork_opt.apps.review import GameReview, PositionAnalyser, Progress, ReviewError, review_game
 from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
@@ -47,6 +39,9 @@ from patchwork_opt.puzzles.kinds.exercise import Exercise, Scored, exercise_id, 
 
 #: The labels whose moves become exercises: at least a mistake.
 PRACTISED = ("mistake", BLUNDER)
+#: A move of the analysis whose figures judge an answer as they are: proven, or sampled on at least
+#: this share of the best move's simulations (a sampling search spends few on moves it finds poor).
+RELIABLE_SHARE = 0.2
 #: Other moves of the analysis kept in an exercise to judge answers by (any other is analysed then).
 KEPT_MOVES = 48
 #: Difficulty from the share of the valued moves that are right: one more than the thresholds the
@@ -54,10 +49,10 @@ KEPT_MOVES = 48
 SHARE_THRESHOLDS = (0.5, 0.3, 0.2, 0.1)
 
 
-def grade(loss: float, points_lost: float, is_best: bool, proven: bool) -> tuple[str, bool]:
-    """The review's label of a move against the best move (``review.label_of``), and whether it stays
+def grade(loss: float, points_lost: float, is_best: bool) -> tuple[str, bool]:
+    """The review's label of a move against the best move (``judge.label_of``), and whether it stays
     below the mistake threshold: what the exercises' judge asks (``puzzles.kinds.base.Grader``)."""
-    label = label_of(loss, points_lost, is_best, proven)
+    label = label_of(loss, points_lost, is_best)
     return label, label not in PRACTISED
 
 
@@ -66,8 +61,14 @@ def mistake_plies(review: GameReview, player: int | None = None) -> list[int]:
     return [p.ply for p in review.plies if p.label in PRACTISED and player in (None, p.player)]
 
 
+def _kept(move: Move, win: float, margin: float, proven: bool, line: tuple[Move, ...]) -> Scored:
+    """A move's figures as an exercise file keeps them (``Scored.to_json``'s digits): the exercise
+    made is the exercise read back."""
+    return Scored(move, round(win, 4), round(margin, 2), proven, line)
+
+
 def _scored(state: State, m: AnalysedMove) -> Scored:
-    return Scored(m.move, m.win, m.margin, m.outcome_proven, playable(state, m.line or (m.move,)))
+    return _kept(m.move, m.win, m.margin, m.outcome_proven, playable(state, m.line or (m.move,)))
 
 
 def _refutation(state: State, here: SearchedPosition, following: SearchedPosition | None,
@@ -92,31 +93,32 @@ def _reliable(m: AnalysedMove, best: AnalysedMove) -> bool:
 def _difficulty(best: Scored, others: Sequence[Scored]) -> int:
     """One more than the ``SHARE_THRESHOLDS`` the share of right moves among the analysis's moves
     (its sampled figures too: a guide, not a judgement) is under."""
-    right = 1 + sum(grade(max(0.0, best.win - m.win), max(0.0, best.margin - m.margin), False,
-                          best.proven and m.proven)[1] for m in others)
+    right = 1 + sum(grade(max(0.0, best.win - m.win), max(0.0, best.margin - m.margin), False)[1]
+                    for m in others)
     share = right / (1 + len(others))
     return 1 + sum(1 for t in SHARE_THRESHOLDS if share < t)
 
 
-def exercise_of(record: Record, ply: int, here: SearchedPosition, following: SearchedPosition | None,
+def exercise_of(record: Record, review: PlyReview, here: SearchedPosition, following: SearchedPosition | None,
                 seconds: float) -> Exercise | None:
-    """The exercise of ``record.moves[ply]`` from the analyses of the position before it (``here``,
-    the move played compared alongside) and after it (None when the game ends there), made with
-    ``seconds`` each; None when the review does not call the move a mistake or a blunder."""
-    head = Record(record.circle[:], record.moves[:ply], record.leather)
-    state = head.replay()
-    played = record.moves[ply]
-    review = review_ply(ply, state, played, here, following)
+    """The exercise of the ply ``review`` judged (the game review's, chained), from the analyses of
+    the position before it (``here``, the move played compared alongside) and after it (None when
+    the game ends there), made with ``seconds`` each; None when the review does not call the move a
+    mistake or a blunder."""
     if review.label not in PRACTISED:
         return None
+    head = Record(record.circle[:], record.moves[:review.ply], record.leather)
+    state = head.replay()
+    played = record.moves[review.ply]
     best = here.best
     quilt = state.quilts[state.to_move()]
     skip = {move_key(quilt, best.move), move_key(quilt, played)}
     others = [m for m in here.moves if move_key(quilt, m.move) not in skip]
     kept = tuple(_scored(state, m) for m in others if _reliable(m, best))[:KEPT_MOVES]
-    played_figures = Scored(played, review.win_after, best.margin - review.points_lost, review.exact,
-                            _refutation(state, here, following, played))
-    best_figures = _scored(state, best)
+    played_figures = _kept(played, review.win_after, review.margin_after, review.exact,
+                           _refutation(state, here, following, played))
+    best_figures = _kept(best.move, review.win_before, review.margin_before, best.outcome_proven,
+                         playable(state, best.line or (best.move,)))
     return Exercise(id=exercise_id(state, played), record=head, player=state.to_move(), label=review.label,
                     played=played_figures, best=best_figures, moves=kept, seconds=seconds,
                     difficulty=_difficulty(best_figures, [_scored(state, m) for m in others]))
@@ -126,28 +128,38 @@ def exercises_at(record: Record, plies: Sequence[int], analyse: PositionAnalyser
                  stop: StopSignal | None = None,
                  progress: Callable[[int, int], None] | None = None) -> list[Exercise]:
     """The exercises of the moves at ``plies`` (indices into ``record.moves``), in ply order, each
-    from the analyses ``analyse(state, extra)`` gives of the positions before (the move played as
-    ``extra``) and after it (the service's cache: the
-    review's own, when made with ``seconds``); a ply the analyses do not call a mistake makes none.
-    ``stop`` ends the work between plies (``PatchworkError``)."""
+    judged by the game's review made of the analyses ``analyse(state, extra)`` gives (the service's
+    cache: the review's own, when made with ``seconds``): a ply the review does not call a mistake
+    makes none. ``stop`` ends the work between positions (``PatchworkError``)."""
     for ply in plies:
         if not 0 <= ply < len(record.moves):
             raise PatchworkError(f"ply {ply} is not a move of the record (it has {len(record.moves)} moves)")
     wanted = sorted(set(plies))
+
+    def told(_: str, done: float, total: float) -> None:
+        if progress is not None:
+            progress(int(done), int(total))
+
+    try:
+        review = review_game(record, analyse=analyse, stop=stop, progress=told, with_deal=False)
+    except ReviewError as exc:
+        raise PatchworkError(f"making exercises of the mistakes: {exc}") from None
+    return _exercises_of(record, review, wanted, analyse, seconds)
+
+
+def _exercises_of(record: Record, review: GameReview, plies: Sequence[int], analyse: PositionAnalyser,
+                  seconds: float) -> list[Exercise]:
+    """The exercises of ``review``'s plies ``plies`` that it calls mistakes, from the analyses around them."""
     out = []
-    for done, ply in enumerate(wanted):
-        if stop is not None and stop.is_set():
-            raise PatchworkError("making exercises of the mistakes was stopped")
+    for ply in plies:
         before = record.replay(ply)
         after = before.clone()
         after.apply(record.moves[ply])
         here = analyse(before, [record.moves[ply]])
         following = None if after.is_terminal() else analyse(after, [])
-        made = exercise_of(record, ply, here, following, seconds)
+        made = exercise_of(record, review.plies[ply], here, following, seconds)
         if made is not None:
             out.append(made)
-        if progress is not None:
-            progress(done + 1, len(wanted))
     return out
 
 
@@ -196,7 +208,7 @@ def practise_record(record: Record, *, seconds: float, out: Path | None = None,
     def recalled(state: State, extra: Sequence[Move]) -> SearchedPosition:
         return made.get(to_notation(state)) or analyse(state, extra)
 
-    exercises = exercises_at(record, mistake_plies(review), recalled, seconds, stop=stop)
+    exercises = _exercises_of(record, review, mistake_plies(review), recalled, seconds)
     return review, [Practised(e.ply, e, _written(e, out)) for e in exercises]
 
 

@@ -7,7 +7,9 @@ alternating), each game then reviewed at the page's default depth (``PAGE_REVIEW
 page asks for it: the labels of the hinted moves, and whether the review shows each hinted move
 with the figures the hint showed. The same game is then reviewed again with the analysis cache
 emptied (a review that cannot read the hints' analyses: another database, an evicted entry): the
-labels of the hinted moves with the error bars and without them (the rule before issue 40).
+labels of the hinted moves there. The review's figures chain from ply to ply (``apps/judge.py``),
+so a hinted move is shown with the figures of the positions before and after it, not the hint's
+own estimate of the move: what is compared with the hint is the move in words.
 
 **The same question** (``run_repeat_bench``): endgame positions of the held-out suite
 (``data/exact_suite.json``; measuring only, nothing is fitted on it), each solved exactly with a
@@ -38,7 +40,6 @@ from typing import Any
 import httpx
 import numpy as np
 
-from patchwork_opt.apps.review import label_of
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS, Limits
 from patchwork_opt.bench.web import BenchError, ServerCommand, _hint_move, _server
 from patchwork_opt.core.errors import PatchworkError
@@ -82,10 +83,10 @@ def _hinted_game(http: httpx.Client, seed: int, level: int, seat: int) -> tuple[
 
 
 def _tally(plies: list[dict[str, Any]], hinted: dict[int, Any]) -> dict[str, Any]:
-    """Labels of the hinted plies (with the error bars and without), and figures unlike the hint's."""
+    """Labels of the hinted plies, and hinted moves the review names unlike the hint."""
     out: dict[str, Any] = {"hinted": 0, "unlike_hint": 0}
     for name in FLAGGED:
-        out[name] = out[f"{name}_without_error_bars"] = 0
+        out[name] = 0
     for p in plies:
         hint = hinted.get(p["ply"])
         if hint is None:
@@ -93,10 +94,7 @@ def _tally(plies: list[dict[str, Any]], hinted: dict[int, Any]) -> dict[str, Any
         out["hinted"] += 1
         if p["label"] in FLAGGED:
             out[p["label"]] += 1
-        plain = label_of(p["loss"], p["points_lost"], p["label"] == "best", p["exact"])
-        if plain in FLAGGED:
-            out[f"{plain}_without_error_bars"] += 1
-        out["unlike_hint"] += p["win_after"] != hint["win"] or p["played_words"] != hint["words"]
+        out["unlike_hint"] += p["played_words"] != hint["words"]
     return out
 
 
@@ -139,9 +137,7 @@ def run_agreement_bench(argv_for: ServerCommand, *, games: int = 20, seed: int =
 def render_agreement_bench(result: dict[str, Any]) -> str:
     def line(name: str, t: dict[str, Any]) -> str:
         return (f"  {name:<28} {t['hinted']} hinted moves: {t['mistake']} mistakes, {t['blunder']} blunders, "
-                f"{t['inaccuracy']} inaccuracies (without the error bars: {t['mistake_without_error_bars']}, "
-                f"{t['blunder_without_error_bars']}, {t['inaccuracy_without_error_bars']}); "
-                f"{t['unlike_hint']} shown unlike the hint")
+                f"{t['inaccuracy']} inaccuracies; {t['unlike_hint']} named unlike the hint")
     return "\n".join([
         f"{result['games']} games, the person playing the hint's first move ({result['hint_seconds']:g} s) against "
         f"the solver at levels {', '.join(map(str, result['levels']))}; reviews at {result['review_seconds']:g} s a "

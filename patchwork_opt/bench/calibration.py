@@ -6,8 +6,10 @@ same time per move as it was played, with the review ``patchwork analyze`` gives
 names it: ``reviewer``, a ``module:callable`` taking the record and ``seconds``). Playing and
 reviewing a game is one task of the match machinery, so ``--workers`` and Ray spread both.
 
-Every reviewed ply outside the exact endgame gives a prediction, the mover's ``win_before``, and
-an outcome, whether the mover won; on those: log loss, calibration slope, ECE over 10 bins and
+Every reviewed ply outside the exact endgame gives a prediction, the mover's win chance as the
+position's own analysis gives it (``analysed_win``: what a hint of the position shows; the review's
+chained ``win_before`` also knows how the game went on, so it is no forecast), and an outcome,
+whether the mover won; on those: log loss, calibration slope, ECE over 10 bins and
 Brier score (``ai/learned/forecast.py``). Between two equal players every flagged move is noise or a
 real slip of the same player: mistakes plus blunders per player per game is the review's false
 alarm rate. The deal's win chance (``apps/deal.py``: Player 1's at the start, by its own fixed
@@ -41,7 +43,7 @@ Progress = Callable[[str, float, float], None]
 
 @dataclass(frozen=True, slots=True)
 class ReviewedGame(GameResult):
-    """A played game with its review's plies: ``(win_before, player, exact, label, points_lost,
+    """A played game with its review's plies: ``(analysed_win, player, exact, label, points_lost,
     best, searched)``, ``best`` the best move's text, ``searched`` the win chance the search backed
     up for it before the win map (None when it was not sampled)."""
 
@@ -69,7 +71,7 @@ class CalibrationGame:
     def __call__(self, task: GameTask) -> ReviewedGame:
         played = SelfPlayGame(namespace=NAMESPACE)(task)
         review = load_reviewer(self.reviewer)(played.record, seconds=self.seconds)
-        plies = tuple((p.win_before, p.player, p.exact, p.label, p.points_lost, str(p.best), p.searched)
+        plies = tuple((p.analysed_win, p.player, p.exact, p.label, p.points_lost, str(p.best), p.searched)
                       for p in review.plies)
         record = played.record  # the deal's own analysis of the start (the review's deal, when it has one)
         first_win = start_win(tuple(record.circle), tuple(record.leather))
@@ -166,14 +168,14 @@ def summarize_calibration(results: list[GameResult], *, seed: int, time_per_move
     for r in results:
         assert isinstance(r, ReviewedGame)
         winner = 0 if r.p1_won else 1  # self-play games sit the first bot first
-        for win_before, player, exact, label, points_lost, _, _ in r.plies:
+        for analysed_win, player, exact, label, points_lost, _, _ in r.plies:
             labels[label] += 1
             flagged += label in ("mistake", "blunder")
             points.append(points_lost)
             if exact:
                 exact_plies += 1
                 continue
-            predictions.append(win_before)
+            predictions.append(analysed_win)
             outcomes.append(1.0 if player == winner else 0.0)
     if not predictions:
         raise PatchworkError("every reviewed position was in the exact endgame: no win chance to judge")

@@ -31,7 +31,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, page, server, serve
     server_fixture,
 )
 
-from patchwork_opt.apps.review import label_of, label_rule
+from patchwork_opt.apps.judge import label_of, label_rule
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.puzzles.bank import shipped_bank
@@ -374,8 +374,7 @@ def test_the_review_steps_through_every_move_by_keys_and_its_labels_follow_the_l
     # the legend states the rule, and every label follows it; no move that lost nothing is flagged
     assert page.inner_text("[data-testid=label-rule]") == label_rule()
     for p in plies:
-        assert p["label"] == label_of(p["loss"], p["points_lost"], p["label"] == "best", p["exact"],
-                                      p["loss_error"], p["points_error"]), p
+        assert p["label"] == label_of(p["loss"], p["points_lost"], p["label"] == "best"), p
         if p["loss"] == 0 and p["points_lost"] == 0:
             assert p["label"] in ("best", "good"), p
     summary = page.inner_text("#review-summary")

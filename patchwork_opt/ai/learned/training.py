@@ -157,7 +157,7 @@ def train_value(data: PositionSet, *, seed: int = 0, hidden: tuple[int, ...] = H
         "margin_mae": round(float(np.mean(np.abs(errors))), 3),
         "margin_rmse": round(float(np.sqrt(np.mean(errors**2))), 3),
         # the most win chance a point of predicted margin is worth (the margin head's map at 50%):
-        # the review's exchange rate between the two (``review.WIN_PER_POINT``)
+        # the review's point grades are set against it (``apps.judge.POINT_LABELS``)
         "win_per_point": round(float(win_map["margin"].coef_[0, 0]) / 4, 4),
         "hidden_layers": list(hidden),
         "epochs": {"margin": regressor.n_iter_, "win": classifier.n_iter_, "most": max_epochs},

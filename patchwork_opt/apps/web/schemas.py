@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.json_schema import SkipJsonSchema
 
 from patchwork_opt.apps.chart import win_chart_svg
+from patchwork_opt.apps.judge import PlyReview, label_rule
 from patchwork_opt.apps.placement_reasons import PlacementReasons, placement_reasons, score_rule
-from patchwork_opt.apps.review import GameReview, PlyReview, label_rule, measures_rule
+from patchwork_opt.apps.review import GameReview, measures_rule, summary_words
 from patchwork_opt.apps.solutions import bonus_verdict, fill_summary, fill_verdict
 from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
@@ -392,15 +393,20 @@ class ReviewedPly(BaseModel):
     played_words: str = Field(description="the move played, in words (core/words.py)")
     best: MoveModel = Field(description="the AI's best move of the position (the move played when best)")
     best_words: str = Field(description="the best move, in words")
-    win_before: float = Field(description="the mover's win chance with the best move, 0-1")
-    win_after: float = Field(description="the mover's win chance after the move played, 0-1")
+    win_before: float = Field(description="the mover's win chance in the position before the move (the figure after "
+                                          "the previous ply: the figures chain), 0-1")
+    win_after: float = Field(description="the mover's win chance in the position after the move played, 0-1")
+    margin_before: float = Field(description="the mover's expected final margin before the move, in points")
+    margin_after: float = Field(description="the mover's expected final margin after the move, in points")
     loss: float = Field(description="win_before - win_after (at least 0)")
-    points_lost: float = Field(description="the expected final margin after the best move minus after the move "
-                                           "played, for the mover (at least 0)")
-    loss_error: float = Field(description="the error bar of loss (the search's own uncertainty about the "
-                                          "difference; 0 when exact): only the loss above it counts for the label")
-    points_error: float = Field(description="the error bar of points_lost, in points")
-    label: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+    points_lost: float = Field(description="margin_before - margin_after (at least 0)")
+    loss_error: float = Field(description="the analysis's own margin of error on loss (0 when proven): a move within "
+                                          "it and points_error is about the same as the best, shown with no loss")
+    points_error: float = Field(description="the analysis's own margin of error on points_lost, in points")
+    within_noise: bool = Field(description="the move's difference from the best was within the analysis's margin of "
+                                           "error: about the same as the best, shown with no loss")
+    label: Literal["best", "good", "inaccuracy", "mistake", "blunder"] = Field(
+        description="follows loss and points_lost alone (label_rule)")
     exact: bool = Field(description="both figures come from an exhaustive search of the rest of the game")
     played_text: str = Field(description="the move played, in words (as played_words, kept for older pages)")
     best_text: str = Field(description="the best move, in words (as best_words, kept for older pages)")
@@ -441,6 +447,8 @@ class ReviewedPlayer(BaseModel):
                                           "a game not yet decided")
     decisions: int = Field(description="the decisions the error rate is over")
     takebacks: int = Field(description="moves this player took back")
+    points_per_decision: float = Field(description="the mean expected points lost per move with a real choice, a "
+                                                   "decided game's moves included")
 
 
 class DealView(BaseModel):
@@ -460,6 +468,10 @@ class GameReviewView(BaseModel):
     players: list[ReviewedPlayer] = Field(description="by seat: Player 1 first")
     first_wins: list[float] = Field(description="Player 1's win chance before each ply, then after the last")
     final_scores: list[int] | None = Field(description="the scores when the game is over, else null")
+    decided_at: int | None = Field(description="the ply from which the result was settled (later moves changed only "
+                                               "the margin); null while the game is not over")
+    summary: str = Field(description="what the result reflects, in words: who won, when the game was decided, the "
+                                     "points each player lost per decision")
     seat: Seat = Field(description="the human's seat")
     seconds_per_move: float = Field(description="analysis time per position (the request's, capped by the server)")
     chart_svg: str = Field(description="the win-chance chart (patchwork analyze --chart), marks carry data-ply")
@@ -474,7 +486,8 @@ def review_view(review: GameReview, seat: int, seconds_per_move: float) -> GameR
     chart = win_chart_svg(review.first_wins, review.marks(), [p.name for p in review.players])
     return GameReviewView(
         plies=plies, players=[ReviewedPlayer.model_validate(p) for p in data["players"]],
-        first_wins=data["first_wins"], final_scores=data["final_scores"], seat=0 if seat == 0 else 1,
+        first_wins=data["first_wins"], final_scores=data["final_scores"], decided_at=data["decided_at"],
+        summary=summary_words(review), seat=0 if seat == 0 else 1,
         seconds_per_move=round(seconds_per_move, 4), chart_svg=chart,
         label_rule=label_rule(), deal=None if review.deal is None else DealView.model_validate(data["deal"]),
         measures_rule=measures_rule(),
@@ -797,6 +810,9 @@ class JobView(BaseModel):
                                         "solver was left to finish as an orphan")
     links: dict[str, str] = Field(
         description="the job (self, cancel) and, once it has an answer, its exports (svg, png, json)")
+    more_seconds: float | None = Field(
+        description="the seconds this server would give the same question asked again (its cap), when the job's "
+        "time ran out with its answer still open (not proven optimal, not settled) and it had less; else null")
 
 
 def placed_pieces(placements: list[PlacedPatch]) -> list[PieceView]:

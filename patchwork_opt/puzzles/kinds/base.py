@@ -34,11 +34,11 @@ JUDGE_TABLE_MB = 16.0
 #: ``analysis_of(state, seconds)``: the AI's analysis of a position (the service's analysis cache,
 #: or a fresh one on the command line).
 AnalysisOf = Callable[[State, float], SearchedPosition]
-#: ``grade(loss, points_lost, is_best, proven)``: the review's label of a move that lost ``loss``
-#: win chance and ``points_lost`` expected points against the best move, and whether it stays below
-#: the mistake threshold (``apps.practice.grade``, on ``apps.review.label_of``: plugged in by the
-#: applications, so the labels are the review's, one rule).
-Grader = Callable[[float, float, bool, bool], tuple[str, bool]]
+#: ``grade(loss, points_lost, is_best)``: the review's label of a move that lost ``loss`` win chance
+#: and ``points_lost`` expected points against the best move, and whether it stays below the mistake
+#: threshold (``apps.practice.grade``, on ``apps.judge.label_of``: plugged in by the applications, so
+#: the labels are the review's, one rule).
+Grader = Callable[[float, float, bool], tuple[str, bool]]
 #: ``stop.attach``: lets the job queue stop a long search (``core.stop.StopSignal.attach``).
 StopHook = Callable[[Callable[[], None]], None]
 

@@ -296,7 +296,7 @@ def judge_exercise(exercise: Exercise, move: Move, judging: Judging) -> Exercise
     is_best = move_key(quilt, move) == move_key(quilt, exercise.best.move)
     loss = 0.0 if is_best else max(0.0, exercise.best.win - answer.win)
     points = 0.0 if is_best else max(0.0, exercise.best.margin - answer.margin)
-    label, accepted = judging.grade(loss, points, is_best, exercise.best.proven and answer.proven)
+    label, accepted = judging.grade(loss, points, is_best)
     words = words_in(state, move)
     if move_key(quilt, move) == move_key(quilt, exercise.played.move):
         correct, text = False, f"that is the move you played in the game: {words}, a {exercise.label}."
