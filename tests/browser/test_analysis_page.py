@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote, urlencode, urlparse
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Browser, Locator, Page, expect
 from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, served_store)
     browser_fixture,
     checked_page,
@@ -289,19 +289,28 @@ CIRCLE = [pid for pid in reversed(range(len(PATCHES))) if pid != BOUGHT]
 def test_a_position_set_up_from_the_table_opens_or_is_refused(refused: Page, server: str) -> None:
     an = refused  # the set-up refused first: the browser logs the 422
     open_board(an, server)
+    # a tap's click comes after the tap returns: each read waits for what the press shows
+    words = an.get_by_test_id("circle-words")
+    expect(words).to_have_text(re.compile(r"^33 patches on the circle"))  # the board's, folded away
     press(an, an.locator("#setup-box summary"))
-    assert an.inner_text("[data-testid=circle-words]").startswith("33 patches on the circle")  # the board's, to change
+    expect(words).to_be_visible()
+    expect(words).to_have_text(re.compile(r"^33 patches on the circle"))  # the board's, to change
     press(an, button(an, "Clear the circle"))
+    expect(words).to_have_text("No patch picked: the circle is empty.")
     cards = an.locator("#circle-patches")
     for pid in CIRCLE:  # picked by picture, in the circle's order
         press(an, cards.get_by_role("button", name=re.compile(rf"^patch #{pid} ")))
     listed = ", ".join(f"#{p}" for p in CIRCLE)
-    assert an.inner_text("[data-testid=circle-words]") == f"32 patches on the circle: {listed}."
-    assert cards.get_by_role("button", name=re.compile(r"^patch #31 ")).get_attribute("aria-pressed") == "true"
+    expect(words).to_have_text(f"32 patches on the circle: {listed}.")
+    expect(cards.get_by_role("button", name=re.compile(r"^patch #31 "))).to_have_attribute("aria-pressed", "true")
+    # the form is the visitor's now: stepping the board does not undo their work
+    press(an, an.locator("#an-advance"))
+    current_starts(an, "1. Player 1: advance")
+    expect(words).to_have_text(f"32 patches on the circle: {listed}.")
     quilt = an.locator("#setup-quilt-0")
     for c in range(4):
         press(an, quilt.get_by_role("button", name=f"row 0, col {c}", exact=True))
-    assert an.inner_text("#setup-cells-0") == "4 of 81 cells covered"
+    expect(an.locator("#setup-cells-0")).to_have_text("4 of 81 cells covered")
     an.get_by_label("Player 1's space").fill("3")
     an.get_by_label("Player 1's buttons").fill("2")
     an.get_by_label("Player 1's income").fill("0")  # #2 carries a button: refused

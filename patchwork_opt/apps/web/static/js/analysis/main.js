@@ -14,7 +14,7 @@ import { drawEngine, mountLines, shownLine } from "./lines.js";
 import { Engine } from "./live.js";
 import { ensurePosition, fromGame, fromNotation, fromRecord, fromSetup, newGame, readAddress, writeAddress } from "./open.js";
 import { S, render, setRenderer } from "./state.js";
-import { mountSetup } from "./setup.js";
+import { followBoard, mountSetup } from "./setup.js";
 import { drawTree } from "./tree.js";
 
 /** @type {import("../components/position.js").PositionBoard} */
@@ -83,6 +83,7 @@ async function goTo(node) {
   S.node = node;
   S.shown = null;
   board.start(viewOf(node), SEATS);
+  followBoard(node.position);
   engine.follow(node.notation, node.position.over, lineCount());
   render();
 }

@@ -3,11 +3,15 @@
 // painted cell by cell (QuiltView with cell buttons and its QuiltPainter, the workshop's), both
 // tokens' spaces, buttons and income, the leather patches still on the track, who holds the 7x7
 // bonus, and the rare facts a position needs only sometimes (whose token is on top on a shared
-// space, a leather patch waiting to be placed, who reached the end first). The form starts as the
-// board's position, to change what differs; an impossible set-up is refused with the server's line.
+// space, a leather patch waiting to be placed, who reached the end first). The form holds the
+// board's position, to change what differs: it follows the board, folded or open, until the visitor
+// changes something in it (then it keeps their work until "Start again from the board's position");
+// so it never shows an empty circle for a board that has one. An impossible set-up is refused with
+// the server's line.
 //
 //   mountSetup(form, {open(body)})   builds the form; open(body) sets the position up (a promise:
 //                                    its refusal's message goes under the form)
+//   followBoard(position)            the board shows a BoardPosition: the form takes it, unless edited
 //   fillSetup(position)              the form as a BoardPosition has it
 
 import { $, html, svg } from "../components/dom.js";
@@ -23,7 +27,7 @@ const F = {
   circle: /** @type {number[]} */ ([]),
   quilts: [new Set(), new Set()],  // keys (geometry.key) of each player's covered cells
   views: /** @type {QuiltView[]} */ ([]),
-  filled: false,                   // the form holds a position (the board's, or one being set up)
+  edited: false,                   // the visitor changed the form since it last took a position
 };
 
 /** @param {string} id @returns {HTMLInputElement} */
@@ -58,10 +62,12 @@ function buildCircle(/** @type {HTMLElement} */ form) {
   html("ol", { id: "circle-order", "aria-label": "the circle in order" }, box);
   const controls = html("div", { class: "controls" }, box);
   html("button", { type: "button", id: "circle-undo" }, controls, "Take the last one out").addEventListener("click", () => {
+    F.edited = true;
     F.circle.pop();
     drawCircle();
   });
   html("button", { type: "button", id: "circle-clear" }, controls, "Clear the circle").addEventListener("click", () => {
+    F.edited = true;
     F.circle = [];
     drawCircle();
   });
@@ -88,6 +94,7 @@ function drawCircle() {
       catalogue: S.catalogue, pid: p.id, size: 9, pressed: at >= 0, note: at >= 0 ? `${ordinal(at + 1)} on the circle` : "",
       facts: [["cost", p.cost], ["time", p.time], ["income", p.income]],
       onChoose: (pid) => {
+        F.edited = true;
         F.circle = at >= 0 ? F.circle.filter((x) => x !== pid) : [...F.circle, pid];
         drawCircle();
         const again = /** @type {HTMLElement|null} */ (cards.querySelector(`[data-patch="${pid}"]`));
@@ -109,6 +116,7 @@ function buildPlayer(parent, seat) {
   new QuiltPainter(view, {
     covered: () => F.quilts[seat],
     paint: (cells, cover) => {
+      F.edited = true;
       for (const [r, c] of cells) {
         if (cover) F.quilts[seat].add(key(r, c));
         else F.quilts[seat].delete(key(r, c));
@@ -120,6 +128,7 @@ function buildPlayer(parent, seat) {
   facts.setAttribute("aria-live", "polite");
   const row = html("div", { class: "controls" }, box);
   html("button", { type: "button" }, row, `Clear ${name}'s quilt`).addEventListener("click", () => {
+    F.edited = true;
     F.quilts[seat].clear();
     drawQuilt(seat);
   });
@@ -198,7 +207,12 @@ export function fillSetup(p) {
   /** @type {HTMLSelectElement} */ ($("setup-first")).value = p.first_at_end === null ? "" : String(p.first_at_end);
   drawCircle();
   drawRare();
-  F.filled = true;
+  F.edited = false;
+}
+
+/** @param {any} p the BoardPosition the board shows now */
+export function followBoard(p) {
+  if (!F.edited) fillSetup(p);
 }
 
 /** Whether both tokens are on one space, and whether that space is the end. */
@@ -266,10 +280,9 @@ export function mountSetup(form, o) {
       $("setup-error").textContent = String(/** @type {Error} */ (err).message || err);
     }
   });
-  const details = /** @type {HTMLDetailsElement} */ (form.closest("details"));
-  details.addEventListener("toggle", () => {
-    if (details.open && !F.filled && S.node && S.node.position) fillSetup(S.node.position);
-  });
+  // a field typed in or changed (numbers, the printing, the leather, the bonus, the rare facts)
+  form.addEventListener("input", () => { F.edited = true; });
+  form.addEventListener("change", () => { F.edited = true; });
   drawLeather([]);
   drawCircle();
   drawRare();
