@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 import tomllib
 import warnings
 from collections.abc import Iterator
@@ -370,3 +371,39 @@ def test_the_compiled_searches_load_in_the_background_as_the_server_starts(tmp_p
         assert new_game(client, seed=3)["ply"] == 0
         release.set()
     assert calls == ["warm-up"]
+
+
+@pytest.mark.parametrize("cached", [False, None])
+def test_a_served_app_still_to_compile_its_searches_answers_while_they_do(tmp_path: Path, cached: bool | None) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def warm_up() -> None:  # the compile of a new install: as long as the test wants
+        started.set()
+        release.wait(10)
+
+    services = engine_services(warm_up=warm_up, searches_cached=None if cached is None else lambda: cached)
+    app = create_app(tmp_path / "games.db", services, preload=True)
+    with TestClient(base_url=LOCAL, app=app) as client:
+        assert started.wait(10), "the server did not start compiling the searches"
+        assert client.get("/api/health").status_code == 200  # answering while they compile
+        release.set()
+    assert app.state.preloaded is None
+
+
+def test_a_served_app_loads_its_cached_searches_before_its_first_request(tmp_path: Path) -> None:
+    loaded: list[str] = []
+
+    def warm_up() -> None:
+        time.sleep(0.2)  # a load the first request would otherwise overtake
+        loaded.append(threading.current_thread().name)
+
+    app = create_app(tmp_path / "games.db", engine_services(warm_up=warm_up, searches_cached=lambda: True),
+                     preload=True)
+    with TestClient(base_url=LOCAL, app=app) as client:
+        assert len(loaded) == 1 and loaded[0] != "warm-up"  # loaded as the app started, not in the background
+        assert app.state.preloaded is not None and app.state.preloaded >= 0.2
+        assert client.get("/api/health").status_code == 200
+    unserved = create_app(tmp_path / "other.db", engine_services(warm_up=warm_up, searches_cached=lambda: True))
+    with TestClient(base_url=LOCAL, app=unserved):  # an app not served by ``serve`` (a test's) loads in the background
+        pass
+    assert unserved.state.preloaded is None

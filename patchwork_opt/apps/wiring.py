@@ -122,3 +122,11 @@ def warm_compiled_searches() -> None:
     from patchwork_opt.apps.warmup import GROUPS, prepare
 
     prepare(list(GROUPS))
+
+
+def compiled_searches_cached() -> bool:
+    """Every compiled search the service uses is in Numba's cache: ``warm_compiled_searches`` only
+    loads them (seconds), compiling none."""
+    from patchwork_opt.apps.warmup import GROUPS, is_ready
+
+    return all(is_ready(name) for name in GROUPS)

@@ -9,18 +9,22 @@ solvers, reviews, puzzles, workshop, analysis), whose routes take them through `
 (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads; solver and AI
 jobs go through a bounded queue (``jobs.py``) that drops a job whose client went away, so the event
 loop keeps answering while the AI thinks; live analyses run in worker processes of their own
-(``streams.py``). Domain errors become answers in one handler (``errors.py``).
+(``streams.py``). Domain errors become answers in one handler (``errors.py``). Under ``serve`` the
+compiled searches, when cached, are loaded here and in the analysis workers before the first request
+is taken (``preload``), so that the first hint or stream is as fast as any later one.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
+import httpx
 from fastapi import FastAPI
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
@@ -39,10 +43,13 @@ from patchwork_opt.apps.web.streams import AnalysisPool
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await anyio.to_thread.run_sync(app.state.purge)
-    warm_up = app.state.services.warm_up
-    if warm_up is not None:  # in the background: the server answers at once, and requests that
-        # need a compiled search meanwhile wait for the one compilation rather than start their own
-        threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+    services: Services = app.state.services
+    cached = services.searches_cached
+    if services.warm_up is not None and app.state.preload and cached is not None and cached():
+        await _preload(app, services.warm_up)
+    elif services.warm_up is not None:  # in the background: the server answers at once, and requests
+        # that need a compiled search meanwhile wait for the one compilation rather than start their own
+        threading.Thread(target=services.warm_up, name="warm-up", daemon=True).start()
     try:
         yield
     finally:
@@ -52,13 +59,38 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.stores.close()
 
 
+#: a path no route has: answering it walks every route, which FastAPI prepares when a request first
+#: walks it (a tenth of a second on the first request of the analysis board, unprepared)
+UNROUTED = "/api/.preload"
+
+
+async def _preload(app: FastAPI, warm_up: Callable[[], None]) -> None:
+    """Load the compiled searches in this process and in the analysis workers, side by side, and
+    prepare every route, before the app takes its first request; the seconds it took go to
+    ``app.state.preloaded``."""
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        group.start_soon(anyio.to_thread.run_sync, warm_up)
+        if app.state.streams is not None:
+            group.start_soon(app.state.streams.preload)
+        host = next((h for h in app.state.limits.allowed_hosts if h != "*"), "localhost")
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://app") as client:
+            await client.get(UNROUTED, headers={"Host": host})
+    app.state.preloaded = time.perf_counter() - started
+
+
 def create_app(
     db: str | Path,
     services: Services | None = None,
     limits: Limits | None = None,
+    *,
+    preload: bool = False,
 ) -> FastAPI:
     """The app over the games in ``db`` (a SQLite path or a ``postgresql://`` URL), with solvers
-    and AI from ``services``."""
+    and AI from ``services``. ``preload`` (``serve``): when the compiled searches are in the cache
+    (``Services.searches_cached``), the app loads them, here and in its analysis workers, as it
+    starts, before it takes any request (``app.state.preloaded``: the seconds it took); otherwise
+    they load (or compile) in the background while it answers."""
     services = services or Services()
     limits = limits or Limits()
     app = FastAPI(
@@ -75,6 +107,7 @@ def create_app(
     app.state.store = stores.games  # the games: what most routes and tests reach for
     app.state.services = services
     app.state.limits = limits
+    app.state.preload, app.state.preloaded = preload, None
     app.state.jobs = JobQueue(
         limits.solver_workers, limits.max_queued, limits.per_client_running, limits.client_jobs,
         retry_after=max(limits.max_solver_seconds, limits.max_ai_seconds), max_wait=limits.max_queue_wait_seconds,

@@ -5,6 +5,10 @@ its ``limit_concurrency`` counts such connections, so 200 of them lock everyone 
 connection must deliver a whole request within ``read_timeout`` seconds of opening (or of its
 first byte after an answer) or it is closed, idle connections count for nothing but a file
 descriptor up to ``max_connections``, and the work in flight is bounded by the app's own queue.
+
+``serve`` says it is ready ("serving on ...") only once the app has started: with the compiled
+searches cached, they are loaded by then in the server and in its analysis workers (``create_app``'s
+``preload``); a connection made before waits in the socket's backlog until then.
 """
 
 from __future__ import annotations
@@ -106,8 +110,24 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def make_server(app: FastAPI, *, read_timeout: float = 10.0, max_connections: int = 4096) -> uvicorn.Server:
-    """uvicorn for ``app`` with the read timeout; in-flight work is bounded by the app's queue."""
+class _Server(uvicorn.Server):
+    """uvicorn's server, calling ``on_ready`` once it has started: after the app's start-up (which
+    loads the compiled searches under ``serve``), as it takes connections."""
+
+    def __init__(self, config: uvicorn.Config, on_ready: Callable[[], Any] | None) -> None:
+        super().__init__(config)
+        self._on_ready = on_ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and not self.should_exit and self._on_ready is not None:
+            self._on_ready()
+
+
+def make_server(app: FastAPI, *, read_timeout: float = 10.0, max_connections: int = 4096,
+                on_ready: Callable[[], Any] | None = None) -> uvicorn.Server:
+    """uvicorn for ``app`` with the read timeout; in-flight work is bounded by the app's queue;
+    ``on_ready`` is called once the app has started and the server takes connections."""
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -119,7 +139,7 @@ def make_server(app: FastAPI, *, read_timeout: float = 10.0, max_connections: in
         # capped at a few seconds), then are cancelled: a live analysis stream would run its whole time
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )
-    return uvicorn.Server(config)
+    return _Server(config, on_ready)
 
 
 def serve(
@@ -129,11 +149,9 @@ def serve(
     read_timeout: float = 10.0,
     on_listening: Callable[[], Any] | None = None,
 ) -> None:
-    """Serve ``app`` on the bound ``sock`` until interrupted."""
-    server = make_server(app, read_timeout=read_timeout)
-    if on_listening is not None:
-        on_listening()
-    server.run(sockets=[sock])
+    """Serve ``app`` on the bound ``sock`` until interrupted; ``on_listening`` is called once the app
+    has started (its compiled searches loaded, under ``serve``) and connections are taken."""
+    make_server(app, read_timeout=read_timeout, on_ready=on_listening).run(sockets=[sock])
 
 
 def run_server(
@@ -146,8 +164,10 @@ def run_server(
     say: Callable[[str], None],
     read_timeout: float = 10.0,
 ) -> None:
-    """``patchwork serve``: bind first (a busy port is one ``ServeError``), open the games, say where
-    everything is, serve until interrupted."""
+    """``patchwork serve``: bind first (a busy port is one ``ServeError``), open the games, load the
+    compiled searches when they are cached (here and in the analysis workers: ``create_app``'s
+    ``preload``), then say where everything is (the readiness line: nothing is answered before it)
+    and serve until interrupted."""
     from dataclasses import replace
 
     from patchwork_opt.apps.web.app import create_app
@@ -160,7 +180,7 @@ def run_server(
             limits = replace(limits, allowed_hosts=(*limits.allowed_hosts, host))
     sock = bind(host, port)
     try:
-        app = create_app(where, services, limits)
+        app = create_app(where, services, limits, preload=True)
     except BaseException:
         sock.close()
         raise
@@ -168,6 +188,9 @@ def run_server(
     url_host = f"[{host}]" if ":" in host else host
 
     def listening() -> None:
+        if app.state.preloaded is not None:
+            workers = "" if app.state.streams is None else f" and {app.state.streams.ready_workers} analysis workers"
+            say(f"compiled searches loaded in {app.state.preloaded:.1f} s (this process{workers})")
         say(f"serving on http://{url_host}:{port}/ (games in {shown}; API docs at /docs)")
 
     serve(app, sock, read_timeout=read_timeout, on_listening=listening)

@@ -186,9 +186,14 @@ class Services:
     make_puzzle: PuzzleMaker | None = None
     #: the live analysis behind the analysis stream; None: the server offers no stream (503)
     live: LiveEvents | None = None
-    #: loads the compiled searches (compiling them, about a minute on one core, the first time an install runs);
-    #: the app runs it in the background as it starts, so the first visitor's hint, AI move or
-    #: puzzle answer does not wait for it. None: nothing to load
+    #: loads the compiled searches (compiling them, about a minute on one core, the first time an install runs).
+    #: ``serve`` runs it, here and in the analysis workers, before it says it is ready when
+    #: ``searches_cached`` says it only loads them (seconds); otherwise the app runs it in the background
+    #: as it starts, so the first visitor's hint, AI move or puzzle answer does not wait for a compile.
+    #: None: nothing to load
     warm_up: Callable[[], None] | None = None
+    #: whether ``warm_up`` would only load the compiled searches from the cache, compiling none; None:
+    #: not known (``warm_up`` runs in the background)
+    searches_cached: Callable[[], bool] | None = None
     #: the workshop's solvers (``/api/workshop/...``); None: this server runs without them
     workshop: Workshop | None = None

@@ -13,10 +13,13 @@ The pool caps the analyses running at once (``Limits.max_analyses``: the next ge
 analysis counts as running until its worker says it has ended: a stream whose client went away is
 told to stop at once, its loop ends within one slice of its search, and only then is its place free.
 
-The processes (``Limits.analysis_processes``) start when the analysis board is first used (any of
-its requests calls ``start``: they load the compiled searches while the visitor looks at the
-position, and a server nobody analyses on spends nothing on them); an analysis runs in a thread of
-the least busy one. The messages between them are small tuples on a pipe: to the worker ``("start",
+The processes (``Limits.analysis_processes``) start with ``serve``, which waits for them to load
+the compiled searches (``preload``) before it says it is ready, so its first stream answers as fast
+as any later one; when the compiled searches are still to be compiled (a new install) they start
+instead when the analysis board is first used (any of its requests calls ``start``: they load the
+searches while the visitor looks at the position). A worker is ready once it has loaded them
+(``ready_workers``, which the health endpoint reports); an analysis runs in a thread of the least
+busy one. The messages between them are small tuples on a pipe: to the worker ``("start",
 id, notation, seconds, lines)``, ``("stop", id)``, ``("quit",)``; back ``("ready",)``, ``("event", id,
 json_text)``, ``("end", id, error_or_None)``. A worker that dies ends its analyses with an error and
 is started again for the next stream.
@@ -203,6 +206,11 @@ class AnalysisPool:
         """Analyses whose worker has not yet said they ended."""
         return len(self._streams)
 
+    @property
+    def ready_workers(self) -> int:
+        """Worker processes running that have loaded the compiled searches."""
+        return sum(1 for w in self._workers if w.alive and w.ready.is_set())
+
     def start(self) -> None:
         """Start the worker processes that are not running (each loads the compiled searches in the
         background); called on the event loop, whose thread the streams are fed on."""
@@ -211,6 +219,14 @@ class AnalysisPool:
             self._workers = [w for w in self._workers if w.alive]
             while len(self._workers) < self.processes:
                 self._workers.append(_Worker(self))
+
+    async def preload(self) -> None:
+        """Start the worker processes and wait until each has loaded the compiled searches (or died:
+        the next stream starts another), at most ``START_SECONDS``."""
+        self.start()
+        waited = time.monotonic()
+        while not all(w.ready.is_set() for w in self._workers) and time.monotonic() - waited < START_SECONDS:
+            await asyncio.sleep(READY_POLL_SECONDS)
 
     def close(self) -> None:
         """Stop every analysis and the workers (one still loading the compiled searches, which reads

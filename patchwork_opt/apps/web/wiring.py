@@ -33,7 +33,7 @@ from patchwork_opt.apps.web.services import (
     SolverEndpoint,
     Workshop,
 )
-from patchwork_opt.apps.wiring import analyse, bot_advisor, live, warm_compiled_searches
+from patchwork_opt.apps.wiring import analyse, bot_advisor, compiled_searches_cached, live, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
@@ -159,6 +159,7 @@ def web_services(max_ai_seconds: float) -> Services:
 
     return Services(
         solvers=solvers, analyse=web_analyse, game_hint=game_hint, make_bot=bot_factory, ai_names=BOT_NAMES,
-        default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches, live=live_events,
+        default_ai="solver", make_puzzle=make_puzzle, warm_up=warm_compiled_searches,
+        searches_cached=compiled_searches_cached, live=live_events,
         workshop=Workshop(placements=workshop_placements, fill=workshop_fill, bonus=workshop_bonus),
     )

@@ -87,9 +87,10 @@ def docs_policy(html: bytes, local: bool) -> str:
 
 @router.get("/api/health")
 async def health(services: ServicesDep, analyses: AnalysesDep, streams: StreamsDep) -> Health:
-    """What this server offers, how often this process made or reused an analysis, and how many live
-    analyses it runs."""
-    live = {} if streams is None else {"running": streams.running, "capacity": streams.capacity}
+    """What this server offers, how often this process made or reused an analysis, how many live
+    analyses it runs and how many of its analysis workers have loaded the compiled searches."""
+    live = {} if streams is None else {"running": streams.running, "capacity": streams.capacity,
+                                       "ready_workers": streams.ready_workers}
     return Health(ok=True, solvers=sorted(services.solvers), ai=list(services.ai_names), analyses=analyses.stats(),
                   streams=live)
 
