@@ -319,6 +319,37 @@ def test_a_solver_slow_to_stop_gives_its_slot_on_at_once(tmp_path: Path, service
         assert kept["fill"]["result"]["objective"] == 3 and kept["stopped_after"] >= 0.5
 
 
+def _answered_fill(results: dict[int, FillResult]) -> Workshop:
+    """A fill that answers at once, with the result given for its first patch."""
+
+    def fill(request: Any, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> FillResult:
+        return results[request.patches[0]]
+
+    def unused(*args: Any) -> Any:
+        raise AssertionError("not called")
+
+    return Workshop(placements=unused, fill=fill, bonus=unused)
+
+
+def test_a_fill_whose_time_ran_out_says_how_long_it_may_search_when_asked_again(
+    tmp_path: Path, services: Services
+) -> None:
+    open_ = FillResult(status=SolveStatus.FEASIBLE, objective=3, bound=9, optimal=False, covered=3, empty=78)
+    proven = FillResult(status=SolveStatus.OPTIMAL, objective=9, bound=9, optimal=True, covered=9, empty=72)
+    impossible = FillResult(status=SolveStatus.INFEASIBLE, objective=None, bound=0, optimal=False, covered=0,
+                            empty=81, reason="no room")
+    quick = replace(services, workshop=_answered_fill({1: open_, 2: proven, 3: impossible}))
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", quick, Limits(max_solver_seconds=7))) as c:
+        def ended(patch: int, seconds: float) -> dict[str, Any]:
+            return finished(c, c.post("/api/workshop/fills", json={"patches": [patch], "time_limit": seconds}).json())
+
+        short = ended(1, 3)
+        assert short["progress"]["time_limit"] == 3 and short["more_seconds"] == 7  # the server's cap
+        assert ended(1, 100)["more_seconds"] is None  # given the most already (capped to 7)
+        assert ended(2, 3)["more_seconds"] is None  # proven optimal: nothing more to find
+        assert ended(3, 3)["more_seconds"] is None  # proven impossible
+
+
 def test_a_client_with_too_many_jobs_waits_and_a_server_without_the_workshop_says_so(
     tmp_path: Path, services: Services
 ) -> None:

@@ -30,6 +30,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
 from test_components import SCREENS  # the two sizes every page is tried at
 
 from patchwork_opt.bench.workshop_page import timed_answer, workshop_address
+from patchwork_opt.core.catalogue import PATCHES
 
 pytestmark = pytest.mark.slow
 Cells = set[tuple[int, int]]
@@ -289,6 +290,85 @@ def test_a_long_fill_shows_its_progress_and_is_cancelled(ws: Page, server: str) 
     assert ws.inner_text("#answer-title").startswith("Best placements of #1, looking ahead to #2")
 
 
+def points_of(page: Page) -> int:
+    """The points of the fill on screen, from its summary ("...; 341 points; cost ...")."""
+    found = re.search(r", (-?\d+) points;", page.inner_text("[data-testid=summary]"))
+    assert found, page.inner_text("[data-testid=summary]")
+    return int(found.group(1))
+
+
+def test_a_fill_stopped_by_its_time_is_given_more_time(ws: Page, server: str) -> None:
+    """All 33 patches for points on an empty quilt: not proven in the page's first 3 s. The page says
+    so and offers the server's 5 s; asked again, the search runs that long and its answer is no worse."""
+    open_page(ws, server, "/workshop?objective=points")
+    press(ws, ws.get_by_role("button", name="Choose every patch listed"))
+    press(ws, ws.get_by_role("button", name="Optimal fill"))
+    answered(ws, "fill")
+    verdict, more = ws.get_by_test_id("verdict"), ws.get_by_role("button", name="Give it more time")
+    expect(verdict).to_have_text(re.compile(r"^the best found; at most \d+ points can be gained$"))
+    expect(ws.get_by_test_id("more-words")).to_have_text("It stopped after 3 s; asked again it may search 5 s.")
+    first, shown = points_of(ws), ws.get_attribute("body", "data-answer")
+    press(ws, more)
+    expect(ws.locator("body")).not_to_have_attribute("data-answer", shown or "")
+    expect(ws.locator("#job-progress")).to_have_attribute("max", "5")  # the longer time, while it runs
+    answered(ws, "fill")
+    expect(verdict).to_have_text(re.compile(r"^(optimal \(proven\)|the best found; at most \d+ points can be gained)$"))
+    expect(more).to_be_hidden()  # it had the most this server gives
+    assert points_of(ws) >= first
+    check_page(ws, "more-time")
+
+
+def test_pressing_a_chosen_patch_again_puts_it_back_and_says_which_is_placed(ws: Page, server: str) -> None:
+    open_page(ws, server)
+    for pid in (12, 3, 5):
+        press(ws, card(ws, pid))
+    note, chosen = ws.get_by_test_id("choice-note"), ws.get_by_test_id("chosen")
+    expect(card(ws, 12)).to_contain_text("to place")
+    expect(card(ws, 3)).to_contain_text("look-ahead 1")
+    expect(card(ws, 5)).to_contain_text("look-ahead 2")
+    press(ws, card(ws, 3))  # a look-ahead put back: the patch to place stays
+    expect(note).to_have_text("#3 is put back: #12 is still the patch to place.")
+    expect(card(ws, 3)).to_have_attribute("aria-pressed", "false")
+    expect(card(ws, 12)).to_contain_text("to place")
+    expect(card(ws, 5)).to_contain_text("look-ahead 1")
+    expect(chosen).to_contain_text("Best placements of #12, looking ahead to #5;")
+    press(ws, card(ws, 12))  # the patch to place put back: which one is placed now is said where it was pressed
+    expect(note).to_have_text("#12 is put back: #5 is the patch to place now.")
+    expect(card(ws, 12)).to_contain_text("put back: #5 to place now")
+    expect(card(ws, 12)).to_be_in_viewport()
+    expect(card(ws, 5)).to_contain_text("to place")
+    expect(chosen).to_contain_text("Best placements of #5;")
+    press(ws, ws.get_by_role("button", name="Best placements"))
+    answered(ws, "placements")
+    expect(ws.locator("#answer-title")).to_have_text("Best placements of #5")
+    press(ws, card(ws, 3))  # chosen again: the note has said its part
+    expect(note).to_be_hidden()
+    expect(card(ws, 3)).to_contain_text("look-ahead 1")
+    check_page(ws, "put-back")
+
+
+def test_patches_are_filtered_by_their_buttons(ws: Page, server: str) -> None:
+    cards = ws.locator("#patch-cards .offer")
+    open_page(ws, server)
+    ws.get_by_label("Buttons").fill("3")
+    three = [p.id for p in PATCHES if p.income == 3]
+    expect(cards).to_have_count(len(three))
+    assert sorted(int(n) for n in cards.evaluate_all("cs => cs.map(c => c.dataset.patch)")) == three
+    ws.get_by_label("Size").fill("6")  # beside the other filters
+    both = [p.id for p in PATCHES if p.income == 3 and p.area == 6]
+    expect(cards).to_have_count(len(both))
+    for pid in both:
+        expect(card(ws, pid)).to_contain_text("income 3")
+    ws.get_by_label("Buttons").fill("0-1")
+    expect(cards).to_have_count(len([p for p in PATCHES if p.income <= 1 and p.area == 6]))
+    link = ws.url
+    assert "income=0-1" in link
+    open_page(ws, "", link)  # the link keeps the filter
+    expect(ws.get_by_label("Buttons")).to_have_value("0-1")
+    expect(cards).to_have_count(len([p for p in PATCHES if p.income <= 1 and p.area == 6]))
+    check_page(ws, "buttons-filter")
+
+
 def test_the_7x7_question_is_answered_and_its_patches_drawn(ws: Page, server: str) -> None:
     open_page(ws, server, workshop_address(0, SQUARE_PATCHES))
     press(ws, ws.get_by_role("button", name="Can the 7x7 be completed?"))
@@ -328,7 +408,8 @@ def test_bad_input_gets_a_clear_line_on_the_page(refused: Page, server: str) -> 
     assert "not a 9x9 quilt" in error.inner_text()
     refused.fill("#position-text", "not a position")
     press(refused, refused.get_by_role("button", name="Open the position"))
-    expect(error).to_have_text("This position can't be read: not a position in the notation (9 space-separated fields).")
+    expect(error).to_have_text(
+        "This position can't be read: not a position in the notation (9 space-separated fields).")
     press(refused, refused.get_by_role("button", name="Choose none"))
     press(refused, refused.get_by_role("button", name="Best placements"))
     assert error.inner_text() == "choose a patch first: press one of the Patches"

@@ -8,8 +8,9 @@ optimal fill and the 7x7 question, and the answers' exports.
   (through the bounded job queue, as every solver call).
 - The optimal fill and the 7x7 question may take seconds: each is a job, submitted (202), then
   polled for its progress and answer (``?wait=`` holds the poll until the job ends, at most a few
-  seconds) or cancelled (its worker freed as soon as the solver returns the best it has).
-  An answer exports as SVG, PNG and the CLI's JSON.
+  seconds) or cancelled (its worker freed as soon as the solver returns the best it has). A job
+  whose time ran out before its answer was settled says how long the server would give it when
+  asked again (``more_seconds``: its cap). An answer exports as SVG, PNG and the CLI's JSON.
 
 Routes parse, call the services (``Services.workshop``, wired in ``web/wiring.py``) and render.
 """
@@ -57,7 +58,7 @@ from patchwork_opt.apps.web.schemas import (
     quilt_source,
 )
 from patchwork_opt.apps.web.services import JobProgress as JobProgressFn
-from patchwork_opt.apps.web.services import Workshop
+from patchwork_opt.apps.web.services import Limits, Workshop
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.lookup import RANGE_PATTERN, FactRange
 from patchwork_opt.core.quilt import Quilt
@@ -68,6 +69,7 @@ from patchwork_opt.formats.png import png_bytes
 from patchwork_opt.formats.shapes import Picture
 from solvers.bonus import BonusResult
 from solvers.fill import FillResult
+from solvers.model import SolveStatus
 
 router = APIRouter(prefix="/api/workshop", tags=["workshop"], route_class=WholeNumbersRoute)
 
@@ -187,9 +189,9 @@ _JOB_ANSWERS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _submitted(job: Job, response: Response) -> JobView:
+def _submitted(job: Job, response: Response, limits: Limits) -> JobView:
     response.headers["Location"] = f"/api/workshop/jobs/{job.id}"
-    return job_view(job)
+    return job_view(job, limits)
 
 
 @router.post("/fills", status_code=202, responses=_JOB_ANSWERS, dependencies=[Depends(strict_body(FillRequest))],
@@ -205,7 +207,7 @@ async def submit_fill(body: FillRequest, workshop: WorkshopDep, limits: LimitsDe
     def fill(stop: StopSignal, progress: JobProgressFn) -> BaseModel:
         return workshop.fill(body, Deadline.after(cap), stop, progress)  # the job's one clock, made as it starts
 
-    return _submitted(board.submit(client, "fill", body, cap, fill), response)
+    return _submitted(board.submit(client, "fill", body, cap, fill), response, limits)
 
 
 @router.post("/bonus", status_code=202, responses=_JOB_ANSWERS, dependencies=[Depends(strict_body(BonusRequest))],
@@ -220,27 +222,27 @@ async def submit_bonus(body: BonusRequest, workshop: WorkshopDep, limits: Limits
     def bonus(stop: StopSignal, progress: JobProgressFn) -> BaseModel:
         return workshop.bonus(body, Deadline.after(cap), stop, progress)  # the job's one clock, made as it starts
 
-    return _submitted(board.submit(client, "bonus", body, cap, bonus), response)
+    return _submitted(board.submit(client, "bonus", body, cap, bonus), response, limits)
 
 
 @router.get("/jobs/{job_id}", responses=answers(404, 422), summary="A job's state, progress and answer",
             operation_id="read_workshop_job")
-async def read_job(job_id: JobId, board: BoardDep, wait: Wait = 0.0) -> JobView:
+async def read_job(job_id: JobId, board: BoardDep, limits: LimitsDep, wait: Wait = 0.0) -> JobView:
     """The job now: queued, running (with its progress), done, cancelled or failed, and its answer
     once it has one. With ``wait``, the answer comes as soon as the job ends, or after ``wait``
     seconds at most."""
     job = board.get(job_id)
     await board.wait(job, wait)
-    return job_view(job)
+    return job_view(job, limits)
 
 
 @router.post("/jobs/{job_id}/cancel", responses=answers(404, 422), summary="Cancel a job, keeping its best answer",
              operation_id="cancel_workshop_job")
-async def cancel_job(job_id: JobId, board: BoardDep) -> JobView:
+async def cancel_job(job_id: JobId, board: BoardDep, limits: LimitsDep) -> JobView:
     """Stop the job: it answers once its worker is free (a running solve returns the best it has
     found, kept as the job's answer with state ``cancelled``; a job waiting in line leaves it). A
     job that has ended is left as it is."""
-    return job_view(await board.cancel(job_id))
+    return job_view(await board.cancel(job_id), limits)
 
 
 
@@ -248,8 +250,9 @@ async def cancel_job(job_id: JobId, board: BoardDep) -> JobView:
 # --- a job's view and its answer's exports --------------------------------------------------------
 
 
-def job_view(job: Job) -> JobView:
-    """The job as the page shows it: its state in words, its progress, and its answer once it has one."""
+def job_view(job: Job, limits: Limits) -> JobView:
+    """The job as the page shows it: its state in words, its progress, its answer once it has one, and
+    how long it may search when asked again (``more_time``)."""
     result = job.result
     fill = fill_answer(result) if isinstance(result, FillResult) else None
     bonus = bonus_answer(result) if isinstance(result, BonusResult) else None
@@ -267,8 +270,25 @@ def job_view(job: Job) -> JobView:
     )
     return JobView(id=job.id, kind=kind, state=job.state, words=job_words(job, verdict, progress, unit),
                    progress=progress, fill=fill, bonus=bonus, error=job.error, links=links,
+                   more_seconds=more_time(job, limits),
                    freed_after=None if job.freed_after is None else round(job.freed_after, 4),
                    stopped_after=None if job.stopped_after is None else round(job.stopped_after, 4))
+
+
+def more_time(job: Job, limits: Limits) -> float | None:
+    """The seconds a job asked again may search (the server's cap) when it ended because its time ran
+    out with its answer still open (a fill not proven optimal nor impossible, a 7x7 question not
+    settled) and it had less than that; None otherwise (settled, cancelled, or given the most already)."""
+    result, longest = job.result, limits.max_solver_seconds
+    if job.state != "done" or job.time_limit >= longest:
+        return None
+    if isinstance(result, FillResult):
+        settled = result.optimal or result.status == SolveStatus.INFEASIBLE
+    elif isinstance(result, BonusResult):
+        settled = result.feasible is not None
+    else:
+        return None
+    return None if settled else longest
 
 
 def job_words(job: Job, verdict: str, progress: JobProgressView, unit: str) -> str:

@@ -5,7 +5,7 @@
 //   &game=ID&ply=N&player=P       a stored game before move N (read once, then written as a position)
 //   &patches=12,3,20      the patches chosen, in order (the first is the one to place)
 //   &objective=cells|points&budget=B&marks=M&bonus=1   the fill's options
-//   &cells=&cost=&time=   the patch filters (a number or a range, 2-4)
+//   &cells=&cost=&time=&income=   the patch filters (a number or a range, 2-4; income: its buttons)
 //   &mode=placements|fill|bonus&step=K                 the answer on screen, asked again on opening
 //
 //   readAddress(search)   what the address asks for: {quilt, game, ply, position, player, patches,
@@ -53,7 +53,7 @@ export function readAddress(search) {
   if (q.has("budget")) start.options.budget = q.get("budget");
   if (q.has("marks")) start.options.marks = q.get("marks");
   if (q.has("bonus")) start.options.bonus = q.get("bonus") === "1";
-  for (const name of ["cells", "cost", "time"]) if (q.has(name)) start.filters[name] = q.get(name);
+  for (const name of ["cells", "cost", "time", "income"]) if (q.has(name)) start.filters[name] = q.get(name);
   const mode = q.get("mode") || "";
   if (MODES.includes(mode)) start.mode = mode;
   else if (mode) problems.push(`mode: "${mode.slice(0, 20)}" is none of ${MODES.join(", ")}`);

@@ -1,7 +1,8 @@
 // workshop/answer.js: an answer drawn on the quilt and said in words. Best placements are drawn one
 // at a time (step through them), each with its reasons; a fill or a 7x7 answer patch by patch (the
 // first K of its patches drawn, the K-th outlined), with its verdict, its cost and income, and its
-// exports (the job's SVG, PNG and the CLI's JSON).
+// exports (the job's SVG, PNG and the CLI's JSON); one whose time ran out unsettled offers "Give it
+// more time" (the longer time the server would give it).
 //
 //   drawQuilt(view)       the painted quilt, the position's patches on it, and the answer's step
 //   drawAnswer()          the answer's words, its stepper and its exports (hidden when none)
@@ -113,6 +114,10 @@ export function drawAnswer() {
   const k = shownStep(), n = steps();
   if (a.kind === "placements") placementWords(a.view, k);
   else jobWords(a, k);
+  const more = a.kind === "placements" ? null : a.view.more_seconds;
+  $("more").hidden = !more;
+  $("more-words").textContent = more ? `It stopped after ${a.view.progress.time_limit} s; `
+    + `asked again it may search ${more} s.` : "";
   $("stepper").hidden = n < 2;
   /** @type {HTMLButtonElement} */ ($("step-prev")).disabled = k <= 1;
   /** @type {HTMLButtonElement} */ ($("step-next")).disabled = k >= n;

@@ -5,7 +5,10 @@
 // waits on the main thread, and an answer that comes back for a quilt or patches changed since is
 // dropped.
 //
-//   askPlacements(), askFill(), askBonus()   ask (a refusal is the page's error line)
+//   askPlacements(), askFill(), askBonus()   ask (a refusal is the page's error line); a fill and the
+//                                            7x7 are first given FIRST_SECONDS
+//   askMore()                                Give it more time: the answer's question asked again with
+//                                            the longer time the server offers (its more_seconds)
 //   cancelJob()                              Cancel: the job's best answer so far is kept and shown
 //   stopJob()                                the running job cancelled quietly (its answer dropped)
 //   fillBody(), bonusBody(), placementsBody()  the requests, from the page's state
@@ -14,6 +17,9 @@ import { api } from "../components/api.js";
 import { showError, sleep } from "../components/dom.js";
 import { S, coveredCells, render } from "./state.js";
 
+//: The seconds a fill or the 7x7 question is first given: most answers are proven well within them,
+//: and one that is not comes with "Give it more time" (the server's cap) rather than a longer wait.
+export const FIRST_SECONDS = 3;
 //: How long one poll may wait for its job to end (s): the progress is drawn this often at least.
 const POLL_WAIT = 0.5;
 //: How often, and how many times, a cancelled job is read again for the answer its solver returns late.
@@ -40,17 +46,19 @@ export function placementsBody() {
   return body;
 }
 
-export function fillBody() {
+/** @param {number} [seconds] the time it may search (the server caps it) */
+export function fillBody(seconds = FIRST_SECONDS) {
   const o = S.options;
   /** @type {any} */
   const body = { patches: S.chosen, quilt: coveredCells(), objective: o.objective, marks: number(o.marks),
-    require_bonus: o.bonus };
+    require_bonus: o.bonus, time_limit: seconds };
   if (o.budget.trim() !== "") body.budget = number(o.budget);
   return body;
 }
 
-export function bonusBody() {
-  return { quilt: coveredCells(), patches: S.chosen };
+/** @param {number} [seconds] the time it may search (the server caps it) */
+export function bonusBody(seconds = FIRST_SECONDS) {
+  return { quilt: coveredCells(), patches: S.chosen, time_limit: seconds };
 }
 
 /** @returns {boolean} patches are chosen (else the error line says so) */
@@ -83,6 +91,14 @@ export async function askPlacements() {
 
 export const askFill = () => submit("fill", "/api/workshop/fills", fillBody());
 export const askBonus = () => submit("bonus", "/api/workshop/bonus", bonusBody());
+
+/** The answer on screen ran out of time unsettled: its question asked again with the time the server offers. */
+export function askMore() {
+  const a = S.answer, seconds = a && a.kind !== "placements" ? a.view.more_seconds : null;
+  if (!seconds) return Promise.resolve();
+  return a.kind === "fill" ? submit("fill", "/api/workshop/fills", fillBody(seconds))
+    : submit("bonus", "/api/workshop/bonus", bonusBody(seconds));
+}
 
 /** @param {"fill"|"bonus"} kind @param {string} path @param {any} body */
 async function submit(kind, path, body) {

@@ -13,7 +13,7 @@ import { QuiltView } from "../components/quilt.js";
 import { count } from "../components/words.js";
 import { readAddress, writeAddress } from "./address.js";
 import { drawAnswer, drawQuilt, shownStep, stepTo } from "./answer.js";
-import { askBonus, askFill, askPlacements, cancelJob, forget, stopJob } from "./ask.js";
+import { askBonus, askFill, askMore, askPlacements, cancelJob, forget, stopJob } from "./ask.js";
 import { applyFilters, chooseOffers, chooseShown, chosenWords, drawChoice, mountPatches, showFilters } from "./patches.js";
 import { fromGame, fromPosition, fromText, sourceWords, takeSource } from "./source.js";
 import { S, dropAnswer, keptPieces, render, setCovered, setRenderer } from "./state.js";
@@ -154,6 +154,7 @@ function wireAsk() {
   $("best-placements").addEventListener("click", askPlacements);
   $("optimal-fill").addEventListener("click", askFill);
   $("can-bonus").addEventListener("click", askBonus);
+  $("more-time").addEventListener("click", askMore);
   $("cancel-job").addEventListener("click", cancelJob);
   $("step-prev").addEventListener("click", () => stepTo(shownStep() - 1));
   $("step-next").addEventListener("click", () => stepTo(shownStep() + 1));

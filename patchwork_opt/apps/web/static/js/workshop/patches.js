@@ -1,28 +1,36 @@
 // workshop/patches.js: the 33 patches drawn as they look (components/patch.js cards, each a toggle
-// named "patch #ID cost C time T income I cells N"), filtered by size, cost and time as you type
-// (GET /api/workshop/patches: `patchwork patches --json`, which also names the closest patches when
-// none matches), and chosen in order: the first chosen is the one to place, the rest its look-ahead;
-// a fill and the 7x7 question take them all.
+// named "patch #ID cost C time T income I cells N"), filtered by size, cost, time and buttons (the
+// income a patch shows) as you type (GET /api/workshop/patches: `patchwork patches --json`, which also
+// names the closest patches when none matches), and chosen in order: the first chosen is the one to
+// place, the rest its look-ahead; a fill and the 7x7 question take them all. Each chosen card says
+// its part ("to place", "look-ahead 1"), and pressing a chosen card again puts it back, saying under
+// the filters which patch is placed now: the patch to place never changes unsaid.
 //
 //   mountPatches({chosen, listed})  builds the cards and wires the filters; chosen(): the choice
 //                             changed (the answer no longer holds); listed(): the list changed
 //   showFilters()             the filters' fields as S.filters holds them
 //   applyFilters()            asks for the patches the filters leave (the newest answer wins)
-//   drawChoice()              each card pressed or not, as S.chosen says (the cards keep the focus)
+//   drawChoice()              each card pressed or not and its part, as S.chosen says (the cards keep
+//                             the focus), and what the last card put back changed
 //   toggle(pid), chooseShown() (every patch listed), chooseOffers() (the position's), chosenWords()
 
 import { api } from "../components/api.js";
-import { $ } from "../components/dom.js";
+import { $, html } from "../components/dom.js";
 import { patchCard } from "../components/patch.js";
 import { S } from "./state.js";
 
 /** @type {Map<number, HTMLButtonElement>} */
 const cards = new Map();
+/** @type {Map<number, HTMLElement>} each card's part in the choice, in words */
+const parts = new Map();
+//: What the last card pressed again changed, said while the choice stays as it left it: in a
+//: sentence under the filters, and in short on the card itself (where the finger or pointer is).
+const putBack = { pid: -1, text: "", short: "", chosen: "" };
 let asked = 0;
 /** @type {{chosen: () => void, listed: () => void}} */
 let page = { chosen: () => {}, listed: () => {} };
 
-const FILTERS = /** @type {const} */ (["cells", "cost", "time"]);
+const FILTERS = /** @type {const} */ (["cells", "cost", "time", "income"]);
 
 /** @param {{chosen: () => void, listed: () => void}} hooks */
 export function mountPatches(hooks) {
@@ -34,6 +42,7 @@ export function mountPatches(hooks) {
       onChoose: (pid) => toggle(pid),
     });
     cards.set(p.id, card);
+    parts.set(p.id, html("span", { class: "role" }, card));
   }
   for (const name of FILTERS) {
     const input = /** @type {HTMLInputElement} */ ($(`filter-${name}`));
@@ -94,14 +103,30 @@ export function drawChoice() {
     card.classList.toggle("selected", at >= 0);
     card.classList.toggle("first", at === 0);
   });
+  const said = putBack.chosen === S.chosen.join(",");
+  parts.forEach((part, pid) => {
+    const at = S.chosen.indexOf(pid);
+    part.textContent = at === 0 ? "to place" : at > 0 ? `look-ahead ${at}` : said && pid === putBack.pid ? putBack.short : "";
+  });
+  $("choice-note").textContent = said ? putBack.text : "";
   if (!$("patch-cards").children.length) drawList();
 }
 
-/** @param {number} pid */
+/** A card pressed: chosen (after those chosen already), or, chosen already, put back. @param {number} pid */
 export function toggle(pid) {
   const at = S.chosen.indexOf(pid);
-  if (at >= 0) S.chosen.splice(at, 1);
-  else S.chosen.push(pid);
+  if (at >= 0) {
+    S.chosen.splice(at, 1);
+    const first = S.chosen[0];
+    putBack.pid = pid;
+    putBack.text = first === undefined ? `#${pid} is put back: no patch is chosen now.`
+      : at === 0 ? `#${pid} is put back: #${first} is the patch to place now.`
+      : `#${pid} is put back: #${first} is still the patch to place.`;
+    putBack.short = first === undefined ? "put back: none chosen" : at === 0 ? `put back: #${first} to place now` : "put back";
+    putBack.chosen = S.chosen.join(",");
+  } else {
+    S.chosen.push(pid);
+  }
   page.chosen();
 }
 

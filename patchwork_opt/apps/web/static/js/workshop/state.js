@@ -13,7 +13,7 @@ import { SIZE, key } from "../components/geometry.js";
 /** @typedef {[number, number]} Cell */
 
 /** @type {{catalogue: any, covered: Set<number>, pieces: any[], source: any, chosen: number[],
- *   filters: {cells: string, cost: string, time: string}, listed: number[]|null,
+ *   filters: {cells: string, cost: string, time: string, income: string}, listed: number[]|null,
  *   options: {objective: string, budget: string, marks: string, bonus: boolean},
  *   mode: string, step: number, answer: any, job: any, asking: boolean}} */
 export const S = {
@@ -22,7 +22,7 @@ export const S = {
   pieces: [],           // the patches known to lie on the quilt (a position's), [{patch, cells, buttons}]
   source: null,         // QuiltSource of the position the quilt comes from (offers, buttons, marks), or null
   chosen: [],           // the patches chosen, in the order chosen: the first is the one to place
-  filters: { cells: "", cost: "", time: "" },
+  filters: { cells: "", cost: "", time: "", income: "" },  // income: the buttons a patch shows
   listed: null,         // the ids the filters leave (the closest ones when none matches); null: all
   options: { objective: "cells", budget: "", marks: "9", bonus: false },
   mode: "",             // the answer asked for: "placements", "fill", "bonus" or ""
