@@ -3,8 +3,10 @@ another thread, the exact search proving outcomes late in the game, and one way 
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from conftest import late_positions, leather_position
@@ -15,6 +17,11 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import words_in as move_words
+from patchwork_opt.formats.record import Record
+
+#: Player 2 to move before move 11 of a recorded game: UCT's best move leaves the next ones unvisited
+#: for seconds there (the analysis board's lines 2 and 3 stood still while line 1 grew)
+MIDGAME = Record.load(Path(__file__).parent / "data" / "solver_rollout_game.json").replay(10)
 
 
 def test_the_figures_grow_until_the_time_is_up() -> None:
@@ -31,6 +38,15 @@ def test_the_figures_grow_until_the_time_is_up() -> None:
     for snapshot in snapshots:
         for m in snapshot.lines():
             state.check(m.move)  # every line starts with a legal move of the player to move
+
+
+def test_every_line_shown_grows_in_every_snapshot() -> None:
+    snapshots = list(live_analysis(MIDGAME, max_seconds=3.0))
+    assert len(snapshots) >= 5
+    for before, after in itertools.pairwise(snapshots[1:]):  # the first comes before every move is tried
+        visits = {m.move: m.visits for m in after.analysis.moves}
+        for m in before.lines(3):
+            assert visits[m.move] > m.visits, f"{m.move} stood at {m.visits} visits from {before.seconds:.1f} s"
 
 
 def test_a_stop_from_another_thread_ends_the_loop_with_a_last_snapshot() -> None:

@@ -35,6 +35,9 @@ PROBE_SHARE = 0.1
 ADVISOR_SHARE = 0.08
 #: The share of one advisor call's time each of its lookahead CP-SAT calls may take (at least 0.01 s).
 LOOKAHEAD_SHARE = 0.5
+#: The share of a live analysis's round (its sampling time) for the lines shown that the one search
+#: left unvisited in the round before it: each thinks on in a tree of its own (``ai.analysis.live``).
+LINES_SHARE = 0.3
 #: Seconds one CP-SAT call of a patch's best fit (``hint QUILT --patch``) may take at most.
 SOLVER_CALL_SECONDS = 0.2
 #: Seconds one lookahead CP-SAT call of best fit may take at most otherwise (the advisor's, and

@@ -5,7 +5,13 @@ says a line in the same words (``snapshot_json``).
 
 The loop keeps one compiled UCT search (``fastcore.CompiledSearch``) over the analysis's candidate
 moves (``position.candidate_moves``: the hint's own) and continues it in slices (``run.run_until``),
-so its figures grow as it thinks instead of starting afresh. Late in the game the compiled exact
+so its figures grow as it thinks instead of starting afresh. UCT spends its visits on the move it
+values best: a line whose figures trail the best by more than its exploration makes up gets no visit
+for seconds (the page's lines 2 and 3 stood still while line 1 grew). So each round the one search
+runs first; every line shown (the best ``MAX_LINES``) it left unvisited then thinks on in a tree of
+its own from that move (``clock.LINES_SHARE`` of the round, shared among them), and a move's figures
+are both trees' together (root parallelism: visits summed, win and margin weighted by visits, then
+the win map), so every line shown grows in every snapshot. Late in the game the compiled exact
 search (``exactcore.solve``, every move) takes its share of each round (``clock.EXACT_SHARE`` where
 its estimate says it can finish within the time the loop has, a probe of it, ``clock.PROBE_SHARE``,
 elsewhere), restarted each round on one table kept for the whole analysis: what earlier rounds
@@ -31,12 +37,13 @@ from typing import Any, Literal
 from patchwork_opt.ai.analysis import position, run
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
 from patchwork_opt.ai.heuristic import leather_cell
+from patchwork_opt.ai.learned.winmap import track_progress
 from patchwork_opt.ai.search import exactcore
 from patchwork_opt.ai.search.exact import final_value, value_margin
 from patchwork_opt.ai.search.fastcore import MAX_CHILDREN, CompiledEvaluator, CompiledSearch
 from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.advice import PlacementAdvisor
-from patchwork_opt.core.clock import EXACT_SHARE, PROBE_SHARE, Clock, Deadline, bounded
+from patchwork_opt.core.clock import EXACT_SHARE, LINES_SHARE, PROBE_SHARE, Clock, Deadline, bounded
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -88,22 +95,72 @@ class LiveSnapshot:
 
 
 class _Sampler:
-    """The compiled UCT over the root moves, continued round after round."""
+    """The compiled UCT over the root moves, continued round after round, and a tree of its own for
+    each line shown that it left unvisited in a round (made the first time, continued after)."""
 
     def __init__(self, state: State, moves: Sequence[Move], *, seed: int, capacity: int,
                  evaluator: CompiledEvaluator) -> None:
         self.state = state
         self.search = CompiledSearch(state, list(moves), seed=seed, capacity=capacity, evaluator=evaluator)
+        self.seed, self.evaluator = seed, evaluator
+        # a line's tree has a share of the share of the time: no more nodes than that needs
+        self.own_capacity = int(capacity * LINES_SHARE / 2) + 1000
+        self.own: dict[Move, CompiledSearch] = {}
 
     @property
     def iterations(self) -> int:
-        return self.search.iterations
+        return self.search.iterations + sum(tree.iterations for tree in self.own.values())
 
     def think(self, until: Deadline, stop: StopSignal) -> None:
-        run.run_until(self.search, until, None, stop, False)
+        before = _root_visits(self.search)
+        run.run_until(self.search, until.share(1.0 - LINES_SHARE), None, stop, False)
+        after = _root_visits(self.search)
+        left = [m for m in self._shown() if after.get(m, 0) == before.get(m, 0)]
+        if not left:
+            run.run_until(self.search, until, None, stop, False)
+        for i, move in enumerate(left):  # the time left, shared equally
+            run.run_until(self._own(move), until.share(1.0 / (len(left) - i)), None, stop, False)
+
+    def _own(self, move: Move) -> CompiledSearch:
+        if move not in self.own:
+            seed = self.seed + 1 + self.search.root_moves.index(move)
+            self.own[move] = CompiledSearch(self.state, [move], seed=seed, capacity=self.own_capacity,
+                                            evaluator=self.evaluator)
+        return self.own[move]
+
+    def _shown(self) -> list[Move]:
+        """The moves of the lines a snapshot would show now."""
+        found = SearchedPosition.of(self.state, self.moves())
+        return [m.move for m in replace(found, moves=position.ranked(found)).shown()[:MAX_LINES]]
 
     def moves(self) -> list[AnalysedMove]:
-        return run.searched_moves(self.search, LINE_PLIES)
+        """Every move's figures, most visited first: the one search's with its own tree's added
+        (visits summed, the search's win and margin weighted by visits), through the win map."""
+        if not self.own:
+            return run.searched_moves(self.search, LINE_PLIES)
+        own = {m: tree.analysed(LINE_PLIES)[0] for m, tree in self.own.items() if tree.iterations}
+        joined = [_joined(m, own.get(m.move)) for m in self.search.analysed(LINE_PLIES)]
+        mapped = run.search_map_for(self.evaluator)
+        if mapped is not None:
+            progress = track_progress(self.state)
+            joined = [replace(m, win=run.mapped_win(mapped, self.state, m.move, m.win, progress)) for m in joined]
+        return sorted(joined, key=lambda m: -m.visits)
+
+
+def _root_visits(search: CompiledSearch) -> dict[Move, int]:
+    return {r.move: r.visits for r in search.stats()}
+
+
+def _joined(shared: AnalysedMove, own: AnalysedMove | None) -> AnalysedMove:
+    """A move's figures from two trees (root parallelism): the visits summed, the win chance and the
+    margin the searches backed up weighted by their visits, the line of the tree that visited it more."""
+    if own is None:
+        return shared
+    n = shared.visits + own.visits
+    win = (shared.win * shared.visits + own.win * own.visits) / n
+    margin = (shared.margin * shared.visits + own.margin * own.visits) / n
+    line = shared.line if shared.visits >= own.visits else own.line
+    return replace(shared, win=win, margin=margin, visits=n, line=line, searched=win)
 
 
 class _LeatherSampler:
