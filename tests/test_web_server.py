@@ -16,7 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
+from patchwork_opt.apps.warmup import GROUPS
+from patchwork_opt.apps.web.services import Limits
 from patchwork_opt.bench.loadtest import check_loopback, percentile
+from patchwork_opt.bench.stream import render_stream_bench
 from patchwork_opt.bench.web import free_port
 from patchwork_opt.core.errors import PatchworkError
 
@@ -65,6 +68,29 @@ def test_a_killed_server_loses_no_answered_move(tmp_path: Path) -> None:
         assert again["moves"] == game["moves"]
 
 
+def test_serve_says_it_is_ready_once_its_analysis_workers_have_loaded_the_searches(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, "-m", "patchwork_opt.apps.warmup", *GROUPS], check=True)  # a warm cache
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", str(tmp_path / "g.db")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        said = []
+        for line in proc.stderr:
+            said.append(line)
+            if line.startswith("serving on"):
+                break
+        assert said and said[-1].startswith("serving on"), said
+        health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5).json()  # the first request after it
+        workers = Limits().analysis_processes
+        assert health["streams"]["ready_workers"] == workers  # none loading any more: the first stream is fast
+        assert [line for line in said[:-1] if line.startswith("compiled searches loaded in")
+                and f"(this process and {workers} analysis workers)" in line], said
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def test_loadtests_only_target_loopback() -> None:
     for url in ("http://127.0.0.1:8000", "http://localhost:1", "http://[::1]:80", "http://127.3.4.5"):
         check_loopback(url)
@@ -99,10 +125,15 @@ def test_bench_web_reports_latency_and_no_errors() -> None:
 @pytest.mark.slow
 def test_bench_stream_reports_the_stream_and_the_hints_beside_it() -> None:
     result = runner.invoke(app, ["bench", "stream", "--streams", "1", "--players", "2", "--seconds", "2",
-                                 "--samples", "1", "--pause", "0.5", "--json"])
+                                 "--samples", "1", "--pause", "0.5", "--fresh", "2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["pause"] == 0.5 and data["players"] == 2 and data["streams"] == 1
+    fresh = data["fresh"]  # two servers, each timed from its start: readiness, then its first stream's first event
+    assert fresh["servers"] == 2 and fresh["first_event"]["count"] == 2 and len(fresh["ready_s"]) == 2
+    assert all(seconds > 0 for seconds in fresh["ready_s"]) and fresh["first_event"]["median_ms"] > 0
+    assert len(fresh["ready_workers"]) == 2 and len(fresh["load_averages"]) == 2
+    assert "first event on a fresh server (2 servers" in render_stream_bench(data)
     assert data["first_event"]["count"] == 1 and data["dropped_freed"]["count"] == 1
     for phase in ("alone", "with_streams", "alone_again"):
         hints = data["hints"][phase]

@@ -348,10 +348,12 @@ def bench_stream(
     samples: Annotated[int, typer.Option(min=1, max=200, help="Streams timed one at a time (and dropped).")] = 10,
     pause: Annotated[float, typer.Option(min=0, max=600, help=(
         "Seconds a player looks at the board after the AI's reply before the next hint (0: at once)."))] = 0.0,
+    fresh: Annotated[int, typer.Option(min=1, max=20, help=(
+        "Servers started one after another, each timed to its readiness and its first stream's first event."))] = 3,
     as_json: JsonFlag = False,
 ) -> None:
-    """The analysis stream of `patchwork serve`: first event, spacing, a dropped stream's worker freed,
-    hints' p95 while streams run, a late position's proven line."""
+    """The analysis stream of `patchwork serve`: the first event on a fresh server, then first event,
+    spacing, a dropped stream's worker freed, hints' p95 while streams run, a late position's proven line."""
     from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.bench.stream import render_stream_bench, run_stream_bench
 
@@ -360,7 +362,7 @@ def bench_stream(
 
     with phase_progress() as on_phase:
         result = run_stream_bench(argv_for, streams=streams, players=players, seconds=seconds, samples=samples,
-                                  pause=pause, on_phase=on_phase)
+                                  pause=pause, fresh=fresh, on_phase=on_phase)
     _print_json(result) if as_json else typer.echo(render_stream_bench(result))
 
 

@@ -1,7 +1,11 @@
 """``patchwork bench stream``: the live analysis stream of a real server (``GET /api/analysis/stream``).
 
-A fresh ``patchwork serve`` in a subprocess on loopback, its default limits. After one stream has
-started the analysis workers (not timed), the figures:
+A fresh ``patchwork serve`` in a subprocess on loopback, its default limits. First, ``fresh`` servers
+started one after another, each stopped after one stream: the seconds from its start until it says
+it is ready (``/api/health`` answers: ``serve`` takes no request before its start-up is done, the
+compiled searches loaded in it and in its analysis workers when cached), the analysis workers it
+reports ready then, and its first stream's first event (a midgame position, the first request after
+the readiness check). Then on one more server, after one stream (not timed), the figures:
 
 - the first event's latency (from the request sent to the first ``data`` line read) and the
   events' spacing, over ``samples`` streams of midgame positions run one at a time;
@@ -175,12 +179,41 @@ async def _late(base_url: str, seed: int) -> dict[str, Any]:
             "top_outcome": top.get("outcome"), "proven_line_shown": run.first_proven is not None}
 
 
+def _fresh_servers(argv_for: ServerCommand, positions: list[str], count: int,
+                   tick: Callable[[float], None] | None) -> dict[str, Any]:
+    """``count`` servers started one after another: each one's seconds to readiness, its analysis
+    workers ready then, and its first stream's first event."""
+    ready, workers, firsts, loads = [], [], [], []
+    if tick is not None:
+        tick(0)
+    for i in range(count):
+        loads.append(load_average())
+        started = time.perf_counter()
+        with _server(argv_for) as (base_url, _, health, _):
+            ready.append(time.perf_counter() - started)
+            workers.append(int(health.get("streams", {}).get("ready_workers", 0)))
+            firsts.append(asyncio.run(_first_event(base_url, positions[i % len(positions)])))
+        if tick is not None:
+            tick(i + 1)
+    return {"servers": count, "load_averages": loads, "ready_s": [round(r, 2) for r in ready],
+            "ready_workers": workers, "first_event": _spread(firsts)}
+
+
+async def _first_event(base_url: str, position: str) -> float:
+    """Seconds from a stream's request to its first event."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=120.0) as http:
+        run = await read_stream(http, position, drop_after=1)
+    if run.status != 200 or not run.times:
+        raise BenchError(f"a fresh server's first stream answered HTTP {run.status}")
+    return run.times[0]
+
+
 def run_stream_bench(argv_for: ServerCommand, *, streams: int = 8, players: int = 12, seconds: float = 30.0,
-                     samples: int = 10, pause: float = 0.0, seed: int = 0,
+                     samples: int = 10, pause: float = 0.0, seed: int = 0, fresh: int = 3,
                      on_phase: Callable[[str, float, float], None] | None = None) -> dict[str, Any]:
-    """Start the server, measure, stop it; raises BenchError if it cannot stream."""
-    if not 1 <= streams <= 64 or not 0 <= players <= 200 or not 1 <= samples <= 200:
-        raise PatchworkError("streams must be 1..64, players 0..200, samples 1..200")
+    """Start the servers, measure, stop them; raises BenchError if one cannot stream."""
+    if not 1 <= streams <= 64 or not 0 <= players <= 200 or not 1 <= samples <= 200 or not 1 <= fresh <= 20:
+        raise PatchworkError("streams must be 1..64, players 0..200, samples 1..200, fresh 1..20")
     if not 0 < seconds <= 600:
         raise PatchworkError("seconds must be in (0, 600]")
     if not 0 <= pause <= 600:
@@ -190,10 +223,11 @@ def run_stream_bench(argv_for: ServerCommand, *, streams: int = 8, players: int 
         return None if on_phase is None else (lambda done: on_phase(name, done, total))
 
     positions = [to_notation(cut_position(seed + i, space)) for i in range(4) for space in MIDGAME_SPACES]
+    started = _fresh_servers(argv_for, positions, fresh, tick("fresh servers", fresh))
     with _server(argv_for) as (base_url, _, _, _):
         asyncio.run(_warm(base_url, positions[0]))
         result: dict[str, Any] = {"load_average_before": load_average(), "streams": streams, "players": players,
-                                  "pause": pause, "seconds": seconds, "samples": samples}
+                                  "pause": pause, "seconds": seconds, "samples": samples, "fresh": started}
         result.update(asyncio.run(_latency_and_drops(base_url, positions, samples)))
         result["late"] = asyncio.run(_late(base_url, seed))
         result["hints"] = _hints_under_streams(base_url, positions, players=players, streams=streams,
@@ -221,8 +255,13 @@ def render_stream_bench(result: dict[str, Any]) -> str:
             return "none"
         return f"median {spread['median_ms']:.0f} ms, p95 {spread['p95_ms']:.0f} ms, max {spread['max_ms']:.0f} ms"
 
-    hints, late = result["hints"], result["late"]
+    hints, late, fresh = result["hints"], result["late"], result["fresh"]
+    ready = ", ".join(f"{r:g}" for r in fresh["ready_s"])
+    workers = ", ".join(str(w) for w in fresh["ready_workers"])
     lines = [
+        f"first event on a fresh server ({fresh['servers']} servers, each ready after {ready} s with "
+        f"{workers} analysis workers loaded; load {', '.join(f'{x:g}' for x in fresh['load_averages'])}): "
+        f"{ms(fresh['first_event'])}",
         f"load average before: {result['load_average_before']}",
         f"first event ({result['samples']} streams): {ms(result['first_event'])}",
         f"events' spacing: {ms(result['spacing'])}",
