@@ -191,6 +191,42 @@ def test_a_position_from_its_notation_is_analysed_live_then_stopped(an: Page, se
     assert button(an, "Go").is_enabled() and button(an, "Stop").is_disabled()
 
 
+def line_visits(page: Page) -> tuple[int, str, dict[str, int]]:
+    """The latest snapshot (its tenths of a second), the engine's phase, and the games behind each
+    line's estimate by the line's move (JSON), best first, read at one moment."""
+    tenths, phase, lines = page.evaluate("""() => [Number(document.body.dataset.snapshots),
+        document.body.dataset.engine, [...document.querySelectorAll('#lines li')].map(li =>
+            [li.dataset.move, li.querySelector('[data-part=proof]').textContent])]""")
+    visits = {}
+    for move, proof in lines:
+        found = re.fullmatch(r"estimate from ([\d,]+) games", proof)
+        assert found, proof  # the engine cannot prove anything here
+        visits[move] = int(found[1].replace(",", ""))
+    return tenths, phase, visits
+
+
+def test_every_line_keeps_growing_as_the_engine_thinks(an: Page, server: str) -> None:
+    """Not only the best line: lines 2 and 3 have new figures in every snapshot after the first
+    seconds, until the server's limit (the engine used to leave them standing for seconds while
+    line 1 grew)."""
+    open_board(an, server, position_address(to_notation(MIDGAME)))
+    press(an, button(an, "Go"))
+    an.wait_for_function("() => Number(document.body.dataset.snapshots) >= 20 "
+                         "&& document.querySelectorAll('#lines li').length === 3")  # 2 s of thinking
+    compared = 0
+    tenths, phase, before = line_visits(an)
+    while phase == "thinking":
+        an.wait_for_function("([t, p]) => Number(document.body.dataset.snapshots) !== t "
+                             "|| document.body.dataset.engine !== p", arg=[tenths, phase])  # the next snapshot
+        tenths, phase, after = line_visits(an)
+        for rank, move in enumerate(before, 1):
+            if rank > 1 and move in after:  # lines 2 and 3 as they were: more games behind them now
+                assert after[move] > before[move], f"line {rank} stood at {before[move]} games at {tenths / 10} s"
+                compared += 1
+        before = after
+    assert phase == "time" and compared >= 6  # the server's limit, after at least three snapshots
+
+
 def test_a_late_position_is_solved_and_its_lines_proven(an: Page, server: str) -> None:
     open_board(an, server, position_address(to_notation(LATE)))
     an.select_option("#line-count", "5")
