@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rigged_analysis import Rigged, rigged_services
+from rigged_analysis import POINTS, Rigged, figures, rigged_services
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
 from patchwork_opt.apps.judge import label_of
@@ -73,8 +73,11 @@ def test_a_blunder_is_answered_with_the_better_move_and_can_be_taken_back(client
     # the better move, as a move the page can draw (its cells) and in words
     assert verdict["best"] == better.to_json() and verdict["best"]["cells"] == [list(c) for c in cells_of(better.mask)]
     assert verdict["best_text"].startswith(f"buy #{better.patch}")
-    assert verdict["win_before"] == 0.9 and verdict["win_after"] == 0.1 and verdict["points_lost"] == 20.0
-    assert verdict["label"] == label_of(0.8, 20.0, is_best=False)  # the review's own rule
+    # the rigged world's figures: the start even, a deviation costs its player POINTS
+    (win_before, margin_before), (win_after, margin_after) = figures((0, 0), 0), figures((1, 0), 0)
+    assert verdict["win_before"] == round(win_before, 4) and verdict["win_after"] == round(win_after, 4)
+    assert verdict["points_lost"] == margin_before - margin_after == POINTS
+    assert verdict["label"] == label_of(win_before - win_after, POINTS, is_best=False) == "blunder"  # the rule
     # the verdict stays with the move when the game is read again
     assert client.get(f"/api/games/{game['id']}").json()["moves"][-1]["verdict"] == verdict
     # take it back: the game is at the start again, one take-back counted and kept in the record
@@ -145,9 +148,11 @@ def real_services() -> Services:
     return built
 
 
-def test_the_review_labels_each_move_as_its_verdict_did(tmp_path: Path, real_services: Services) -> None:
-    """The verdicts' analyses are the cache's: the review of the game reads them again, so each of
-    the person's moves gets the label and figures of its verdict."""
+def test_the_review_and_the_verdicts_speak_with_one_voice(tmp_path: Path, real_services: Services) -> None:
+    """The verdicts' analyses are the cache's: the review of the game reads them again and names each
+    of the person's moves and its best move as its verdict did, each labelled by the one rule from the
+    figures it shows. The review knows how the game went on (its figures chain from ply to ply), so a
+    verdict is the judgement with what was known right after the move."""
     limits = Limits(max_ai_seconds=FAST)
     with TestClient(create_app(tmp_path / "g.db", real_services, limits), base_url=LOCAL) as c:
         game = new_game(c, seed=5, teaching=True, ai="greedy", level=1)
@@ -168,7 +173,12 @@ def test_the_review_labels_each_move_as_its_verdict_did(tmp_path: Path, real_ser
         review = c.get(f"/api/games/{game['id']}/review", params={"time_per_move": FAST}).json()
         for ply, verdict in verdicts.items():
             reviewed = review["plies"][ply]
-            assert {k: reviewed[k] for k in reviewed} == {k: verdict[k] for k in reviewed}, ply
+            assert (reviewed["played"], reviewed["played_words"]) == (verdict["played"], verdict["played_words"])
+            if "best" not in (reviewed["label"], verdict["label"]):  # (a move as good as the best is named the best)
+                assert (reviewed["best"], reviewed["best_words"]) == (verdict["best"], verdict["best_words"]), ply
+            for judged in (reviewed, verdict):
+                assert judged["label"] == label_of(judged["loss"], judged["points_lost"], judged["label"] == "best")
+                assert judged["win_after"] <= judged["win_before"] and judged["margin_after"] <= judged["margin_before"]
 
 
 _OLD_GAMES = """CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, touched REAL, seed INTEGER,

@@ -1,10 +1,11 @@
 // game/measures.js: what a review says in words of a move, of each player and of the deal (GET
 // /api/games/{id}/review: plies[], players[] {name, accuracy, error_rate, decisions, inaccuracies,
-// mistakes, blunders, takebacks}, deal {first_win, average_first_win, luck, circles}); a teaching
+// mistakes, blunders, takebacks, points_per_decision}, deal {first_win, average_first_win, luck, circles}); a teaching
 // game's verdict on a move is a review's ply, said alike.
 //
 //   chancesText(p)                 "win chance 62% → 40%, 3.5 points lost"
-//   verdictWords(p)                "the best move", "a good move, close to the best", "a mistake"
+//   verdictWords(p)                "the best move", "about the same as the best" (a difference within
+//                                  the analysis's margin of error), "a good move, close to the best", "a mistake"
 //   playersText(review, teaching)  "You: accuracy 81%, error rate 3.4% over 27 decisions, 2 inaccuracies,
 //                                  1 mistake, 0 blunders, 1 take-back. The AI (greedy): ..." (take-backs
 //                                  said when a player made any, and for you in a teaching game)
@@ -19,7 +20,8 @@ export const chancesText = (p) => `win chance ${pct(p.win_before)} → ${pct(p.w
 
 /** @param {any} p a review's ply, or a teaching game's verdict */
 export const verdictWords = (p) => (p.label === "best" ? "the best move"
-  : p.label === "good" ? "a good move, close to the best" : article(p.label));
+  : p.within_noise ? "about the same as the best"
+    : p.label === "good" ? "a good move, close to the best" : article(p.label));
 
 /** @param {number} x the mean win chance lost per decision, 0-1 */
 export const errorRate = (x) => `${(100 * x).toFixed(1)}%`;
@@ -29,7 +31,8 @@ export function playersText(review, teaching) {
   return review.players.map((/** @type {any} */ p, /** @type {number} */ seat) => {
     const parts = [`accuracy ${Math.round(p.accuracy)}%`,
       `error rate ${errorRate(p.error_rate)} over ${count(p.decisions, "decision")}`,
-      count(p.inaccuracies, "inaccuracy", "inaccuracies"), count(p.mistakes, "mistake"), count(p.blunders, "blunder")];
+      count(p.inaccuracies, "inaccuracy", "inaccuracies"), count(p.mistakes, "mistake"), count(p.blunders, "blunder"),
+      `${points(p.points_per_decision)} lost per decision`];
     if (p.takebacks || (teaching && seat === review.seat)) parts.push(count(p.takebacks, "take-back"));
     return `${p.name}: ${parts.join(", ")}.`;
   }).join(" ");
