@@ -131,8 +131,9 @@ def test_on_a_phone_the_ais_last_move_is_in_view_and_the_track_readable(browser:
         assert ai, "the AI has moved"
         phone.evaluate("() => scrollTo(0, 0)")
         # the strip at the top: the AI's quilt with its latest patches outlined, the track around both tokens
-        strip = phone.locator("[data-testid=strip]").bounding_box()
-        assert strip is not None and strip["y"] >= 0 and strip["y"] + strip["height"] <= 844
+        for part in ("#strip-quilt-ai", "#strip-track"):
+            box = phone.locator(part).bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, part
         assert phone.locator("#strip-track [data-testid=strip-token-ai]").count() == 1
         assert phone.locator("#strip-track [data-testid=strip-token-human]").count() == 1
         if any(m["move"]["type"] != "advance" for m in ai):

@@ -1,17 +1,28 @@
 // game/board.js: the game on screen: both quilts (hints on yours, and a teaching game's better move
 // after a flagged move of yours; the AI's latest placements outlined on its), the offers and the
-// tray, the time track, and on a phone the strip at the top
-// with the AI's quilt and the stretch of the track around both tokens, so the AI's last move is in
-// view without scrolling.
+// tray, the time track, and on a phone the strip at the top (kept in view while you play) with the
+// AI's quilt and the stretch of the track around both tokens, so the AI's last move is in view
+// without scrolling.
+//
+// A move drawn on a quilt (a hint, a better move, a review's move) is its cells tinted and outlined
+// with the patch's buttons where they will lie (drawMove). The hints are told apart by colour, dash
+// and number (1 the best): each has a tag with its number and win chance on a cell of its own, so
+// no two tags overlap and every hint shows (drawHints).
 
-import { $, html } from "../components/dom.js";
-import { LEATHER, moveCells, selection, selectionOn } from "../components/geometry.js";
-import { drawShape, patchCard, patchColour } from "../components/patch.js";
+import { $, html, svg } from "../components/dom.js";
+import { LEATHER, key, moveCells, selection, selectionOn } from "../components/geometry.js";
+import { drawButtons, drawShape, patchCard, patchColour } from "../components/patch.js";
 import { drawTray } from "../components/placer.js";
+import { CELL } from "../components/quilt.js";
 import { drawStats, drawTrack, stripAround } from "../components/track.js";
 import { count, pct } from "../components/words.js";
 import { S, advanceTarget, aiSeat, canAct, humanSeat, render } from "./state.js";
 import { betterMove } from "./teaching.js";
+
+//: The hints' colours, best first, as the hint's words name them (style.css: .hint-1, .hint-2, .hint-3).
+export const HINT_COLOURS = ["orange", "violet", "blue"];
+
+/** @typedef {[number, number]} Cell */
 
 
 /** Cells of each patch the AI placed since the human last moved (buys and leather), newest last. @param {any[]} moves */
@@ -30,19 +41,91 @@ export function hintLabel(h) {
   return pct(h.win);
 }
 
+/** The buttons a move's patch shows where the move puts it ([] for an advance or the leather patch). @param {any} move */
+function buttonsOf(move) {
+  if (move.type !== "buy") return [];
+  const on = selectionOn(S.catalogue, move.patch, move.cells);
+  return on ? on.buttons : [];
+}
+
+/**
+ * A move (the API's JSON) drawn on a quilt: its cells tinted and outlined as `kind`, with the buttons
+ * of its patch; its <g>, or null for an advance (drawn on the track).
+ * @param {any} view a QuiltView @param {any} move @param {string} kind @param {{testid?: string}} [o]
+ */
+export function drawMove(view, move, kind, o = {}) {
+  const cells = moveCells(move);
+  if (!cells.length) return null;
+  const g = view.overlay(cells, kind, o);
+  drawButtons(g, buttonsOf(move), CELL);
+  return g;
+}
+
+/**
+ * A tag on a cell: one line (a word) or two (a number over a win chance), over the cell's buttons.
+ * @param {Element} group @param {Cell} cell @param {string} kind @param {string[]} lines
+ */
+function tag(group, [r, c], kind, lines) {
+  const x = c * CELL, y = r * CELL;
+  const g = svg("g", { class: `cell-tag ${kind}` }, group);
+  const [first, second] = lines;
+  if (second === undefined) {  // a word: a band across the cell, wider than it
+    svg("rect", { x: x + CELL / 2 - 23, y: y + 8, width: 46, height: 18, rx: 5, class: "cell-tag-box" }, g);
+    svg("text", { x: x + CELL / 2, y: y + 21, "text-anchor": "middle", class: "overlay-label cell-tag-word" }, g).textContent = first;
+  } else {
+    svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: "cell-tag-box" }, g);
+    svg("text", { x: x + CELL / 2, y: y + 14, "text-anchor": "middle", class: "cell-tag-rank" }, g).textContent = first;
+    svg("text", { x: x + CELL / 2, y: y + 28, "text-anchor": "middle", class: "overlay-label cell-tag-word" }, g).textContent = second;
+  }
+  return g;
+}
+
+/**
+ * The cell of each drawing to put its tag on, in order (the first chooses first): never a cell another
+ * tag took; rather one no other drawing covers, then one without a button, then the nearest the centre.
+ * @param {{cells: Cell[], buttons: Cell[]}[]} drawings @returns {Cell[]}
+ */
+function tagCells(drawings) {
+  const taken = new Set();
+  return drawings.map((d, i) => {
+    const others = new Set(drawings.filter((_, j) => j !== i).flatMap((o) => o.cells.map(([r, c]) => key(r, c))));
+    const buttons = new Set(d.buttons.map(([r, c]) => key(r, c)));
+    const cy = d.cells.reduce((s, x) => s + x[0], 0) / d.cells.length;
+    const cx = d.cells.reduce((s, x) => s + x[1], 0) / d.cells.length;
+    /** @param {Cell} cell */
+    const cost = ([r, c]) => (taken.has(key(r, c)) ? 1000 : 0) + (others.has(key(r, c)) ? 100 : 0)
+      + (buttons.has(key(r, c)) ? 10 : 0) + Math.hypot(r - cy, c - cx);
+    const best = d.cells.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+    taken.add(key(best[0], best[1]));
+    return best;
+  });
+}
+
+/** The hints on your quilt: each its colour, its patch's buttons and a tag with its number and win chance. @param {any} view */
+function drawHints(view) {
+  const placed = S.hint.shown.map((/** @type {any} */ h, /** @type {number} */ i) => ({ h, rank: i + 1, cells: moveCells(h.move) }))
+    .filter((/** @type {any} */ d) => d.cells.length);
+  // the best drawn last, on top; the tags over every drawing
+  for (const d of [...placed].reverse()) {
+    const g = drawMove(view, d.h.move, `hint-${d.rank}`, { testid: d.rank === 1 ? "hint-overlay" : "hint-alt" });
+    if (g) g.setAttribute("data-rank", String(d.rank));
+  }
+  const tags = svg("g", { class: "cell-tags", "data-testid": "hint-tags" }, view.layer("overlays"));
+  const cells = tagCells(placed.map((/** @type {any} */ d) => ({ cells: d.cells, buttons: buttonsOf(d.h.move) })));
+  placed.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    tag(tags, cells[i], `hint-${d.rank}`, [String(d.rank), hintLabel(d.h)]).setAttribute("data-rank", String(d.rank));
+  });
+}
+
 export function drawHumanQuilt() {
   const view = S.quilts.human;
   view.show({ pieces: S.game.boards[humanSeat()].pieces });
-  if (S.hint) {
-    // each hinted placement with its win chance; the best drawn last, on top
-    [...S.hint.shown].reverse().forEach((h, i, all) => {
-      const cells = moveCells(h.move);
-      const best = i === all.length - 1;
-      if (cells.length) view.overlay(cells, best ? "hint" : "hint-alt", { label: hintLabel(h), testid: best ? "hint-overlay" : "hint-alt" });
-    });
-  }
+  if (S.hint) drawHints(view);
   const better = betterMove();
-  if (better && better.cells.length) view.overlay(better.cells, "best", { label: "better", testid: "lesson-best" });
+  if (better && better.cells.length) {
+    const g = drawMove(view, better.move, "best", { testid: "lesson-best" });
+    if (g) tag(g, tagCells([{ cells: better.cells, buttons: buttonsOf(better.move) }])[0], "best", ["better"]);
+  }
   S.placer.drawPreview();
 }
 

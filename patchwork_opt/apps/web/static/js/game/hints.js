@@ -1,11 +1,13 @@
 // game/hints.js: a hint, as `patchwork hint --json` gives it for a position ({player, hints: [{type,
 // patch, cells, words, win, margin, exact, outcome_proven, reason, ...}], ...}, best first). The first
-// three distinct moves are drawn (each with its win chance on the board) and said in the server's words.
+// three distinct moves are drawn (numbered 1 to 3, each in its colour with its win chance on the
+// board: board.js) and said in the server's words, each with its number and where it is drawn.
 
 import { api } from "../components/api.js";
 import { $, showError } from "../components/dom.js";
 import { SYMMETRIES, cellKeys, moveCells } from "../components/geometry.js";
 import { moveWords, pct } from "../components/words.js";
+import { HINT_COLOURS } from "./board.js";
 import { S, canAct, humanSeat, render } from "./state.js";
 
 // Two hinted moves that are the same for the rest of the game: the same words, or the same patch
@@ -36,10 +38,12 @@ function readHint(result) {
   if (!shown.length) return { shown, text: "No hint: there is nothing to choose." };
   const [best, ...others] = shown;
   const chance = (/** @type {any} */ h) => (h.proven ? (h.win ? "a sure win" : "a sure loss") : `you win about ${pct(h.win)}`);
-  const also = others.length ? ` Next best: ${others.map((h) => `${h.words} (${chance(h)})`).join("; ")}.` : "";
-  const follow = best.move.type === "buy" ? ` Choose #${best.move.patch} to place it there.`
-    : best.move.type === "advance" ? " The shaded spaces on the track show the advance." : "";
-  return { shown, text: `Hint: ${best.reason}.${also}${follow}` };
+  const drawn = (/** @type {any} */ h, /** @type {number} */ i) => (h.move.type === "advance"
+    ? `${i + 1}, shaded on the track` : `${i + 1}, ${HINT_COLOURS[i]} on your quilt`);
+  const also = others.length
+    ? ` Next best: ${others.map((h, i) => `${h.words} (${drawn(h, i + 1)}: ${chance(h)})`).join("; ")}.` : "";
+  const follow = best.move.type === "buy" ? ` Choose #${best.move.patch} to place it there.` : "";
+  return { shown, text: `Hint: ${best.reason} (${drawn(best, 0)}).${also}${follow}` };
 }
 
 export async function showHint() {
@@ -48,8 +52,10 @@ export async function showHint() {
   showError(null);
   render();
   $("hint-text").textContent = "Thinking about a hint…";
+  const id = S.game.id, ply = S.game.ply;
   try {
-    const hint = await api("GET", `/api/games/${S.game.id}/hint`);
+    const hint = await api("GET", `/api/games/${id}/hint`);
+    if (S.game.id !== id || S.game.ply !== ply) return;  // another game opened meanwhile (a game link)
     S.hint = readHint(hint);
     $("hint-text").textContent = S.hint.text;
   } catch (err) {

@@ -37,6 +37,7 @@ export async function viewMove(index) {
   try {
     const [before, after] = await Promise.all([
       api("GET", `/api/games/${id}/plies/${index}`), api("GET", `/api/games/${id}/plies/${index + 1}`)]);
+    if (!S.game || S.game.id !== id) return;  // another game opened meanwhile (a game link)
     S.viewing = { index, before, after };
   } catch (err) {
     showError(err);

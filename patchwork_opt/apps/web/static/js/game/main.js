@@ -12,7 +12,7 @@ import { onLayoutChange } from "../components/track.js";
 import { advanceText, drawOffers, drawPosition, drawTrayAndControls } from "./board.js";
 import { showHint } from "./hints.js";
 import { drawLog, drawViewing, leaveView, stepView, viewMove } from "./history.js";
-import { commitPlacement, play, playOn, rematch, request, startGame, undo } from "./play.js";
+import { commitPlacement, openGame, play, playOn, rematch, startGame, undo } from "./play.js";
 import { practise } from "./practise.js";
 import { showReviewPly, startReview, stepReview } from "./review.js";
 import { S, aiSeat, canAct, humanSeat, render, setRenderer } from "./state.js";
@@ -131,12 +131,17 @@ async function boot() {
     select.appendChild(option);
   }
   wire();
-  const id = location.hash.slice(1);
-  if (id) {
-    /** @type {HTMLDetailsElement} */ ($("setup")).open = false;
-    await request(() => api("GET", `/api/games/${id}`));
-  }
+  window.addEventListener("hashchange", followLink);
+  await followLink();
   document.body.dataset.ready = "true";
+}
+
+/** The game the address names (/#id) on screen: as the page loads, and when a game link is opened in the same tab. */
+async function followLink() {
+  const id = location.hash.slice(1);
+  if (!id || (S.game && S.game.id === id)) return;
+  /** @type {HTMLDetailsElement} */ ($("setup")).open = false;
+  await openGame(id);
 }
 
 boot().catch(showError);

@@ -1,7 +1,8 @@
-// game/play.js: playing through the API: a new game (a teaching one when asked), a move, the AI's
-// moves one at a time (each drawn, its token walking the track, said in words, and left on screen a
-// moment; in a teaching game not while a flagged move of yours waits: teaching.js), undo (a
-// teaching game's "Take it back" too), Play on, rematch.
+// game/play.js: playing through the API: a new game (a teaching one when asked), a game opened by
+// its link (/#id, also when the link changes in the same tab), a move, the AI's moves one at a time
+// (each drawn, its token walking the track, said in words, and left on screen a moment; in a
+// teaching game not while a flagged move of yours waits: teaching.js), undo (a teaching game's
+// "Take it back" too), Play on, rematch.
 
 import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError, sleep } from "../components/dom.js";
@@ -46,31 +47,63 @@ export function setGame(game) {
   }
 }
 
+/** How many games were opened by a link: what answers for the game on screen before is dropped. */
+let opened = 0;
+
 /** A request that answers a GameView, then the AI's moves. @param {() => Promise<any>} fn */
 export async function request(fn) {
   if (S.busy) return;
+  const mine = opened;
   S.busy = true;
   showError(null);
   render();
   try {
     S.aiNote = "";
-    setGame(await fn());
+    const game = await fn();
+    if (mine === opened) setGame(game);
   } catch (err) {
-    showError(err);
+    if (mine === opened) showError(err);
   } finally {
-    S.busy = false;
-    render();
+    if (mine === opened) {
+      S.busy = false;
+      render();
+    }
   }
-  await aiTurns();
+  if (mine === opened) await aiTurns();
+}
+
+/** The game of a link (/#id) on screen, whatever the page was doing: a request under way for the
+ * game before is forgotten. @param {string} id */
+export async function openGame(id) {
+  const mine = ++opened;
+  S.busy = true;
+  showError(null);
+  render();
+  try {
+    const game = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    if (mine !== opened) return;
+    S.aiNote = "";
+    setGame(game);
+  } catch (err) {
+    if (mine === opened) showError(err);
+  } finally {
+    if (mine === opened) {
+      S.busy = false;
+      render();
+    }
+  }
+  if (mine === opened) await aiTurns();
 }
 
 async function aiTurns() {
-  while (S.game && S.game.ai_to_move && !S.game.state.over && !S.busy && !waiting()) {
+  const mine = opened;
+  while (mine === opened && S.game && S.game.ai_to_move && !S.game.state.over && !S.busy && !waiting()) {
     S.busy = true;
     render();
     try {
       const before = S.game;
       const game = await api("POST", `/api/games/${S.game.id}/ai-move`, { ply: S.game.ply });
+      if (mine !== opened) return;
       S.busy = false;
       const m = game.moves[game.moves.length - 1];
       const again = game.ai_to_move && !game.state.over;
@@ -81,6 +114,7 @@ async function aiTurns() {
         walkToken(/** @type {any} */ ($("strip-track")), "strip-token-ai", from, to)]);
       if (again) await sleep(REDUCED_MOTION ? 300 : 700);
     } catch (err) {
+      if (mine !== opened) return;
       S.busy = false;
       showError(err);
       render();

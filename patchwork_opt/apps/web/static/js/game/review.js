@@ -8,9 +8,8 @@
 import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError } from "../components/dom.js";
 import { pct } from "../components/words.js";
-import { moveCells } from "../components/geometry.js";
 import { analysisHref, workshopHref } from "../components/nav.js";
-import { drawGameTrack } from "./board.js";
+import { drawGameTrack, drawMove } from "./board.js";
 import { chancesText, dealText, playersText, verdictWords } from "./measures.js";
 import { S, advanceTarget, aiSeat, humanSeat, moverName, render } from "./state.js";
 
@@ -117,8 +116,8 @@ export async function showReviewPly(ply) {
   $("review-ai-title").textContent = `The AI's quilt before move ${ply + 1}`;
   const quilt = p.player === humanSeat() ? S.quilts.reviewHuman : S.quilts.reviewAi;
   const isBest = p.label === "best";
-  if (!isBest) quilt.overlay(moveCells(p.best), "best", { testid: "review-best" });
-  quilt.overlay(moveCells(p.played), "played", { testid: "review-played" });
+  if (!isBest) drawMove(quilt, p.best, "best", { testid: "review-best" });
+  drawMove(quilt, p.played, "played", { testid: "review-played" });
   const from = then.state.players[p.player].position;
   const to = advanceTarget(then.state, p.player);
   const spans = [];
@@ -126,9 +125,11 @@ export async function showReviewPly(ply) {
   if (p.played.type === "advance") spans.push({ from, to, kind: "played", label: isBest ? "" : "played" });
   drawGameTrack(/** @type {any} */ ($("review-track")), then, spans);
   const exact = p.exact ? " (exact: every way the game can go was checked)" : "";
-  $("review-move").textContent = `Move ${ply + 1} of ${r.plies.length}: ${moverName(p.player)} played `
+  // the server's words of a move are what the player does ("put the leather patch on row 4, col 4"):
+  // "chose to" and "was to" make them whole sentences
+  $("review-move").textContent = `Move ${ply + 1} of ${r.plies.length}: ${moverName(p.player)} chose to `
     + `${p.played_words} (${chancesText(p)}): ${verdictWords(p)}${exact}.`
-    + (isBest ? "" : ` The best move was ${p.best_words}, keeping a ${pct(p.win_before)} chance to win.`);
+    + (isBest ? "" : ` The best move was to ${p.best_words}, keeping a ${pct(p.win_before)} chance to win.`);
   $("review-count").textContent = `Move ${ply + 1} of ${r.plies.length}`;
   /** @type {HTMLAnchorElement} */ ($("review-workshop")).href = workshopHref({ game: S.game.id, ply, player: p.player });
   /** @type {HTMLAnchorElement} */ ($("review-analysis")).href = analysisHref({ game: S.game.id, ply });

@@ -6,10 +6,7 @@ import { lesson, waiting } from "./teaching.js";
 
 export function statusText() {
   const g = S.game;
-  if (g.state.over) {
-    const you = g.state.players[humanSeat()].score, ai = g.state.players[aiSeat()].score;
-    return `Game over: ${g.state.winner === humanSeat() ? "you win" : "the AI wins"}, ${you} to ${ai}.`;
-  }
+  if (g.state.over) return `${resultText()}.`;  // beside "Game over"
   const note = S.aiNote ? `${S.aiNote} ` : "";
   if (waiting()) return `Your move was ${lesson()?.verdict.label === "blunder" ? "a blunder" : "a mistake"}: take it back, or play on.`;
   if (g.ai_to_move) return `${note}${g.pending_leather ? "The AI places its leather patch…" : "The AI is thinking…"}`;
@@ -30,6 +27,17 @@ function againText() {
   return "You are still behind the AI on the time track, so you move again. ";
 }
 
+/** Who won, the winner's score first: "You won, 29 to -34", "The AI won, 29 to -34"; a tie on points
+ * says who reached the end first (the tie-break). */
+export function resultText() {
+  const g = S.game;
+  const you = g.state.players[humanSeat()].score, ai = g.state.players[aiSeat()].score;
+  const won = g.state.winner === humanSeat();
+  const scores = won ? `${you} to ${ai}` : `${ai} to ${you}`;
+  const tie = you === ai ? ` (a tie on points: ${won ? "you" : "the AI"} reached the end first)` : "";
+  return `${won ? "You won" : "The AI won"}, ${scores}${tie}`;
+}
+
 export function drawTurn() {
   const g = S.game;
   const turn = g.state.over ? "over" : g.human_to_move ? "human" : "ai";
@@ -43,7 +51,7 @@ export function drawResult() {
   const g = S.game;
   $("result").hidden = !g.state.over;
   if (!g.state.over) return;
-  $("result-title").textContent = g.state.winner === humanSeat() ? "You win!" : "The AI wins";
+  $("result-title").textContent = resultText();
   const body = /** @type {HTMLElement} */ ($("scores").querySelector("tbody"));
   body.replaceChildren();
   for (const seat of [humanSeat(), aiSeat()]) {

@@ -10,7 +10,9 @@
 //                     take-back, or null (not a teaching game, or no move of yours yet)
 //   waiting()         a flagged move of yours is the game's last and the AI would move now: the AI
 //                     waits for Take it back or Play on
-//   betterMove()      the better move to draw ({cells, advance}) while a flagged move is the last, or null
+//   betterMove()      the better move to draw ({move, cells, advance}) while a flagged move is the
+//                     last (also once it ended the game), or null. Once the game is over nothing is
+//                     offered: no take-back, no next move
 //   drawLesson()      the panel (#lesson): the verdict, Take it back and Play on
 //   keepMove()        Play on: the flagged move stays (the AI moves next, see play.js)
 //   tookBack(game)    the undo answered: the panel says so until your next move
@@ -44,6 +46,11 @@ function open() {
   return !!l && !!l.verdict && l.verdict.flagged && l.latest && !S.playedOn.has(key(S.game, l.move.ply)) ? l : null;
 }
 
+/** A flagged move that can still be taken back: the game's last, not kept, and the game not over. */
+function offered() {
+  return S.game.state.over ? null : open();
+}
+
 export function waiting() {
   const g = S.game;
   return !!open() && g.ai_to_move && !g.state.over;
@@ -52,7 +59,7 @@ export function waiting() {
 export function betterMove() {
   const l = open();
   if (!l || S.viewing) return null;
-  return { cells: moveCells(l.verdict.best), advance: l.verdict.best.type === "advance" };
+  return { move: l.verdict.best, cells: moveCells(l.verdict.best), advance: l.verdict.best.type === "advance" };
 }
 
 export function keepMove() {
@@ -71,10 +78,13 @@ function lessonText(l) {
     return `Taken back: your move again (${count(S.game.takebacks, "take-back")} in this game; the review counts them).`;
   }
   const v = l.verdict;
-  const said = `Move ${l.move.ply + 1}, you played ${v.played_words}: ${verdictWords(v)} (${chancesText(v)}).`;
+  // the server's words of a move are what the player does ("buy #12 at ...", "put the leather
+  // patch on ..."): "you chose to" and "was to" make them whole sentences
+  const said = `Move ${l.move.ply + 1}, you chose to ${v.played_words}: ${verdictWords(v)} (${chancesText(v)}).`;
   if (v.label === "best" || v.label === "good") return said;
-  if (!open()) return `${said} Better was ${v.best_words}.`;  // kept, or the game went on
+  if (!open()) return `${said} Better was to ${v.best_words}.`;  // kept, or the game went on
   const where = v.best.type === "advance" ? "shaded in green on the track" : "drawn in green on your quilt";
+  if (!offered()) return `${said} Better was to ${v.best_words} (${where}).`;  // the game is over: nothing to take back
   const choice = waiting() ? "Take it back and try another move, or play on." : "Take it back, or make your next move.";
   return `${said} Better: ${v.best_words} (${where}). ${choice}`;
 }
@@ -86,7 +96,7 @@ export function drawLesson() {
   if (!l) return;
   $("lesson").className = !l.takenBack && l.verdict.flagged ? "flagged" : "";
   $("lesson-text").textContent = lessonText(l);
-  const flagged = !!open() && !S.viewing;
+  const flagged = !!offered() && !S.viewing;
   $("take-back").hidden = !flagged;
   $("play-on").hidden = !flagged || !waiting();
   /** @type {HTMLButtonElement} */ ($("take-back")).disabled = S.busy;
