@@ -56,7 +56,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_ready(base_url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> dict[str, Any]:
+def _wait_ready(base_url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 120.0) -> dict[str, Any]:
+    """The server's health answer once it answers: ``serve`` answers nothing before it has loaded the
+    compiled searches in itself and its analysis workers (seconds; tens of seconds on a loaded machine)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
