@@ -317,6 +317,48 @@ def test_a_record_pasted_or_uploaded_is_stepped_through(an: Page, server: str, t
     check_page(an, "record")
 
 
+@pytest.fixture(name="phone")
+def phone_fixture(browser: Browser, server: str) -> Iterator[Page]:
+    """A page at the phone's size, by touch, failing its test on any page error."""
+    for page in checked_page(browser, **SCREENS["phone"]):
+        page.set_default_timeout(120_000)
+        yield page
+
+
+def boxes(page: Page, scroll_to: str | None = None) -> dict[str, Any]:
+    """The viewport's height and the boxes (top, bottom) of the engine's panel, its lines, the
+    offers and the quilt of the player to move, read at one moment (after scrolling ``scroll_to``
+    to the top of the screen, when given)."""
+    return dict(page.evaluate("""to => {
+        if (to) document.querySelector(to).scrollIntoView({block: 'start'});
+        const box = n => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; };
+        return {height: window.innerHeight, engine: box(document.getElementById('engine')),
+                lines: [...document.querySelectorAll('#lines li')].map(box),
+                offers: box(document.getElementById('an-offers')),
+                quilt: box(document.getElementById('an-quilt-p2'))};
+    }""", scroll_to))
+
+
+def test_a_phone_has_the_engines_lines_in_view_beside_the_board(phone: Page, server: str) -> None:
+    an = phone
+    open_board(an, server, position_address(to_notation(MIDGAME)))
+    press(an, button(an, "Go"))
+    an.wait_for_function("() => document.querySelectorAll('#lines li').length === 3")
+    # as the page opens: the patches on offer, and under them the engine's three lines, on one screen
+    seen = boxes(an)
+    assert len(seen["lines"]) == 3
+    assert all(0 <= top < bottom <= seen["height"] for top, bottom in seen["lines"]), seen
+    assert seen["offers"][0] >= 0 and seen["offers"][1] <= seen["engine"][0], seen  # the panel hides none of them
+    # down the board, at the quilt of Player 2 (to move): the lines are still on the screen, below all of it
+    seen = boxes(an, "#an-quilt-p2")
+    assert seen["quilt"][0] == pytest.approx(0, abs=1), seen  # scrolled there
+    assert all(0 <= top < bottom <= seen["height"] for top, bottom in seen["lines"]), seen
+    assert seen["quilt"][1] <= seen["engine"][0], seen
+    press(an, button(an, "Stop"))
+    an.wait_for_function("() => document.body.dataset.engine === 'stopped'")
+    check_page(an, "engine-in-view")
+
+
 #: the set-up: Player 1 has bought #2 (1x4, income 1) and stands on space 3; the rest on the circle
 BOUGHT = 2
 CIRCLE = [pid for pid in reversed(range(len(PATCHES))) if pid != BOUGHT]
