@@ -40,8 +40,19 @@ def figures(deviations: Deviations, player: int) -> tuple[float, float]:
 
 
 def _ancestor(state: State, other: State) -> bool:
-    """Whether ``other`` can come before ``state`` in a game: no further on the track, its quilts within."""
-    return all(other.pos[p] <= state.pos[p] and other.quilts[p] & ~state.quilts[p] == 0 for p in (0, 1))
+    """Whether ``other`` can come before ``state`` in the same game: the same printing, no further on
+    the track, its quilts and its leather patches left within, and ``state``'s circle its circle less
+    patches bought, in order."""
+    if other.printing != state.printing or state.leather & ~other.leather or not all(
+            other.pos[p] <= state.pos[p] and other.quilts[p] & ~state.quilts[p] == 0 for p in (0, 1)):
+        return False
+    if not state.circle:
+        return True
+    if state.circle[0] not in other.circle:
+        return False
+    start = other.circle.index(state.circle[0])
+    rest = iter(other.circle[start:] + other.circle[:start])
+    return all(patch in rest for patch in state.circle)
 
 
 class Rigged:

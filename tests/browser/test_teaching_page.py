@@ -1,6 +1,6 @@
 """A teaching game and the review's measures, in a real browser at 1280x800 and at 390x844 with
 touch, on the rigged server (``served_pages.rigged_server``: the first legal buy is every position's
-best move, any other move a blunder), so each verdict is known in advance.
+best move, any other move a blunder costing its player ``POINTS``), so each verdict is known in advance.
 
 Teaching, chosen when the game starts: right after a move the page says it was a blunder, draws the
 better move on your quilt and waits, the AI not moving, until you take the move back or play on;
@@ -13,11 +13,12 @@ finds no serious or critical violation."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from rigged_analysis import Rigged
+from rigged_analysis import POINTS, Rigged, figures
 from served_pages import (  # noqa: F401  (fixtures browser, rigged_server, rigged_db, rigged_store)
     advancing_game,
     browser_fixture,
@@ -86,9 +87,10 @@ def test_a_blunder_is_said_its_better_move_drawn_and_taken_back(screen: Page, ri
     screen.wait_for_selector("body[data-busy=false][data-lesson=blunder]", timeout=60_000)
     # said at once, the better move drawn on your quilt; the AI waits for your choice
     text = screen.inner_text("[data-testid=lesson-text]")
-    assert text == (f"Move 1, you chose to {words_in(state, ADVANCE)}: a blunder (win chance 90% → 10%, 20 points "
-                    f"lost). Better: {words_in(state, better)} (drawn in green on your quilt). Take it back and try "
-                    "another move, or play on."), text
+    (even, _), (behind, _) = figures((0, 0), 0), figures((1, 0), 0)  # the rigged world: a deviation costs POINTS
+    assert text == (f"Move 1, you chose to {words_in(state, ADVANCE)}: a blunder (win chance {percent(even)} → "
+                    f"{percent(behind)}, {POINTS:g} points lost). Better: {words_in(state, better)} (drawn in green on "
+                    "your quilt). Take it back and try another move, or play on."), text
     assert drawn(screen, "[data-testid=lesson-best]") == sorted(cells_of(better.mask))
     # the better patch with its buttons, where they would lie
     assert button_cells(better.patch, better.mask), "the better patch has buttons to draw"
@@ -127,8 +129,8 @@ def test_a_blunder_is_said_its_better_move_drawn_and_taken_back(screen: Page, ri
         press(screen, "#advance")
     screen.wait_for_selector("body[data-busy=false][data-lesson=best]", timeout=60_000)
     assert screen.inner_text("[data-testid=lesson-text]") == (
-        f"Move {now['ply'] + 1}, you chose to {words_in(here, best)}: the best move (win chance 90% → 90%, 0 points "
-        "lost).")
+        f"Move {now['ply'] + 1}, you chose to {words_in(here, best)}: the best move (win chance {percent(behind)} → "
+        f"{percent(behind)}, 0 points lost).")
     assert screen.locator("#take-back").is_hidden() and screen.locator("[data-testid=lesson-best]").count() == 0
     assert serious_violations(screen) == []
 
@@ -162,7 +164,9 @@ def test_the_review_counts_the_take_backs_of_a_teaching_game(screen: Page, rigge
     review = review_of(rigged_server, game["id"], 0.3)
     assert [p["takebacks"] for p in review["players"]] == [1, 0]
     summary = screen.inner_text("[data-testid=review-summary]")
-    assert summary.startswith("You: accuracy ") and ", 1 take-back. The AI (greedy): " in summary, summary
+    # what the result reflects first, then each player's figures
+    assert summary.startswith(review["summary"]) and re.search(r"\bwon\b", review["summary"]), summary
+    assert "You: accuracy " in summary and ", 1 take-back. The AI (greedy): " in summary, summary
 
 
 def percent(x: float, signed: bool = False) -> str:

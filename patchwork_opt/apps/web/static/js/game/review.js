@@ -43,12 +43,15 @@ export async function startReview() {
   }
 }
 
+/** "a 62% chance", "an 8% chance", "an 18% chance": the article said as the figure is read. @param {number} x */
+const chanceOf = (x) => `${/^(8|11|18)/.test(pct(x)) ? "an" : "a"} ${pct(x)} chance`;
+
 function drawReview() {
   const r = S.review;
   const seconds = Number(r.seconds_per_move.toFixed(2));
-  $("review-summary").textContent = `${playersText(r, S.game.teaching)} (${seconds} s of analysis a move; accuracy `
-    + "as lichess counts it, from the win chance each move lost; the error rate as eXtreme Gammon counts it, the "
-    + "mean win chance lost per decision.)";
+  $("review-summary").textContent = `${r.summary} ${playersText(r, S.game.teaching)} (${seconds} s of analysis a `
+    + "move; accuracy as lichess counts it, from what each move lost; the error rate as eXtreme Gammon counts it, "
+    + "the mean win chance lost per decision.)";
   $("review-deal").textContent = dealText(r);
   $("label-rule").textContent = r.label_rule;
   $("measures-rule").textContent = r.measures_rule;
@@ -129,7 +132,7 @@ export async function showReviewPly(ply) {
   // "chose to" and "was to" make them whole sentences
   $("review-move").textContent = `Move ${ply + 1} of ${r.plies.length}: ${moverName(p.player)} chose to `
     + `${p.played_words} (${chancesText(p)}): ${verdictWords(p)}${exact}.`
-    + (isBest ? "" : ` The best move was to ${p.best_words}, keeping a ${pct(p.win_before)} chance to win.`);
+    + (isBest ? "" : ` The best move was to ${p.best_words}, keeping ${chanceOf(p.win_before)} to win.`);
   $("review-count").textContent = `Move ${ply + 1} of ${r.plies.length}`;
   /** @type {HTMLAnchorElement} */ ($("review-workshop")).href = workshopHref({ game: S.game.id, ply, player: p.player });
   /** @type {HTMLAnchorElement} */ ($("review-analysis")).href = analysisHref({ game: S.game.id, ply });
