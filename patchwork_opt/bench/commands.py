@@ -424,6 +424,38 @@ def bench_agreement(
     _print_json(found) if as_json else typer.echo(agreement.render_agreement_bench(found))
 
 
+@bench_app.command("judge")
+def bench_judge(
+    p1: Annotated[str, typer.Option("--p1", help="First bot (as patchwork match names them).")] = "random",
+    p2: Annotated[str, typer.Option("--p2", help="Second bot.")] = "solver",
+    games: Annotated[int, typer.Option(min=1, max=200, help="Games, seats swapped every other game.")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed for the circles and the bots.")] = 71,
+    level: Annotated[int, typer.Option(min=1, max=5, help="Level of searching bots.")] = 3,
+    p2_level: Annotated[int | None, typer.Option("--p2-level", min=1, max=5, help="Level for --p2 alone.")] = None,
+    review_seconds: Annotated[
+        float, typer.Option("--review-seconds", min=0.01, max=60, help="Analysis per position of each review.")
+    ] = 0.5,
+    as_json: JsonFlag = False,
+) -> None:
+    """The review against strength: each side's accuracy and mistakes, and the judge's promises checked."""
+    from patchwork_opt.apps.hints import review_record
+    from patchwork_opt.apps.match import GameResult, checked_spec
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.apps.review import GameReview
+    from patchwork_opt.apps.wiring import solver_advisor_path
+    from patchwork_opt.bench.judge import render_judge_bench, run_judge_bench
+
+    spec = checked_spec(p1, p2, games=games, seed=seed, level=level, time_per_move=None, iterations=None, workers=1,
+                        backend="local", save=None, advisor_factory=solver_advisor_path(), p2_level=p2_level)
+
+    def review(result: GameResult) -> GameReview:
+        return review_record(result.record, seconds=review_seconds)
+
+    with phase_progress(disable=as_json) as report:
+        result = run_judge_bench(spec, review, progress=report)
+    _print_json(result) if as_json else typer.echo(render_judge_bench(result))
+
+
 @bench_app.command("puzzles")
 def bench_puzzles(
     per_difficulty: Annotated[

@@ -114,7 +114,7 @@ export class Engine {
       if (!res.ok) {
         const body = await res.json().catch(() => ({}));
         if (!live()) return;
-        this.refused(res.status, body.detail || res.statusText, Number(res.headers.get("Retry-After") || 0), notation, lines, again);
+        this.refused(res.status, body.words || body.detail || res.statusText, Number(res.headers.get("Retry-After") || 0), notation, lines, again);
         return;
       }
       if (!res.body) throw new Error("the browser cannot read the stream");
