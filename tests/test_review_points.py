@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from patchwork_opt.ai.analysis.position import Spread
+from patchwork_opt.ai.analysis.position import Spread, analyse_position
 from patchwork_opt.ai.base import AnalysedMove, Bot, SearchedPosition
 from patchwork_opt.ai.bots.random_bot import RandomBot
 from patchwork_opt.ai.bots.solver_bot import SolverBot
@@ -20,14 +21,24 @@ from patchwork_opt.apps.judge import (
     LABELS,
     POINT_LABELS,
     Figure,
+    PlyReview,
     accounted_swing,
     judge_ply,
     label_of,
     label_rule,
 )
-from patchwork_opt.apps.review import GameReview, move_accuracy, render_review, review_game
+from patchwork_opt.apps.review import (
+    REFINE_SHARE,
+    GameReview,
+    close_calls,
+    move_accuracy,
+    render_review,
+    review_game,
+)
 from patchwork_opt.apps.web.schemas import review_view
+from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 
 ORDER = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -216,3 +227,48 @@ def test_the_review_tells_a_random_player_from_the_solver(reviews: list[tuple[in
         summary = review.to_json()["summary"]
         assert summary.startswith(f"{review.players[seat].name} won") and "decided at move" in summary
         assert f"{rand.name} {rand.points_per_decision:.1f}" in summary
+
+
+def _judged(ply: int, loss: float, points: float, *, error: float = 0.03, exact: bool = False,
+            within: bool = False) -> PlyReview:
+    label = label_of(loss, points, is_best=False)
+    return PlyReview(ply=ply, player=ply % 2, played=ADVANCE, best=ADVANCE, win_before=0.5, win_after=0.5 - loss,
+                     loss=loss, points_lost=points, label=label, margin_before=0.0, margin_after=-points, exact=exact,
+                     played_words="advance", best_words="advance", loss_error=0.0 if exact else error,
+                     points_error=0.0 if exact else 1.0, within_noise=within)
+
+
+def test_the_close_calls_are_the_plies_a_label_s_edge_lies_within_the_noise_of() -> None:
+    plies = [
+        _judged(0, 0.055, 0.5),  # 5.5% against the 5% edge, 3% of noise: close
+        _judged(1, 0.30, 12.0),  # a blunder by far
+        _judged(2, 0.055, 0.5, exact=True),  # proven: no noise
+        _judged(3, 0.0, 0.0, error=0.045, within=True),  # about the same as the best, its noise reaching 5%
+        _judged(4, 0.11, 0.5),  # 11% against the 10% edge: close
+        _judged(5, 0.025, 0.5),  # a good move, 2.5% from the first edge: close too
+        _judged(6, 0.15, 0.0),  # halfway between two edges: 5% from each, more than the noise
+    ]
+    assert close_calls(plies, share=1.0) == [0, 3, 4, 5]
+    assert close_calls(plies, share=2 / 7) == [0, 3]  # the closest first (noise 4.5% of 5%; 0.5% of 3%)
+
+
+def test_a_review_analyses_its_close_calls_again_deeper_and_chains_the_new_figures() -> None:
+    record = _solver_against_random(21, 0)
+    asked: list[str] = []
+
+    def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
+        return analyse_position(state, iterations=300, seed=0, extra=list(extra))
+
+    def deeper(state: State, extra: Sequence[Move]) -> SearchedPosition:
+        asked.append(to_notation(state))
+        return analyse_position(state, iterations=600, seed=0, extra=list(extra))
+
+    first = review_game(record, analyse=analyse, with_deal=False)
+    again = review_game(record, analyse=analyse, deeper=deeper, with_deal=False)
+    calls = close_calls(first.plies)
+    assert calls and len(calls) <= max(1, int(REFINE_SHARE * len(first.plies)))
+    states = [record.replay(i) for i in range(len(record.moves) + 1)]
+    wanted = {to_notation(states[j]) for i in calls for j in (i, i + 1) if not states[j].is_terminal()}
+    assert set(asked) == wanted and len(asked) == len(wanted)
+    for ply, following in itertools.pairwise(again.plies):
+        assert _first(ply.win_after, ply.player) == pytest.approx(_first(following.win_before, following.player))

@@ -25,7 +25,7 @@ from typing import Any
 from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
 from patchwork_opt.apps.judge import BLUNDER, PlyReview, label_of
-from patchwork_opt.apps.review import GameReview, PositionAnalyser, Progress, ReviewError, review_game
+from patchwork_opt.apps.review import REFINE_DEPTH, GameReview, PositionAnalyser, Progress, ReviewError, review_game
 from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
@@ -197,16 +197,20 @@ def practise_record(record: Record, *, seconds: float, out: Path | None = None,
     advisor = SolverAdvisor()
     made: dict[str, SearchedPosition] = {}
 
-    def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
-        # each position's own deadline, made as its analysis starts, as the review makes it
-        found = analyse_position(state, deadline=deadline_after(seconds), advisor=advisor, extra=extra, stop=stop)
-        made[to_notation(state)] = found
-        return found
+    def analysis(depth: int) -> PositionAnalyser:
+        def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
+            # each position's own deadline, made as its analysis starts, as the review makes it
+            found = analyse_position(state, deadline=deadline_after(seconds * depth), advisor=advisor, extra=extra,
+                                     stop=stop)
+            made[to_notation(state)] = found  # a close call's deeper analysis replaces the first
+            return found
+        return analyse
 
-    review = review_game(record, seconds=seconds, advisor=advisor, progress=progress, stop=stop, analyse=analyse)
+    review = review_game(record, seconds=seconds, advisor=advisor, progress=progress, stop=stop,
+                         analyse=analysis(1), deeper=analysis(REFINE_DEPTH))
 
     def recalled(state: State, extra: Sequence[Move]) -> SearchedPosition:
-        return made.get(to_notation(state)) or analyse(state, extra)
+        return made.get(to_notation(state)) or analysis(1)(state, extra)
 
     exercises = _exercises_of(record, review, mistake_plies(review), recalled, seconds)
     return review, [Practised(e.ply, e, _written(e, out)) for e in exercises]

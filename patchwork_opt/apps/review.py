@@ -64,6 +64,8 @@ from patchwork_opt.apps.deal import Deal, deal_of, deal_words
 from patchwork_opt.apps.judge import (
     BLUNDER,
     GRADE_WIN_PER_POINT,
+    LABELS,
+    Figure,
     PlyReview,
     chained_plies,
     decided_at,
@@ -85,6 +87,11 @@ from patchwork_opt.formats.record import Record, write_atomic
 ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668, 0.04354, -3.1669
 ACCURACY_BONUS = 1.0  # lichess's allowance for the analysis's uncertainty, added to a move that lost some
 DECIDED = 0.03  # a win chance this close to 0 or 1 is a decided game
+#: Close calls (``close_calls``): at most this share of a game's plies have both their positions
+#: analysed again, ``REFINE_DEPTH`` times as long as the rest, where a label's edge lies within
+#: the figures' margin of error (the review's time spent where it can change a verdict).
+REFINE_SHARE = 0.2
+REFINE_DEPTH = 2
 
 Progress = Callable[[str, float, float], None]
 #: ``analyse(state, extra)``: a position's analysis with ``extra`` (the move played) compared alongside.
@@ -260,11 +267,14 @@ def review_game(
     progress: Progress | None = None,
     stop: StopSignal | None = None,
     analyse: PositionAnalyser | None = None,
+    deeper: PositionAnalyser | None = None,
     with_deal: bool = True,
 ) -> GameReview:
     """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed), and its deal
     (``with_deal``); a set ``stop`` (nobody waits for the review any more) ends it with ReviewError.
-    ``analyse(state, extra)`` replaces ``analyse_position`` for each position (the service's analysis cache)."""
+    ``analyse(state, extra)`` replaces ``analyse_position`` for each position (the service's analysis cache).
+    The close calls (``close_calls``) have both their positions analysed again by ``deeper``: with the
+    review's own analyses, ``REFINE_DEPTH`` times as long; with ``analyse`` given, only when ``deeper`` is."""
     if not record.moves:
         raise ReviewError("the record has no moves to review")
     record.replay()  # a move the rules refuse is reported with its ply before any search
@@ -274,6 +284,38 @@ def review_game(
         after.apply(move)
         states.append(after)
     taken = takebacks_of(record, states)  # a corrupt take-back is refused before any search too
+    if analyse is None:
+        analyse, deeper = _own_analyses(seconds, iterations, seed, advisor, stop)
+    analyses = _analysed(states, record.moves, analyse, progress, stop)
+    plies, figures = chained_plies(states, record.moves, analyses)
+    if deeper is not None:
+        plies, figures = _close_calls_again(states, record.moves, analyses, plies, deeper, progress, stop)
+    first_wins = [figure.win for figure in figures]
+    players = _with_skill(_players(record.players or ["Player 1", "Player 2"], plies, first_wins), plies, states,
+                          taken)
+    end = states[-1]
+    final = (end.score(0), end.score(1)) if end.is_terminal() else None
+    return GameReview(plies, players, first_wins, final, seconds or 0.0, deal_of(record) if with_deal else None)
+
+
+def _own_analyses(seconds: float | None, iterations: int | None, seed: int, advisor: PlacementAdvisor | None,
+                  stop: StopSignal | None) -> tuple[PositionAnalyser, PositionAnalyser]:
+    """The review's own analyses of a position (``analyse_position``, each with its own deadline made as
+    it starts: the time per ply is the edge), and the deeper ones of its close calls."""
+
+    def at(depth: int) -> PositionAnalyser:
+        def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
+            deadline = deadline_after(seconds * depth) if iterations is None and seconds is not None else None
+            return analyse_position(state, deadline=deadline, iterations=None if iterations is None else
+                                    iterations * depth, seed=seed, advisor=advisor, extra=extra, stop=stop)
+        return analyse
+
+    return at(1), at(REFINE_DEPTH)
+
+
+def _analysed(states: Sequence[State], moves: Sequence[Move], analyse: PositionAnalyser, progress: Progress | None,
+              stop: StopSignal | None) -> list[SearchedPosition | None]:
+    """Each position's analysis, the move played from it compared alongside (None where the game is over)."""
     total = len(states) - (1 if states[-1].is_terminal() else 0)
     analyses: list[SearchedPosition | None] = []
     for i, state in enumerate(states):
@@ -282,19 +324,51 @@ def review_game(
             continue
         if stop is not None and stop.is_set():
             raise ReviewError("the review was stopped before its end")
-        extra = [record.moves[i]] if i < len(record.moves) else []
-        if analyse is not None:
-            analyses.append(analyse(state, extra))
-        else:
-            # each position's own deadline, made as its analysis starts (the time per ply is the edge)
-            deadline = deadline_after(seconds) if iterations is None else None
-            analyses.append(analyse_position(state, deadline=deadline, iterations=iterations, seed=seed,
-                                             advisor=advisor, extra=extra, stop=stop))
+        analyses.append(analyse(state, [moves[i]] if i < len(moves) else []))
         if progress is not None:
             progress("analysing positions", i + 1, total)
-    plies, figures = chained_plies(states, record.moves, analyses)
-    names = record.players or ["Player 1", "Player 2"]
-    first_wins = [figure.win for figure in figures]
+    return analyses
+
+
+def close_calls(plies: Sequence[PlyReview], share: float = REFINE_SHARE) -> list[int]:
+    """The plies whose label an analysis at another depth could change, at most ``share`` of them,
+    closest first, returned in ply order: a move's graded loss (``judge.graded_loss``) within its
+    margin of error of a label's edge, or a move shown as about the same as the best whose margin
+    of error reaches the first edge. Proven figures are no close call."""
+    scored = []
+    for p in plies:
+        noise = max(p.loss_error, p.points_error * GRADE_WIN_PER_POINT)
+        if noise <= 0.0 or p.exact or (p.label == "best" and not p.within_noise):
+            continue
+        if p.within_noise:
+            distance = max(0.0, LABELS[0][1] - noise) / noise
+        else:
+            lost = graded_loss(p.loss, p.points_lost)
+            distance = min(abs(lost - edge) for _, edge in LABELS) / noise
+        if distance <= 1.0:
+            scored.append((distance, p.ply))
+    kept = sorted(scored)[:max(1, int(share * len(plies)))]
+    return sorted(ply for _, ply in kept)
+
+
+def _close_calls_again(states: Sequence[State], moves: Sequence[Move], analyses: list[SearchedPosition | None],
+                       plies: list[PlyReview], deeper: PositionAnalyser, progress: Progress | None,
+                       stop: StopSignal | None) -> tuple[list[PlyReview], list[Figure]]:
+    """The review's time spent where the figures are close to a label's edge: both positions of each
+    close call analysed again by ``deeper`` (the move played compared alongside, both at one depth),
+    then the chain made again."""
+    again = sorted({j for i in close_calls(plies) for j in (i, i + 1) if not states[j].is_terminal()})
+    for done, j in enumerate(again, start=1):
+        if stop is not None and stop.is_set():
+            raise ReviewError("the review was stopped before its end")
+        analyses[j] = deeper(states[j], [moves[j]] if j < len(moves) else [])
+        if progress is not None:
+            progress("checking the close calls again, deeper", done, len(again))
+    return chained_plies(states, moves, analyses)
+
+
+def _players(names: Sequence[str], plies: Sequence[PlyReview], first_wins: Sequence[float]) -> list[PlayerReview]:
+    """Each seat's accuracy and labels counted (``_with_skill`` adds the rest)."""
     weights = volatility_weights(first_wins)
     players = []
     for seat in (0, 1):
@@ -304,10 +378,7 @@ def review_game(
             inaccuracies=sum(p.label == "inaccuracy" for p in own), mistakes=sum(p.label == "mistake" for p in own),
             blunders=sum(p.label == BLUNDER for p in own),
         ))
-    players = _with_skill(players, plies, states, taken)
-    end = states[-1]
-    final = (end.score(0), end.score(1)) if end.is_terminal() else None
-    return GameReview(plies, players, first_wins, final, seconds or 0.0, deal_of(record) if with_deal else None)
+    return players
 
 
 def review_move(state: State, played: Move, analyse: PositionAnalyser, ply: int = 0) -> PlyReview:
