@@ -370,7 +370,8 @@ class Health(BaseModel):
     )
     streams: dict[str, int] = Field(
         default_factory=dict,
-        description="live analyses (GET /api/analysis/stream) this server runs now and at most at once",
+        description="live analyses (GET /api/analysis/stream) this server runs now (running) and at most at once "
+                    "(capacity), and its analysis workers that have loaded the compiled searches (ready_workers)",
     )
 
 
