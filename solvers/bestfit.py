@@ -87,6 +87,8 @@ class BestFitResult(BaseModel):
     lookahead: list[int] = Field(description="The next patches whose cover is the solver part.")
     lookahead_cover_before: int = Field(description="Best cover of the lookahead patches before placing.")
     pool: int = Field(description="Patches (and leather) counted as still to come.")
+    pool_ids: list[int] = Field(description="The patches counted as still to come.")
+    singles: int = Field(description="The leather patches counted as still to come.")
     solved: int = Field(description="Candidates whose lookahead part was computed.")
     exact: bool = Field(description="True when the lookahead parts of all hints are proven.")
     weights: ScoreWeights
@@ -437,6 +439,8 @@ def best_fit(
         lookahead=list(upcoming),
         lookahead_cover_before=ranker.cover_before.value,
         pool=len(pool_ids) + singles,
+        pool_ids=pool_ids,
+        singles=max(0, singles),
         solved=ranker.solved,
         exact=all(h.exact for h in hints),
         weights=weights,

@@ -159,6 +159,24 @@ def test_best_placements_have_their_reasons_and_match_the_cli(client: TestClient
     assert data["placements"][0]["reasons"]["touches"] in text and data["placements"][0]["reasons"]["score"] in text
 
 
+def test_a_placement_that_cuts_the_open_area_says_so_on_the_page_and_in_the_terminal(
+        client: TestClient, tmp_path: Path) -> None:
+    corridor = Quilt(FULL & ~mask_of((0, c) for c in range(9)))  # only row 0 open
+    body = {"quilt": corridor.to_json(), "patch": 0, "pool": [1], "top": 8}
+    response = client.post("/api/workshop/placements", json=body)
+    assert response.status_code == 200, response.text
+    told = {tuple(map(tuple, p["cells"])): p["reasons"]["open_area"] for p in response.json()["placements"]}
+    assert len(told) == 8
+    middle = ("leaves a 2-cell hole no patch still to come can fill; "
+              "leaves a 5-cell hole only #1 can go in, covering at most 3 of its cells")
+    assert told[((0, 2), (0, 3))] == middle
+    assert told[((0, 0), (0, 1))] == ""  # the 7 cells left in one piece: nothing to say
+    path = tmp_path / "corridor.txt"
+    path.write_text(corridor.to_text())
+    text = runner.invoke(cli.app, ["hint", str(path), "--patch", "0", "--pool", "1", "--top", "8"]).stdout
+    assert middle in text
+
+
 def test_bad_placement_requests_are_422_naming_what_is_wrong(client: TestClient) -> None:
     full_but_one = Quilt(FULL & ~1).to_json()
     cases: list[tuple[dict[str, Any], str]] = [

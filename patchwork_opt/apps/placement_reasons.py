@@ -1,10 +1,13 @@
-"""A best placement's reasons in words: what it touches, what it keeps open, whether the next
-patches still fit, the 7x7 square, and how its score adds up.
+"""A best placement's reasons in words: what it touches, what it keeps open, how it divides the
+open area (a region it splits, the small holes it leaves and which patches can fill them), whether
+the next patches still fit, the 7x7 square, and how its score adds up.
 
 One place for these words: ``patchwork hint QUILT --patch`` prints them and the workshop's API
 returns them (``POST /api/workshop/placements``), so the terminal and the page say the same thing.
 The figures come from the best fit's score parts (``solvers.bestfit``: contact, cells shut in,
-cells of the next patches lost, the 7x7 square) and its weights, said as facts of the quilt.
+cells of the next patches lost, the 7x7 square) and its weights, said as facts of the quilt; the
+open area's from its graph (``solvers.open_area``: regions, articulation points, the catalogue's
+shapes that fit a hole).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from pydantic import BaseModel, Field
 from patchwork_opt.core.bitboard import contact_edges, mask_of
 from patchwork_opt.core.words import cells_words, plural
 from solvers.bestfit import BestFitResult, Hint, ScoreWeights
+from solvers.bounds import Pool
+from solvers.open_area import Hole, OpenAreaChange, open_area_change
 
 
 class PlacementReasons(BaseModel):
@@ -24,6 +29,8 @@ class PlacementReasons(BaseModel):
     where: str = Field(description="where it lies: \"rows 7-8, cols 0-2\"")
     touches: str = Field(description="how snugly it sits: \"7 of its 10 sides touch the edge or covered cells\"")
     keeps_open: str = Field(description="the empty cells it leaves, and any it shuts in for good")
+    open_area: str = Field(default="", description="a region of the open area it splits, and the small holes it leaves "
+                           "with the patches still to come that can fill them (\"\" when neither)")
     next_patches: str = Field(description="whether the next patches still fit (\"\" without next patches)")
     square: str = Field(description="a 7x7 square it completes or closes off (\"\" otherwise)")
     score: str = Field(description="how its score adds up, term by term")
@@ -31,7 +38,7 @@ class PlacementReasons(BaseModel):
 
 def summary(reasons: PlacementReasons) -> str:
     """The reasons in one line (a hint's ``reason`` in ``patchwork hint --json``): where, then the facts."""
-    facts = [reasons.square, reasons.touches, reasons.keeps_open, reasons.next_patches]
+    facts = [reasons.square, reasons.touches, reasons.keeps_open, reasons.open_area, reasons.next_patches]
     return f"{reasons.where}: " + "; ".join(f for f in facts if f)
 
 
@@ -65,6 +72,47 @@ def _keeps_open(parts: dict[str, float]) -> str:
     if shut < 0:
         return f"{left}; covers {plural(-shut, 'cell')} no other patch still to come could fill"
     return f"{left}; shuts in no cell for good"
+
+
+_COUNTS = {2: "two", 3: "three", 4: "four"}
+_NAMED = 4  # a hole's fitting pieces named one by one up to this many, counted past it
+
+
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" or {names[-1]}"
+
+
+def _split(change: OpenAreaChange) -> str:
+    sizes = " and ".join(plural(part.bit_count(), "cell") for part in change.large)
+    area = "the open area" if change.regions_before == 1 else "its part of the open area"
+    count = len(change.large)
+    into = f"in {_COUNTS[count]}" if count in _COUNTS else f"into {count} parts"
+    words = f"splits {area} {into} (parts of {sizes})"
+    cut = change.cut.bit_count()
+    if cut:
+        cells = f"any one of {cut} of its cells" if cut > 2 else _either(
+            [cells_words(1 << i) for i in range(change.cut.bit_length()) if change.cut >> i & 1])
+        words += f"; covering {cells} alone would have split it"
+    return words
+
+
+def _hole(hole: Hole) -> str:
+    pieces = [f"#{pid}" for pid in hole.fits] + (["a leather patch"] if hole.leather else [])
+    left = f"leaves a {hole.size}-cell hole"
+    if not pieces:
+        return f"{left} no patch still to come can fill"
+    which = f"{len(pieces)} of the patches still to come" if len(pieces) > _NAMED else f"only {_either(pieces)}"
+    if hole.fillable < hole.size:
+        return f"{left} {which} can go in, covering at most {hole.fillable} of its cells"
+    return f"{left} {which} can fill"
+
+
+def open_area_words(quilt: int, mask: int, pool: Pool) -> str:
+    """How covering ``mask`` divides ``quilt``'s open area, in words ("" when it neither splits a
+    region nor leaves a hole): each part a clause, "; " between them."""
+    change = open_area_change(quilt, mask, pool)
+    clauses = ([_split(change)] if change.splits else []) + [_hole(h) for h in change.holes]
+    return "; ".join(clauses)
 
 
 def _next_patches(hint: Hint, lookahead: Sequence[int], before: int) -> str:
@@ -115,6 +163,7 @@ def placement_reasons(quilt: int, hint: Hint, result: BestFitResult) -> Placemen
         where=cells_words(mask),
         touches=_touches(mask, quilt),
         keeps_open=_keeps_open(hint.parts),
+        open_area=open_area_words(quilt, mask, Pool.of(result.pool_ids, result.singles)),
         next_patches=_next_patches(hint, result.lookahead, result.lookahead_cover_before),
         square=_square(hint.parts),
         score=_score(hint, result.weights),
@@ -123,5 +172,5 @@ def placement_reasons(quilt: int, hint: Hint, result: BestFitResult) -> Placemen
 
 def reasons_lines(reasons: PlacementReasons) -> list[str]:
     """The reasons as the CLI prints them under a placement, one a line: the facts, then the score's terms."""
-    return [line for line in (reasons.square, reasons.touches, reasons.keeps_open, reasons.next_patches,
-                              reasons.score) if line]
+    return [line for line in (reasons.square, reasons.touches, reasons.keeps_open, reasons.open_area,
+                              reasons.next_patches, reasons.score) if line]

@@ -67,7 +67,7 @@ export function drawQuilt(view) {
 }
 
 const REASONS = [["where", "Where"], ["touches", "Touches"], ["keeps_open", "Keeps open"],
-  ["next_patches", "Next patches"], ["square", "The 7x7"], ["score", "Score"]];
+  ["open_area", "Open area"], ["next_patches", "Next patches"], ["square", "The 7x7"], ["score", "Score"]];
 
 /** @param {HTMLElement} dl @param {[string, string][]} rows */
 function fillList(dl, rows) {
