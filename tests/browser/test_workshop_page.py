@@ -29,8 +29,11 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
 )
 from test_components import SCREENS  # the two sizes every page is tried at
 
+from patchwork_opt.apps.placement_reasons import open_area_words
 from patchwork_opt.bench.workshop_page import timed_answer, workshop_address
-from patchwork_opt.core.catalogue import PATCHES
+from patchwork_opt.core.bitboard import FULL, mask_of
+from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES
+from solvers.bounds import Pool
 
 pytestmark = pytest.mark.slow
 Cells = set[tuple[int, int]]
@@ -240,6 +243,23 @@ def test_best_placements_are_drawn_one_by_one_with_their_reasons(ws: Page, serve
         assert ws.inner_text("[data-testid=step-count]").startswith(f"Placement {len(best) - 1} of")
     assert pressed(ws) == {(0, 0), (0, 1), (1, 0), (4, 4)}  # a placement shown is not painted
     check_page(ws, "placements")
+
+
+def test_a_placement_cutting_the_open_area_says_so_in_its_reasons(ws: Page, server: str) -> None:
+    corridor = FULL & ~mask_of((0, c) for c in range(9))  # only row 0 open
+    open_page(ws, server, workshop_address(corridor, [0]))
+    press(ws, ws.get_by_role("button", name="Best placements"))
+    answered(ws, "placements")
+    total = int(ws.inner_text("[data-testid=step-count]").split(" of ")[1].split(":")[0])
+    told = []
+    for k in range(1, total + 1):
+        expected = open_area_words(corridor, mask_of(marked(ws)), Pool.of(range(1, PATCH_COUNT)))
+        reasons = ws.inner_text("[data-testid=reasons]")
+        assert (expected in reasons and "Open area" in reasons) if expected else "Open area" not in reasons
+        told.append(expected)
+        if k < total:
+            press(ws, ws.get_by_role("button", name="Next ▶"))
+    assert "" in told and any(w.startswith("leaves a ") for w in told)  # the ends say nothing, a cut says so
 
 
 def test_the_page_comes_back_from_its_link(ws: Page, server: str, browser: Browser) -> None:
