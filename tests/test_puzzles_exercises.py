@@ -132,7 +132,7 @@ def test_the_best_move_is_right_and_the_move_played_never_is(blunder: Exercise) 
     assert not played.correct and played.text.startswith("that is the move you played in the game")
     # the verdict says which move was best and why the move played was worse, with the play after it
     assert "The best move was buy #29" in played.text and played.why in played.text
-    assert "You played advance 3 spaces" in played.why and "The play expected after your move" in played.why
+    assert "You chose to advance 3 spaces" in played.why and "The play expected after your move" in played.why
     with pytest.raises(IllegalMoveError):
         judge_exercise(blunder, Move("leather", -1, 1), judging())
     with pytest.raises(PatchworkError, match="needs the review's label rule"):

@@ -108,7 +108,7 @@ def test_exercises_from_the_review_are_answered_wrong_then_right(screen: Page, r
     best = Rigged.best(state)
     task = screen.inner_text("[data-testid=task]")
     assert first["points_lost"] == POINTS
-    assert task.startswith(f"Move {flagged[-12] + 1} of your game: you played {words_in(state, ADVANCE)}, a blunder: "
+    assert task.startswith(f"Move {flagged[-12] + 1} of your game: you chose to {words_in(state, ADVANCE)}, a blunder: "
                            f"{round(100 * first['loss'])}% of win chance and {POINTS:g} points lost against the best "
                            "move (yours is shaded on the track)"), task
     assert screen.locator("#ex-track [data-testid=span-played]").count() == 1
@@ -124,7 +124,7 @@ def test_exercises_from_the_review_are_answered_wrong_then_right(screen: Page, r
         "rs => rs.map(r => [Number(r.getAttribute('y')) / 34, Number(r.getAttribute('x')) / 34])")
     assert sorted((int(r), int(c)) for r, c in drawn) == sorted(cells_of(best.mask))
     why = screen.inner_text("[data-testid=verdict-why]")
-    assert why.startswith("Why it was worse: You played advance") and f"{POINTS:.1f} points lost, a blunder" in why
+    assert why.startswith("Why it was worse: You chose to advance") and f"{POINTS:.1f} points lost, a blunder" in why
     after = state.clone()
     after.apply(ADVANCE)
     reply, replier = Rigged.best(after), after.to_move()  # what the rigged analysis expects after the advance

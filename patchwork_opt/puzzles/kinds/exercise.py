@@ -248,8 +248,8 @@ def worse_figures(exercise: Exercise) -> str:
     played, best = exercise.played, exercise.best
     loss = max(0.0, best.win - played.win)
     points = max(0.0, best.margin - played.margin)
-    text = (f"You played {words_in(state, played.move)}: it leaves you {_figure(played)}, where "
-            f"{words_in(state, best.move)} keeps {_figure(best)}; {loss:.0%} of win chance and "
+    text = (f"You chose to {words_in(state, played.move)}: it leaves you {_figure(played)}, where the best move, "
+            f"to {words_in(state, best.move)}, keeps {_figure(best)}; {loss:.0%} of win chance and "
             f"{points:.1f} points lost, a {exercise.label}.")
     more = contrast(state, best.move, played.move)
     return f"{text} {more}" if more else text

@@ -64,7 +64,7 @@ class ExerciseBoard extends MoveBoard {
   task(puzzle) {
     const d = puzzle.details;
     const where = d.played.type === "advance" ? "shaded on the track" : "outlined in red";
-    return `Move ${d.ply + 1} of your game: you played ${d.played_words}, ${article(d.label)}: ${pct(d.loss)} of `
+    return `Move ${d.ply + 1} of your game: you chose to ${d.played_words}, ${article(d.label)}: ${pct(d.loss)} of `
       + `win chance and ${points(d.points_lost)} lost against the best move (yours is ${where}). Find a better `
       + `move: any move the review would not call a mistake is right. Difficulty ${puzzle.difficulty} of 5.`;
   }
