@@ -29,7 +29,7 @@ class PlacementReasons(BaseModel):
     where: str = Field(description="where it lies: \"rows 7-8, cols 0-2\"")
     touches: str = Field(description="how snugly it sits: \"7 of its 10 sides touch the edge or covered cells\"")
     keeps_open: str = Field(description="the empty cells it leaves, and any it shuts in for good")
-    open_area: str = Field(default="", description="a region of the open area it splits, and the small holes it leaves "
+    open_area: str = Field(description="a region of the open area it splits, and the small holes it leaves "
                            "with the patches still to come that can fill them (\"\" when neither)")
     next_patches: str = Field(description="whether the next patches still fit (\"\" without next patches)")
     square: str = Field(description="a 7x7 square it completes or closes off (\"\" otherwise)")
