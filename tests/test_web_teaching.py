@@ -224,3 +224,19 @@ def test_a_database_from_before_teaching_games_opens_and_keeps_its_games(db: str
     again = store.get(new.id)
     assert again.teaching and again.moves[0].verdict == verdict
     assert replace(again, takebacks=[]).record.to_json() == Record(again.circle, [ADVANCE]).to_json()
+
+
+def test_a_verdict_stored_before_the_figures_chained_still_reads_back(tmp_path: Path, rigged: Rigged) -> None:
+    """A teaching game stored by an older server: its verdicts have no margins nor within_noise."""
+    db = str(tmp_path / "old.db")
+    with TestClient(create_app(db, rigged_services(rigged)), base_url=LOCAL) as c:
+        game = new_game(c, teaching=True)
+        verdict = play(c, game, ADVANCE).json()["moves"][-1]["verdict"]
+    older = {k: v for k, v in verdict.items() if k not in ("margin_before", "margin_after", "within_noise")}
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE moves SET verdict = ? WHERE game_id = ?", (json.dumps(older), game["id"]))
+    with TestClient(create_app(db, rigged_services(rigged)), base_url=LOCAL) as c:
+        read = c.get(f"/api/games/{game['id']}")
+    assert read.status_code == 200, read.text
+    again = read.json()["moves"][-1]["verdict"]
+    assert again["margin_before"] is None and again["label"] == verdict["label"] and not again["within_noise"]

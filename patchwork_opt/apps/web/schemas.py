@@ -385,8 +385,8 @@ class ErrorBody(BaseModel):
     words: str = Field(description="the same for a player, in sentences (what the pages show)")
 
 
-class ReviewedPly(BaseModel):
-    """One ply of the review, as ``patchwork analyze --json`` prints it, plus the moves in words."""
+class JudgedPly(BaseModel):
+    """What a review and a teaching verdict say of one ply (``ReviewedPly``, ``MoveVerdict``)."""
 
     ply: int
     player: int
@@ -397,15 +397,14 @@ class ReviewedPly(BaseModel):
     win_before: float = Field(description="the mover's win chance in the position before the move (the figure after "
                                           "the previous ply: the figures chain), 0-1")
     win_after: float = Field(description="the mover's win chance in the position after the move played, 0-1")
-    margin_before: float = Field(description="the mover's expected final margin before the move, in points")
-    margin_after: float = Field(description="the mover's expected final margin after the move, in points")
     loss: float = Field(description="win_before - win_after (at least 0)")
     points_lost: float = Field(description="margin_before - margin_after (at least 0)")
     loss_error: float = Field(description="the analysis's own margin of error on loss (0 when proven): a move within "
                                           "it and points_error is about the same as the best, shown with no loss")
     points_error: float = Field(description="the analysis's own margin of error on points_lost, in points")
-    within_noise: bool = Field(description="the move's difference from the best was within the analysis's margin of "
-                                           "error: about the same as the best, shown with no loss")
+    within_noise: bool = Field(default=False, description="the move's difference from the best was within the "
+                                                          "analysis's margin of error: about the same as the best, "
+                                                          "shown with no loss")
     label: Literal["best", "good", "inaccuracy", "mistake", "blunder"] = Field(
         description="follows loss and points_lost alone (label_rule)")
     exact: bool = Field(description="both figures come from an exhaustive search of the rest of the game")
@@ -413,16 +412,28 @@ class ReviewedPly(BaseModel):
     best_text: str = Field(description="the best move, in words (as best_words, kept for older pages)")
 
 
+class ReviewedPly(JudgedPly):
+    """One ply of the review, as ``patchwork analyze --json`` prints it, plus the moves in words."""
+
+    margin_before: float = Field(description="the mover's expected final margin before the move, in points")
+    margin_after: float = Field(description="the mover's expected final margin after the move, in points")
+
+
 #: The labels that make a teaching game's verdict offer a take-back.
 FLAGGED = ("mistake", "blunder")
 
 
-class MoveVerdict(ReviewedPly):
+class MoveVerdict(JudgedPly):
     """A teaching game's verdict on one of your moves, right after it: the review's ply for it (the
     same analysis, labels by ``label_rule``), with whether it is flagged."""
 
     flagged: bool = Field(description="a mistake or a blunder: say so, draw the best move and offer a take-back "
                                       "(POST /api/games/{id}/undo takes your last move back)")
+    # a verdict a server stored before the figures chained has no margins: it still reads back
+    margin_before: float | None = Field(default=None, description="the mover's expected final margin before the "
+                                        "move, in points (null in a verdict stored by an older server)")
+    margin_after: float | None = Field(default=None, description="the mover's expected final margin after the "
+                                       "move, in points (null in a verdict stored by an older server)")
 
 
 def reviewed_ply(p: PlyReview) -> dict[str, Any]:
