@@ -2,7 +2,8 @@
 play, ``move``, matches, the engine protocol and the web service's analyses and bots, which never
 import ``solvers`` themselves. Hints and reviews (``apps/hints.py``) call the solvers directly (a
 quilt's best fit, the CP-SAT advisor of a position's analysis); terminal play's hints and review
-come from there through this module.
+come from there through this module. ``solver_advisor`` builds the CP-SAT advisor for the applications and
+the benchmarks.
 
 It needs only the core install; the web service's endpoints are wired in ``apps/web/wiring.py``.
 """
@@ -46,6 +47,14 @@ def solver_advisor_path() -> str | None:
     return SOLVER_ADVISOR if found else None
 
 
+def solver_advisor(budget: float | None = None) -> SolverAdvisor:
+    """A new CP-SAT placement advisor (``solvers.advisor.SolverAdvisor``): the one place the applications
+    build it. ``budget``: seconds for one ranking's solver part (the benchmarks); None: the advisor's own."""
+    from solvers.advisor import SolverAdvisor
+
+    return SolverAdvisor() if budget is None else SolverAdvisor(budget=budget)
+
+
 def play_hinter(state: State, count: int) -> list[HintLine]:
     """The AI's ranked moves of the position with their win chances, as terminal play shows them."""
     from patchwork_opt.apps.hints import advised_hints
@@ -65,9 +74,7 @@ def play_reviewer(record: Record) -> str:
 
 def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]:
     """The AI for terminal play, with the CP-SAT advisor plugged in (also used for suggestions)."""
-    from solvers.advisor import SolverAdvisor
-
-    advisor = SolverAdvisor()
+    advisor = solver_advisor()
     return make_bot(ai, level=level, seed=seed, advisor=advisor), advisor
 
 
@@ -76,9 +83,7 @@ def bot_advisor(ai: str) -> PlacementAdvisor | None:
     (``registry.ADVISED_BOTS``), else none (``patchwork move`` and the service's bots)."""
     if ai.strip().lower() not in ADVISED_BOTS:
         return None
-    from solvers.advisor import SolverAdvisor
-
-    return SolverAdvisor()
+    return solver_advisor()
 
 
 def match_advisor(p1: str, p2: str) -> str | None:
@@ -97,9 +102,8 @@ def analyse(
     Its deadline is made here, when the analysis starts (``seconds``, the cache's key, was capped
     once where the request came in)."""
     from patchwork_opt.ai.analysis.position import analyse_position
-    from solvers.advisor import SolverAdvisor
 
-    return analyse_position(state, deadline=Deadline.after(seconds), advisor=SolverAdvisor(), extra=extra,
+    return analyse_position(state, deadline=Deadline.after(seconds), advisor=solver_advisor(), extra=extra,
                             stop=stop)
 
 
@@ -108,9 +112,8 @@ def live(state: State, *, stop: StopSignal, max_seconds: float | None = None) ->
     offers, as ``hint`` places them: the service's analysis stream, ``hint --watch`` and the engine's
     ``go infinite`` all run it."""
     from patchwork_opt.ai.analysis.live import live_analysis
-    from solvers.advisor import SolverAdvisor
 
-    return live_analysis(state, stop=stop, max_seconds=max_seconds, advisor=SolverAdvisor())
+    return live_analysis(state, stop=stop, max_seconds=max_seconds, advisor=solver_advisor())
 
 
 def warm_compiled_searches() -> None:

@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from patchwork_opt.apps.wiring import solver_advisor
 from patchwork_opt.core.bitboard import WINDOW_MASKS
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.clock import Deadline
-from solvers.advisor import SolverAdvisor
 from solvers.bonus import bonus_completion
 from solvers.model import SolverConfig
 from solvers.search.fastpack import warm_up
@@ -57,7 +57,7 @@ def bench_bonus(
     rng = random.Random(seed)
     cases = [near_complete_quilt(rng) for _ in range(quilts)]
     config = SolverConfig(workers=1, seed=0)
-    advisor = SolverAdvisor()
+    advisor = solver_advisor()
     warm_up()  # load the compiled search before timing
     out: dict[str, Any] = {"quilts": quilts, "seed": seed, "time_limit": time_limit}
     for name, call in (

@@ -12,10 +12,10 @@ from typing import Any
 
 from patchwork_opt.ai.analysis.position import candidate_moves
 from patchwork_opt.ai.random_play import random_move
+from patchwork_opt.apps.wiring import solver_advisor
 from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.clock import ADVISOR_SHARE, Deadline
 from patchwork_opt.core.state import State
-from solvers.advisor import SolverAdvisor
 from solvers.bestfit import best_fit, contact
 from solvers.model import SolverConfig
 
@@ -154,7 +154,7 @@ def _time_positions(rng: random.Random, positions: int, progress: Progress | Non
     times: list[float] = []
     for index in range(positions):
         state = random_midgame_position(rng)
-        advisor = SolverAdvisor(budget=ADVISOR_SHARE)
+        advisor = solver_advisor(budget=ADVISOR_SHARE)
         start = time.perf_counter()
         candidate_moves(state, advisor)
         times.append(time.perf_counter() - start)
