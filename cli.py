@@ -178,40 +178,13 @@ def hint(
     as_json: JsonFlag = False,
 ) -> None:
     """Best placements of a patch on a quilt, or the ranked moves of the player to move."""
-    from patchwork_opt.apps.hints import AdvisedHints, hint_for, render_advised_hints, render_best_fit
-    from patchwork_opt.apps.warmup import groups_for_analysis
+    from patchwork_opt.apps.hints import hint_command, render_hint
 
-    patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
-    if len(patch_ids) > 1:
-        raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
-    if time_limit is not None and time_limit <= 0:
-        raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
-    loaded = load_position_input(what)
-    if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
-        _prepare(*groups_for_analysis(loaded.state))  # (a quilt's best fit compiles nothing)
-    if watch:
-        from patchwork_opt.apps.watch import watch_hint
-
-        given = [name for name, value in (("--patch", patch_text), ("--next", next_ids), ("--pool", pool_ids))
-                 if value is not None]
-        watch_hint(loaded, refused=given, top=top, time_limit=time_limit, as_json=as_json)
-        return
-    result = hint_for(
-        loaded,
-        patch_ids[0] if patch_ids else None,
-        parse_patch_ids(next_ids, "--next") if next_ids else None,
-        parse_patch_ids(pool_ids, "--pool") if pool_ids is not None else None,
-        deadline=Deadline.after(1.0 if time_limit is None else time_limit),  # the edge: the hint's one clock
-        top_k=top,
-        lookahead=lookahead,
-    )
-    if as_json:
-        _print_json(result.model_dump(mode="json"))
-    elif isinstance(result, AdvisedHints):
-        assert loaded.state is not None
-        typer.echo(render_advised_hints(result, loaded.state))
-    else:
-        typer.echo(render_best_fit(result, loaded.quilt.mask))
+    answer = hint_command(what, patch_text=patch_text, next_text=next_ids, pool_text=pool_ids, top=top,
+                          lookahead=lookahead, time_limit=time_limit, watch=watch, as_json=as_json)
+    if answer is not None:  # (None: --watch printed its lines as they came)
+        loaded, result = answer
+        _print_json(result.model_dump(mode="json")) if as_json else typer.echo(render_hint(result, loaded))
 
 
 @app.command()
@@ -276,8 +249,6 @@ def bonus(
 
 # ==== play =====================================================================================
 
-PLAY_SIDES = {"first": 0, "second": 1}
-
 
 @app.command()
 def play(
@@ -290,23 +261,9 @@ def play(
     save: Annotated[str | None, typer.Option(help="Keep the game record in this file.")] = None,
 ) -> None:
     """Play a game against the AI in the terminal (or from a script on standard input)."""
-    import sys
+    from patchwork_opt.apps.play.start import play_in_terminal
 
-    from patchwork_opt.apps.play import Session, run, start_record, terminal_for
-    from patchwork_opt.apps.wiring import play_bot, play_hinter, play_reviewer
-
-    if you not in PLAY_SIDES:
-        raise PatchworkError(f"--you must be first or second, not {you!r}")
-    from patchwork_opt.apps.warmup import groups_for_bot
-
-    record = start_record(load, seed, leather)
-    # the bot's, and what the game's hints and review use
-    _prepare(*dict.fromkeys([*groups_for_bot(ai, level), "search", "learned", "exact"]))
-    bot, advisor = play_bot(ai, level, seed)
-    session = Session(record, PLAY_SIDES[you], bot, advisor=advisor, hinter=play_hinter)
-    if save is not None:
-        session.save(save)  # a path that cannot be written is refused before the game starts
-    raise typer.Exit(run(session, terminal_for(sys.stdin, sys.stdout, sys.stderr), save, play_reviewer))
+    raise typer.Exit(play_in_terminal(ai=ai, level=level, seed=seed, you=you, leather=leather, load=load, save=save))
 
 
 # ==== serve ====================================================================================
@@ -423,40 +380,12 @@ def analyze(
     as_json: JsonFlag = False,
 ) -> None:
     """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
-    from patchwork_opt.apps.hints import review_record
-    from patchwork_opt.apps.practice import (
-        Practised,
-        check_puzzle_dir,
-        mistake_plies,
-        practise_record,
-        render_practised,
-    )
-    from patchwork_opt.apps.progress import phase_progress
-    from patchwork_opt.apps.review import chart_target, render_review, write_chart
+    from patchwork_opt.apps.practice import analyze_command
 
-    game = Record.load(record)
-    if chart:
-        chart_target(chart)  # a bad name is refused before the analysis, not after
-    out = check_puzzle_dir(puzzles) if puzzles is not None else None
-    practised: list[Practised] | None = None
-    _prepare("search", "learned", "exact")
-    with phase_progress() as report:
-        if out is None:
-            review = review_record(game, seconds=time_per_move, progress=report)
-        else:
-            review, practised = practise_record(game, seconds=time_per_move, out=out, progress=report)
-    written = write_chart(review, chart) if chart else None
-    if as_json:
-        data = review.to_json()
-        if practised is not None:
-            data["puzzles"] = [p.to_json() for p in practised]
-        _print_json(data)
-    else:
-        typer.echo(render_review(review))
-        if practised is not None:
-            typer.echo(render_practised(practised, len(mistake_plies(review)), puzzles or ""))
-    if written:
-        typer.echo(f"chart written to {written}", err=True)
+    analysed = analyze_command(record, seconds=time_per_move, chart=chart, puzzles=puzzles)
+    _print_json(analysed.to_json()) if as_json else typer.echo(analysed.render())
+    if analysed.chart:
+        typer.echo(f"chart written to {analysed.chart}", err=True)
 
 
 def main() -> None:

@@ -179,6 +179,54 @@ def hint_for(
     return result
 
 
+def hint_command(what: str, *, patch_text: str | None, next_text: str | None, pool_text: str | None,
+                 top: int | None, lookahead: int, time_limit: float | None, watch: bool,
+                 as_json: bool) -> tuple[LoadedInput, AdvisedHints | BestFitResult] | None:
+    """``patchwork hint`` from its options as typed: the input loaded, the compiled searches a
+    position's analysis uses ready before its clock starts (a quilt's best fit compiles nothing), then
+    either ``--watch``'s live lines, printed as they come (None), or the answer to render with the
+    input it answers. The hint's one clock starts here, after the compile: a hint's time is thinking."""
+    from patchwork_opt.apps.warmup import groups_for_analysis, prepare
+    from patchwork_opt.core.lookup import parse_patch_ids
+    from patchwork_opt.formats.inputs import load_position_input
+
+    patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
+    if len(patch_ids) > 1:
+        raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
+    if time_limit is not None and time_limit <= 0:
+        raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
+    loaded = load_position_input(what)
+    if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
+        groups = groups_for_analysis(loaded.state)
+        if groups:
+            prepare(groups)
+    if watch:
+        from patchwork_opt.apps.watch import watch_hint
+
+        given = [name for name, value in (("--patch", patch_text), ("--next", next_text), ("--pool", pool_text))
+                 if value is not None]
+        watch_hint(loaded, refused=given, top=top, time_limit=time_limit, as_json=as_json)
+        return None
+    result = hint_for(
+        loaded,
+        patch_ids[0] if patch_ids else None,
+        parse_patch_ids(next_text, "--next") if next_text else None,
+        parse_patch_ids(pool_text, "--pool") if pool_text is not None else None,
+        deadline=Deadline.after(1.0 if time_limit is None else time_limit),
+        top_k=top,
+        lookahead=lookahead,
+    )
+    return loaded, result
+
+
+def render_hint(result: AdvisedHints | BestFitResult, loaded: LoadedInput) -> str:
+    """``hint``'s answer in words: a position's ranked moves, or a patch's placements on the quilt."""
+    if isinstance(result, AdvisedHints):
+        assert loaded.state is not None
+        return render_advised_hints(result, loaded.state)
+    return render_best_fit(result, loaded.quilt.mask)
+
+
 LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 

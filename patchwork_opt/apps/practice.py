@@ -25,7 +25,15 @@ from typing import Any
 from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
 from patchwork_opt.apps.judge import BLUNDER, PlyReview, label_of
-from patchwork_opt.apps.review import REFINE_DEPTH, GameReview, PositionAnalyser, Progress, ReviewError, review_game
+from patchwork_opt.apps.review import (
+    REFINE_DEPTH,
+    GameReview,
+    PositionAnalyser,
+    Progress,
+    ReviewError,
+    render_review,
+    review_game,
+)
 from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
@@ -237,6 +245,54 @@ def render_practised(practised: list[Practised], mistakes: int, directory: str) 
         e = p.exercise
         lines.append(f"  ply {p.ply}, {player_name(e.player)}'s {e.label}: {p.path} (difficulty {e.difficulty})")
     return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysed:
+    """What ``patchwork analyze`` made: the review, the exercises when ``--puzzles`` asked for them,
+    and where the chart was written (if it was)."""
+
+    review: GameReview
+    practised: list[Practised] | None
+    directory: str
+    chart: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.review.to_json()
+        if self.practised is not None:
+            data["puzzles"] = [p.to_json() for p in self.practised]
+        return data
+
+    def render(self) -> str:
+        text = render_review(self.review)
+        if self.practised is None:
+            return text
+        return text + "\n" + render_practised(self.practised, len(mistake_plies(self.review)), self.directory)
+
+
+def analyze_command(record_path: str, *, seconds: float, chart: str | None, puzzles: str | None) -> Analysed:
+    """``patchwork analyze`` from its options: the record loaded and the chart's name and the
+    exercises' directory checked before the long review (not refused after it), the compiled
+    searches ready before its clocks start, the review (with exercises for ``--puzzles``) under a
+    progress bar, then the chart written."""
+    from patchwork_opt.apps import hints
+    from patchwork_opt.apps.progress import phase_progress
+    from patchwork_opt.apps.review import chart_target, write_chart
+    from patchwork_opt.apps.warmup import prepare
+
+    game = Record.load(record_path)
+    if chart:
+        chart_target(chart)
+    out = check_puzzle_dir(puzzles) if puzzles is not None else None
+    practised: list[Practised] | None = None
+    prepare(["search", "learned", "exact"])
+    with phase_progress() as report:
+        if out is None:
+            review = hints.review_record(game, seconds=seconds, progress=report)
+        else:
+            review, practised = practise_record(game, seconds=seconds, out=out, progress=report)
+    written = write_chart(review, chart) if chart else None
+    return Analysed(review, practised, puzzles or "", written)
 
 
 def cli_judging() -> Judging:

@@ -1,0 +1,32 @@
+"""``patchwork play`` from its options: the record to start from, the bot, its compiled code ready
+before the first move, the session (saved at once when asked, so a path that cannot be written is
+refused before the game starts) and the game run in the terminal."""
+
+from __future__ import annotations
+
+import sys
+
+from patchwork_opt.apps.play.loop import run, terminal_for
+from patchwork_opt.apps.play.session import Session, start_record
+from patchwork_opt.apps.warmup import groups_for_bot, prepare
+from patchwork_opt.apps.wiring import play_bot, play_hinter, play_reviewer
+from patchwork_opt.core.errors import PatchworkError
+
+#: ``--you``: the seat the person takes
+PLAY_SIDES = {"first": 0, "second": 1}
+
+
+def play_in_terminal(*, ai: str, level: int, seed: int | None, you: str, leather: str | None, load: str | None,
+                     save: str | None) -> int:
+    """A game against ``ai`` at ``level`` on standard input and output, new (``seed``, ``leather``)
+    or continued from the record ``load``, kept in ``save``; the exit code when it ends."""
+    if you not in PLAY_SIDES:
+        raise PatchworkError(f"--you must be first or second, not {you!r}")
+    record = start_record(load, seed, leather)
+    # the bot's, and what the game's hints and review use
+    prepare(list(dict.fromkeys([*groups_for_bot(ai, level), "search", "learned", "exact"])))
+    bot, advisor = play_bot(ai, level, seed)
+    session = Session(record, PLAY_SIDES[you], bot, advisor=advisor, hinter=play_hinter)
+    if save is not None:
+        session.save(save)
+    return run(session, terminal_for(sys.stdin, sys.stdout, sys.stderr), save, play_reviewer)
