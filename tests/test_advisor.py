@@ -7,7 +7,7 @@ import random
 from conftest import assert_covers
 
 from patchwork_opt.apps.web.schemas import BonusRequest
-from patchwork_opt.apps.web.wiring import web_bonus
+from patchwork_opt.apps.web.solver_services import web_bonus
 from patchwork_opt.bench.bonus import near_complete_quilt
 from patchwork_opt.bench.hint import random_midgame
 from patchwork_opt.core.advice import PlacementAdvisor, RankedPlacement

@@ -21,7 +21,7 @@ from test_web_faults import serving
 
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits
-from patchwork_opt.apps.web.wiring import web_services
+from patchwork_opt.apps.web.solver_services import web_services
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.words import words_in as move_words

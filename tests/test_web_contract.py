@@ -20,7 +20,7 @@ from test_web_faults import serving
 from patchwork_opt.ai.bots.registry import BOT_NAMES
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits
-from patchwork_opt.apps.web.wiring import web_services
+from patchwork_opt.apps.web.solver_services import web_services
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES_PER_OPERATION = 8

@@ -18,7 +18,7 @@ import cli
 from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits, PositionAnalysis, Services, SolverEndpoint
-from patchwork_opt.apps.web.wiring import web_services
+from patchwork_opt.apps.web.solver_services import web_services
 from patchwork_opt.core.catalogue import is_placement, legal_placements
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move

@@ -21,7 +21,7 @@ import cli
 from patchwork_opt.apps.solutions import fill_summary
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import JobProgress, Limits, Services, Workshop
-from patchwork_opt.apps.web.wiring import web_services
+from patchwork_opt.apps.web.solver_services import web_services
 from patchwork_opt.core.bitboard import FULL, mask_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement
 from patchwork_opt.core.clock import Deadline

@@ -5,7 +5,7 @@ quilt's best fit, the CP-SAT advisor of a position's analysis); terminal play's 
 come from there through this module. ``solver_advisor`` builds the CP-SAT advisor for the applications and
 the benchmarks.
 
-It needs only the core install; the web service's endpoints are wired in ``apps/web/wiring.py``.
+It needs only the core install; the web service's endpoints are wired in ``apps/web/solver_services.py``.
 """
 
 from __future__ import annotations

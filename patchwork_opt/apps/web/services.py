@@ -1,6 +1,6 @@
 """What the caller plugs into the app: solver-backed functions and the AI, plus the server's limits.
 
-The app (``app.py``, the routers) never imports the solvers: ``patchwork_opt/apps/web/wiring.py``
+The app (``app.py``, the routers) never imports the solvers: ``patchwork_opt/apps/web/solver_services.py``
 builds these for ``patchwork serve`` from the solvers and the AI registry, and tests plug in their own.
 
 One computation serves game hints, the solver AI's moves and reviews: ``Services.analyse``, the AI's

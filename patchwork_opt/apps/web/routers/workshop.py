@@ -12,7 +12,7 @@ optimal fill and the 7x7 question, and the answers' exports.
   whose time ran out before its answer was settled says how long the server would give it when
   asked again (``more_seconds``: its cap). An answer exports as SVG, PNG and the CLI's JSON.
 
-Routes parse, call the services (``Services.workshop``, wired in ``web/wiring.py``) and render.
+Routes parse, call the services (``Services.workshop``, wired in ``web/solver_services.py``) and render.
 """
 
 from __future__ import annotations
