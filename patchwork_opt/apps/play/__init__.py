@@ -1,7 +1,8 @@
 """``patchwork play``: a person against a bot in the terminal, or a script on stdin.
 
 ``session`` holds the game logic (commands, undo, save), ``commands`` reads what is typed,
-``suggest`` ranks where to place, ``draw`` draws with Rich, ``loop`` reads and prints.
+``suggest`` ranks where to place, ``draw`` draws with Rich, ``loop`` reads and prints, ``start``
+sets a game up from the command's options.
 """
 
 from patchwork_opt.apps.play.commands import CommandError, parse_command
