@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from types import UnionType
+from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from patchwork_opt.ai.base import Bot, SearchedPosition
+from patchwork_opt.apps.web.schemas import BonusRequest, FillRequest, PlacementsRequest
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -36,6 +38,9 @@ class AnalysisOf(Protocol):
     def __call__(self, state: State, seconds: float, extra: Sequence[Move] = ()) -> SearchedPosition: ...
 
 
+#: a request model: what a solver endpoint or a workshop job is called with
+RequestT = TypeVar("RequestT", bound=BaseModel)
+
 #: ``analyse(state, seconds, extra, stop)``: the AI's analysis of the position (made now, not cached),
 #: ending early when ``stop`` is set.
 Analyser = Callable[[State, float, Sequence[Move], StopSignal], SearchedPosition]
@@ -47,7 +52,7 @@ PositionAnalysis = Callable[[State], SearchedPosition]
 #: ``Limits.solver_seconds``), and early
 #: when ``stop`` is set (the client went away: nobody reads the answer); ``analysis`` gives the cached
 #: analysis of a position with the same budget (a hint of a position uses it).
-SolverRun = Callable[[BaseModel, Deadline, StopSignal, PositionAnalysis], BaseModel]
+SolverRun = Callable[[RequestT, Deadline, StopSignal, PositionAnalysis], BaseModel]
 #: ``make_bot(name, level, seed, time_cap, analysis_of)``: a fresh bot for one decision; a bot that
 #: plays the analysis's best move takes it from ``analysis_of``.
 BotFactory = Callable[[str, int, int, float, AnalysisOf], Bot]
@@ -56,7 +61,7 @@ GameHint = Callable[[State, SearchedPosition], BaseModel]
 #: ``live(notation, stop, max_seconds, lines)``: the snapshots of a live analysis of the position as JSON
 #: objects (``ai/analysis/live.py``'s ``snapshot_json``), until ``stop`` is set or ``max_seconds`` have passed.
 #: A top-level function: the analysis workers (``streams.py``), processes of their own, import it by name.
-LiveEvents = Callable[[str, StopSignal, float, int], Iterator[dict[str, Any]]]
+LiveEvents = Callable[[str, StopSignal, float, int], Iterator[dict[str, object]]]
 #: ``make_puzzle(kind, difficulty, seed, stop)``: a new puzzle (``puzzle new``'s), when the bank has
 #: none left for a visitor; ends early (``PatchworkError``) when ``stop`` is set.
 PuzzleMaker = Callable[[str, int | None, int, StopSignal], Puzzle]
@@ -67,7 +72,7 @@ JobProgress = Callable[[float | None, float, str], None]
 #: ``run(request, deadline, stop, progress)``: a workshop job's result for a validated request (the
 #: CLI's ``--json`` object) by ``deadline`` (made as the job starts, of the request's time as the
 #: server's caps allow), ending early with the best found when ``stop`` is set.
-JobRun = Callable[[Any, Deadline, StopSignal, JobProgress], BaseModel]
+JobRun = Callable[[RequestT, Deadline, StopSignal, JobProgress], BaseModel]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,20 +81,42 @@ class Workshop:
     and the optimal fill and the 7x7 question (jobs that are submitted, then polled)."""
 
     #: ``placements(request, deadline, stop)``: the best placements with their reasons in words
-    placements: Callable[[Any, Deadline, StopSignal], BaseModel]
-    fill: JobRun
-    bonus: JobRun
+    placements: Callable[[PlacementsRequest, Deadline, StopSignal], BaseModel]
+    fill: JobRun[FillRequest]
+    bonus: JobRun[BonusRequest]
+
+
+class Endpoint(Protocol):
+    """What the solvers' router reads of a ``SolverEndpoint``, whatever its request model."""
+
+    @property
+    def request(self) -> type[BaseModel]: ...
+
+    @property
+    def response(self) -> type[BaseModel] | UnionType: ...
+
+    @property
+    def summary(self) -> str: ...
+
+    def run(self, request: BaseModel, deadline: Deadline, stop: StopSignal, analysis: PositionAnalysis) -> BaseModel:
+        ...
 
 
 @dataclass(frozen=True, slots=True)
-class SolverEndpoint:
+class SolverEndpoint(Generic[RequestT]):
     """``POST /api/<name>``: the same request and result objects as the CLI's ``--json``."""
 
-    request: type[BaseModel]
+    request: type[RequestT]
     #: the result model, or a union of models (``AdvisedHints | BestFitResult``)
-    response: Any
-    run: SolverRun
+    response: type[BaseModel] | UnionType
+    solve: SolverRun[RequestT]
     summary: str
+
+    def run(self, request: BaseModel, deadline: Deadline, stop: StopSignal, analysis: PositionAnalysis) -> BaseModel:
+        """``solve`` of a request the route validated as ``self.request``."""
+        if not isinstance(request, self.request):
+            raise TypeError(f"a {self.request.__name__} was expected, not a {type(request).__name__}")
+        return self.solve(request, deadline, stop, analysis)
 
 
 #: The review depth the page asks for by default (its Analysis select's "normal", index.html), and
@@ -175,7 +202,7 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    solvers: Mapping[str, SolverEndpoint] = field(default_factory=dict)
+    solvers: Mapping[str, Endpoint] = field(default_factory=dict)
     #: the AI's analysis behind game hints, reviews and the solver AI's moves; None: none of these
     analyse: Analyser | None = None
     game_hint: GameHint | None = None

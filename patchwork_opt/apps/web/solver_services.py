@@ -11,7 +11,6 @@ answer any more): what a job runner needs to call them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from patchwork_opt.ai.base import Bot, SearchedPosition
 from patchwork_opt.ai.bots.registry import BOT_NAMES, LEVEL_BLUNDER, level_time, make_bot
@@ -22,11 +21,13 @@ from patchwork_opt.apps.web.schemas import (
     BonusRequest,
     FillRequest,
     HintRequest,
+    PlacementsRequest,
     PlacementsView,
     placements_view,
 )
 from patchwork_opt.apps.web.services import (
     AnalysisOf,
+    Endpoint,
     JobProgress,
     PositionAnalysis,
     Services,
@@ -51,7 +52,7 @@ from solvers.model import SolverConfig
 
 
 def web_hint(
-    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
+    request: HintRequest, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
 ) -> AdvisedHints | BestFitResult:
     """``POST /api/hint`` (a ``HintRequest``): what ``patchwork hint WHAT ... --json`` prints, for the same inputs,
     by ``deadline``.
@@ -68,7 +69,7 @@ def web_hint(
 
 
 def web_fill(
-    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None,
+    request: FillRequest, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None,
     progress: JobProgress | None = None,
 ) -> FillResult:
     """``POST /api/fill`` and the workshop's fill jobs (a ``FillRequest``): what ``patchwork fill ...
@@ -83,7 +84,7 @@ def web_fill(
 
 
 def web_bonus(
-    request: Any, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
+    request: BonusRequest, deadline: Deadline, stop: StopSignal | None = None, analysis: PositionAnalysis | None = None
 ) -> BonusResult:
     """``POST /api/bonus`` (a ``BonusRequest``): what ``patchwork bonus QUILT --patches ... --json`` prints,
     by ``deadline``."""
@@ -92,7 +93,9 @@ def web_bonus(
     return bonus_completion(request.quilt_mask(), ids, deadline=deadline, config=config, stop=stop)
 
 
-def workshop_placements(request: Any, deadline: Deadline, stop: StopSignal | None = None) -> PlacementsView:
+def workshop_placements(
+    request: PlacementsRequest, deadline: Deadline, stop: StopSignal | None = None
+) -> PlacementsView:
     """``POST /api/workshop/placements`` (a ``PlacementsRequest``): the best fit ``patchwork hint QUILT
     --patch ID --next IDS`` finds by ``deadline``, each placement with its reasons in words."""
     quilt = Quilt.from_cells(request.quilt)
@@ -102,19 +105,19 @@ def workshop_placements(request: Any, deadline: Deadline, stop: StopSignal | Non
     return placements_view(quilt.mask, result)
 
 
-def workshop_fill(request: Any, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> FillResult:
+def workshop_fill(request: FillRequest, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> FillResult:
     """A workshop fill job (a ``FillRequest``): ``POST /api/fill``'s answer, its progress heard."""
     return web_fill(request, deadline, stop, progress=progress)
 
 
-def workshop_bonus(request: Any, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> BonusResult:
+def workshop_bonus(request: BonusRequest, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> BonusResult:
     """A workshop 7x7 job (a ``BonusRequest``): ``POST /api/bonus``'s answer (the completion reports no
     figures as it goes: its progress is its phase and time)."""
     progress(None, 0.0, "the 7x7 squares, one by one")
     return web_bonus(request, deadline, stop)
 
 
-def live_events(notation: str, stop: StopSignal, max_seconds: float, lines: int) -> Iterator[dict[str, Any]]:
+def live_events(notation: str, stop: StopSignal, max_seconds: float, lines: int) -> Iterator[dict[str, object]]:
     """The analysis stream's events: the live analysis of the position (``wiring.live``, the CP-SAT
     advisor placing the offers) as ``snapshot_json`` objects. Run by the analysis workers (``streams.py``)."""
     from patchwork_opt.ai.analysis.live import snapshot_json
@@ -128,18 +131,18 @@ def live_events(notation: str, stop: StopSignal, max_seconds: float, lines: int)
 
 def web_services(max_ai_seconds: float) -> Services:
     """The solver-backed endpoints and the AI, for ``create_app``."""
-    solvers: dict[str, SolverEndpoint] = {
-        "hint": SolverEndpoint(
-            HintRequest, AdvisedHints | BestFitResult, web_hint,
-            "Ranked moves of a position, or best placements of a patch (as patchwork hint --json)",
-        ),
-        "fill": SolverEndpoint(
-            FillRequest, FillResult, web_fill, "Patches and placements that cover the most (as patchwork fill --json)"
-        ),
-        "bonus": SolverEndpoint(
-            BonusRequest, BonusResult, web_bonus, "Can a 7x7 square be completed (as patchwork bonus --json)"
-        ),
-    }
+    # each typed by its request model (a subscripted call would not build a frozen, slotted dataclass)
+    hint: SolverEndpoint[HintRequest] = SolverEndpoint(
+        HintRequest, AdvisedHints | BestFitResult, web_hint,
+        "Ranked moves of a position, or best placements of a patch (as patchwork hint --json)",
+    )
+    fill: SolverEndpoint[FillRequest] = SolverEndpoint(
+        FillRequest, FillResult, web_fill, "Patches and placements that cover the most (as patchwork fill --json)"
+    )
+    bonus: SolverEndpoint[BonusRequest] = SolverEndpoint(
+        BonusRequest, BonusResult, web_bonus, "Can a 7x7 square be completed (as patchwork bonus --json)"
+    )
+    solvers: dict[str, Endpoint] = {"hint": hint, "fill": fill, "bonus": bonus}
 
     def game_hint(state: State, analysis: SearchedPosition) -> AdvisedHints:
         return hints_of(state, analysis, MOVES_SHOWN)

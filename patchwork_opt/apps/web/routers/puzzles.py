@@ -38,6 +38,7 @@ from patchwork_opt.apps.web.deps import (
     ServicesDep,
     VisitorStoreDep,
     WholeNumbersRoute,
+    Worker,
     WorkerDep,
     in_thread,
     strict_body,
@@ -46,6 +47,7 @@ from patchwork_opt.apps.web.errors import answers
 from patchwork_opt.apps.web.jobs import BusyError
 from patchwork_opt.apps.web.routers.service import STATIC_DIR
 from patchwork_opt.apps.web.schemas import OfferView, PlayerBoard, optional_field, piece_view, refuse_nulls
+from patchwork_opt.apps.web.services import Services
 from patchwork_opt.apps.web.store import new_game_id
 from patchwork_opt.core.bitboard import mask_of
 from patchwork_opt.core.catalogue import PATCHES
@@ -362,8 +364,8 @@ async def new_puzzle(body: NewPuzzleRequest, puzzles: PuzzleStoreDep, visitors: 
     return puzzle_view(puzzle, rating, stats_view(body.visitor, picked.stats), retry=picked.retry)
 
 
-async def _made_or_repeated(kind: str, difficulty: int, puzzles: PuzzleStore, bank: Bank, services: Any,
-                            worker: Any) -> Puzzle:
+async def _made_or_repeated(kind: str, difficulty: int, puzzles: PuzzleStore, bank: Bank, services: Services,
+                            worker: Worker) -> Puzzle:
     """A new puzzle made in the job queue and kept in the store; without a maker, a bank puzzle again."""
     make = services.make_puzzle
     if make is None:

@@ -27,14 +27,14 @@ from patchwork_opt.apps.web.deps import (
 )
 from patchwork_opt.apps.web.errors import ServiceMissingError, answers
 from patchwork_opt.apps.web.routers.games import GameId
-from patchwork_opt.apps.web.services import SolverEndpoint
+from patchwork_opt.apps.web.services import Endpoint
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 
 
-def solvers_router(solvers: Mapping[str, SolverEndpoint]) -> APIRouter:
+def solvers_router(solvers: Mapping[str, Endpoint]) -> APIRouter:
     """``POST /api/<name>`` for each solver, and ``GET /api/games/{game_id}/hint``."""
     router = APIRouter(prefix="/api", route_class=WholeNumbersRoute)
     for name, endpoint in solvers.items():
@@ -52,7 +52,7 @@ def solvers_router(solvers: Mapping[str, SolverEndpoint]) -> APIRouter:
     return router
 
 
-def _solver_route(endpoint: SolverEndpoint) -> Callable[..., Awaitable[BaseModel]]:
+def _solver_route(endpoint: Endpoint) -> Callable[..., Awaitable[BaseModel]]:
     """An endpoint whose body is ``endpoint.request`` (set on its signature, so OpenAPI shows it)."""
 
     async def route(body: BaseModel, limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep) -> BaseModel:
