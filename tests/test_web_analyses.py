@@ -3,6 +3,7 @@ the others when at least as deep, by every server on the database; it is bounded
 
 from __future__ import annotations
 
+import itertools
 import threading
 import warnings
 from collections.abc import Callable, Sequence
@@ -181,8 +182,8 @@ def test_a_review_reuses_what_hints_and_the_ai_analysed(tmp_path: Path, base_ser
 def test_a_hint_and_the_review_speak_with_one_voice(tmp_path: Path, base_services: Services) -> None:
     """The person plays a hinted move each turn (the first, or now and then the second), and the
     review at the page's default depth (the hints' budget) reads the same analyses: the hint's first
-    move is the review's best, never flagged, and each move played has the figures and the words the
-    hint showed for it."""
+    move is the review's best, never flagged, each move played is named as the hint named it, and the
+    review's figures chain from ply to ply."""
     limits = Limits(game_hint_seconds=FAST, max_ai_seconds=FAST)
     with TestClient(create_app(tmp_path / "g.db", base_services, limits), base_url=LOCAL) as c:
         game = c.post("/api/games", json={"seed": 6, "ai": "solver", "level": 2}).json()
@@ -206,9 +207,16 @@ def test_a_hint_and_the_review_speak_with_one_voice(tmp_path: Path, base_service
         for ply, (hint, first) in shown.items():
             p = plies[ply]
             assert p["played_words"] == p["played_text"] == hint["words"]
-            assert p["win_after"] == hint["win"], (p, hint)  # the same figure in the hint and the review
-            if first:
-                assert p["label"] == "best" and p["best"] == p["played"] and p["win_before"] == hint["win"]
+            if first:  # the hint's first move is the review's best, shown with no loss
+                assert p["label"] == "best" and p["best"] == p["played"], (p, hint)
+                assert p["win_before"] == p["win_after"] and p["loss"] == p["points_lost"] == 0.0
+        # the figures chain: one figure per position, the hint's estimate of a move giving way to the
+        # figure of the position it led to
+        listed = review.json()["plies"]
+        for earlier, later in itertools.pairwise(listed):
+            after = earlier["win_after"] if earlier["player"] == 0 else 1 - earlier["win_after"]
+            before = later["win_before"] if later["player"] == 0 else 1 - later["win_before"]
+            assert abs(after - before) <= 1e-3
 
 
 def test_the_analysis_bot_plays_the_best_move_of_the_cached_analysis() -> None:

@@ -18,6 +18,7 @@ more than noise over this (``docs/benchmarks/ai.md``, "The evaluator slot").
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 import numba as nb
@@ -27,6 +28,9 @@ from numba.extending import is_jitted
 from numba.typed import List
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
+
+#: Terminal escapes (colours, bold) in a message.
+_ESCAPES = re.compile(r"\x1b\[[0-9;]*m")
 
 #: The numba type of the search's ``numpy.random.Generator``.
 GENERATOR_TYPE = nb.typeof(np.random.default_rng(0))
@@ -63,7 +67,10 @@ def slot_for(function: Any, name: str) -> Any:
     try:
         return _compiled_slot()(function)
     except TypeError as error:  # Numba's typing error: its second line says what failed
-        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        # Numba highlights its messages with terminal escapes (when it finds a colour terminal): a
+        # one-line error says the words alone
+        plain = _ESCAPES.sub("", str(error))
+        lines = [line.strip() for line in plain.splitlines() if line.strip()]
         why = lines[1] if len(lines) > 1 else "".join(lines)
         raise TypeError(f"evaluator {name!r} does not compile as evaluate(s, params, rng) -> "
                         f"(value, win, margin) with three floats: {why}") from error
