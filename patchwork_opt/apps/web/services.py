@@ -1,7 +1,9 @@
 """What the caller plugs into the app: solver-backed functions and the AI, plus the server's limits.
 
-The app (``app.py``, the routers) never imports the solvers: ``patchwork_opt/apps/web/solver_services.py``
+The app (``app.py``, the routers) never runs a solver: ``patchwork_opt/apps/web/solver_services.py``
 builds these for ``patchwork serve`` from the solvers and the AI registry, and tests plug in their own.
+The workshop's router and its bodies (``schemas/workshop.py``) import the solvers' result models alone
+(``FillResult``, ``BonusResult``, ``BestFitResult``, ``PlacedPatch``, ``SolveStatus``), to read a job's answer.
 
 One computation serves game hints, the solver AI's moves and reviews: ``Services.analyse``, the AI's
 analysis of a position. The app wraps it in the analysis cache (``analyses.py``) and hands the
