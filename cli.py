@@ -216,7 +216,7 @@ def serve(
     """Serve the web page, the Puzzles page and the JSON API (games, puzzles, hint, fill, bonus; docs at /docs)."""
     from patchwork_opt.apps.web.server import LOOPBACK_NAMES, run_server
     from patchwork_opt.apps.web.services import Limits
-    from patchwork_opt.apps.web.wiring import web_services
+    from patchwork_opt.apps.web.solver_services import web_services
 
     limits = Limits(
         max_solver_seconds=max_solver_seconds, max_ai_seconds=max_ai_seconds, game_idle_seconds=expire_days * 86400,

@@ -74,7 +74,7 @@ PUZZLES_ABOVE_KINDS = tuple(f"patchwork_opt.puzzles.{m}" for m in (
 WEB_STORES = tuple(f"patchwork_opt.apps.web.{m}" for m in (
     "database", "database_postgres", "store", "analysis_store", "puzzle_store", "visitor_store", "databases"))
 WEB_ABOVE_STORES = tuple(f"patchwork_opt.apps.web.{m}" for m in (
-    "routers", "deps", "app", "server", "services", "solver_services", "wiring", "jobs", "analyses"))
+    "routers", "deps", "app", "server", "services", "solver_services", "jobs", "analyses"))
 
 
 def _under(module: str, prefixes: tuple[str, ...]) -> bool:
