@@ -319,7 +319,8 @@ def points_of(page: Page) -> int:
 
 def test_a_fill_stopped_by_its_time_is_given_more_time(ws: Page, server: str) -> None:
     """All 33 patches for points on an empty quilt: not proven in the page's first 3 s. The page says
-    so and offers the server's 5 s; asked again, the search runs that long and its answer is no worse."""
+    so and offers the server's 5 s; asked again, the search runs that long and answers (a fresh search
+    with more time: CP-SAT's answer is not bound to be as good as the first one's, so no order is asserted)."""
     open_page(ws, server, "/workshop?objective=points")
     press(ws, ws.get_by_role("button", name="Choose every patch listed"))
     press(ws, ws.get_by_role("button", name="Optimal fill"))
@@ -334,7 +335,7 @@ def test_a_fill_stopped_by_its_time_is_given_more_time(ws: Page, server: str) ->
     answered(ws, "fill")
     expect(verdict).to_have_text(re.compile(r"^(optimal \(proven\)|the best found; at most \d+ points can be gained)$"))
     expect(more).to_be_hidden()  # it had the most this server gives
-    assert points_of(ws) >= first
+    assert points_of(ws) > 0 and first > 0
     check_page(ws, "more-time")
 
 
