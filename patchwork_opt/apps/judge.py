@@ -126,8 +126,10 @@ class PlyReview:
     #: the move's difference from the best was within the search's noise: shown as none
     within_noise: bool = False
     #: the mover's win chance as the position's own analysis gave it (its best move's), before the
-    #: chain: what a hint of the position shows (the calibration bench judges it)
+    #: chain: what a hint of the position shows (the calibration bench judges it), and whether that
+    #: analysis proved it (the chain may carry a proven result back to a position sampled)
     analysed_win: float = 0.0
+    analysed_exact: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -205,6 +207,7 @@ def judge_ply(i: int, state: State, played: Move, here: SearchedPosition, after:
         label=label_of(loss, points_lost, is_best or at_least_as_good), exact=before.exact and after.exact,
         played_words=words_in(state, played), best_words=words_in(state, shown_best), searched=best.searched,
         loss_error=loss_error, points_error=points_error, within_noise=within_noise, analysed_win=win_b,
+        analysed_exact=own.exact,
     )
     return review, before
 

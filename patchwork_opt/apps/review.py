@@ -292,7 +292,8 @@ def review_game(
         first = plies
         plies, figures = _close_calls_again(states, record.moves, analyses, plies, deeper, progress, stop)
         # what a hint of each position at the review's depth shows (the calibration judges it), not the deeper look
-        plies = [replace(p, analysed_win=f.analysed_win) for p, f in zip(plies, first, strict=True)]
+        plies = [replace(p, analysed_win=f.analysed_win, analysed_exact=f.analysed_exact)
+                 for p, f in zip(plies, first, strict=True)]
     first_wins = [figure.win for figure in figures]
     players = _with_skill(_players(record.players or ["Player 1", "Player 2"], plies, first_wins), plies, states,
                           taken)

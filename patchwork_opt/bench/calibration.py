@@ -6,7 +6,7 @@ same time per move as it was played, with the review ``patchwork analyze`` gives
 names it: ``reviewer``, a ``module:callable`` taking the record and ``seconds``). Playing and
 reviewing a game is one task of the match machinery, so ``--workers`` and Ray spread both.
 
-Every reviewed ply outside the exact endgame gives a prediction, the mover's win chance as the
+Every reviewed ply whose position's own analysis was not exhaustive gives a prediction, the mover's win chance as the
 position's own analysis gives it (``analysed_win``: what a hint of the position shows; the review's
 chained ``win_before`` also knows how the game went on, so it is no forecast), and an outcome,
 whether the mover won; on those: log loss, calibration slope, ECE over 10 bins and
@@ -43,8 +43,8 @@ Progress = Callable[[str, float, float], None]
 
 @dataclass(frozen=True, slots=True)
 class ReviewedGame(GameResult):
-    """A played game with its review's plies: ``(analysed_win, player, exact, label, points_lost,
-    best, searched)``, ``best`` the best move's text, ``searched`` the win chance the search backed
+    """A played game with its review's plies: ``(analysed_win, player, analysed_exact, label,
+    points_lost, best, searched)`` (the position's own analysis: its win chance and whether it proved it), ``best`` the best move's text, ``searched`` the win chance the search backed
     up for it before the win map (None when it was not sampled)."""
 
     plies: tuple[tuple[float, int, bool, str, float, str, float | None], ...] = ()
@@ -71,7 +71,7 @@ class CalibrationGame:
     def __call__(self, task: GameTask) -> ReviewedGame:
         played = SelfPlayGame(namespace=NAMESPACE)(task)
         review = load_reviewer(self.reviewer)(played.record, seconds=self.seconds)
-        plies = tuple((p.analysed_win, p.player, p.exact, p.label, p.points_lost, str(p.best), p.searched)
+        plies = tuple((p.analysed_win, p.player, p.analysed_exact, p.label, p.points_lost, str(p.best), p.searched)
                       for p in review.plies)
         record = played.record  # the deal's own analysis of the start (the review's deal, when it has one)
         first_win = start_win(tuple(record.circle), tuple(record.leather))
