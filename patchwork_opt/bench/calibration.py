@@ -44,8 +44,9 @@ Progress = Callable[[str, float, float], None]
 @dataclass(frozen=True, slots=True)
 class ReviewedGame(GameResult):
     """A played game with its review's plies: ``(analysed_win, player, analysed_exact, label,
-    points_lost, best, searched)`` (the position's own analysis: its win chance and whether it proved it), ``best`` the best move's text, ``searched`` the win chance the search backed
-    up for it before the win map (None when it was not sampled)."""
+    points_lost, best, searched)``: the position's own analysis's win chance and whether it proved it,
+    ``best`` the best move's text, ``searched`` the win chance the search backed up for it before the
+    win map (None when it was not sampled)."""
 
     plies: tuple[tuple[float, int, bool, str, float, str, float | None], ...] = ()
     #: the deal's figure: Player 1's win chance at the start (``deal.start_win``)
