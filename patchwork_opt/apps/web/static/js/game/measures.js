@@ -1,7 +1,8 @@
 // game/measures.js: what a review says in words of a move, of each player and of the deal (GET
 // /api/games/{id}/review: plies[], players[] {name, accuracy, error_rate, decisions, inaccuracies,
-// mistakes, blunders, takebacks, points_per_decision}, deal {first_win, average_first_win, luck, circles}); a teaching
-// game's verdict on a move is a review's ply, said alike.
+// mistakes, blunders, takebacks}, deal {first_win, average_first_win, luck, circles}; the points each
+// player lost per decision are in the server's summary); a teaching game's verdict on a move is a
+// review's ply, said alike.
 //
 //   chancesText(p)                 "win chance 62% → 40%, 3.5 points lost"
 //   verdictWords(p)                "the best move", "about the same as the best" (a difference within
@@ -31,8 +32,7 @@ export function playersText(review, teaching) {
   return review.players.map((/** @type {any} */ p, /** @type {number} */ seat) => {
     const parts = [`accuracy ${Math.round(p.accuracy)}%`,
       `error rate ${errorRate(p.error_rate)} over ${count(p.decisions, "decision")}`,
-      count(p.inaccuracies, "inaccuracy", "inaccuracies"), count(p.mistakes, "mistake"), count(p.blunders, "blunder"),
-      `${points(p.points_per_decision)} lost per decision`];
+      count(p.inaccuracies, "inaccuracy", "inaccuracies"), count(p.mistakes, "mistake"), count(p.blunders, "blunder")];
     if (p.takebacks || (teaching && seat === review.seat)) parts.push(count(p.takebacks, "take-back"));
     return `${p.name}: ${parts.join(", ")}.`;
   }).join(" ");
