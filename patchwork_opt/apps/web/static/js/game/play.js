@@ -53,7 +53,18 @@ let opened = 0;
 /** A request that answers a GameView, then the AI's moves. @param {() => Promise<any>} fn */
 export async function request(fn) {
   if (S.busy) return;
-  const mine = opened;
+  await answered(opened, fn);
+}
+
+/** The game of a link (/#id) on screen, whatever the page was doing: a request under way for the
+ * game before is forgotten. @param {string} id */
+export async function openGame(id) {
+  await answered(++opened, () => api("GET", `/api/games/${encodeURIComponent(id)}`));
+}
+
+/** Ask `fn` for a GameView and show it, then the AI's moves, unless another game was opened meanwhile
+ * (`mine` is the count of games opened when it was asked). @param {number} mine @param {() => Promise<any>} fn */
+async function answered(mine, fn) {
   S.busy = true;
   showError(null);
   render();
@@ -61,29 +72,6 @@ export async function request(fn) {
     S.aiNote = "";
     const game = await fn();
     if (mine === opened) setGame(game);
-  } catch (err) {
-    if (mine === opened) showError(err);
-  } finally {
-    if (mine === opened) {
-      S.busy = false;
-      render();
-    }
-  }
-  if (mine === opened) await aiTurns();
-}
-
-/** The game of a link (/#id) on screen, whatever the page was doing: a request under way for the
- * game before is forgotten. @param {string} id */
-export async function openGame(id) {
-  const mine = ++opened;
-  S.busy = true;
-  showError(null);
-  render();
-  try {
-    const game = await api("GET", `/api/games/${encodeURIComponent(id)}`);
-    if (mine !== opened) return;
-    S.aiNote = "";
-    setGame(game);
   } catch (err) {
     if (mine === opened) showError(err);
   } finally {
