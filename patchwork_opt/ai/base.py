@@ -135,10 +135,11 @@ class SearchedPosition:
 
 @runtime_checkable
 class Bot(Protocol):
-    """Chooses a move for the player to move within ``time_per_move`` seconds.
+    """Chooses a move for the player to move.
 
-    Bots are built with a seed so that the same position and seed give the same move
-    (time-limited searches are repeatable when given an iteration budget instead).
+    A bot's thinking time is its own, given when it is built (``make_bot``'s ``time_per_move``, or an
+    iteration budget), never per call. Bots are built with a seed so that the same position and
+    seed give the same move (time-limited searches are repeatable given an iteration budget).
 
     ``stop``, set from another thread (an engine's ``stop``, a web client gone), ends a bot's
     search early: it answers with the best move found so far. A bot that answers at once (random,

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from patchwork_opt.ai.base import MOVES_SHOWN
 from patchwork_opt.apps.placement_reasons import placement_reasons, reasons_lines, score_rule, summary
+from patchwork_opt.apps.wiring import solver_advisor
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.clock import SOLVER_CALL_SECONDS, Deadline
@@ -79,11 +80,10 @@ def advised_hints(
     """The analysis of the position by ``deadline`` with the CP-SAT advisor placing the offers
     (each call a share of the time left: ``clock.ADVISOR_SHARE``), as hints."""
     from patchwork_opt.ai.analysis.position import analyse_position
-    from solvers.advisor import SolverAdvisor
 
     if state.is_terminal():
         return AdvisedHints(player=-1, hints=[], seconds=0.0)
-    analysis = analyse_position(state, deadline=deadline, seed=seed, advisor=SolverAdvisor(), stop=stop)
+    analysis = analyse_position(state, deadline=deadline, seed=seed, advisor=solver_advisor(), stop=stop)
     return hints_of(state, analysis, top)
 
 
@@ -111,12 +111,11 @@ def review_record(
 ) -> GameReview:
     """``patchwork analyze``: the game review with the CP-SAT advisor placing the offers."""
     from patchwork_opt.apps.review import review_game
-    from solvers.advisor import SolverAdvisor
 
     if seconds <= 0:
         raise PatchworkError(f"time per move must be positive, got {seconds:g}")
     # each position's analysis makes its deadline of ``seconds`` and bounds the advisor by it
-    return review_game(record, seconds=seconds, advisor=SolverAdvisor(), progress=progress, stop=stop)
+    return review_game(record, seconds=seconds, advisor=solver_advisor(), progress=progress, stop=stop)
 
 
 class NoPlacementError(PatchworkError):

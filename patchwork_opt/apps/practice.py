@@ -34,6 +34,7 @@ from patchwork_opt.apps.review import (
     render_review,
     review_game,
 )
+from patchwork_opt.apps.wiring import solver_advisor
 from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
@@ -198,11 +199,9 @@ def practise_record(record: Record, *, seconds: float, out: Path | None = None,
     the CP-SAT advisor placing the offers) and an exercise of each mistake and blunder of either
     player, made of the review's own analyses, each written to ``out/<id>.json`` when ``out`` is given
     (atomically: a file is whole or absent)."""
-    from solvers.advisor import SolverAdvisor
-
     if seconds <= 0:
         raise PatchworkError(f"time per move must be positive, got {seconds:g}")
-    advisor = SolverAdvisor()
+    advisor = solver_advisor()
     made: dict[str, SearchedPosition] = {}
 
     def analysis(depth: int) -> PositionAnalyser:
@@ -298,9 +297,7 @@ def analyze_command(record_path: str, *, seconds: float, chart: str | None, puzz
 def cli_judging() -> Judging:
     """How the command line judges answers: the review's label rule and a fresh analysis with the
     CP-SAT advisor placing the offers (an exercise's moves the review did not value)."""
-    from solvers.advisor import SolverAdvisor
-
-    advisor = SolverAdvisor()
+    advisor = solver_advisor()
 
     def analysis_of(state: State, seconds: float) -> SearchedPosition:
         return analyse_position(state, deadline=deadline_after(seconds), advisor=advisor)

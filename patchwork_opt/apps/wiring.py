@@ -1,9 +1,7 @@
 """Where the solvers are plugged into the AI: the one place that wires CP-SAT advice into terminal
 play, ``move``, matches, the engine protocol and the web service's analyses and bots, which never
-import ``solvers`` themselves. Hints and reviews (``apps/hints.py``) call the solvers directly (a
-quilt's best fit, the CP-SAT advisor of a position's analysis); terminal play's hints and review
-come from there through this module. ``solver_advisor`` builds the CP-SAT advisor for the applications and
-the benchmarks.
+import ``solvers`` themselves. ``solver_advisor`` builds the CP-SAT advisor for every application
+(hints, reviews, exercises, play) and the benchmarks; hints call the solvers' best fit directly.
 
 It needs only the core install; the web service's endpoints are wired in ``apps/web/solver_services.py``.
 """
@@ -21,18 +19,13 @@ from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.formats.record import Record
 
 if TYPE_CHECKING:  # the searches, OR-Tools and the terminal UI are imported by the functions that use them
     from collections.abc import Iterator
 
     from patchwork_opt.ai.analysis.live import LiveSnapshot
     from patchwork_opt.ai.base import SearchedPosition
-    from patchwork_opt.apps.play import HintLine
     from solvers.advisor import SolverAdvisor
-
-PLAY_HINT_SECONDS = 1.0  # the AI's time for a hint in terminal play
-PLAY_REVIEW_SECONDS = 0.2  # the AI's time per position for the review offered after a game
 
 #: The CP-SAT advisor, by import path: match workers (processes, Ray tasks) import it themselves.
 SOLVER_ADVISOR = "solvers.advisor:SolverAdvisor"
@@ -53,23 +46,6 @@ def solver_advisor(budget: float | None = None) -> SolverAdvisor:
     from solvers.advisor import SolverAdvisor
 
     return SolverAdvisor() if budget is None else SolverAdvisor(budget=budget)
-
-
-def play_hinter(state: State, count: int) -> list[HintLine]:
-    """The AI's ranked moves of the position with their win chances, as terminal play shows them."""
-    from patchwork_opt.apps.hints import advised_hints
-    from patchwork_opt.apps.play import HintLine
-
-    result = advised_hints(state, deadline=Deadline.after(PLAY_HINT_SECONDS), top=count)
-    return [HintLine(Move.from_json(h.line[0]), h.reason) for h in result.hints]
-
-
-def play_reviewer(record: Record) -> str:
-    """The review of a finished game, as terminal play offers it."""
-    from patchwork_opt.apps.hints import review_record
-    from patchwork_opt.apps.review import render_review
-
-    return render_review(review_record(record, seconds=PLAY_REVIEW_SECONDS))
 
 
 def play_bot(ai: str, level: int, seed: int | None) -> tuple[Bot, SolverAdvisor]:

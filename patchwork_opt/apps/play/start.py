@@ -5,15 +5,42 @@ refused before the game starts) and the game run in the terminal."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from patchwork_opt.apps.play.loop import run, terminal_for
 from patchwork_opt.apps.play.session import Session, start_record
 from patchwork_opt.apps.warmup import groups_for_bot, prepare
-from patchwork_opt.apps.wiring import play_bot, play_hinter, play_reviewer
+from patchwork_opt.apps.wiring import play_bot
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.move import Move
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.record import Record
+
+if TYPE_CHECKING:
+    from patchwork_opt.apps.play import HintLine
 
 #: ``--you``: the seat the person takes
 PLAY_SIDES = {"first": 0, "second": 1}
+PLAY_HINT_SECONDS = 1.0  # the AI's time for a hint in terminal play
+PLAY_REVIEW_SECONDS = 0.2  # the AI's time per position for the review offered after a game
+
+
+def play_hinter(state: State, count: int) -> list[HintLine]:
+    """The AI's ranked moves of the position with their win chances, as terminal play shows them."""
+    from patchwork_opt.apps.hints import advised_hints
+    from patchwork_opt.apps.play import HintLine
+
+    result = advised_hints(state, deadline=Deadline.after(PLAY_HINT_SECONDS), top=count)
+    return [HintLine(Move.from_json(h.line[0]), h.reason) for h in result.hints]
+
+
+def play_reviewer(record: Record) -> str:
+    """The review of a finished game, as terminal play offers it."""
+    from patchwork_opt.apps.hints import review_record
+    from patchwork_opt.apps.review import render_review
+
+    return render_review(review_record(record, seconds=PLAY_REVIEW_SECONDS))
 
 
 def play_in_terminal(*, ai: str, level: int, seed: int | None, you: str, leather: str | None, load: str | None,
