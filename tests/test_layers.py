@@ -72,7 +72,7 @@ PUZZLES_ABOVE_KINDS = tuple(f"patchwork_opt.puzzles.{m}" for m in (
     "endgame", "making", "banking", "bank", "selection", "stores", "themes"))
 #: The web service's stores, one per concern, and the connection layer under them (issue 41).
 WEB_STORES = tuple(f"patchwork_opt.apps.web.{m}" for m in (
-    "database", "database_postgres", "store", "analysis_store", "puzzle_store", "visitor_store", "databases"))
+    "database", "database_postgres", "game_store", "analysis_store", "puzzle_store", "visitor_store", "storage"))
 WEB_ABOVE_STORES = tuple(f"patchwork_opt.apps.web.{m}" for m in (
     "routers", "deps", "app", "server", "services", "solver_services", "jobs", "analyses"))
 
@@ -288,3 +288,16 @@ def test_cp_sat_is_handed_its_time_in_one_place() -> None:
                 named = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else ""
                 found.append((f.relative_to(ROOT).as_posix(), named))
     assert found == [("solvers/model.py", "solver_seconds")]
+
+
+def test_the_applications_build_the_cp_sat_advisor_in_one_place() -> None:
+    """``apps/wiring.solver_advisor`` is the one place the applications and the benchmarks build the
+    CP-SAT placement advisor (``solvers.advisor.SolverAdvisor``): each call site asks it."""
+    files = [*ROOT.joinpath("patchwork_opt").rglob("*.py"), *ROOT.joinpath("solvers").rglob("*.py"), ROOT / "cli.py"]
+    built = sorted(
+        f.relative_to(ROOT).as_posix()
+        for f in files
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "SolverAdvisor"
+    )
+    assert set(built) == {"patchwork_opt/apps/wiring.py"}
