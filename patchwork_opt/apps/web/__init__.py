@@ -1,1 +1,2 @@
-"""The HTTP service and the web page (``patchwork serve``): FastAPI app, SQLite games, static page."""
+"""The HTTP service and its pages (``patchwork serve``): the FastAPI app, its routers and bodies, the stores
+in SQLite or PostgreSQL, the job queue, the analysis streams and the static pages."""
