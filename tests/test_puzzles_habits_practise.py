@@ -15,9 +15,9 @@ from web_databases import db_fixture, pg_url_fixture  # noqa: F401  (fixtures db
 from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.game_store import Game, GameStore
 from patchwork_opt.apps.web.routers.reviews import MAX_PRACTISE_PLIES
 from patchwork_opt.apps.web.services import Services
-from patchwork_opt.apps.web.store import Game, GameStore
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal

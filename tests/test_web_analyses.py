@@ -18,9 +18,9 @@ from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.apps.web.analyses import AnalysisBot, analysis_from_json, analysis_to_json
 from patchwork_opt.apps.web.app import create_app
-from patchwork_opt.apps.web.databases import Stores
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.solver_services import web_services
+from patchwork_opt.apps.web.storage import Stores
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 from cli import app
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.errors import NothingToReviewError, PlyNotFoundError, ServiceMissingError
+from patchwork_opt.apps.web.game_store import GameNotFoundError, StaleGameError, StoreError
 from patchwork_opt.apps.web.guards import TooManyGamesError
 from patchwork_opt.apps.web.jobs import ClientBusyError, QueueFullError
 from patchwork_opt.apps.web.services import Services
-from patchwork_opt.apps.web.store import GameNotFoundError, StaleGameError, StoreError
 from patchwork_opt.core.errors import (
     GameOverError,
     IllegalMoveError,

@@ -16,12 +16,12 @@ import pytest
 
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import make_bot
-from patchwork_opt.apps.web import store as store_module
+from patchwork_opt.apps.web import game_store as store_module
 from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.game_store import GameNotFoundError, SqliteGameStore
 from patchwork_opt.apps.web.guards import PAGE_CSP, host_name
 from patchwork_opt.apps.web.server import bind, default_db_path
 from patchwork_opt.apps.web.services import AnalysisOf, Limits, Services
-from patchwork_opt.apps.web.store import GameNotFoundError, SqliteGameStore
 from patchwork_opt.core.move import ADVANCE
 from patchwork_opt.core.state import State
 

@@ -15,7 +15,7 @@ import pytest
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
 from patchwork_opt.apps.web.database import SqliteDatabase
-from patchwork_opt.apps.web.databases import Stores, open_stores
+from patchwork_opt.apps.web.storage import Stores, open_stores
 from patchwork_opt.apps.web.visitor_store import SqlVisitorStore
 from patchwork_opt.puzzles.bank import shipped_bank
 from patchwork_opt.puzzles.glicko import Rating, rate_answer

@@ -12,8 +12,8 @@ import pytest
 from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F401  (fixtures db, opened, pg_url)
 
 from patchwork_opt.apps.web.database import StoreError
-from patchwork_opt.apps.web.databases import Stores, open_stores
-from patchwork_opt.apps.web.store import GameNotFoundError, GameStore, SqliteGameStore, StaleGameError
+from patchwork_opt.apps.web.game_store import GameNotFoundError, GameStore, SqliteGameStore, StaleGameError
+from patchwork_opt.apps.web.storage import Stores, open_stores
 from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.errors import IllegalMoveError
 from patchwork_opt.core.move import ADVANCE, Move

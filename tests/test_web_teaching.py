@@ -18,11 +18,11 @@ from web_databases import db_fixture, opened_fixture, pg_url_fixture  # noqa: F4
 
 from patchwork_opt.apps.judge import label_of
 from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.game_store import GameStore
 from patchwork_opt.apps.web.routers.games import TEACHING_SECONDS
 from patchwork_opt.apps.web.routers.reviews import REVIEW_SECONDS
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.solver_services import web_services
-from patchwork_opt.apps.web.store import GameStore
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from patchwork_opt.apps.web.databases import Stores
+from patchwork_opt.apps.web.storage import Stores
 
 PG_ENV = "PATCHWORK_TEST_PG"
 BACKENDS = ["sqlite", "postgres"]
@@ -58,7 +58,7 @@ def db_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture(name="opened")
 def opened_fixture() -> Iterator[Callable[[str], Stores]]:
     """``open_stores`` whose stores are closed after the test (a PostgreSQL database holds a pool)."""
-    from patchwork_opt.apps.web.databases import open_stores
+    from patchwork_opt.apps.web.storage import open_stores
 
     stores: list[Stores] = []
 

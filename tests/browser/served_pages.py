@@ -35,7 +35,7 @@ if not Path(CHROMIUM).exists():
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 from rigged_analysis import Rigged  # noqa: E402
 
-from patchwork_opt.apps.web.store import Game, GameStore, SqliteGameStore  # noqa: E402
+from patchwork_opt.apps.web.game_store import Game, GameStore, SqliteGameStore  # noqa: E402
 from patchwork_opt.core.move import ADVANCE, Move  # noqa: E402
 from patchwork_opt.core.state import State  # noqa: E402
 from patchwork_opt.formats.record import Record  # noqa: E402

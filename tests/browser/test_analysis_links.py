@@ -21,7 +21,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, 
     store_record,
 )
 
-from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.apps.web.game_store import GameStore
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.bank import shipped_bank

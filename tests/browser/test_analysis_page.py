@@ -33,7 +33,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, 
 )
 from test_components import SCREENS  # the two sizes every page is tried at
 
-from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.apps.web.game_store import GameStore
 from patchwork_opt.core.catalogue import LEATHER_PRINTINGS, PATCHES
 from patchwork_opt.core.words import words_in as move_words
 from patchwork_opt.formats.notation import to_notation

@@ -40,8 +40,8 @@ from test_puzzles_page import _get, answered, place, ready, screen_fixture  # no
 from test_web_page import _finished_game, shot
 
 from patchwork_opt.apps.web.database import SqliteDatabase
+from patchwork_opt.apps.web.game_store import Game, GameStore
 from patchwork_opt.apps.web.puzzle_store import SqlPuzzleStore
-from patchwork_opt.apps.web.store import Game, GameStore
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.words import words_in

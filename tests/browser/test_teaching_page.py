@@ -35,7 +35,7 @@ from test_web_page import _get, _post, in_view, settle, shot
 
 from patchwork_opt.apps.judge import label_rule
 from patchwork_opt.apps.review import measures_rule
-from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.apps.web.game_store import GameStore
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.core.move import ADVANCE

@@ -22,7 +22,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, 
 )
 from test_workshop_page import card, pressed
 
-from patchwork_opt.apps.web.store import GameStore
+from patchwork_opt.apps.web.game_store import GameStore
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record

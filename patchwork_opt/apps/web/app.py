@@ -2,9 +2,9 @@
 
 ``create_app(db, services, limits)`` takes the solver-backed functions from its caller (``cli.py``
 builds them from ``solvers/``), so this package never calls the solvers itself (it names their
-result models, which its answers carry). It puts the stores (``databases.py``), the services, the
+result models, which its answers carry). It puts the stores (``storage.py``), the services, the
 limits, the job queue, the workshop's job board, the analysis cache and the live analyses
-(``streams.py``) on ``app.state`` and includes one router per part (``routers/``: service, games,
+(``streams.py``) on ``app.state`` and includes one router per part (``routers/``: pages, games,
 solvers, reviews, puzzles, workshop, analysis), whose routes take them through ``Depends``
 (``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads; solver and AI
 jobs go through a bounded queue (``jobs.py``) that drops a job whose client went away, so the event
@@ -28,15 +28,15 @@ import httpx
 from fastapi import FastAPI
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
-from patchwork_opt.apps.web.databases import open_stores
 from patchwork_opt.apps.web.errors import COMMON_ANSWERS, install_error_handlers
+from patchwork_opt.apps.web.game_store import IdlePurge
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
-from patchwork_opt.apps.web.routers import analysis, games, puzzles, reviews, service, workshop
+from patchwork_opt.apps.web.routers import analysis, games, pages, puzzles, reviews, workshop
 from patchwork_opt.apps.web.routers.solvers import solvers_router
 from patchwork_opt.apps.web.services import Limits, Services
-from patchwork_opt.apps.web.store import IdlePurge
+from patchwork_opt.apps.web.storage import open_stores
 from patchwork_opt.apps.web.streams import AnalysisPool
 
 
@@ -124,8 +124,8 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first
     install_error_handlers(app)
-    service.mount_assets(app)
-    routers = (service.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router,
+    pages.mount_assets(app)
+    routers = (pages.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router,
                workshop.router, analysis.router)
     for router in routers:
         app.include_router(router)

@@ -1,7 +1,8 @@
 """The one database the service keeps everything in, SQLite or PostgreSQL: how to connect, how to
 hold a transaction, how to create a concern's tables. The stores of each concern (games, the
-analysis cache, puzzles, visitors: ``store.py``, ``analysis_store.py``, ``puzzle_store.py``,
-``visitor_store.py``) write their SQL once, with ``?`` placeholders, against a ``Database``.
+analysis cache, puzzles, visitors: ``game_store.py``, ``analysis_store.py``, ``puzzle_store.py``,
+``visitor_store.py``) write their SQL once, with ``?`` placeholders, against a ``Database``;
+``storage.py`` opens it and them.
 
 SQLite: one file; each call opens its own short-lived connection; a transaction is ``BEGIN
 IMMEDIATE`` (the whole file is held) ... ``COMMIT``; WAL journal with ``synchronous=FULL``, so a

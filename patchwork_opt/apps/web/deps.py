@@ -20,12 +20,12 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
-from patchwork_opt.apps.web.databases import Stores
+from patchwork_opt.apps.web.game_store import GameStore, IdlePurge
 from patchwork_opt.apps.web.guards import CreationLimit
 from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
 from patchwork_opt.apps.web.services import Limits, Services
-from patchwork_opt.apps.web.store import GameStore, IdlePurge
+from patchwork_opt.apps.web.storage import Stores
 from patchwork_opt.apps.web.streams import AnalysisPool
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.puzzles.stores import PuzzleStore, VisitorStore

@@ -37,6 +37,7 @@ from patchwork_opt.apps.web.deps import (
     strict_body,
 )
 from patchwork_opt.apps.web.errors import AiFaultError, PlyNotFoundError, ServiceMissingError, UnknownAiError, answers
+from patchwork_opt.apps.web.game_store import Game, StaleGameError
 from patchwork_opt.apps.web.schemas import (
     AiInfo,
     AiMoveRequest,
@@ -48,7 +49,6 @@ from patchwork_opt.apps.web.schemas import (
     move_verdict,
 )
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS
-from patchwork_opt.apps.web.store import Game, StaleGameError
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State

@@ -44,11 +44,11 @@ from patchwork_opt.apps.web.deps import (
     strict_body,
 )
 from patchwork_opt.apps.web.errors import answers
+from patchwork_opt.apps.web.game_store import new_game_id
 from patchwork_opt.apps.web.jobs import BusyError
-from patchwork_opt.apps.web.routers.service import STATIC_DIR
+from patchwork_opt.apps.web.routers.pages import STATIC_DIR
 from patchwork_opt.apps.web.schemas import OfferView, PlayerBoard, optional_field, piece_view, refuse_nulls
 from patchwork_opt.apps.web.services import Services
-from patchwork_opt.apps.web.store import new_game_id
 from patchwork_opt.core.bitboard import mask_of
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.errors import PatchworkError

@@ -35,10 +35,10 @@ from patchwork_opt.apps.web.deps import (
     strict_body,
 )
 from patchwork_opt.apps.web.errors import NothingToReviewError, ServiceMissingError, answers
+from patchwork_opt.apps.web.game_store import Game
 from patchwork_opt.apps.web.routers.games import GameId
 from patchwork_opt.apps.web.schemas import GameReviewView, optional_field, refuse_nulls, review_view
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS, Limits
-from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State

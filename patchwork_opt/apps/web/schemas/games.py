@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from patchwork_opt.apps.web.game_store import Game
 from patchwork_opt.apps.web.schemas.common import Cell, Seat, _Strict
 from patchwork_opt.apps.web.schemas.reviews import MoveVerdict
-from patchwork_opt.apps.web.store import Game
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.core.state import LEATHER_PATCH, State

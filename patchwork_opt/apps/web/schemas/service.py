@@ -1,4 +1,4 @@
-"""The service's own bodies (``routers/service.py``): the catalogue of patches, health, the AI's names and the
+"""The service's own bodies (``routers/pages.py``): the catalogue of patches, health, the AI's names and the
 one error body.
 """
 

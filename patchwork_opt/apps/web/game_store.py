@@ -6,7 +6,7 @@ computed for as part of the key, so a crash mid-request loses nothing that was a
 requests racing for the same ply cannot both land (the second gets ``StaleGameError``), even
 from two ``serve`` processes sharing one PostgreSQL database. ``GameStore`` is what the routes
 use; ``SqlGameStore`` keeps it in a ``Database`` (``database.py``: SQLite or PostgreSQL), the one
-that also holds the analysis cache, the puzzles and the visitors (``databases.open_stores``).
+that also holds the analysis cache, the puzzles and the visitors (``storage.open_stores``).
 
 A teaching game (``teaching``, set when it is created) keeps with each of the person's moves the
 verdict its answer gave (``moves.verdict``, the JSON of ``schemas.MoveVerdict``). Every undo keeps
@@ -316,7 +316,7 @@ class SqlGameStore:
 
 class SqliteGameStore(SqlGameStore):
     """The games in a SQLite file of their own (a script's or a test's; the service opens one
-    database for all its stores: ``databases.open_stores``)."""
+    database for all its stores: ``storage.open_stores``)."""
 
     def __init__(self, path: str | Path) -> None:
         super().__init__(SqliteDatabase(path))

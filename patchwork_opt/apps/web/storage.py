@@ -1,7 +1,7 @@
-"""The service's stores, one per concern, all in one database: a PostgreSQL server shared by several
+"""Opens the service's one database and its stores, one per concern: a PostgreSQL server shared by several
 ``serve`` processes, or a SQLite file (the default, no set-up).
 
-* games against the AI (``store.py``);
+* games, against the AI or between people (``game_store.py``);
 * the analysis cache (``analysis_store.py``);
 * the puzzles made on demand (``puzzle_store.py``);
 * the visitors of the Puzzles page, their ratings and habits (``visitor_store.py``).
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from patchwork_opt.apps.web.analysis_store import MAX_ANALYSES, AnalysisStore, SqlAnalysisStore
 from patchwork_opt.apps.web.database import Database, SqliteDatabase, StoreError, is_postgres_url
+from patchwork_opt.apps.web.game_store import GameStore, SqlGameStore
 from patchwork_opt.apps.web.puzzle_store import SqlPuzzleStore
-from patchwork_opt.apps.web.store import GameStore, SqlGameStore
 from patchwork_opt.apps.web.visitor_store import SqlVisitorStore
 from patchwork_opt.puzzles.stores import PuzzleStore, VisitorStore
 
