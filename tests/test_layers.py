@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("networkx", "rich", "fastapi", "uvicorn", "starlette", "ortools", "ray", "typer")
+HEAVY = ("networkx", "rich", "fastapi", "uvicorn", "starlette", "ortools", "ray", "typer", "babel")
 ENGINE_MODULES = (
     "patchwork_opt.core.state",
     "patchwork_opt.core.move",
@@ -59,11 +59,12 @@ def test_no_two_modules_import_each_other() -> None:
     assert pairs == []
 
 
-#: The house, bottom to top (docs/architecture.md): the engine (``core``, ``formats``, and
-#: ``jitcache``, where compiled code keeps its cache), then the solvers and the AI side by side, then
-#: puzzles, the applications, the benchmarks and ``cli.py``. Each layer may import only the layers
-#: below it; the solvers import the engine alone.
-ENGINE = ("patchwork_opt.core", "patchwork_opt.formats", "patchwork_opt.jitcache", "patchwork_opt.cluster")
+#: The house, bottom to top (docs/architecture.md): the engine (``core``, ``formats``, ``i18n``, the
+#: language words are said in, and ``jitcache``, where compiled code keeps its cache), then the
+#: solvers and the AI side by side, then puzzles, the applications, the benchmarks and ``cli.py``.
+#: Each layer may import only the layers below it; the solvers import the engine alone.
+ENGINE = ("patchwork_opt.core", "patchwork_opt.formats", "patchwork_opt.i18n", "patchwork_opt.jitcache",
+          "patchwork_opt.cluster")
 ABOVE_AI = ("solvers", "patchwork_opt.puzzles", "patchwork_opt.apps", "patchwork_opt.rl", "patchwork_opt.bench", "cli")
 
 
@@ -96,6 +97,7 @@ def test_the_solvers_import_only_the_engine() -> None:
     ("layer", "forbidden"),
     [
         ("patchwork_opt.core", ("patchwork_opt.formats", "patchwork_opt.ai", *ABOVE_AI)),
+        ("patchwork_opt.i18n", ("patchwork_opt.core", "patchwork_opt.formats", "patchwork_opt.ai", *ABOVE_AI)),
         ("patchwork_opt.formats", ("patchwork_opt.ai", *ABOVE_AI)),
         ("patchwork_opt.ai", ABOVE_AI),
         ("patchwork_opt.ai.search", ("patchwork_opt.ai.learned", "patchwork_opt.ai.analysis", "patchwork_opt.ai.bots")),

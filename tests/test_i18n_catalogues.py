@@ -1,0 +1,88 @@
+"""The catalogues are whole: every message the source says is in each language's ``.po``,
+translated, not fuzzy, with the same placeholders; the template the pseudo-locale is made from is
+current. CI fails here when a message is added without its translations (docs/languages.md)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from patchwork_opt.i18n import DOMAIN, LOCALE_DIR, PSEUDO, SOURCE, catalogue, languages
+
+ROOT = Path(__file__).resolve().parents[1]
+_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    """The messages of the source as ``pybabel extract`` finds them now (the command of docs/languages.md)."""
+    out = tmp_path_factory.mktemp("pot") / f"{DOMAIN}.pot"
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", str(LOCALE_DIR / f"{DOMAIN}.cfg"),
+         "-c", "Translators:", "--add-location=file", "--sort-by-file", "--no-wrap", "-o", str(out), "."],
+        cwd=ROOT, check=True, capture_output=True,
+    )
+    return _read(out, SOURCE)
+
+
+def _read(path: Path, locale: str) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f, locale=locale, domain=DOMAIN)
+
+
+def _keys(catalog: Catalog) -> set[tuple[str | None, str]]:
+    return {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id}
+
+
+def _fields(texts: object) -> set[str]:
+    items = texts if isinstance(texts, tuple | list) else (texts,)
+    return {name for text in items for name in _FIELD.findall(str(text).replace("{{", "").replace("}}", ""))}
+
+
+def test_the_source_has_messages_to_translate(extracted: Catalog) -> None:
+    assert len(_keys(extracted)) > 20, "is the extraction broken?"
+    assert ("", "as pictured") in {(c or "", i) for c, i in _keys(extracted)}
+
+
+def test_the_template_is_current(extracted: Catalog) -> None:
+    """``messages.pot`` holds what the source says (the pseudo-locale is made from it)."""
+    assert _keys(_read(LOCALE_DIR / f"{DOMAIN}.pot", SOURCE)) == _keys(extracted)
+
+
+@pytest.mark.parametrize("code", [code for code in languages() if code != SOURCE])
+def test_every_message_is_translated_with_its_placeholders(extracted: Catalog, code: str) -> None:
+    catalog = _read(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po", code)
+    entries = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog if m.id}
+    missing = sorted(i for key in _keys(extracted) if key not in entries for i in [key[1]])
+    fuzzy = sorted(key[1] for key in _keys(extracted) if key in entries and entries[key].fuzzy)
+    empty, wrong = [], []
+    for key in _keys(extracted):
+        entry = entries.get(key)
+        if entry is None:
+            continue
+        forms = entry.string if isinstance(entry.string, tuple | list) else (entry.string,)
+        if not all(forms):
+            empty.append(key[1])
+        elif any(_fields(form) != _fields(entry.id) for form in forms):
+            wrong.append(key[1])
+    assert (missing, fuzzy, empty, wrong) == ([], [], [], []), (
+        f"{code}: missing {missing}, fuzzy {fuzzy}, untranslated {empty}, placeholders differ {wrong}")
+
+
+def test_the_pseudo_locale_wraps_every_message_and_keeps_its_placeholders() -> None:
+    template = _read(LOCALE_DIR / f"{DOMAIN}.pot", SOURCE)
+    said = catalogue(DOMAIN, PSEUDO)
+    for message in template:
+        if not message.id or message.context:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        forms = said[key] if isinstance(said[key], list) else [said[key]]
+        for form in forms:
+            assert isinstance(form, str) and form.startswith("[") and form.endswith("]"), key
+            assert _fields(form) == _fields(message.id), key
