@@ -4,6 +4,10 @@
 //                             is the server's `words` (what is wrong in a player's sentences: what a
 //                             page shows), with the API's precise one-line `detail` kept beside it
 //                             (every error of the API has both)
+//   authorize(game, secret)   every later request about that game (/api/games/{game}...) carries the
+//                             seat's secret as `Authorization: Bearer <secret>`, as a cookie would: a
+//                             game between people takes a move, a take-back's answer, resigning and a
+//                             rematch only from the seat's secret (js/game/seats.js keeps it)
 //   catalogue()               GET /api/catalogue, asked once per page: the 33 patches with every
 //                             orientation (cells and buttons, as the server draws placed patches),
 //                             the track's end and income marks
@@ -17,6 +21,14 @@ export class ApiError extends Error {
   }
 }
 
+/** @type {Map<string, string>} game id -> the secret of the seat this browser holds in it */
+const secrets = new Map();
+
+/** @param {string} game a game's id @param {string} secret its seat's secret */
+export function authorize(game, secret) {
+  secrets.set(game, secret);
+}
+
 /**
  * @param {string} method
  * @param {string} path
@@ -26,6 +38,9 @@ export class ApiError extends Error {
 export async function api(method, path, body) {
   /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: {} };
+  const game = /^\/api\/games\/([^/?#]+)/.exec(path);
+  const secret = game && secrets.get(decodeURIComponent(game[1]));
+  if (secret) init.headers.Authorization = `Bearer ${secret}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

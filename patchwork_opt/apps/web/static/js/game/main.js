@@ -1,6 +1,8 @@
 // game/main.js: the game page (index.html): a game against the AI through the JSON API, the AI's
 // moves shown as they come, the moves played and the review stepped through. Built from the shared
-// components (components/): QuiltView, Placer, patch cards, the track, the move in words.
+// components (components/): QuiltView, Placer, patch cards, the track, the move in words. A game
+// between people (a friend by a link, two players here) is drawn the same way and then said in its
+// players' words, with its own controls (friend.js).
 
 import { api, catalogue } from "../components/api.js";
 import { $, editing, showError } from "../components/dom.js";
@@ -11,8 +13,9 @@ import { QuiltView } from "../components/quilt.js";
 import { onLayoutChange } from "../components/track.js";
 import { advanceText, drawOffers, drawPosition, drawTrayAndControls } from "./board.js";
 import { showHint } from "./hints.js";
+import { afterOpen, drawPeople, linkedGame, rematchAny, startAny, wireFriend } from "./friend.js";
 import { drawLog, drawViewing, leaveView, stepView, viewMove } from "./history.js";
-import { commitPlacement, openGame, play, playOn, rematch, startGame, undo } from "./play.js";
+import { commitPlacement, openGame, play, playOn, undo } from "./play.js";
 import { practise } from "./practise.js";
 import { showReviewPly, startReview, stepReview } from "./review.js";
 import { S, aiSeat, canAct, humanSeat, render, setRenderer } from "./state.js";
@@ -58,6 +61,7 @@ function draw() {
   document.body.dataset.ply = g.ply;
   document.body.dataset.busy = String(S.busy);
   document.body.dataset.turn = g.state.over ? "over" : g.human_to_move ? "human" : "ai";
+  drawPeople();
 }
 
 /** @param {KeyboardEvent} evt */
@@ -77,12 +81,13 @@ function onKey(evt) {
 }
 
 function wire() {
-  $("new-game").addEventListener("submit", startGame);
+  $("new-game").addEventListener("submit", startAny);
   $("advance").addEventListener("click", () => canAct() && play({ type: "advance" }));
   $("hint").addEventListener("click", showHint);
   $("review-start").addEventListener("click", startReview);
-  $("practise").addEventListener("click", practise);
-  $("rematch").addEventListener("click", rematch);
+  $("practise").addEventListener("click", () => practise());
+  $("practise-second").addEventListener("click", () => practise(1));
+  $("rematch").addEventListener("click", rematchAny);
   $("undo").addEventListener("click", undo);
   $("take-back").addEventListener("click", undo);
   $("play-on").addEventListener("click", playOn);
@@ -101,6 +106,7 @@ function wire() {
   $("review-prev").addEventListener("click", () => stepReview(-1));
   $("review-next").addEventListener("click", () => stepReview(1));
   $("review-last").addEventListener("click", () => S.review && showReviewPly(S.review.plies.length - 1));
+  wireFriend();
   document.addEventListener("keydown", onKey);
   onLayoutChange(render);
 }
@@ -138,10 +144,11 @@ async function boot() {
 
 /** The game the address names (/#id) on screen: as the page loads, and when a game link is opened in the same tab. */
 async function followLink() {
-  const id = location.hash.slice(1);
+  const id = linkedGame();
   if (!id || (S.game && S.game.id === id)) return;
   /** @type {HTMLDetailsElement} */ ($("setup")).open = false;
   await openGame(id);
+  await afterOpen();
 }
 
 boot().catch(showError);

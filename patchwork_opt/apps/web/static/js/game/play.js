@@ -10,12 +10,14 @@ import { LEATHER, LEATHER_SELECTION } from "../components/geometry.js";
 import { walkToken } from "../components/track.js";
 import { moveWords } from "../components/words.js";
 import { S, aiSeat, render } from "./state.js";
+import { localView } from "./seats.js";
 import { keepMove, tookBack, waiting } from "./teaching.js";
 
 const PHONE = window.matchMedia("(max-width: 700px)");  // style.css's phone layout
 
-/** @param {any} game a GameView: the game on screen from now on */
-export function setGame(game) {
+/** @param {any} view a GameView: the game on screen from now on (a game between people as seats.js puts it) */
+export function setGame(view) {
+  const game = localView(view);
   const before = S.game;
   const same = before && before.id === game.id;
   if (!game.state.over || !same) { S.review = null; S.reviewCache.clear(); }

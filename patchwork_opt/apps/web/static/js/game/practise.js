@@ -18,10 +18,11 @@ function yours(plies) {
   return `your ${said.join(" and ")}`;
 }
 
-export async function practise() {
+/** @param {number} [seat] whose mistakes (at one device, each player's in turn): yours by default */
+export async function practise(seat = humanSeat()) {
   const r = S.review;
   if (!r || S.busy) return;
-  const mine = r.plies.filter((/** @type {any} */ p) => p.player === humanSeat() && PRACTISED.has(p.label));
+  const mine = r.plies.filter((/** @type {any} */ p) => p.player === seat && PRACTISED.has(p.label));
   const result = $("practise-result");
   if (!mine.length) {
     result.textContent = "You made no mistake or blunder in this game: nothing to practise.";
