@@ -122,7 +122,7 @@ export function peopleResult(g) {
   const name = (/** @type {number} */ seat) => seatName(g, seat);
   const won = name(winner) === "you" ? "You won" : `${capital(name(winner))} won`;
   if (people && people.resigned !== null) {
-    return `${capital(name(people.resigned))} resigned: ${won.replace(" won", name(winner) === "you" ? " win" : " wins")}`;
+    return `${capital(name(people.resigned))} resigned: ${name(winner) === "you" ? "you win" : `${name(winner)} wins`}`;
   }
   const a = g.state.players[winner].score, b = g.state.players[1 - winner].score;
   const tie = a === b ? ` (a tie on points: ${name(winner)} reached the end first)` : "";
@@ -164,14 +164,13 @@ function drawInvite(g, people) {
   /** @type {HTMLInputElement} */ ($("invite-link")).value = new URL(held.invite || `/#${g.id}`, location.origin).href;
 }
 
-/** When each side last moved. @param {any} g @param {any} people */
+/** When each side last moved, the other player's first: "Your friend last moved 2 hours ago; you last
+ * moved just now." @param {any} g @param {any} people */
 function lastMovedWords(g, people) {
-  const said = [0, 1].filter((seat) => people.lastMoved[seat]).map((seat) => {
-    const name = seatName(g, seat);
-    return `${capital(name)} last moved ${ago(people.lastMoved[seat])}`;
-  });
-  if (people.mine === 0 || people.mine === 1) said.reverse();  // the other's first
-  return said.length ? `${said.join("; ")}.` : "";
+  const seats = people.mine === 0 ? [1, 0] : [0, 1];
+  const said = seats.filter((seat) => people.lastMoved[seat]).map((seat) => `${seatName(g, seat)} last moved `
+    + `${ago(people.lastMoved[seat])}`);
+  return said.length ? `${capital(said.join("; "))}.` : "";
 }
 
 /** A take-back asked: the other player answers. @param {any} g @param {any} people */
@@ -201,11 +200,12 @@ export function drawPeople() {
   const watching = people.mine === null;
   document.body.dataset.turn = g.state.over ? "over" : g.human_to_move ? "human" : watching ? "watching" : "other";
   $("turn-text").textContent = turnWords(g);
+  $("turn").className = `turn ${g.state.over ? "over" : g.state.to_move === near ? "human" : "ai"}`;
   $("board-human").classList.toggle("to-move", !g.state.over && g.state.to_move === near);
   $("board-ai").classList.toggle("to-move", !g.state.over && g.state.to_move === far);
   const nearName = seatName(g, near);
   $("human-title").textContent = nearName === "you" ? `Your quilt (you move ${near === 0 ? "first" : "second"})`
-    : `${capital(nearName)}'s quilt${g.state.to_move === near ? " (to move)" : ""}`;
+    : `${capital(nearName)}'s quilt`;
   $("ai-title").textContent = `${capital(seatName(g, far))}'s quilt`;
   $("strip-quilt-ai").setAttribute("aria-label", `${seatName(g, far)}'s quilt, the latest patches outlined`);
   $("legend-near").textContent = nearName;
@@ -227,7 +227,7 @@ export function drawPeople() {
 function drawAgainstTheAi() {
   $("legend-near").textContent = "you";
   $("legend-far").textContent = "the AI";
-  $("actions").hidden = $("controls").hidden = button("undo").hidden = button("hint").hidden = false;
+  $("actions").hidden = $("tray").hidden = button("undo").hidden = button("hint").hidden = false;
   button("rematch").hidden = button("practise").hidden = false;
   button("rematch").textContent = "Rematch";
   button("practise").textContent = "Practise your mistakes";
@@ -236,7 +236,7 @@ function drawAgainstTheAi() {
 
 /** @param {any} g @param {any} people @param {boolean} watching */
 function drawControls(g, people, watching) {
-  $("actions").hidden = $("controls").hidden = $("people-actions").hidden = watching;
+  $("actions").hidden = $("tray").hidden = $("people-actions").hidden = watching;
   button("undo").hidden = true;
   button("hint").hidden = !people.hints;
   const playing = !g.state.over && !S.busy && !watching;
