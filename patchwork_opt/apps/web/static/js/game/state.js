@@ -4,6 +4,8 @@
 //   render()     redraws the page (main.js registers how, with setRenderer)
 //   humanSeat(), aiSeat(), canAct(), advanceTarget(state, seat), actorName(actor), moverName(seat)
 
+import { seatName } from "./seats.js";
+
 /** @type {{catalogue: any, game: any, placer: any, quilts: any, hint: any, hintAvailable: boolean,
  *   busy: boolean, span: any, aiNote: string, viewing: any, review: any, reviewAsked: number, reviewPly: number|null,
  *   reviewCache: Map<number, any>, playedOn: Set<string>}} */
@@ -39,9 +41,9 @@ export function render() {
 export const humanSeat = () => S.game.seat;
 export const aiSeat = () => 1 - S.game.seat;
 /** @param {string} actor */
-export const actorName = (actor) => (actor === "human" ? "you" : "the AI");
+export const actorName = (actor) => moverName(actor === "human" ? humanSeat() : aiSeat());
 /** @param {number} seat */
-export const moverName = (seat) => (seat === humanSeat() ? "you" : "the AI");
+export const moverName = (seat) => seatName(S.game, seat);  // "you", "the AI", "your friend", "Player 2"
 
 export function canAct() {
   return !!S.game && !S.busy && !S.viewing && S.game.human_to_move && !S.game.state.over;
