@@ -220,7 +220,17 @@ export function drawPeople() {
   }
   drawInvite(g, people);
   drawOffer(g, people);
+  if (S.review) drawCurveKey(g);
   drawControls(g, people, watching);
+}
+
+/** The review's chart is the first player's chance to win, said by name. @param {any} g */
+function drawCurveKey(g) {
+  const first = seatName(g, 0);
+  const whose = first === "you" ? "your" : `${first}'s`;
+  $("curve-key").textContent = `The curve is ${whose} chance to win before each move (above the middle line: `
+    + `${first} ahead).`;
+  $("review-chart").querySelector("svg")?.setAttribute("aria-label", `${whose} chance to win before each move`);
 }
 
 /** A game against the AI after one between people: its words and controls as main.js draws them. */

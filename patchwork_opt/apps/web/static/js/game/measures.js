@@ -15,6 +15,7 @@
 //   errorRate(x)                   "3.4%": the mean win chance lost per decision, to one decimal
 
 import { article, count, pct, points, signedPct } from "../components/words.js";
+import { moverName } from "./state.js";
 
 /** @param {any} p a review's ply, or a teaching game's verdict */
 export const chancesText = (p) => `win chance ${pct(p.win_before)} → ${pct(p.win_after)}, ${points(p.points_lost)} lost`;
@@ -38,15 +39,15 @@ export function playersText(review, teaching) {
   }).join(" ");
 }
 
-/** The player at `seat` as the page names them to the person: "you" or "the AI". @param {any} review @param {number} seat */
-const who = (review, seat) => (seat === review.seat ? "you" : "the AI");
+/** The player at `seat` as the page names them: "you", "the AI", "your friend", "Player 2" (state.js). */
+const who = moverName;
 
 /** @param {any} review */
 export function dealText(review) {
   const d = review.deal;
   if (!d) return "The deal: its luck is not measured for this game's leather spaces (neither printing's).";
-  const first = who(review, 0);
-  const luck = [0, 1].map((seat) => `${signedPct(d.luck[seat])} for ${who(review, seat)}`).join(", ");
+  const first = who(0);
+  const luck = [0, 1].map((seat) => `${signedPct(d.luck[seat])} for ${who(seat)}`).join(", ");
   return `The deal: with this circle of patches, the first player (${first}) had a ${pct(d.first_win)} chance to `
     + `win at the start, against ${pct(d.average_first_win)} with the average circle (over `
     + `${d.circles.toLocaleString("en")} random ${d.circles === 1 ? "circle" : "circles"}): luck ${luck}. The rest of the result is `
