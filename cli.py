@@ -23,7 +23,7 @@ from patchwork_opt.apps.commands.ai import ai_app
 from patchwork_opt.apps.commands.engine import engine_app
 from patchwork_opt.apps.commands.puzzle import puzzle_app
 from patchwork_opt.apps.commands.rules import rules_app
-from patchwork_opt.apps.typer_app import JsonFlag, VersionFlag, new_typer
+from patchwork_opt.apps.typer_app import JsonFlag, LangOption, VersionFlag, new_typer, use_language
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.bench.commands import bench_app
 from patchwork_opt.core.clock import Deadline
@@ -44,9 +44,10 @@ COMPILE_NOTICE_ENV = "PATCHWORK_COMPILE_NOTICE"
 
 
 @app.callback()
-def _root(version: VersionFlag = False) -> None:
+def _root(ctx: typer.Context, version: VersionFlag = False, lang: LangOption = None) -> None:
     """Patchwork rules engine, CP-SAT quilt optimizer and AI."""
     os.environ.setdefault(COMPILE_NOTICE_ENV, "1")
+    use_language(ctx, lang)
 
 
 def _prepare(*groups: str) -> None:

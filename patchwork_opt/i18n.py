@@ -52,6 +52,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -249,35 +250,37 @@ def N_(message: str) -> str:
     return message
 
 
-def gettext_in(domain: str, message: str, **values: Any) -> str:
+def gettext_in(domain: str, message: str, /, **values: Any) -> str:
     """``message`` of ``domain`` in the language in effect, its ``{placeholders}`` filled from ``values``."""
     text = translations(domain, current()).gettext(message)
     return text.format(**values) if values else text
 
 
-def _(message: str, **values: Any) -> str:
+def _(message: str, /, **values: Any) -> str:
     """``message`` in the language in effect, its ``{placeholders}`` filled from ``values``."""
     return gettext_in(DOMAIN, message, **values)
 
 
-def pgettext(context: str, message: str, **values: Any) -> str:
+def pgettext(context: str, message: str, /, **values: Any) -> str:
     """``_`` for a message that needs a ``context`` to be translated right (one English word, two meanings)."""
     text = translations(DOMAIN, current()).pgettext(context, message)
     return text.format(**values) if values else text
 
 
-def _plural_index(count: float | int) -> int:
+def _plural_index(count: float | int | Decimal) -> int:
     """The whole number whose plural form ``count`` takes in the language in effect: ``count`` when
     it is whole; else the smallest whole number in CLDR's category of ``count`` (2 when none is:
-    Russian's "other", whose words take the genitive singular, the form of 2)."""
-    if float(count).is_integer():
+    Russian's "other", whose words take the genitive singular, the form of 2). A ``Decimal`` counts
+    its shown decimals, as CLDR does: ``decimal(1, 1)`` ("1.0") is English "other", "1.0 points"."""
+    shown = isinstance(count, Decimal) and int(count.as_tuple().exponent) < 0
+    if not shown and float(count).is_integer():
         return abs(int(count))
     rule = _babel_locale(current()).plural_form
     category = rule(count)
     return next((n for n in range(200) if rule(n) == category), 2)
 
 
-def ngettext(singular: str, plural: str, count: float | int, **values: Any) -> str:
+def ngettext(singular: str, plural: str, count: float | int | Decimal, /, **values: Any) -> str:
     """The form of ``singular``/``plural`` that ``count`` takes in the language in effect, with
     ``{count}`` written as the locale writes numbers and the other placeholders from ``values``."""
     text = translations(DOMAIN, current()).ngettext(singular, plural, _plural_index(count))
@@ -285,7 +288,9 @@ def ngettext(singular: str, plural: str, count: float | int, **values: Any) -> s
     return text.format(**values)
 
 
-def npgettext(context: str, singular: str, plural: str, count: float | int, **values: Any) -> str:
+def npgettext(
+    context: str, singular: str, plural: str, count: float | int | Decimal, /, **values: Any
+) -> str:
     """``ngettext`` with a ``context``."""
     text = translations(DOMAIN, current()).npgettext(context, singular, plural, _plural_index(count))
     values.setdefault("count", number(count))
@@ -302,17 +307,25 @@ def _pattern(digits: int | None, sign: bool) -> str | None:
     return f"+{body};-{body}" if sign else body
 
 
-def number(value: float | int, digits: int | None = None) -> str:
+def decimal(value: float | int, digits: int) -> Decimal:
+    """``value`` rounded to ``digits`` decimals that it keeps when counted or written: the count of
+    ``ngettext`` for a figure shown with decimals (``decimal(1.0, 1)`` says "1.0 points")."""
+    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-digits))
+
+
+def number(value: float | int | Decimal, digits: int | None = None) -> str:
     """``value`` as the language in effect writes it: ``0,5`` in de, fr and ru, ``1 234`` in fr;
-    ``digits`` fixes the decimals (none given: as many as it has, up to 3)."""
+    ``digits`` fixes the decimals (none given: a ``Decimal``'s own, else as many as it has, up to 3)."""
     if isinstance(value, int) and digits is None and abs(value) < 1000:
         return str(value)  # the common case needs no locale data
+    if isinstance(value, Decimal) and digits is None and int(value.as_tuple().exponent) < 0:
+        digits = -int(value.as_tuple().exponent)
     from babel.numbers import format_decimal
 
     return str(format_decimal(value, format=_pattern(digits, False), locale=_babel_locale(current())))
 
 
-def signed(value: float | int, digits: int | None = None) -> str:
+def signed(value: float | int | Decimal, digits: int | None = None) -> str:
     """``number`` with its sign always shown: ``+0,25``, ``-1``."""
     from babel.numbers import format_decimal
 

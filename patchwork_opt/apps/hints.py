@@ -25,9 +25,10 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import label_grid, render_grid
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.core.words import line_words, words_in
+from patchwork_opt.core.words import line_words, player_name, words_in
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import _, ngettext, signed
 from solvers.bestfit import BestFitResult, Hint, best_fit
 
 if TYPE_CHECKING:  # the AI's searches (Numba) load only for a position's hints and reviews, not a quilt's
@@ -113,7 +114,8 @@ def review_record(
     from patchwork_opt.apps.review import review_game
 
     if seconds <= 0:
-        raise PatchworkError(f"time per move must be positive, got {seconds:g}")
+        # Translators: an error; {seconds} is the number given
+        raise PatchworkError(_("time per move must be positive, got {seconds}", seconds=f"{seconds:g}"))
     # each position's analysis makes its deadline of ``seconds`` and bounds the advisor by it
     return review_game(record, seconds=seconds, advisor=solver_advisor(), progress=progress, stop=stop)
 
@@ -145,18 +147,23 @@ def hint_for(
     if top_k is None:
         top_k = PLACEMENTS_SHOWN if patch_id is not None or loaded.state is None else MOVES_SHOWN
     if top_k < 1:
-        raise PatchworkError(f"top must be at least 1, got {top_k}")
+        # Translators: an error; "top" is the option naming how many answers are shown
+        raise PatchworkError(_("top must be at least 1, got {top}", top=top_k))
     if lookahead < 0:
-        raise PatchworkError(f"lookahead must be at least 0, got {lookahead}")
+        # Translators: an error; "lookahead" is the option naming how many upcoming patches are looked at
+        raise PatchworkError(_("lookahead must be at least 0, got {lookahead}", lookahead=lookahead))
     state = loaded.state
     if state is not None and pool is not None:
-        raise PatchworkError("a pool is for a quilt (a position's patches to come are its circle)")
+        # Translators: an error; the pool is the patches still to come, given by hand for a bare quilt
+        raise PatchworkError(_("a pool is for a quilt (a position's patches to come are its circle)"))
     if state is not None and patch_id is None:
         if next_ids is not None:
-            raise PatchworkError("next patches need a patch (a position's next patches are its circle)")
+            # Translators: an error: the next patches were given without the patch to place
+            raise PatchworkError(_("next patches need a patch (a position's next patches are its circle)"))
         return advised_hints(state, deadline=deadline, top=top_k, stop=stop)
     if patch_id is None:
-        raise PatchworkError("a bare quilt needs a patch to place (--patch ID)")
+        # Translators: an error; "--patch ID" is the command line's option, kept as it is
+        raise PatchworkError(_("a bare quilt needs a patch to place (--patch ID)"))
     upcoming = list(next_ids or [])
     if state is not None:
         circle = state.circle
@@ -172,7 +179,10 @@ def hint_for(
         stop=stop,
     )
     if not result.hints:
-        raise NoPlacementError(f"patch {patch_id} fits nowhere on this quilt ({quilt.empty} empty cells)")
+        # Translators: an error: no placement of the patch fits the quilt's empty cells
+        raise NoPlacementError(ngettext("patch {patch} fits nowhere on this quilt ({count} empty cell)",
+                                        "patch {patch} fits nowhere on this quilt ({count} empty cells)",
+                                        quilt.empty, patch=patch_id))
     for hint in result.hints:  # the words the terminal and the workshop say it in, for --json too
         hint.reason = summary(placement_reasons(quilt.mask, hint, result))
     return result
@@ -191,9 +201,11 @@ def hint_command(what: str, *, patch_text: str | None, next_text: str | None, po
 
     patch_ids = parse_patch_ids(patch_text, "--patch") if patch_text is not None else []
     if len(patch_ids) > 1:
-        raise PatchworkError(f"--patch takes one patch id, got {patch_text!r}")
+        # Translators: an error; "--patch" is the command line's option, kept as it is
+        raise PatchworkError(_("--patch takes one patch id, got {given}", given=repr(patch_text)))
     if time_limit is not None and time_limit <= 0:
-        raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
+        # Translators: an error; {seconds} is the number given
+        raise PatchworkError(_("time limit must be positive, got {seconds}", seconds=f"{time_limit:g}"))
     loaded = load_position_input(what)
     if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
         groups = groups_for_analysis(loaded.state)
@@ -248,48 +260,60 @@ def _grids_side_by_side(quilt: int, hints: list[Hint], per_row: int = 3) -> list
 def render_best_fit(result: BestFitResult, quilt: int) -> str:
     """The quilt with each suggestion drawn (its rank as label) and the score parts."""
     p = PATCHES[result.patch]
-    head = (
-        f"patch {result.patch} (cost {p.cost}, time {p.time}, income {p.income}, area {p.area}): "
-        f"{result.legal} legal placement{'s' if result.legal != 1 else ''}"
+    # Translators: the head of a patch's placements: its number, its price in buttons, the spaces it
+    # costs on the time board, its button income, its cells, then how many placements are legal
+    head = ngettext(
+        "patch {patch} (cost {cost}, time {time}, income {income}, area {area}): {count} legal placement",
+        "patch {patch} (cost {cost}, time {time}, income {income}, area {area}): {count} legal placements",
+        result.legal, patch=result.patch, cost=p.cost, time=p.time, income=p.income, area=p.area,
     )
     if result.lookahead:
-        head += (
-            f"; lookahead {', '.join(map(str, result.lookahead))} "
-            f"(cover {result.lookahead_cover_before} before)"
-        )
+        # Translators: follows the head: the next patches looked at ({patches}: "3, 5, 7") and how many
+        # of their cells fit before this placement
+        head += _("; lookahead {patches} (cover {cover} before)", patches=", ".join(map(str, result.lookahead)),
+                  cover=result.lookahead_cover_before)
     lines = [head, ""]
     if not result.hints:
-        lines.append("no legal placement")
+        lines.append(_("no legal placement"))
         return "\n".join(lines)
     lines += _grids_side_by_side(quilt, result.hints)
     for rank, hint in enumerate(result.hints, start=1):
         reasons = placement_reasons(quilt, hint, result)
-        lines.append(f"#{rank} score {hint.score:+.2f}  {reasons.where}")
+        # Translators: a placement's rank, its score ("+0.85") and where it lies
+        lines.append(_("#{rank} score {score}  {where}", rank=rank, score=signed(hint.score, 2), where=reasons.where))
         lines += [f"    {line}" for line in reasons_lines(reasons)]
     lines.append(f"({score_rule(result.weights)})")
     return "\n".join(lines)
 
 
+def _partly_exact(proven: int, extra: int) -> list[str]:
+    """What an exact search that ran out of time proved: ``proven`` moves in full, ``extra`` more
+    moves' winner only."""
+    if not proven:
+        return [ngettext("The exact search ran out of time after proving who wins after {count} move, not yet by "
+                         "how much: the margins are estimates from sampling.",
+                         "The exact search ran out of time after proving who wins after {count} moves, not yet by "
+                         "how much: the margins are estimates from sampling.", extra)]
+    lines = [ngettext("The exact search ran out of time after proving {count} move: those say every way the game "
+                      "can go was checked; the others are estimates from sampling.",
+                      "The exact search ran out of time after proving {count} moves: those say every way the game "
+                      "can go was checked; the others are estimates from sampling.", proven)]
+    if extra:
+        lines.append(ngettext("For {count} more move it proved who wins, not yet by how much.",
+                              "For {count} more moves it proved who wins, not yet by how much.", extra))
+    return lines
+
+
 def render_advised_hints(result: AdvisedHints, state: State) -> str:
     """The mover's quilt with the suggested placements drawn, then each move in plain words."""
     if result.player < 0:
-        return "the game is over: no moves to suggest"
+        return _("the game is over: no moves to suggest")
     quilt = state.quilts[result.player]
-    count = len(result.hints)
-    lines = [f"Player {result.player + 1} to move: {count} suggestion{'s' if count != 1 else ''}, best first"]
+    # Translators: the head of a position's hints; {player} is "Player 1" or "Player 2"
+    lines = [ngettext("{player} to move: {count} suggestion, best first", "{player} to move: {count} suggestions, best "
+                      "first", len(result.hints), player=player_name(result.player))]
     if result.search == "partly exact":
-        extra = result.outcomes_proven - result.proven
-        if result.proven:
-            lines.append(f"The exact search ran out of time after proving {result.proven} move"
-                         f"{'s' if result.proven != 1 else ''}: those say every way the game can go was checked; "
-                         "the others are estimates from sampling.")
-            if extra:
-                lines.append(f"For {extra} more move{'s' if extra != 1 else ''} it proved who wins, not yet by "
-                             "how much.")
-        else:
-            lines.append(f"The exact search ran out of time after proving who wins after {extra} move"
-                         f"{'s' if extra != 1 else ''}, not yet by how much: the margins are estimates from "
-                         "sampling.")
+        lines += _partly_exact(result.proven, result.outcomes_proven - result.proven)
     lines.append("")
     drawn = [(i, h) for i, h in enumerate(result.hints) if h.type != "advance"][:6]
     for start in range(0, len(drawn), 3):
@@ -299,7 +323,7 @@ def render_advised_hints(result: AdvisedHints, state: State) -> str:
             for i, h in chunk
         ]
         width = len(grids[0][0])
-        lines.append("   ".join(f"#{i + 1}".ljust(width) for i, _ in chunk).rstrip())
+        lines.append("   ".join(f"#{i + 1}".ljust(width) for i, _hint in chunk).rstrip())
         lines += ["   ".join(row) for row in zip(*grids, strict=True)]
         lines.append("")
     for i, hint in enumerate(result.hints):

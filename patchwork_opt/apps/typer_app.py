@@ -1,5 +1,6 @@
 """The frame of the ``patchwork`` command line (cli.py and its ``bench`` group): the one place
-where errors become ``error: <one line>`` and an exit code, ``--version``, and ``--json``."""
+where errors become ``error: <one line>`` and an exit code, ``--version``, ``--json`` and ``--lang``
+(the language words are said in: ``--lang``, else LANGUAGE / LC_ALL / LC_MESSAGES / LANG)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import typer
 from typer.core import TyperGroup
 
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.i18n import LANGUAGE, _, from_environment, known, languages, set_language
 
 #: Libraries of the optional extras (pyproject.toml), for a one-line hint when one is missing: every
 #: one the project imports itself (the web service imports anyio and h11, which come with the web
@@ -31,7 +33,8 @@ def one_line_errors() -> Iterator[None]:
     try:
         yield
     except PatchworkError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        # Translators: how the command line reports an error ({message}: what is wrong, one line)
+        typer.echo(_("error: {message}", message=exc), err=True)
         raise typer.Exit(exc.exit_code) from None
     except typer.TyperException as exc:  # Typer's usage errors (it carries its own click)
         ctx = getattr(exc, "ctx", None)
@@ -84,6 +87,19 @@ VersionFlag = Annotated[
     bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+LangOption = Annotated[str | None, typer.Option(
+    "--lang", metavar="CODE", help="Language of the words: en, de, fr, ru (default: from LANGUAGE, LC_ALL, "
+    "LC_MESSAGES or LANG, else English); --json keys and values stay English.")]
+
+
+def use_language(ctx: typer.Context, code: str | None) -> None:
+    """Put ``--lang`` (or the environment's language, ``i18n.from_environment``) in effect for the
+    command ``ctx`` runs, and back as it was when it closes (a test's runner calls many commands)."""
+    chosen = known(code) if code else from_environment()
+    if chosen is None:
+        raise PatchworkError(_("unknown language {code!r}: one of {codes}", code=code, codes=", ".join(languages())))
+    token = set_language(chosen)
+    ctx.call_on_close(lambda: LANGUAGE.reset(token))
 #: Where the games of ``match``, ``selfplay`` and ``bench calibration`` run.
 BackendOption = Annotated[str, typer.Option(help="local (processes) or ray.")]
 RayAddressOption = Annotated[str | None, typer.Option(help="Ray cluster address (a local Ray when omitted).")]

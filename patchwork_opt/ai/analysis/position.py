@@ -48,6 +48,7 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import words_in
+from patchwork_opt.i18n import _, decimal, ngettext, percent, signed
 
 LINE_PLIES = 4  # plies of expected continuation reported per move
 #: One standard deviation of a sampled move's figures, ``sqrt(A^2 / depth + B^2)`` with (A, B), where
@@ -299,32 +300,60 @@ def value_after(state: State, move: Move, following: SearchedPosition | None) ->
 def outcome_words(m: AnalysedMove) -> str:
     """What the move leads to, in words a player reads without knowing how the AI searches."""
     if m.exact:
-        if m.margin == 0:
-            result = "you win on the tie-break" if m.win else "you lose on the tie-break"
-        elif m.win:
-            result = f"you win by {m.margin:g} point{'s' if abs(m.margin) != 1 else ''}"
-        else:
-            result = f"you lose by {-m.margin:g} point{'s' if abs(m.margin) != 1 else ''}"
-        return f"{result} with best play (every way the game can go was checked)"
+        return _exact_words(m)
     if m.outcome_proven:  # won or lost is proven, the margin only bounded (an unfinished or refuting search)
         if m.floor is not None:
-            result = f"you win with best play, by at least {_points(value_margin(m.floor))}"
+            margin = value_margin(m.floor)
+            # Translators: a move's proven outcome; the margin is a lower bound
+            result = ngettext("you win with best play, by at least {count} point",
+                              "you win with best play, by at least {count} points", margin)
         elif m.value is not None and m.value > 0:
-            result = f"you win with best play, by at most {_points(value_margin(m.value))}"
+            margin = value_margin(m.value)
+            # Translators: a move's proven outcome; the margin is an upper bound
+            result = ngettext("you win with best play, by at most {count} point",
+                              "you win with best play, by at most {count} points", margin)
         elif m.value is not None and m.value < -1:
-            result = f"you lose with best play, by at least {_points(-value_margin(m.value))}"
+            margin = -value_margin(m.value)
+            # Translators: a move's proven outcome; the margin is a lower bound
+            result = ngettext("you lose with best play, by at least {count} point",
+                              "you lose with best play, by at least {count} points", margin)
         else:
-            result = "you lose with best play"
+            # Translators: a move's proven outcome, the margin not known
+            result = _("you lose with best play")
         if not m.visits:  # no estimate of the margin beside the proven bound
-            return f"{result} (every way the game can go was checked for who wins, not yet by how much)"
-        return (f"{result} (every way the game can go was checked for who wins; "
-                f"{m.margin:+.1f} points expected)")
-    return f"you win about {m.win:.0%} of games from here, {m.margin:+.1f} points expected"
+            # Translators: {result} is a proven outcome ("you win with best play, by at least 3 points")
+            return _("{result} (every way the game can go was checked for who wins, not yet by how much)",
+                     result=result)
+        # Translators: {result} is a proven outcome; {margin} the expected final margin, signed ("+2.5")
+        return ngettext("{result} (every way the game can go was checked for who wins; {margin} point expected)",
+                        "{result} (every way the game can go was checked for who wins; {margin} points expected)",
+                        decimal(abs(m.margin), 1), result=result, margin=signed(m.margin, 1))
+    # Translators: a move's estimated outcome: {percent} the share of games won ("55%"), {margin} the
+    # expected final margin, signed ("+2.5")
+    return ngettext("you win about {percent} of games from here, {margin} point expected",
+                    "you win about {percent} of games from here, {margin} points expected",
+                    decimal(abs(m.margin), 1), percent=percent(m.win), margin=signed(m.margin, 1))
 
 
-def _points(n: float) -> str:
-    return f"{n:g} point{'s' if n != 1 else ''}"
+def _exact_words(m: AnalysedMove) -> str:
+    """A proven move's outcome and margin under best play."""
+    if m.margin == 0 and m.win:
+        # Translators: a move's proven outcome: the scores tie and the tie-break favours you
+        return _("you win on the tie-break with best play (every way the game can go was checked)")
+    if m.margin == 0:
+        # Translators: a move's proven outcome: the scores tie and the tie-break favours the opponent
+        return _("you lose on the tie-break with best play (every way the game can go was checked)")
+    if m.win:
+        # Translators: a move's proven outcome and margin
+        return ngettext("you win by {count} point with best play (every way the game can go was checked)",
+                        "you win by {count} points with best play (every way the game can go was checked)",
+                        abs(m.margin))
+    # Translators: a move's proven outcome and margin
+    return ngettext("you lose by {count} point with best play (every way the game can go was checked)",
+                    "you lose by {count} points with best play (every way the game can go was checked)",
+                    abs(m.margin))
 
 
 def advice(state: State, m: AnalysedMove) -> str:
-    return f"{words_in(state, m.move)}: {outcome_words(m)}"
+    # Translators: a hint: the move ("buy #18 at ...") and what it leads to ("you win by 3 points ...")
+    return _("{move}: {outcome}", move=words_in(state, m.move), outcome=outcome_words(m))

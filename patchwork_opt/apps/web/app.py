@@ -33,6 +33,7 @@ from patchwork_opt.apps.web.game_store import IdlePurge
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
+from patchwork_opt.apps.web.language import Language
 from patchwork_opt.apps.web.routers import analysis, games, pages, puzzles, reviews, workshop
 from patchwork_opt.apps.web.routers.solvers import solvers_router
 from patchwork_opt.apps.web.services import Limits, Services
@@ -122,7 +123,8 @@ def create_app(
         per_client=limits.client_analyses, max_seconds=limits.max_analysis_seconds, nice=limits.analysis_nice)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # outermost: checked first
+    app.add_middleware(HostAllowList, allowed=limits.allowed_hosts)  # checked first
+    app.add_middleware(Language)  # outermost: every answer, refusals too, in the language asked for
     install_error_handlers(app)
     pages.mount_assets(app)
     routers = (pages.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router,

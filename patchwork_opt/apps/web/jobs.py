@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import math
 import time
 from collections import deque
@@ -216,7 +217,7 @@ class JobQueue:
         started = time.perf_counter()
         if on_start is not None:
             on_start()
-        future = self._executor.submit(fn)
+        future = self._executor.submit(contextvars.copy_context().run, fn)  # the request's language (i18n)
         abandoned = False
         try:
             result = await asyncio.wrap_future(future)
