@@ -101,6 +101,8 @@ class PlayerModel(BaseModel):
     empty: int = Field(ge=0, le=81)
     bonus: bool
     score: int
+    advance_to: int = Field(ge=0, le=53, description="the space an advance takes this player to: just past the "
+                            "other token, the end at most")
 
 
 class PositionModel(BaseModel):

@@ -16,6 +16,7 @@ def player_summary(state: State, p: int) -> dict[str, Any]:
         "empty": view.empty,
         "bonus": view.bonus,
         "score": view.score,
+        "advance_to": state.advance_target(p),
     }
 
 

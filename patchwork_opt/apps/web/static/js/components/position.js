@@ -187,8 +187,8 @@ export class PositionBoard {
     }
     this.upcoming.textContent = position.upcoming.slice(0, 9).map((/** @type {number} */ p) => `#${p}`).join(" ");
     const seat = Math.max(this.mover(), 0);
-    const me = position.state.players[seat], them = position.state.players[1 - seat];
-    const gain = Math.max(Math.min(them.position + 1, this.o.catalogue.end) - me.position, 0);
+    const me = position.state.players[seat];
+    const gain = Math.max(me.advance_to - me.position, 0);  // the server's advance_to: the rule is the engine's
     const b = this.buttons;
     b.advance.textContent = `Advance (+${count(gain, "button")})`;
     b.advance.disabled = !act || position.pending_leather;

@@ -16,7 +16,7 @@ import { drawTray } from "../components/placer.js";
 import { CELL } from "../components/quilt.js";
 import { drawStats, drawTrack, stripAround } from "../components/track.js";
 import { count, pct } from "../components/words.js";
-import { S, advanceTarget, aiSeat, canAct, humanSeat, render } from "./state.js";
+import { S, aiSeat, canAct, humanSeat, render } from "./state.js";
 import { betterMove } from "./teaching.js";
 
 //: The hints' colours, best first, as the hint's words name them (style.css: .hint-1, .hint-2, .hint-3).
@@ -170,7 +170,7 @@ function betterAdvance() {
   const now = S.game.state.players[humanSeat()].position;
   const from = S.span && S.span.kind === "human" ? S.span.from
     : Math.max(0, now - (last.type === "buy" ? S.catalogue.patches[last.patch].time : 0));
-  return { from, to: advanceTarget(S.game.state, humanSeat()) };
+  return { from, to: S.game.state.players[humanSeat()].advance_to };
 }
 
 export function trackSpans() {
@@ -178,8 +178,8 @@ export function trackSpans() {
   if (S.span) spans.push(S.span);
   const advance = S.hint && S.hint.shown.find((/** @type {any} */ h) => h.move.type === "advance");
   if (advance) {
-    const me = S.game.state.players[humanSeat()].position;
-    spans.push({ from: me, to: advanceTarget(S.game.state, humanSeat()), kind: "hint", label: hintLabel(advance) });
+    const me = S.game.state.players[humanSeat()];
+    spans.push({ from: me.position, to: me.advance_to, kind: "hint", label: hintLabel(advance) });
   }
   const better = betterMove();
   if (better && better.advance) spans.push({ ...betterAdvance(), kind: "best", label: "better" });
@@ -262,6 +262,6 @@ export function drawTrayAndControls() {
 /** The Advance button says what it earns: "Advance (+1 button)". */
 export function advanceText() {
   const me = S.game.state.players[humanSeat()];
-  const gain = Math.max(advanceTarget(S.game.state, humanSeat()) - me.position, 0);
+  const gain = Math.max(me.advance_to - me.position, 0);
   return `Advance (+${count(gain, "button")})`;
 }

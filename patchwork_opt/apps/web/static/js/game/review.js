@@ -11,7 +11,7 @@ import { pct } from "../components/words.js";
 import { analysisHref, workshopHref } from "../components/nav.js";
 import { drawGameTrack, drawMove } from "./board.js";
 import { chancesText, dealText, playersText, verdictWords } from "./measures.js";
-import { S, advanceTarget, aiSeat, humanSeat, moverName, render } from "./state.js";
+import { S, aiSeat, humanSeat, moverName, render } from "./state.js";
 
 const FLAGGED = new Set(["inaccuracy", "mistake", "blunder"]);
 
@@ -122,7 +122,7 @@ export async function showReviewPly(ply) {
   if (!isBest) drawMove(quilt, p.best, "best", { testid: "review-best" });
   drawMove(quilt, p.played, "played", { testid: "review-played" });
   const from = then.state.players[p.player].position;
-  const to = advanceTarget(then.state, p.player);
+  const to = then.state.players[p.player].advance_to;
   const spans = [];
   if (!isBest && p.best.type === "advance") spans.push({ from, to, kind: "best", label: "best" });
   if (p.played.type === "advance") spans.push({ from, to, kind: "played", label: isBest ? "" : "played" });

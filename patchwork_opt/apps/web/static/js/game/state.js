@@ -2,7 +2,7 @@
 //
 //   S            the page's state (below)
 //   render()     redraws the page (main.js registers how, with setRenderer)
-//   humanSeat(), aiSeat(), canAct(), advanceTarget(state, seat), actorName(actor), moverName(seat)
+//   humanSeat(), aiSeat(), canAct(), actorName(actor), moverName(seat)
 
 import { seatName } from "./seats.js";
 
@@ -47,9 +47,4 @@ export const moverName = (seat) => seatName(S.game, seat);  // "you", "the AI", 
 
 export function canAct() {
   return !!S.game && !S.busy && !S.viewing && S.game.human_to_move && !S.game.state.over;
-}
-
-/** Where an advance by `seat` ends: the space just past the other token (the end at most). @param {any} state @param {number} seat */
-export function advanceTarget(state, seat) {
-  return Math.min(state.players[1 - seat].position + 1, S.catalogue.end);
 }

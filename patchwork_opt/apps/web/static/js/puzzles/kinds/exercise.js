@@ -29,9 +29,8 @@ class ExerciseBoard extends MoveBoard {
     const p = puzzle.position, cells = moveCells(move);
     if (cells.length) into.overlays.push({ seat: p.player, cells, kind, testid });
     else if (move.type === "advance") {
-      const from = p.state.players[p.player].position;
-      const to = Math.min(p.state.players[1 - p.player].position + 1, this.page.catalogue.end);
-      into.spans.push({ from, to, kind: kind === "mistake" ? "played" : kind, label });
+      const me = p.state.players[p.player];
+      into.spans.push({ from: me.position, to: me.advance_to, kind: kind === "mistake" ? "played" : kind, label });
     }
   }
 
