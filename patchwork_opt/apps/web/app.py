@@ -1,17 +1,18 @@
-"""The FastAPI app: games against the AI (SQLite or PostgreSQL), solver endpoints, and the page.
+"""The FastAPI app: games against the AI or between people (SQLite or PostgreSQL), solver endpoints, and the pages.
 
 ``create_app(db, services, limits)`` takes the solver-backed functions from its caller (``cli.py``
 builds them from ``solvers/``), so this package never calls the solvers itself (it names their
 result models, which its answers carry). It puts the stores (``storage.py``), the services, the
-limits, the job queue, the workshop's job board, the analysis cache and the live analyses
-(``streams.py``) on ``app.state`` and includes one router per part (``routers/``: pages, games,
-solvers, reviews, puzzles, workshop, analysis), whose routes take them through ``Depends``
-(``deps.py``). Blocking work (the database, solvers, the AI) runs in worker threads; solver and AI
-jobs go through a bounded queue (``jobs.py``) that drops a job whose client went away, so the event
-loop keeps answering while the AI thinks; live analyses run in worker processes of their own
-(``streams.py``). Domain errors become answers in one handler (``errors.py``). Under ``serve`` the
-compiled searches, when cached, are loaded here and in the analysis workers before the first request
-is taken (``preload``), so that the first hint or stream is as fast as any later one.
+limits, the job queue, the workshop's job board, the analysis cache, the live games' feed
+(``game_feed.py``) and the live analyses (``streams.py``) on ``app.state`` and includes one router
+per part (``routers/``: pages, games, people, solvers, reviews, puzzles, workshop, analysis), whose
+routes take them through ``Depends`` (``deps.py``). Blocking work (the database, solvers, the AI)
+runs in worker threads; solver and AI jobs go through a bounded queue (``jobs.py``) that drops a job
+whose client went away, so the event loop keeps answering while the AI thinks; live analyses run in
+worker processes of their own (``streams.py``). Domain errors become answers in one handler
+(``errors.py``). Under ``serve`` the compiled searches, when cached, are loaded here and in the
+analysis workers before the first request is taken (``preload``), so that the first hint or stream
+is as fast as any later one.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from fastapi import FastAPI
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
 from patchwork_opt.apps.web.errors import COMMON_ANSWERS, install_error_handlers
+from patchwork_opt.apps.web.game_feed import GameFeed
 from patchwork_opt.apps.web.game_store import IdlePurge
 from patchwork_opt.apps.web.guards import BodyLimit, CreationLimit, HostAllowList, SecurityHeaders
 from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
 from patchwork_opt.apps.web.language import Language
-from patchwork_opt.apps.web.routers import analysis, games, pages, puzzles, reviews, workshop
+from patchwork_opt.apps.web.routers import analysis, games, pages, people, puzzles, reviews, workshop
 from patchwork_opt.apps.web.routers.solvers import solvers_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.storage import open_stores
@@ -44,6 +46,7 @@ from patchwork_opt.apps.web.streams import AnalysisPool
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await anyio.to_thread.run_sync(app.state.purge)
+    app.state.feed.start()
     services: Services = app.state.services
     cached = services.searches_cached
     if services.warm_up is not None and app.state.preload and cached is not None and cached():
@@ -54,6 +57,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        await anyio.to_thread.run_sync(app.state.feed.close)
         app.state.jobs.close()
         if app.state.streams is not None:
             await anyio.to_thread.run_sync(app.state.streams.close)
@@ -118,6 +122,7 @@ def create_app(
     app.state.creations = CreationLimit(limits.client_games, limits.game_window_seconds)
     app.state.purge = IdlePurge(stores.games, limits.game_idle_seconds)
     app.state.analyses = AnalysisCache(stores.analyses, services.analyse)
+    app.state.feed = GameFeed(stores.database, capacity=limits.max_game_streams, per_client=limits.client_game_streams)
     app.state.streams = None if services.live is None else AnalysisPool(
         services.live, services.warm_up, processes=limits.analysis_processes, capacity=limits.max_analyses,
         per_client=limits.client_analyses, max_seconds=limits.max_analysis_seconds, nice=limits.analysis_nice)
@@ -127,8 +132,8 @@ def create_app(
     app.add_middleware(Language)  # outermost: every answer, refusals too, in the language asked for
     install_error_handlers(app)
     pages.mount_assets(app)
-    routers = (pages.router, games.router, solvers_router(services.solvers), reviews.router, puzzles.router,
-               workshop.router, analysis.router)
+    routers = (pages.router, games.router, people.router, solvers_router(services.solvers), reviews.router,
+               puzzles.router, workshop.router, analysis.router)
     for router in routers:
         app.include_router(router)
     _publish_ai_names(app, services.ai_names)

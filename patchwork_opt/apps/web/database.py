@@ -4,6 +4,9 @@ analysis cache, puzzles, visitors: ``game_store.py``, ``analysis_store.py``, ``p
 ``visitor_store.py``) write their SQL once, with ``?`` placeholders, against a ``Database``;
 ``storage.py`` opens it and them.
 
+A change one process makes reaches the others through ``notify``/``listen`` (PostgreSQL's
+``NOTIFY``/``LISTEN``; SQLite, one process, has no others to tell).
+
 SQLite: one file; each call opens its own short-lived connection; a transaction is ``BEGIN
 IMMEDIATE`` (the whole file is held) ... ``COMMIT``; WAL journal with ``synchronous=FULL``, so a
 committed change survives a restart or a power cut. PostgreSQL (``database_postgres.py``, imported
@@ -79,6 +82,17 @@ class Database(ABC):
     @abstractmethod
     def close(self) -> None:
         """Let go of pooled connections (the database is not used afterwards)."""
+
+    def notify(self, channel: str, payload: str) -> None:  # noqa: B027  (SQLite: nothing to do)
+        """Tell the other ``serve`` processes on this database (PostgreSQL's ``NOTIFY``); a SQLite
+        file has one process, which tells its own streams in memory: nothing to do."""
+
+    def listen(self, channel: str, heard: Callable[[str], None],
+               reopened: Callable[[], None]) -> Callable[[], None] | None:
+        """Hear what any process ``notify``-s on ``channel`` (``heard(payload)``, from a thread of its
+        own; ``reopened()`` after a dropped connection is back, when something may have been missed);
+        the function that stops listening. None: the database has one process (SQLite)."""
+        return None
 
     def failed(self, exc: BaseException) -> StoreError:
         """The one-line error for a database that cannot be used."""

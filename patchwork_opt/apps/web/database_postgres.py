@@ -5,21 +5,33 @@ A store that reads a row and then writes it reads it ``FOR UPDATE`` (``row_lock`
 racing for the same game ply one stores its move and the other, once the lock is free, reads the new
 ply; two servers rating answers of one visitor at once lose neither update. Tables are created under
 an advisory lock, so servers starting at once do not race on ``CREATE ... IF NOT EXISTS``.
+
+What one server changes reaches the others by ``NOTIFY`` (``notify``, on a pooled connection, after
+the change is committed) and ``LISTEN`` (``listen``): one connection per process, outside the pool,
+read by a thread of its own; when it drops, it is opened again and ``reopened`` says that something
+may have been missed meanwhile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from patchwork_opt.apps.web.database import Database, Dialect, Schema, StoreError, Upgrade, redacted_url
 
 #: serializes schema creation between servers starting at once (CREATE IF NOT EXISTS can race)
 _SCHEMA_LOCK = 0x70617463  # "patc"
+#: seconds the listening thread waits for a notification before it looks whether to stop
+LISTEN_POLL_SECONDS = 0.5
+#: seconds before a dropped listening connection is opened again (doubling, at most ``RELISTEN_MAX``)
+RELISTEN_SECONDS = 0.1
+RELISTEN_MAX = 5.0
 
 
 class _Qmark:
@@ -41,6 +53,7 @@ class PostgresDatabase(Database):
 
     def __init__(self, url: str, max_connections: int = 8) -> None:
         self.where = redacted_url(url)
+        self._url = url
         try:
             self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
                 url, min_size=1, max_size=max_connections, kwargs={"autocommit": True}, open=False, timeout=30.0
@@ -63,6 +76,15 @@ class PostgresDatabase(Database):
         with self.pool.connection() as conn, conn.transaction():
             yield _Qmark(conn)
 
+    def notify(self, channel: str, payload: str) -> None:
+        with self.pool.connection() as conn:
+            conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+
+    def listen(self, channel: str, heard: Callable[[str], None],
+               reopened: Callable[[], None]) -> Callable[[], None]:
+        listener = _Listener(self._url, channel, heard, reopened)
+        return listener.stop
+
     def create(self, schema: Schema, upgrade: Upgrade | None = None) -> None:
         try:
             with self.transaction() as conn:
@@ -78,3 +100,34 @@ class PostgresDatabase(Database):
 
 def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+class _Listener:
+    """One ``LISTEN`` connection of this process, outside the pool, read by a thread of its own."""
+
+    def __init__(self, url: str, channel: str, heard: Callable[[str], None], reopened: Callable[[], None]) -> None:
+        self.url, self.channel, self.heard, self.reopened = url, channel, heard, reopened
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name=f"listen-{channel}", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(LISTEN_POLL_SECONDS * 4)
+
+    def _run(self) -> None:
+        wait, dropped = RELISTEN_SECONDS, False
+        while not self.stopped.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, application_name="patchwork-listen") as conn:
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+                    if dropped:
+                        self.reopened()
+                    wait, dropped = RELISTEN_SECONDS, False
+                    while not self.stopped.is_set():
+                        for note in conn.notifies(timeout=LISTEN_POLL_SECONDS):
+                            self.heard(note.payload)
+            except psycopg.Error:
+                dropped = True
+                self.stopped.wait(wait)
+                wait = min(wait * 2, RELISTEN_MAX)

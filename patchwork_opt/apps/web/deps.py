@@ -1,5 +1,5 @@
 """What routes take through ``Depends``: the stores, services, limits, job queue, analysis cache, the
-workshop's job board and the live analyses that ``create_app`` put on ``app.state``; the client's
+workshop's job board, the live games' feed and the live analyses that ``create_app`` put on ``app.state``; the client's
 address; the reading of JSON bodies (whole numbers as integers, then strictly).
 
 Blocking work runs off the event loop: database calls through ``in_thread``, solver and AI work
@@ -20,10 +20,12 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
 from patchwork_opt.apps.web.analyses import AnalysisCache
+from patchwork_opt.apps.web.game_feed import GameFeed
 from patchwork_opt.apps.web.game_store import GameStore, IdlePurge
 from patchwork_opt.apps.web.guards import CreationLimit
 from patchwork_opt.apps.web.jobboard import JobBoard
 from patchwork_opt.apps.web.jobs import JobQueue
+from patchwork_opt.apps.web.people_store import PeopleStore
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.storage import Stores
 from patchwork_opt.apps.web.streams import AnalysisPool
@@ -59,6 +61,14 @@ async def in_thread(fn: Callable[[], T]) -> T:
 
 def _store(request: Request) -> GameStore:
     return cast(GameStore, request.app.state.store)
+
+
+def _people_store(request: Request) -> PeopleStore:
+    return cast(Stores, request.app.state.stores).people
+
+
+def _feed(request: Request) -> GameFeed:
+    return cast(GameFeed, request.app.state.feed)
 
 
 def _puzzle_store(request: Request) -> PuzzleStore:
@@ -102,6 +112,8 @@ def _worker(request: Request) -> Worker:
 
 
 StoreDep = Annotated[GameStore, Depends(_store)]
+PeopleDep = Annotated[PeopleStore, Depends(_people_store)]
+FeedDep = Annotated[GameFeed, Depends(_feed)]
 PuzzleStoreDep = Annotated[PuzzleStore, Depends(_puzzle_store)]
 VisitorStoreDep = Annotated[VisitorStore, Depends(_visitor_store)]
 ServicesDep = Annotated[Services, Depends(_services)]

@@ -13,7 +13,7 @@ route's error answers into the OpenAPI schema.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -57,12 +57,43 @@ class AiFaultError(PatchworkError):
     http_status = 500
 
 
+class SecretMissingError(PatchworkError):
+    """A seat's action in a game between people, sent without ``Authorization: Bearer <secret>``."""
+
+    http_status = 401
+    headers: ClassVar[dict[str, str]] = {"WWW-Authenticate": 'Bearer realm="patchwork seats"'}
+
+
+class SeatRefusedError(PatchworkError):
+    """A secret that holds no seat of the game (a wrong one, a spectator's), or not the seat that
+    acts; or hints asked for in a game that does not allow them."""
+
+    http_status = 403
+
+
+class SeatsTakenError(PatchworkError):
+    """Both seats of the game are taken (a spectator watches instead), or its rematch's are."""
+
+    exit_code = 1
+    http_status = 409
+
+
+class NotBetweenPeopleError(PatchworkError):
+    """A seat's action (join, takeback, resign, rematch) on a game against the AI, or the AI's own
+    actions (its move, undo) on a game between people."""
+
+    exit_code = 1
+    http_status = 409
+
+
 #: What each status means, as the OpenAPI schema describes it.
 MEANINGS: dict[int, str] = {
     400: "input that cannot be read (a position, record or quilt), or a Host this server does not serve",
+    401: "a seat's action in a game between people without its secret (Authorization: Bearer <secret>)",
+    403: "a secret that holds no seat of this game, or not the seat that acts; or hints in a game without them",
     404: "no such game, or no such ply of it, or no such job on this server",
     409: "the game is over, has no moves to review yet, is out of turn, or changed since it was read (reload it); "
-         "the job has no answer to export (yet)",
+         "both its seats are taken; the job has no answer to export (yet)",
     413: "request body too large",
     422: "invalid request (fields named in detail), or a move the rules refuse",
     429: "this client has too many jobs or new games now; see Retry-After",
@@ -231,7 +262,7 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
 
 async def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, PatchworkError)
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, BusyError) else None
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, BusyError) else getattr(exc, "headers", None)
     return JSONResponse({"detail": str(exc), "words": str(exc)}, status_code=exc.http_status, headers=headers)
 
 

@@ -1,5 +1,8 @@
 """Games in the service's database: one row per game, one row per move, every change in one transaction.
 
+A game is against the AI or between people; the people's side (seats, secrets, offers) is
+``people_store.py``'s, beside it in the same database.
+
 A move is appended only after the rules accepted it, inside a transaction that holds the game
 (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: the game's row ``FOR UPDATE``) with the ply it was
 computed for as part of the key, so a crash mid-request loses nothing that was answered and two
@@ -123,6 +126,8 @@ class MoveRow:
     reason: str
     #: a teaching game's verdict on the person's move (``schemas.MoveVerdict`` as JSON), else None
     verdict: dict[str, Any] | None = None
+    #: when it was stored (Unix seconds): a game between people shows when each side last moved
+    created: float = 0.0
 
 
 @dataclass(slots=True)
@@ -156,6 +161,10 @@ class Game:
     def ai_seat(self) -> int:
         return 1 - self.seat
 
+    def last_moved(self, seat: int) -> float | None:
+        """When ``seat`` last moved (Unix seconds), None before its first move."""
+        return max((row.created for row in self.moves if row.player == seat), default=None)
+
 
 def new_game_id() -> str:
     """128 random bits, URL-safe: ids cannot be guessed or enumerated."""
@@ -163,7 +172,8 @@ def new_game_id() -> str:
 
 
 class GameStore(Protocol):
-    """The games against the AI: made, read, played on, taken back, and deleted once idle."""
+    """The games, against the AI or between people (whose seats ``people_store.py`` keeps): made,
+    read, played on, taken back, and deleted once idle."""
 
     def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int,
                teaching: bool = False) -> Game:
@@ -186,6 +196,9 @@ class GameStore(Protocol):
     def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
         """Delete the moves from ply ``keep`` on, if the game is still at ``expected_ply``; the move
         at ``keep`` is kept as taken back."""
+
+    def delete(self, game_id: str) -> None:
+        """Delete the game and its moves (a game whose set-up could not be completed)."""
 
 
 class SqlGameStore:
@@ -252,11 +265,12 @@ class SqlGameStore:
             raise GameNotFoundError(f"no game with id {game_id!r}")
         game = Game(id=row[0], created=row[1], seed=row[2], circle=json.loads(row[3]),
                     leather=tuple(json.loads(row[4])), ai=row[5], level=row[6], seat=row[7], teaching=bool(row[8]))
-        for ply, player, actor, move, reason, verdict in conn.execute(
-            "SELECT ply, player, actor, move, reason, verdict FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        for ply, player, actor, move, reason, verdict, created in conn.execute(
+            "SELECT ply, player, actor, move, reason, verdict, created FROM moves WHERE game_id = ? ORDER BY ply",
+            (game_id,)
         ).fetchall():
             game.moves.append(MoveRow(ply, player, actor, Move.from_json(json.loads(move)), reason,
-                                      None if verdict is None else json.loads(verdict)))
+                                      None if verdict is None else json.loads(verdict), created))
         for ply, move in conn.execute(
             "SELECT ply, move FROM takebacks WHERE game_id = ? ORDER BY seq", (game_id,)
         ).fetchall():
@@ -288,8 +302,13 @@ class SqlGameStore:
                  None if verdict is None else json.dumps(verdict)),
             )
             conn.execute("UPDATE games SET touched = ? WHERE id = ?", (now, game_id))
-            game.moves.append(MoveRow(ply, player, actor, move, reason, verdict))
+            game.moves.append(MoveRow(ply, player, actor, move, reason, verdict, now))
         return game
+
+    def delete(self, game_id: str) -> None:
+        with self.db.transaction() as conn:
+            for table in ("moves", "takebacks", "games"):
+                conn.execute(f"DELETE FROM {table} WHERE {'id' if table == 'games' else 'game_id'} = ?", (game_id,))
 
     def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
         """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``;

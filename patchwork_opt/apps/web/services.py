@@ -176,6 +176,11 @@ class Limits:
     client_analyses: int = 2
     #: the longest a live analysis thinks (a stream may ask for less)
     max_analysis_seconds: float = 30.0
+    #: live games' streams (``GET /api/games/{id}/events``) this process keeps open at once; past this
+    #: the answer is 503 with ``Retry-After``
+    max_game_streams: int = 2000
+    #: game streams one client may keep open at once (a player, a spectator or two); past this 429
+    client_game_streams: int = 8
     #: worker processes the live analyses share (each loads the compiled searches once)
     analysis_processes: int = 2
     #: the workers' scheduling priority below the server's (``nice``): hints and AI moves come first

@@ -1,7 +1,8 @@
 """Opens the service's one database and its stores, one per concern: a PostgreSQL server shared by several
 ``serve`` processes, or a SQLite file (the default, no set-up).
 
-* games, against the AI or between people (``game_store.py``);
+* games, against the AI or between people (``game_store.py``), and the people's seats
+  (``people_store.py``);
 * the analysis cache (``analysis_store.py``);
 * the puzzles made on demand (``puzzle_store.py``);
 * the visitors of the Puzzles page, their ratings and habits (``visitor_store.py``).
@@ -18,6 +19,7 @@ from pathlib import Path
 from patchwork_opt.apps.web.analysis_store import MAX_ANALYSES, AnalysisStore, SqlAnalysisStore
 from patchwork_opt.apps.web.database import Database, SqliteDatabase, StoreError, is_postgres_url
 from patchwork_opt.apps.web.game_store import GameStore, SqlGameStore
+from patchwork_opt.apps.web.people_store import PeopleStore, SqlPeopleStore
 from patchwork_opt.apps.web.puzzle_store import SqlPuzzleStore
 from patchwork_opt.apps.web.visitor_store import SqlVisitorStore
 from patchwork_opt.puzzles.stores import PuzzleStore, VisitorStore
@@ -37,10 +39,11 @@ def open_database(db: str | Path, max_connections: int = 8) -> Database:
 
 @dataclass(frozen=True, slots=True)
 class Stores:
-    """The four stores over one ``database``; ``close`` lets its connections go."""
+    """The stores over one ``database``; ``close`` lets its connections go."""
 
     database: Database
     games: GameStore
+    people: PeopleStore
     analyses: AnalysisStore
     puzzles: PuzzleStore
     visitors: VisitorStore
@@ -54,7 +57,8 @@ def open_stores(db: str | Path, max_analyses: int = MAX_ANALYSES) -> Stores:
     cache keeps at most ``max_analyses`` analyses for reuse."""
     database = open_database(db)
     try:
-        return Stores(database, SqlGameStore(database), SqlAnalysisStore(database, max_analyses),
+        games = SqlGameStore(database)
+        return Stores(database, games, SqlPeopleStore(database), SqlAnalysisStore(database, max_analyses),
                       SqlPuzzleStore(database), SqlVisitorStore(database))
     except BaseException:
         database.close()

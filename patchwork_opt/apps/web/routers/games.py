@@ -1,4 +1,7 @@
-"""Games against the AI: set up, read, move, let the AI move, undo, export, and past positions.
+"""Games: set up (against the AI, a friend by a link, or two people at one device), read, move, let
+the AI move, undo, export, and past positions. A game between people's own actions (join, takeback,
+resign, rematch, its live stream) are ``routers/people.py``'s; here a move in such a game needs the
+seat's secret (``seating.py``), and the AI's move and undo are refused (a takeback is agreed instead).
 
 Each route parses, calls the store (in a thread) or the AI (in the job queue) and renders a
 ``GameView``; refusals are domain errors whose status the error table gives (``errors.py``).
@@ -27,7 +30,9 @@ from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     ClientDep,
     CreationsDep,
+    FeedDep,
     LimitsDep,
+    PeopleDep,
     PurgeDep,
     ServicesDep,
     StoreDep,
@@ -36,11 +41,20 @@ from patchwork_opt.apps.web.deps import (
     in_thread,
     strict_body,
 )
-from patchwork_opt.apps.web.errors import AiFaultError, PlyNotFoundError, ServiceMissingError, UnknownAiError, answers
-from patchwork_opt.apps.web.game_store import Game, StaleGameError
+from patchwork_opt.apps.web.errors import (
+    AiFaultError,
+    NotBetweenPeopleError,
+    PlyNotFoundError,
+    ServiceMissingError,
+    UnknownAiError,
+    answers,
+)
+from patchwork_opt.apps.web.game_store import Game, GameStore, StaleGameError
+from patchwork_opt.apps.web.people_store import People, PeopleStore
 from patchwork_opt.apps.web.schemas import (
     AiInfo,
     AiMoveRequest,
+    CreatedGame,
     CreateGameRequest,
     GameView,
     PlayMoveRequest,
@@ -48,6 +62,7 @@ from patchwork_opt.apps.web.schemas import (
     game_view,
     move_verdict,
 )
+from patchwork_opt.apps.web.seating import SentSecretDep, draw_seat, invite_path, open_people_game, seats_held
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
@@ -77,21 +92,65 @@ def view(game: Game) -> GameView:
     return game_view(game, game.state())
 
 
+def load(store: GameStore, people: PeopleStore, game_id: str) -> tuple[Game, People | None]:
+    """The game and, between people, its people (blocking: call it in a thread)."""
+    game = store.get(game_id)
+    return game, people.find(game_id)
+
+
+def seated_view(store: GameStore, people: PeopleStore, game_id: str) -> GameView:
+    """The game's public view as it is now, its people included (blocking)."""
+    game, who = load(store, people, game_id)
+    return game_view(game, game.state(), who)
+
+
+def people_of(people: People | None, game_id: str) -> People:
+    """The people of a game between people; 409 for a game against the AI."""
+    if people is None:
+        raise NotBetweenPeopleError(f"game {game_id} is against the AI: it has no seats for people")
+    return people
+
+
+def no_people(people: People | None, what: str) -> None:
+    """409 for the AI's actions (its move, undo) asked of a game between people."""
+    if people is not None:
+        raise NotBetweenPeopleError(f"game {people.game_id} is between people: it has no {what}")
+
+
 @router.get("/ais")
 async def list_ais(services: ServicesDep) -> list[AiInfo]:
     """The AIs a game may be played against (``ai`` of a new game); one is the default."""
     return [AiInfo(name=name, default=name == services.default_ai) for name in services.ai_names]
 
 
-@router.post("/games", status_code=201, responses=answers(413, 422, 429, 503),
+@router.post("/games", status_code=201, response_model=CreatedGame | GameView, responses=answers(413, 422, 429, 503),
              dependencies=[Depends(strict_body(CreateGameRequest))])
 async def create_game(
-    body: CreateGameRequest, store: StoreDep, services: ServicesDep, creations: CreationsDep, purge: PurgeDep,
-    client: ClientDep,
-) -> GameView:
-    """Set up a new game (random circle from ``seed``) against the named AI; a client may
-    create ``client_games`` games per ``game_window_seconds`` (else 429 with Retry-After)."""
+    body: CreateGameRequest, store: StoreDep, people: PeopleDep, services: ServicesDep, creations: CreationsDep,
+    purge: PurgeDep, client: ClientDep,
+) -> CreatedGame | GameView:
+    """Set up a new game (random circle from ``seed``); a client may create ``client_games`` games per
+    ``game_window_seconds`` (else 429 with Retry-After). Against the AI (``opponent`` ai, the default):
+    the game's view. Between people (``friend``: by an invite link; ``here``: two players at one
+    device): the game's view plus the creator's ``seat``, its ``secret`` (at one device both seats')
+    and the ``invite`` path whose opener takes the free seat (``POST /api/games/{id}/join``)."""
     creations.check(client)
+    seat = draw_seat(body.seat)
+    state = State.new(seed=body.seed, leather=body.printing)
+    if body.opponent != "ai":
+        if body.teaching:
+            raise UnknownAiError("a teaching game is played against the AI: leave teaching out for a game between "
+                                 "people (the review judges every move afterwards)")
+        opponent = body.opponent
+
+        def open_game() -> CreatedGame:
+            purge()
+            made = open_people_game(store, people, state, seed=body.seed, opponent=opponent, hints=body.hints,
+                                    seat=seat)
+            shown = game_view(made.game, state, made.people)
+            return CreatedGame(**shown.model_dump(), secret=made.secret, invite=invite_path(made.game.id))
+
+        return await in_thread(open_game)
     ai = body.ai or services.default_ai
     if services.make_bot is None:
         raise ServiceMissingError("this server runs without an AI")
@@ -99,28 +158,32 @@ async def create_game(
         raise ServiceMissingError("this server runs without the AI's analysis, which a teaching game needs")
     if ai not in services.ai_names:
         raise UnknownAiError(f"unknown AI {ai!r} (expected one of {', '.join(services.ai_names)})")
-    state = State.new(seed=body.seed, leather=body.printing)
 
     def create() -> Game:
         purge()
-        return store.create(state, seed=body.seed, ai=ai, level=body.level, seat=body.seat, teaching=body.teaching)
+        return store.create(state, seed=body.seed, ai=ai, level=body.level, seat=seat, teaching=body.teaching)
 
     return view(await in_thread(create))
 
 
 @router.get("/games/{game_id}", responses=answers(404, 422))
-async def read_game(game_id: GameId, store: StoreDep) -> GameView:
-    """The game now: set-up, position, quilts, offers and the moves so far."""
-    return view(await in_thread(lambda: store.get(game_id)))
+async def read_game(game_id: GameId, store: StoreDep, people: PeopleDep) -> GameView:
+    """The game now: set-up, position, quilts, offers and the moves so far; between people its seats
+    and offers (``people``), never a secret: anyone with the id may watch."""
+    return await in_thread(lambda: seated_view(store, people, game_id))
 
 
-def playable(game: Game, ply: int, move: Move) -> State:
+def playable(game: Game, ply: int, move: Move, people: People | None, secret: str | None) -> State:
     """The position ``move`` is played in, when the person may play it there (409: the game is over,
-    it is the AI's turn, or the game is no longer at ``ply``; 422: the rules refuse the move)."""
+    it is the AI's or the other player's turn, or the game is no longer at ``ply``; 422: the rules
+    refuse the move; between people 401/403 without the secret of a seat)."""
     state = game.state()
-    if state.is_terminal():
+    held = None if people is None else seats_held(people, secret)
+    if state.is_terminal() or (people is not None and people.resigned is not None):
         raise GameOverError("the game is over")
-    if state.to_move() != game.seat:
+    if held is not None and state.to_move() not in held:
+        raise StaleGameError("it is the other player's turn, not yours")
+    if held is None and state.to_move() != game.seat:
         raise StaleGameError("it is the AI's turn, not yours")
     if len(game.moves) != ply:
         raise StaleGameError(f"game {game.id} is at ply {len(game.moves)}, the move was made for ply {ply}; reload it")
@@ -130,16 +193,19 @@ def playable(game: Game, ply: int, move: Move) -> State:
 
 @router.post("/games/{game_id}/moves", responses=answers(404, 409, 413, 422, 429, 503),
              dependencies=[Depends(strict_body(PlayMoveRequest))])
-async def play_move(game_id: GameId, body: PlayMoveRequest, store: StoreDep, limits: LimitsDep,
-                    analyses: AnalysesDep, worker: WorkerDep) -> GameView:
+async def play_move(game_id: GameId, body: PlayMoveRequest, store: StoreDep, people: PeopleDep, limits: LimitsDep,
+                    analyses: AnalysesDep, worker: WorkerDep, feed: FeedDep, secret: SentSecretDep) -> GameView:
     """The human's move; 422 names why the rules refuse it, 409 when the game is over, it is not
-    their turn or the game moved on since ``ply``. In a teaching game the move is first judged as the
+    their turn or the game moved on since ``ply`` (of two moves racing for one ply exactly one lands).
+    In a game between people the seat to move sends its secret (``Authorization: Bearer <secret>``:
+    401 without it, 403 with one that holds no seat, 409 with the other seat's); the move then
+    reaches the game's streams. In a teaching game the move is first judged as the
     review would judge it (in the job queue: 429 or 503 when it is full), and the answer's last move
     carries the verdict (``moves[-1].verdict``: label, best move, win chances; ``flagged`` for a
     mistake or a blunder, which ``POST .../undo`` takes back)."""
     move = move_from_model(body.move)
-    game = await in_thread(lambda: store.get(game_id))
-    state = playable(game, body.ply, move)
+    game, who = await in_thread(lambda: load(store, people, game_id))
+    state = playable(game, body.ply, move, who, secret)
     verdict = None
     if game.teaching:
         seconds = min(TEACHING_SECONDS, limits.max_ai_seconds)
@@ -153,21 +219,26 @@ async def play_move(game_id: GameId, body: PlayMoveRequest, store: StoreDep, lim
             return move_verdict(review_move(state, move, analyse, ply=body.ply)).model_dump(mode="json")
 
         verdict = await worker.run(judge)
-    return view(await in_thread(lambda: store.append(game_id, body.ply, move, actor="human", verdict=verdict)))
+    played = await in_thread(lambda: store.append(game_id, body.ply, move, actor="human", verdict=verdict))
+    if who is None:
+        return view(played)
+    await feed.publish(game_id, len(played.moves))
+    return game_view(played, played.state(), who)
 
 
 @router.post("/games/{game_id}/ai-move", responses=answers(404, 409, 413, 422, 429, 503),
              dependencies=[Depends(strict_body(AiMoveRequest))])
 async def ai_move(
-    game_id: GameId, body: AiMoveRequest, store: StoreDep, services: ServicesDep, limits: LimitsDep,
-    analyses: AnalysesDep, worker: WorkerDep,
+    game_id: GameId, body: AiMoveRequest, store: StoreDep, people: PeopleDep, services: ServicesDep,
+    limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep,
 ) -> GameView:
     """Let the AI choose and play its move (in the job queue, its time capped by the server; the
     solver AI plays from the shared analysis cache)."""
+    game, who = await in_thread(lambda: load(store, people, game_id))
+    no_people(who, "AI to move")
     make_bot = services.make_bot
     if make_bot is None:
         raise ServiceMissingError("this server runs without an AI")
-    game = await in_thread(lambda: store.get(game_id))
     state = game.state()
     if len(game.moves) != body.ply:
         raise StaleGameError(f"game {game_id} is at ply {len(game.moves)}, not {body.ply}; reload it")
@@ -193,12 +264,14 @@ async def ai_move(
 
 @router.post("/games/{game_id}/undo", responses=answers(404, 409, 413, 422),
              dependencies=[Depends(strict_body(UndoRequest))])
-async def undo(game_id: GameId, body: UndoRequest, store: StoreDep) -> GameView:
+async def undo(game_id: GameId, body: UndoRequest, store: StoreDep, people: PeopleDep) -> GameView:
     """Take back the human's last move and the AI moves after it (409 when there is none, or the
-    game moved on since ``ply``); the move is kept as taken back (``takebacks``, which the review counts)."""
+    game moved on since ``ply``, or the game is between people, where a takeback is agreed:
+    ``POST .../takeback``); the move is kept as taken back (``takebacks``, which the review counts)."""
 
     def take_back() -> Game:
-        game = store.get(game_id)
+        game, who = load(store, people, game_id)
+        no_people(who, "undo: a takeback is offered and agreed instead (POST /api/games/{id}/takeback)")
         human = [row.ply for row in game.moves if row.actor == "human"]
         if not human:
             raise StaleGameError("nothing to undo: you have not moved yet")

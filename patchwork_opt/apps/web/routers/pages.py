@@ -1,5 +1,5 @@
-"""The pages (the game, the workshop, the analysis board), their static files, the API docs, health and the
-catalogue of patches."""
+"""The pages (the game and its invite links, the workshop, the analysis board), their static files, the
+API docs, health and the catalogue of patches."""
 
 from __future__ import annotations
 
@@ -38,6 +38,13 @@ def mount_assets(app: FastAPI) -> None:
 
 @router.get("/", include_in_schema=False)
 async def index() -> FileResponse:
+    return FileResponse(STATIC_DIR / "index.html")
+
+
+@router.get("/play/{game_id}", include_in_schema=False)
+async def invite_page(game_id: str) -> FileResponse:
+    """An invite link to a game between people (``seating.invite_path``): the game page, which takes
+    the free seat or, both taken, shows the game to a spectator."""
     return FileResponse(STATIC_DIR / "index.html")
 
 

@@ -27,6 +27,7 @@ from patchwork_opt.apps.review import GameReview, review_game
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     LimitsDep,
+    PeopleDep,
     PuzzleStoreDep,
     StoreDep,
     WholeNumbersRoute,
@@ -69,8 +70,8 @@ def review_seconds(game: Game, time_per_move: float, limits: Limits) -> float:
 @router.get("/games/{game_id}/review", responses=answers(404, 409, 422, 429, 503),
             summary="Review of a stored game (as patchwork analyze --json)")
 async def review_stored_game(
-    game_id: GameId, store: StoreDep, limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep,
-    time_per_move: TimePerMove = REVIEW_SECONDS,
+    game_id: GameId, store: StoreDep, people: PeopleDep, limits: LimitsDep, analyses: AnalysesDep,
+    worker: WorkerDep, time_per_move: TimePerMove = REVIEW_SECONDS,
 ) -> GameReviewView:
     """Every move of the game against the AI's best: win chances before and after, labels
     (best, good, inaccuracy, mistake, blunder), each player's accuracy and the win-chance chart.
@@ -78,12 +79,14 @@ async def review_stored_game(
     without moves is refused (409: nothing to review yet). The work runs in the bounded job queue."""
     if analyses.analyse is None:
         raise ServiceMissingError("this server runs without the game review")
-    game = await in_thread(lambda: store.get(game_id))
+    game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
     if not game.moves:
         raise NothingToReviewError(f"game {game_id} has no moves to review yet")
     record = game.record
-    # the page speaks to the person: "you" and "the AI", never seat numbers
-    names = {game.seat: "You", game.ai_seat: f"The AI ({game.ai})"}
+    # the page speaks to the person: "you" and "the AI", never seat numbers; between people, both
+    # players read the one review: each by their seat
+    names = ({game.seat: "You", game.ai_seat: f"The AI ({game.ai})"} if who is None
+             else {0: "Player 1", 1: "Player 2"})
     record.players = [names[0], names[1]]
     seconds = review_seconds(game, time_per_move, limits)
 
@@ -144,20 +147,22 @@ class PractiseView(BaseModel):
     exercises: list[ExerciseMade] = Field(description="each exercise made, in ply order")
 
 
-def _practised(game: Game, plies: Sequence[int]) -> list[int]:
-    """The distinct plies, in order, each one of the person's own moves in the game."""
+def _practised(game: Game, plies: Sequence[int], people: bool) -> list[int]:
+    """The distinct plies, in order, each one of the person's own moves in the game (between
+    ``people``, every move is a person's: each seat practises its own)."""
     for ply in plies:
         if ply >= len(game.moves):
             raise PlyChoiceError(f"plies: game {game.id} has {len(game.moves)} moves, so no ply {ply}")
-        if game.moves[ply].player != game.seat:
+        if not people and game.moves[ply].player != game.seat:
             raise PlyChoiceError(f"plies: ply {ply} is the AI's move, not yours")
     return sorted(set(plies))
 
 
 @router.post("/games/{game_id}/mistake-puzzles", responses=answers(404, 409, 413, 422, 429, 503),
              dependencies=[Depends(strict_body(PractiseRequest))], summary="Exercises from a game's mistakes")
-async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store: StoreDep, puzzles: PuzzleStoreDep,
-                                  limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep) -> PractiseView:
+async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store: StoreDep, people: PeopleDep,
+                                  puzzles: PuzzleStoreDep, limits: LimitsDep, analyses: AnalysesDep,
+                                  worker: WorkerDep) -> PractiseView:
     """Each of the named moves (your mistakes and blunders, as the review labelled them) becomes an
     exercise, "find a better move" from the position before it, made of the review's analyses (the
     analysis cache's, at the review's ``time_per_move``); the exercises are kept and served like any
@@ -165,8 +170,8 @@ async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store:
     the game has not reached, or one that is the AI's move. The work runs in the bounded job queue."""
     if analyses.analyse is None:
         raise ServiceMissingError("this server runs without the game review")
-    game = await in_thread(lambda: store.get(game_id))
-    plies = _practised(game, body.plies)
+    game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
+    plies = _practised(game, body.plies, who is not None)
     record = game.record
     seconds = review_seconds(game, body.time_per_move or REVIEW_SECONDS, limits)
 

@@ -18,6 +18,7 @@ from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     LimitsDep,
+    PeopleDep,
     ServicesDep,
     StoreDep,
     WholeNumbersRoute,
@@ -25,7 +26,7 @@ from patchwork_opt.apps.web.deps import (
     in_thread,
     strict_body,
 )
-from patchwork_opt.apps.web.errors import ServiceMissingError, answers
+from patchwork_opt.apps.web.errors import SeatRefusedError, ServiceMissingError, answers
 from patchwork_opt.apps.web.routers.games import GameId
 from patchwork_opt.apps.web.services import Endpoint
 from patchwork_opt.core.clock import Deadline
@@ -46,7 +47,7 @@ def solvers_router(solvers: Mapping[str, Endpoint]) -> APIRouter:
     hint = solvers.get("hint")
     router.add_api_route(
         "/games/{game_id}/hint", game_hint, methods=["GET"], tags=["games", "solvers"],
-        response_model=hint.response if hint is not None else None, responses=answers(404, 409, 422, 429, 503),
+        response_model=hint.response if hint is not None else None, responses=answers(403, 404, 409, 422, 429, 503),
         summary="Hint for the player to move (as patchwork hint --json)",
     )
     return router
@@ -82,17 +83,20 @@ def _solver_route(endpoint: Endpoint) -> Callable[..., Awaitable[BaseModel]]:
 
 
 async def game_hint(
-    game_id: GameId, store: StoreDep, services: ServicesDep, limits: LimitsDep, analyses: AnalysesDep,
-    worker: WorkerDep,
+    game_id: GameId, store: StoreDep, people: PeopleDep, services: ServicesDep, limits: LimitsDep,
+    analyses: AnalysesDep, worker: WorkerDep,
 ) -> BaseModel:
     """The ranked moves of the player to move, as ``patchwork hint POSITION --json`` prints them:
-    the analysis of ``game_hint_seconds`` (409 when the game is over)."""
+    the analysis of ``game_hint_seconds`` (409 when the game is over; 403 in a game between people
+    that was set up without hints)."""
+    game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
+    if who is not None and not who.hints:
+        raise SeatRefusedError(f"game {game_id} was set up without hints: none during the game")
     render = services.game_hint
     if render is None or services.analyse is None:
         raise ServiceMissingError("this server runs without the hint solver")
-    game = await in_thread(lambda: store.get(game_id))
     state = game.state()
-    if state.is_terminal():
+    if state.is_terminal() or (who is not None and who.resigned is not None):
         raise GameOverError("the game is over")
     seconds = limits.hint_seconds
     return await worker.run(lambda stop: render(state, analyses.analysis(state, seconds, stop)))

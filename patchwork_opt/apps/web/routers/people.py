@@ -1,0 +1,265 @@
+"""Games between people: join the free seat, offer and answer a takeback, resign, ask for the rematch,
+and follow a game live (``GET /api/games/{id}/events``, server-sent events).
+
+A seat's action sends the seat's secret (``seating.py``: 401 without, 403 with a wrong one or a
+spectator's); a change that lands is published to the game's streams (``game_feed.py``: in this
+process at once, through PostgreSQL's ``NOTIFY`` to the other ``serve`` processes). Each stream
+event's data is the game's public view and its id is the view's ply; a stream reopened with
+``Last-Event-ID`` first gets the views of the plies it missed, then the game as it is now.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+
+from patchwork_opt.apps.web.deps import (
+    ClientDep,
+    CreationsDep,
+    FeedDep,
+    PeopleDep,
+    StoreDep,
+    WholeNumbersRoute,
+    in_thread,
+    strict_body,
+)
+from patchwork_opt.apps.web.errors import SeatRefusedError, SeatsTakenError, answers, json_answers
+from patchwork_opt.apps.web.game_feed import Watch
+from patchwork_opt.apps.web.game_store import Game, GameNotFoundError, GameStore, StaleGameError
+from patchwork_opt.apps.web.people_store import People, PeopleStore, Takeback, new_secret, secret_hash
+from patchwork_opt.apps.web.routers.games import GameId, load, people_of, seated_view
+from patchwork_opt.apps.web.schemas import (
+    CreatedGame,
+    GameView,
+    ResignRequest,
+    Seat,
+    SeatSecret,
+    TakebackAnswer,
+    TakebackRequest,
+    game_view,
+)
+from patchwork_opt.apps.web.seating import SeatSecretDep, acting_seat, invite_path, open_people_game, seats_held
+from patchwork_opt.core.errors import GameOverError
+from patchwork_opt.core.state import State
+
+router = APIRouter(prefix="/api", tags=["people"], route_class=WholeNumbersRoute)
+
+#: seconds a stream waits for a change before it reads its game anyway (a safety net: a change is
+#: pushed as it lands; this also ends the stream of a game that expired)
+RECHECK_SECONDS = 20.0
+#: plies a reopened stream is sent one by one at most; past this it gets the game as it is now
+MAX_MISSED_PLIES = 100
+
+
+def _over(game: Game, people: People) -> bool:
+    return people.resigned is not None or game.state().is_terminal()
+
+
+@router.post("/games/{game_id}/join", responses=answers(404, 409, 422))
+async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: FeedDep) -> SeatSecret:
+    """Take the free seat of a friend's game: its seat and secret, given once (keep it: every action of
+    the seat sends it as ``Authorization: Bearer <secret>``). 409 when both seats are taken (watch the
+    game instead) or the game is against the AI."""
+
+    def join() -> SeatSecret:
+        store.get(game_id)  # 404: no such game
+        who = people_of(people.find(game_id), game_id)
+        secret = new_secret()
+        for seat in (0, 1):
+            if not who.taken(seat) and not who.held[seat] and people.join(game_id, seat, secret_hash(secret)):
+                return SeatSecret(seat=0 if seat == 0 else 1, secret=secret)
+        raise SeatsTakenError(f"both seats of game {game_id} are taken: you can watch it")
+
+    joined = await in_thread(join)
+    await feed.publish(game_id, -1)
+    return joined
+
+
+@router.post("/games/{game_id}/takeback", responses=answers(401, 403, 404, 409, 413, 422),
+             dependencies=[Depends(strict_body(TakebackRequest))])
+async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSecretDep, store: StoreDep,
+                         people: PeopleDep, feed: FeedDep) -> GameView:
+    """Offer to take back your last move (and the other's moves after it); the other player accepts or
+    declines (``POST .../takeback/answer``). 409: the game is over or moved on since ``ply``, you have
+    no move to take back, or a takeback is already offered."""
+
+    def offer() -> GameView:
+        game, found = load(store, people, game_id)
+        who = people_of(found, game_id)
+        held = seats_held(who, secret)
+        if _over(game, who):
+            raise GameOverError("the game is over")
+        seat = acting_seat(held, body.seat, game.moves[-1].player if game.moves else next(iter(held)))
+        if len(game.moves) != body.ply:
+            raise StaleGameError(f"game {game_id} is at ply {len(game.moves)}, the offer was made at {body.ply}")
+        if not any(row.player == seat for row in game.moves):
+            raise StaleGameError(f"seat {seat} has no move to take back")
+        if not people.offer_takeback(game_id, Takeback(seat, body.ply, len(game.takebacks))):
+            raise StaleGameError("a takeback is already offered: it is answered first")
+        return seated_view(store, people, game_id)
+
+    made = await in_thread(offer)
+    await feed.publish(game_id, made.ply)
+    return made
+
+
+@router.post("/games/{game_id}/takeback/answer", responses=answers(401, 403, 404, 409, 413, 422),
+             dependencies=[Depends(strict_body(TakebackAnswer))])
+async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSecretDep, store: StoreDep,
+                          people: PeopleDep, feed: FeedDep) -> GameView:
+    """The other player's answer to the takeback offered at ``ply``: accepted, the offering seat's last
+    move and every move after it are taken back (kept as taken back, which the review counts);
+    declined, the game goes on. 403: the offer is answered by the other player; 409: no such offer."""
+
+    def answer() -> GameView:
+        game, found = load(store, people, game_id)
+        who = people_of(found, game_id)
+        held = seats_held(who, secret)
+        offer = who.takeback
+        if offer is None or offer.ply != len(game.moves) or offer.seq != len(game.takebacks) or offer.ply != body.ply:
+            raise StaleGameError(f"no takeback is offered at ply {body.ply} of game {game_id}")
+        if 1 - offer.seat not in held:
+            raise SeatRefusedError("a takeback is answered by the other player")
+        if not people.clear_takeback(game_id, offer):
+            raise StaleGameError("the takeback was answered meanwhile")
+        if body.accept:
+            keep = max(row.ply for row in game.moves if row.player == offer.seat)
+            store.truncate(game_id, keep, expected_ply=offer.ply)
+        return seated_view(store, people, game_id)
+
+    answered = await in_thread(answer)
+    await feed.publish(game_id, answered.ply)
+    return answered
+
+
+@router.post("/games/{game_id}/resign", responses=answers(401, 403, 404, 409, 413, 422),
+             dependencies=[Depends(strict_body(ResignRequest))])
+async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, store: StoreDep, people: PeopleDep,
+                 feed: FeedDep) -> GameView:
+    """Resign: the other player wins (``people.resigned``, ``people.winner``). 409: the game is over."""
+
+    def give_up() -> GameView:
+        game, found = load(store, people, game_id)
+        who = people_of(found, game_id)
+        held = seats_held(who, secret)
+        if _over(game, who):
+            raise GameOverError("the game is over")
+        seat = acting_seat(held, body.seat, game.state().to_move())
+        if not people.resign(game_id, seat):
+            raise GameOverError("the game is over: a player resigned")
+        return seated_view(store, people, game_id)
+
+    done = await in_thread(give_up)
+    await feed.publish(game_id, done.ply)
+    return done
+
+
+def _rematch(store: GameStore, people: PeopleStore, game_id: str, secret: str | None) -> CreatedGame:
+    """The rematch with the seats swapped: made by the first player to ask (their seat's secret), its
+    other seat then given to the other player when they ask (with the old game's secret)."""
+    game, found = load(store, people, game_id)
+    who = people_of(found, game_id)
+    held = seats_held(who, secret)
+    if not _over(game, who):
+        raise StaleGameError("the game is not over yet: a rematch follows it")
+    seat = next(iter(held))
+    swapped: Seat = 1 if seat == 0 else 0
+    if who.rematch is None:
+        made = open_people_game(store, people, State.new(leather=game.leather), seed=None, opponent=who.opponent,
+                                hints=who.hints, seat=1 - seat, rematch_of=game_id)
+        if people.set_rematch(game_id, made.game.id):
+            return CreatedGame(**seated_view(store, people, made.game.id).model_dump(exclude={"seat"}),
+                               seat=swapped, secret=made.secret, invite=invite_path(made.game.id))
+        store.delete(made.game.id)  # the other player's rematch landed first: take its seat
+        who = people_of(people.find(game_id), game_id)
+    assert who.rematch is not None
+    fresh = new_secret()
+    if who.opponent == "here" or not people.join(who.rematch, 1 - seat, secret_hash(fresh), held=True):
+        raise SeatsTakenError(f"your seat of the rematch {who.rematch} is taken already")
+    return CreatedGame(**seated_view(store, people, who.rematch).model_dump(exclude={"seat"}),
+                       seat=swapped, secret=fresh, invite=invite_path(who.rematch))
+
+
+@router.post("/games/{game_id}/rematch", status_code=201, responses=answers(401, 403, 404, 409, 422, 429))
+async def rematch(game_id: GameId, secret: SeatSecretDep, store: StoreDep, people: PeopleDep, feed: FeedDep,
+                  creations: CreationsDep, client: ClientDep) -> CreatedGame:
+    """After the game, a new one with the seats swapped and new secrets: the first player to ask makes
+    it and gets their seat's secret; the other player, asking too (with their old secret), gets the
+    other seat's. 409: the game is not over, or your seat of the rematch is taken already."""
+    creations.check(client)
+    made = await in_thread(lambda: _rematch(store, people, game_id, secret))
+    await feed.publish(game_id, -1)
+    await feed.publish(made.id, made.ply)
+    return made
+
+
+async def watch_game(game_id: GameId, client: ClientDep, feed: FeedDep, store: StoreDep) -> AsyncIterator[Watch]:
+    """The stream's watch on the game (a dependency: 404 and the caps answer before the stream
+    starts), freed when the request ends however it ends."""
+    await in_thread(lambda: store.get(game_id))
+    watch = feed.watch(client, game_id)
+    try:
+        yield watch
+    finally:
+        watch.close()
+
+
+LastEventId = Annotated[str | None, Header(description=(
+    "the id (ply) of the last event seen, sent by a reopened EventSource: the plies after it come first"))]
+
+
+def _last_seen(header: str | None) -> int | None:
+    text = (header or "").strip()
+    return int(text) if text.isdigit() and len(text) < 6 else None
+
+
+def missed_views(game: Game, who: People | None, last_seen: int | None) -> list[GameView]:
+    """What a stream sends first: after ``Last-Event-ID`` ``last_seen``, the view at each ply it
+    missed (what was offered then is not kept: those carry only the moves), then the game now."""
+    now = len(game.moves)
+    first = now if last_seen is None or last_seen >= now or now - last_seen > MAX_MISSED_PLIES else last_seen + 1
+    quiet = None if who is None else dataclasses.replace(who, takeback=None, resigned=None, rematch=None)
+    past = [dataclasses.replace(game, moves=game.moves[:ply]) for ply in range(first, now)]
+    return [*(game_view(g, g.state(), quiet) for g in past), game_view(game, game.state(), who)]
+
+
+def _event(view: GameView) -> ServerSentEvent:
+    return ServerSentEvent(raw_data=view.model_dump_json(), id=str(view.ply))
+
+
+@router.get("/games/{game_id}/events", response_class=EventSourceResponse,
+            responses=json_answers(404, 422, 429, 503))
+async def game_events(
+    game_id: GameId, watch: Annotated[Watch, Depends(watch_game)], store: StoreDep, people: PeopleDep,
+    last_event_id: LastEventId = None,
+) -> AsyncIterable[GameView]:
+    """The game live (server-sent events): each event's data is the game's public view (``GameView``,
+    with its ``ply``; never a secret), its id the ply. The game as it is comes first (after
+    ``Last-Event-ID``, the views of the plies missed before it), then the view each time the game
+    changes: a move, a takeback offered, answered or taken, a seat taken, a resignation, a rematch.
+    Any game can be watched: spectators see what the players see. Refused before it starts: 404,
+    429 (this client's streams at once), 503 with Retry-After (this server's)."""
+    try:
+        game, who = await in_thread(lambda: load(store, people, game_id))
+        sent = ""
+        for view in missed_views(game, who, _last_seen(last_event_id)):
+            sent = view.model_dump_json()
+            yield _event(view)  # type: ignore[misc]
+        while True:
+            await watch.wait(RECHECK_SECONDS)
+            try:
+                game, who = await in_thread(lambda: load(store, people, game_id))
+            except GameNotFoundError:
+                return  # the game expired
+            view = game_view(game, game.state(), who)
+            text = view.model_dump_json()
+            if text != sent:
+                sent = text
+                yield _event(view)  # type: ignore[misc]
+    finally:
+        watch.close()
+
