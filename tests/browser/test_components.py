@@ -12,6 +12,7 @@ no serious or critical accessibility violation, at 1280x800 and at 390x844 with 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
 )
 from test_puzzles_page import turns_to
 
-from patchwork_opt.core.bitboard import cells_of, mask_of
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, cells_of, full_window, mask_of
 from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.puzzles.bank import shipped_bank
 from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
@@ -292,3 +293,28 @@ def test_a_position_board_plays_for_whichever_side_is_to_move(bare: Page, server
     assert len(played) == 1 and played[0]["type"] == "buy" and played[0]["patch"] == move.patch
     assert sorted(tuple(c) for c in played[0]["cells"]) == sorted(cells)
     assert serious_violations(bare) == []
+
+
+GEOMETRY = """async (quilts) => {
+  const g = await import("/static/js/components/geometry.js");
+  return quilts.map((cells) => {
+    const code = g.quiltCode(cells);
+    return { square: g.fullWindow(g.coveredSet([], cells)), code, back: g.cellsOfCode(code) };
+  });
+}"""
+
+
+def test_the_pages_7x7_square_and_quilt_code_are_the_engines(bare: Page) -> None:
+    """geometry.js is the pages' one copy of the 7x7 check and of the notation's quilt code
+    (tests/test_front_end_rules.py keeps it the only one): it agrees with the engine's on quilts with
+    and without a complete square, anywhere on the quilt."""
+    rng = random.Random(48)
+    masks = [0, FULL]
+    masks += [window | rng.getrandbits(81) & FULL for window in WINDOW_MASKS]
+    masks += [rng.getrandbits(81) & rng.getrandbits(81) & FULL for _ in range(10)]
+    found = bare.evaluate(GEOMETRY, [cells_of(m) for m in masks])
+    for mask, js in zip(masks, found, strict=True):
+        square = full_window(mask)
+        assert (tuple(js["square"]) if js["square"] else None) == square, f"{mask:021x}"
+        assert js["code"] == f"{mask:021x}"
+        assert [tuple(c) for c in js["back"]] == cells_of(mask)
