@@ -69,6 +69,7 @@ def test_shift_back_and_order_are_the_ints(quilt: int, n: int, other: int) -> No
     assert bw.less(lo, hi, *bw.split(other)) == (quilt < other)
 
 
+@settings(deadline=None)  # the first example loads the compiled helpers
 @given(cells)
 def test_a_cell_as_words(cell: int) -> None:
     lo, hi = bw.cell_words(cell)

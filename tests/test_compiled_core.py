@@ -40,6 +40,7 @@ from patchwork_opt.ai.search.policy import (
     rollout,
 )
 from patchwork_opt.core.bitboard import FULL, has_full_window
+from patchwork_opt.core.bitwords import join, split
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, fits_anywhere, legal_placements
 from patchwork_opt.core.state import State
 
@@ -56,14 +57,6 @@ class SameNumbers(random.Random):
 
     def random(self) -> float:
         return float(self.generator.random())
-
-
-def _words(quilt: int) -> tuple[int, int]:
-    return quilt & fc.LOW, quilt >> fc.LOW_BITS
-
-
-def _mask(lo: int, hi: int) -> int:
-    return int(lo) | (int(hi) << fc.LOW_BITS)
 
 
 def random_quilts(seed: int, count: int) -> list[int]:
@@ -104,9 +97,9 @@ def test_the_random_quilts_cover_the_cases_that_matter() -> None:
 
 def test_compiled_board_measures_match_python() -> None:
     for quilt in QUILTS:
-        lo, hi = _words(quilt)
-        elo, ehi = _words(FULL & ~quilt)
-        assert _mask(*fc.isolated(elo, ehi)) == isolated(FULL & ~quilt)
+        lo, hi = split(quilt)
+        elo, ehi = split(FULL & ~quilt)
+        assert join(*fc.isolated(elo, ehi)) == isolated(FULL & ~quilt)
         assert fc.holes_of(lo, hi) == isolated(FULL & ~quilt).bit_count()
         assert fc.window_progress(lo, hi) == window_progress(quilt)
         assert fc.full_window(lo, hi) == has_full_window(quilt)
@@ -116,16 +109,16 @@ def test_compiled_placement_heuristic_matches_python() -> None:
     rng = random.Random(3)
     checked = 0
     for quilt in QUILTS:
-        lo, hi = _words(quilt)
+        lo, hi = split(quilt)
         planes = contact_planes(quilt)
         holes = isolated(FULL & ~quilt).bit_count()
         pid = rng.randrange(len(PATCHES))
         assert fc.fits_anywhere(pid, lo, hi) == fits_anywhere(pid, quilt)
         for bonus_free in (True, False):
-            assert _mask(*fc.best_placement(pid, lo, hi, bonus_free)) == best_placement(quilt, pid, bonus_free)
+            assert join(*fc.best_placement(pid, lo, hi, bonus_free)) == best_placement(quilt, pid, bonus_free)
         legal = legal_placements(pid, quilt)
         for mask in rng.sample(legal, min(3, len(legal))):
-            mlo, mhi = _words(mask)
+            mlo, mhi = split(mask)
             for bonus_free in (True, False):
                 for progress in (True, False):
                     assert fc.placement_score(lo, hi, mlo, mhi, holes, bonus_free, progress) == placement_score(
@@ -137,22 +130,22 @@ def test_compiled_placement_heuristic_matches_python() -> None:
 def test_compiled_quick_placement_matches_python_on_the_same_numbers() -> None:
     rng = random.Random(4)
     for i, quilt in enumerate(QUILTS):
-        lo, hi = _words(quilt)
+        lo, hi = split(quilt)
         pid = rng.randrange(len(PATCHES))
         bonus_free = i % 2 == 0
         expected = quick_placement(quilt, pid, SameNumbers(i), bonus_free=bonus_free)
-        assert _mask(*fc.quick_placement(pid, lo, hi, bonus_free, np.random.default_rng(i))) == expected
+        assert join(*fc.quick_placement(pid, lo, hi, bonus_free, np.random.default_rng(i))) == expected
 
 
 def test_one_leather_ranking_first_cell_is_what_every_bot_places() -> None:
     for quilt in QUILTS:
-        lo, hi = _words(quilt)
+        lo, hi = split(quilt)
         for bonus_free in (True, False):
             ranked = rank_leather_cells(quilt, bonus_free)
             assert sorted(cell for _, cell in ranked) == [1 << c for c in range(81) if not quilt >> c & 1]
             first = ranked[0][1] if ranked else 0
             assert leather_cell(quilt, bonus_free) == first
-            assert _mask(*fc.leather_cell(lo, hi, bonus_free)) == first
+            assert join(*fc.leather_cell(lo, hi, bonus_free)) == first
         completing = completing_cell(quilt)
         if completing and not has_full_window(quilt):
             assert leather_cell(quilt, True) == completing and has_full_window(quilt | completing)

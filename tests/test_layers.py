@@ -131,23 +131,29 @@ def test_imports_go_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
 #: package itself only names what callers use, and callers outside it import the package, not a room.
 EXACT = "patchwork_opt.ai.search.exactcore"
 EXACT_ROOMS = ("symmetry", "moves", "bounds", "table", "search", "threads", "root", "estimate")
+#: The compiled UCT search's rooms (``ai/search/fastcore/``), bottom to top, under the same rule: the
+#: tables, the flat position, the quilt's geometry, the rules' transitions, the heuristic, the rollout,
+#: the tree, the leaf evaluators and the search from Python.
+FAST = "patchwork_opt.ai.search.fastcore"
+FAST_ROOMS = ("tables", "position", "geometry", "rules", "heuristic", "playout", "tree", "evaluators", "search")
 
 
-def test_the_exact_search_rooms_import_only_rooms_below_them() -> None:
+@pytest.mark.parametrize(("package", "names"), [(EXACT, EXACT_ROOMS), (FAST, FAST_ROOMS)], ids=["exact", "fast"])
+def test_the_compiled_search_rooms_import_only_rooms_below_them(package: str, names: tuple[str, ...]) -> None:
     graph = _imports()
-    rooms = [f"{EXACT}.{room}" for room in EXACT_ROOMS]
-    assert sorted(m for m in graph if m.startswith(EXACT + ".")) == sorted(rooms)  # every room is named
+    rooms = [f"{package}.{room}" for room in names]
+    assert sorted(m for m in graph if m.startswith(package + ".")) == sorted(rooms)  # every room is named
     wrong = sorted(
         f"{module} -> {dep}"
         for i, module in enumerate(rooms)
         for dep in graph[module]
-        if _under(dep, (EXACT,)) and dep not in rooms[:i]
+        if _under(dep, (package,)) and dep not in rooms[:i]
     )
     assert wrong == []
     reaching_in = sorted(
         f"{module} -> {dep}"
         for module, deps in graph.items()
-        if not _under(module, (EXACT,))
+        if not _under(module, (package,))
         for dep in deps
         if dep in rooms
     )

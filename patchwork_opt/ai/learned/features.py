@@ -47,10 +47,10 @@ from patchwork_opt.ai.search.fastcore import (
     fits_anywhere,
     full_window,
     holes_of,
-    popcount,
     to_move,
     window_progress,
 )
+from patchwork_opt.core.bitwords import popcount
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import BONUS_POINTS, END, OFFER_SIZE, State
 

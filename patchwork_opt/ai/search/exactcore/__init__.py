@@ -1,7 +1,7 @@
 """The exact search compiled with Numba: the rest of the game over every legal move, as ``ai/search/exact.py``.
 
 Same game, same values, same moves as the Python ``ExactSearch``, on the flat int64 position of
-``ai/search/fastcore.py`` with its transitions (``advance``, ``buy``, ``place_leather``, ``score``:
+``ai/search/fastcore`` with its transitions (``advance``, ``buy``, ``place_leather``, ``score``:
 the rules live there once). A finished game is worth ``2 * margin`` to a player, or +1/-1 for a tie
 won/lost on the tie-break; negamax maximises it, so the best value is the best margin and a
 positive one a win. ``solve`` is the entry point: every root move as an ``AnalysedMove``.

@@ -39,10 +39,10 @@ from patchwork_opt.ai.search.fastcore import (
     QLO,
     TIME_A,
     full_window,
-    popcount,
     score,
     to_move,
 )
+from patchwork_opt.core.bitwords import popcount
 from patchwork_opt.core.state import END, OFFER_SIZE
 
 _CACHE = True

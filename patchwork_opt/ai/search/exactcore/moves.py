@@ -26,7 +26,7 @@ import numba as nb
 import numpy as np
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
-from patchwork_opt.ai.search.exactcore.symmetry import canonical, less, symmetry_slack
+from patchwork_opt.ai.search.exactcore.symmetry import canonical, symmetry_slack
 from patchwork_opt.ai.search.fastcore import (
     AFTER,
     AREA_A,
@@ -35,10 +35,7 @@ from patchwork_opt.ai.search.fastcore import (
     CIRCLE,
     CLEN,
     COST_A,
-    HIGH,
     LEATHER,
-    LOW,
-    LOW_BITS,
     PENDING,
     PL_HI,
     PL_LO,
@@ -55,10 +52,22 @@ from patchwork_opt.ai.search.fastcore import (
     holes_of,
     place_leather,
     placement_score,
-    popcount,
     to_move,
 )
 from patchwork_opt.core.bitboard import SIZE
+from patchwork_opt.core.bitwords import (
+    HIGH,
+    LOW,
+    LOW_BITS,
+    bit_index,
+    cell_words,
+    covered,
+    join,
+    less,
+    popcount,
+    shift_back,
+    split,
+)
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import END, OFFER_SIZE, State
@@ -82,8 +91,7 @@ for _x, _p in enumerate(PATCHES):
     for _o, _ori in enumerate(_p.orientations):
         ORI_BASE[_x, _o] = _base
         ORI_NW[_x, _o] = SIZE - _ori.width + 1
-        ORI_ANC_LO[_x, _o] = _ori.anchors & LOW
-        ORI_ANC_HI[_x, _o] = _ori.anchors >> LOW_BITS
+        ORI_ANC_LO[_x, _o], ORI_ANC_HI[_x, _o] = split(_ori.anchors)
         ORI_OFF[_x, _o, : len(_ori.offsets)] = _ori.offsets
         _base += (SIZE - _ori.height + 1) * (SIZE - _ori.width + 1)
     assert _base == PL_N[_x]
@@ -101,12 +109,6 @@ FSCORE, FKEY = 0, 1
 
 
 @nb.njit(cache=_CACHE, inline="always")
-def _tz(low: int) -> int:
-    """The index of the one set bit of ``low``."""
-    return popcount(low - 1)
-
-
-@nb.njit(cache=_CACHE, inline="always")
 def _anchors(pid: int, o: int, elo: int, ehi: int) -> tuple[int, int]:
     """The anchors (two words) where orientation ``o`` of the patch lies on empty cells only: the
     orientation's anchors, less those where one of its cells' offsets lands on a covered cell."""
@@ -117,8 +119,9 @@ def _anchors(pid: int, o: int, elo: int, ehi: int) -> tuple[int, int]:
             flo &= elo
             fhi &= ehi
         else:
-            flo &= (elo >> off) | ((ehi << (LOW_BITS - off)) & LOW)
-            fhi &= ehi >> off
+            slo, shi = shift_back(elo, ehi, off)
+            flo &= slo
+            fhi &= shi
         if flo == 0 and fhi == 0:
             break
     return flo, fhi
@@ -136,13 +139,13 @@ def fitting(pid: int, qlo: int, qhi: int, out: np.ndarray) -> int:
         while flo != 0:
             low = flo & -flo
             flo ^= low
-            cell = _tz(low)
+            cell = bit_index(low)
             out[n] = base + (cell // SIZE) * nw + cell % SIZE
             n += 1
         while fhi != 0:
             low = fhi & -fhi
             fhi ^= low
-            cell = LOW_BITS + _tz(low)
+            cell = LOW_BITS + bit_index(low)
             out[n] = base + (cell // SIZE) * nw + cell % SIZE
             n += 1
     return n
@@ -216,19 +219,14 @@ def _distinct(MI: np.ndarray, MF: np.ndarray, ply: int, qlo: int, qhi: int, star
 @nb.njit(cache=_CACHE)
 def _leather_score(qlo: int, qhi: int, cell: int, bonus_free: bool) -> float:
     """Ordering score of a leather cell: completing a 7x7 first, then the most enclosed cells."""
-    lo = (1 << cell) if cell < LOW_BITS else 0
-    hi = 0 if cell < LOW_BITS else 1 << (cell - LOW_BITS)
+    lo, hi = cell_words(cell)
     if bonus_free and full_window(qlo | lo, qhi | hi):
         return 100.0
     r, c = cell // 9, cell % 9
     sc = 0.0
     for nb_cell, edge in ((cell - 9, r == 0), (cell + 9, r == 8), (cell - 1, c == 0), (cell + 1, c == 8)):
-        if edge:
+        if edge or covered(qlo, qhi, nb_cell):
             sc += 1.0
-        elif nb_cell < LOW_BITS:
-            sc += float((qlo >> nb_cell) & 1)
-        else:
-            sc += float((qhi >> (nb_cell - LOW_BITS)) & 1)
     return sc
 
 
@@ -252,8 +250,7 @@ def gen_moves(s: np.ndarray, MI: np.ndarray, MF: np.ndarray, ply: int, scratch: 
         at_end = s[POS + p] == END
         complete_cell, other_cell = -1, -1
         for cell in range(81):
-            lo = (1 << cell) if cell < LOW_BITS else 0
-            hi = 0 if cell < LOW_BITS else 1 << (cell - LOW_BITS)
+            lo, hi = cell_words(cell)
             if (lo & qlo) != 0 or (hi & qhi) != 0:
                 continue
             if not at_end:
@@ -272,8 +269,7 @@ def gen_moves(s: np.ndarray, MI: np.ndarray, MF: np.ndarray, ply: int, scratch: 
         if at_end:
             for cell in (complete_cell, other_cell):
                 if cell >= 0:
-                    lo = (1 << cell) if cell < LOW_BITS else 0
-                    hi = 0 if cell < LOW_BITS else 1 << (cell - LOW_BITS)
+                    lo, hi = cell_words(cell)
                     n = _add(MI, MF, ply, n, LEATHER_K, lo, hi, R_LEATHER,
                              _leather_score(qlo, qhi, cell, bonus_free))
         elif slack <= 1 and n > 1:
@@ -388,7 +384,7 @@ def root_move_rows(flat: np.ndarray, circle: list[int]) -> list[tuple[Move, int,
     rows = []
     for i in range(n):
         k, lo, hi, rank = (int(w_mi[MK, i]), int(w_mi[MLO, i]), int(w_mi[MHI, i]), int(w_mi[MRANK, i]))
-        mask = lo | (hi << LOW_BITS)
+        mask = join(lo, hi)
         if k == ADVANCE_K:
             move = ADVANCE
         elif k == LEATHER_K:

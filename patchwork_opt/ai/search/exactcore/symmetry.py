@@ -18,8 +18,8 @@ import numba as nb
 import numpy as np
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
-from patchwork_opt.ai.search.fastcore import LOW_BITS, popcount
-from patchwork_opt.core.bitboard import SIZE
+from patchwork_opt.core.bitboard import SIZE, mask_of
+from patchwork_opt.core.bitwords import less, popcount, split
 
 _CACHE = True
 
@@ -31,27 +31,13 @@ T_LO = np.zeros((SIZE, _ROWS), dtype=np.int64)
 T_HI = np.zeros((SIZE, _ROWS), dtype=np.int64)
 for _i in range(SIZE):
     for _r in range(_ROWS):
-        _lo = _hi = 0
-        for _c in range(SIZE):
-            if _r >> _c & 1:
-                _cell = _c * SIZE + _i
-                if _cell < LOW_BITS:
-                    _lo |= 1 << _cell
-                else:
-                    _hi |= 1 << (_cell - LOW_BITS)
-        T_LO[_i, _r], T_HI[_i, _r] = _lo, _hi
+        T_LO[_i, _r], T_HI[_i, _r] = split(mask_of((_c, _i) for _c in range(SIZE) if _r >> _c & 1))
 
 
 @nb.njit(cache=_CACHE, inline="always")
 def _pack(a0: int, a1: int, a2: int, a3: int, a4: int, a5: int, a6: int, a7: int, a8: int) -> tuple[int, int]:
     lo = a0 | (a1 << 9) | (a2 << 18) | (a3 << 27) | (a4 << 36) | (a5 << 45) | (a6 << 54)
     return lo, a7 | (a8 << 9)
-
-
-@nb.njit(cache=_CACHE, inline="always")
-def less(alo: int, ahi: int, blo: int, bhi: int) -> bool:
-    """(alo, ahi) < (blo, bhi) as 81-bit numbers."""
-    return ahi < bhi or (ahi == bhi and alo < blo)
 
 
 @nb.njit(cache=_CACHE, inline="always")
