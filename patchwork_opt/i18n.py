@@ -332,11 +332,14 @@ def signed(value: float | int | Decimal, digits: int | None = None) -> str:
     return str(format_decimal(value, format=_pattern(digits, True), locale=_babel_locale(current())))
 
 
-def percent(share: float, digits: int = 0) -> str:
-    """``share`` (0.5) as a percentage the locale's way: ``50%``, ``50 %`` in de and fr."""
+def percent(share: float, digits: int = 0, *, sign: bool = False) -> str:
+    """``share`` (0.5) as a percentage the locale's way: ``50%``, ``50 %`` in de and fr; ``sign``
+    shows a plus too (``+9%``), but none on what rounds to zero."""
     from babel.numbers import format_percent
 
     body = "#,##0" + ("." + "0" * digits if digits else "")
     locale = _babel_locale(current())
-    pattern = locale.percent_formats[None].pattern.replace("#,##0", body, 1)
+    pattern = locale.percent_formats[None].pattern.split(";")[0].replace("#,##0", body, 1)
+    if sign and round(abs(share) * 100, digits) > 0:
+        pattern = f"+{pattern};-{pattern}"
     return str(format_percent(share, format=pattern, locale=locale))

@@ -36,6 +36,7 @@ from patchwork_opt.core.catalogue import LEATHER_PRINTINGS
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import _, number, percent
 
 #: The deal's analysis: iterations of the review's position analysis at the start, and its seed.
 #: 20,000 iterations take about a quarter second of one core (within the review's default half second
@@ -147,12 +148,11 @@ def deal_words(deal: Deal, names: list[str]) -> str:
     """The deal in one line: ``deal: Player 1 wins 62% of games with this circle against 53% with the
     average one: luck +9% for Player 1, -9% for Player 2``."""
     first, second = deal.luck
-    return (f"deal: {names[0]} wins {deal.first_win:.0%} of games with this circle against "
-            f"{deal.average_first_win:.0%} with the average one ({deal.average.circles:,} random circles): luck "
-            f"{_percent(first)} for {names[0]}, {_percent(second)} for {names[1]}")
-
-
-def _percent(share: float) -> str:
-    """A signed share in percent: ``+9%``, ``-9%``, ``0%``."""
-    points = round(100 * share)
-    return f"{points:+d}%" if points else "0%"
+    # Translators: the deal's luck: {first} ("Player 1") wins {chance} ("62%") of games with this circle
+    # of patches, {average} with an average one over {circles} random circles; {luck} and {other_luck}
+    # are signed ("+9%", "-9%")
+    return _("deal: {first} wins {chance} of games with this circle against {average} with the average one "
+             "({circles} random circles): luck {luck} for {first}, {other_luck} for {second}",
+             first=names[0], second=names[1], chance=percent(deal.first_win), average=percent(deal.average_first_win),
+             circles=number(deal.average.circles), luck=percent(first, sign=True),
+             other_luck=percent(second, sign=True))

@@ -34,6 +34,7 @@ from patchwork_opt.ai.search.exact import final_value
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.words import words_in
+from patchwork_opt.i18n import N_, _, number, percent, pgettext
 
 #: (label, the win chance lost from which a move that is not the best gets it), mildest first.
 LABELS: tuple[tuple[str, float], ...] = (("inaccuracy", 0.05), ("mistake", 0.10), ("blunder", 0.20))
@@ -164,13 +165,43 @@ def label_of(loss: float, points_lost: float, is_best: bool) -> str:
     return label
 
 
+def label_words(label: str) -> str:
+    """A label (``best``, ``good``, ``inaccuracy``, ``mistake``, ``blunder``: JSON keeps these) in the
+    language in effect."""
+    words = {
+        # Translators: a move's label in a review (the analysis words of lichess): the best move
+        BEST: pgettext("move label", "best"),
+        # Translators: a move's label in a review: not the best, but it lost too little to be an inaccuracy
+        GOOD: pgettext("move label", "good"),
+        # Translators: a move's label in a review (lichess's word)
+        "inaccuracy": pgettext("move label", "inaccuracy"),
+        # Translators: a move's label in a review (lichess's word)
+        "mistake": pgettext("move label", "mistake"),
+        # Translators: a move's label in a review (lichess's word)
+        BLUNDER: pgettext("move label", "blunder"),
+    }
+    return words[label]
+
+
+#: Each grade of the label rule, as the rule says it (a label's threshold in win chance and in points).
+_GRADE_WORDS = {
+    # Translators: a grade of the label rule: {chance} win chance ("5%") or {points} points lost
+    "inaccuracy": N_("an inaccuracy from {chance} or {points} points"),
+    # Translators: a grade of the label rule: {chance} win chance ("10%") or {points} points lost
+    "mistake": N_("a mistake from {chance} or {points} points"),
+    # Translators: a grade of the label rule: {chance} win chance ("20%") or {points} points lost
+    "blunder": N_("a blunder from {chance} or {points} points"),
+}
+
+
 def label_rule() -> str:
     """The rule ``label_of`` follows, in the one sentence the page's legend and the terminal show."""
-    grades = ", ".join(f"{'an' if name[0] in 'aeiou' else 'a'} {name} from {chance:.0%} or {points:g} points"
-                       for (name, chance), (_, points) in zip(LABELS, POINT_LABELS, strict=True))
-    return (f"A move's label follows the two figures shown beside it, the win chance and the points it lost "
-            f"against the best move: {grades}, whichever is worse; a difference within the analysis's own "
-            f"margin of error is shown as none (about the same as the best).")
+    grades = ", ".join(_(_GRADE_WORDS[name], chance=percent(chance), points=number(points))
+                       for (name, chance), (_name, points) in zip(LABELS, POINT_LABELS, strict=True))
+    # Translators: the rule of a review's labels; {grades}: "an inaccuracy from 5% or 2 points, a mistake ..."
+    return _("A move's label follows the two figures shown beside it, the win chance and the points it lost "
+             "against the best move: {grades}, whichever is worse; a difference within the analysis's own "
+             "margin of error is shown as none (about the same as the best).", grades=grades)
 
 
 def judge_ply(i: int, state: State, played: Move, here: SearchedPosition, after: Figure) -> tuple[PlyReview, Figure]:

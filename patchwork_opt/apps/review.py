@@ -71,6 +71,7 @@ from patchwork_opt.apps.judge import (
     decided_at,
     graded_loss,
     judge_ply,
+    label_words,
     position_figure,
 )
 from patchwork_opt.core.advice import PlacementAdvisor
@@ -80,8 +81,8 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.symmetry import canonical
-from patchwork_opt.core.words import plural
 from patchwork_opt.formats.record import Record, write_atomic
+from patchwork_opt.i18n import _, ngettext, number, percent, pgettext
 
 #: lichess's move accuracy from the drop in win percent (0-100): A * exp(-K * drop) + B.
 ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668, 0.04354, -3.1669
@@ -152,8 +153,12 @@ class GameReview:
     def marks(self) -> list[tuple[int, str, str]]:
         """(ply, label, title) of each inaccuracy, mistake and blunder, for the chart."""
         return [
-            (p.ply, p.label, f"ply {p.ply}, {self.players[p.player].name}: {p.label} ({p.played_words}; "
-                             f"best: {p.best_words}; -{p.loss:.0%}, {p.points_lost:.1f} points lost)")
+            # Translators: a mark's title on the win-chance chart: the ply, who moved, the label, the
+            # move played and the best one, the win chance ({loss}: "12%") and points ({points}: "2.5") lost
+            (p.ply, p.label, _("ply {ply}, {name}: {label} ({played}; best: {best}; -{loss}, {points} points lost)",
+                               ply=p.ply, name=self.players[p.player].name, label=label_words(p.label),
+                               played=p.played_words, best=p.best_words, loss=percent(p.loss),
+                               points=number(p.points_lost, 1)))
             for p in self.plies
             if p.label in ("inaccuracy", "mistake", BLUNDER)
         ]
@@ -413,23 +418,28 @@ def summary_words(review: GameReview) -> str:
     player lost per decision, so a heavy loss never reads as a near-perfect game."""
     names = [p.name for p in review.players]
     if review.final_scores is None:
-        said = "The game is not over"
+        said = _("The game is not over")
     else:
         s0, s1 = review.final_scores
         winner = 0 if review.first_wins[-1] == 1.0 else 1
         high, low = (s0, s1) if winner == 0 else (s1, s0)
-        said = (f"{names[winner]} won, {high} to {low}" if high != low
-                else f"{names[winner]} won on the tie-break, {high} to {low}")
+        # Translators: a finished game's result: {winner} ("Player 1") won, {high} points to {low}
+        said = (_("{winner} won, {high} to {low}", winner=names[winner], high=high, low=low) if high != low
+                else _("{winner} won on the tie-break, {high} to {low}", winner=names[winner], high=high, low=low))
     decided = review.decided_at
     if decided is not None and decided < len(review.plies):
-        said += f"; decided at move {decided + 1}: after that, moves changed only the margin"
-    lost = ", ".join(f"{p.name} {p.points_per_decision:.1f}" for p in review.players)
-    return f"{said}. Points lost per decision: {lost}."
+        # Translators: {said} is the result ("Player 1 won, 20 to 12"); {move} the move that decided the game
+        said = _("{said}; decided at move {move}: after that, moves changed only the margin", said=said,
+                 move=decided + 1)
+    lost = ", ".join(f"{p.name} {number(p.points_per_decision, 1)}" for p in review.players)
+    # Translators: {said} is the result; {lost}: each player's points lost per decision ("Player 1 0.4, Player 2 1.2")
+    return _("{said}. Points lost per decision: {lost}.", said=said, lost=lost)
 
 
 def verdict_words(p: PlyReview) -> str:
     """A ply's label as the text review says it: "about the same as the best" within the noise."""
-    return "about the same as the best" if p.within_noise else p.label
+    # Translators: a move's verdict when it is within the analysis's margin of error of the best move
+    return _("about the same as the best") if p.within_noise else label_words(p.label)
 
 
 def render_review(review: GameReview) -> str:
@@ -438,24 +448,27 @@ def render_review(review: GameReview) -> str:
     lines = []
     for p in review.plies:
         name = review.players[p.player].name
+        # Translators: a reviewed move's verdict ("mistake") when its figures are proven
+        verdict = _("{verdict} (exact)", verdict=verdict_words(p)) if p.exact else verdict_words(p)
+        # Translators: the unit of points lost in the review's table, short ("pts")
+        pts = pgettext("points, short", "pts")
         line = (f"{p.ply:3d}  {name:<14.14} {p.played_words:<{WORDS_WIDTH}} "
-                f"{p.win_before:4.0%} -> {p.win_after:4.0%} {-p.points_lost:6.1f} pts  "
-                f"{verdict_words(p)}{' (exact)' if p.exact else ''}")
+                f"{percent(p.win_before):>4} -> {percent(p.win_after):>4} {number(-p.points_lost, 1):>6} {pts}  "
+                f"{verdict}")
         if p.label not in ("best", "good"):
-            line += f"; best was {p.best_words}"
+            # Translators: follows a reviewed move's line: the best move, in words
+            line = _("{line}; best was {best}", line=line, best=p.best_words)
         lines.append(line)
     lines.append("")
     if review.final_scores is not None:
         s0, s1 = review.final_scores
-        lines.append(f"final score  {review.players[0].name} {s0} : {s1} {review.players[1].name}")
+        # Translators: the final score: Player 1's name and score, then Player 2's score and name
+        lines.append(_("final score  {first} {s0} : {s1} {second}", first=review.players[0].name, s0=s0, s1=s1,
+                       second=review.players[1].name))
     lines.append(summary_words(review))
     any_taken = any(player.takebacks for player in review.players)
     for player in review.players:
-        lines.append(
-            f"{player.name:<14.14} accuracy {player.accuracy:5.1f}%  {_error_rate_words(player)}  "
-            f"inaccuracies {player.inaccuracies}  mistakes {player.mistakes}  blunders {player.blunders}"
-            + (f"  take-backs {player.takebacks}" if any_taken else "")
-        )
+        lines.append(_player_line(player, any_taken))
     if review.deal is not None:
         lines.append(deal_words(review.deal, [p.name for p in review.players]))
     return "\n".join(lines)
@@ -463,23 +476,39 @@ def render_review(review: GameReview) -> str:
 
 #: The longest move in words (a buy turned and flipped): a column that holds every move whole.
 WORDS_WIDTH = 52
+def _player_line(player: PlayerReview, any_taken: bool) -> str:
+    """A player's figures under the review: accuracy, error rate, the labels' counts (take-backs too
+    where the game had any)."""
+    # Translators: a player's figures in a review ({accuracy}: "87.5"); lichess's analysis words
+    line = _("{name} accuracy {accuracy}%  {error_rate}  inaccuracies {inaccuracies}  mistakes {mistakes}  "
+             "blunders {blunders}", name=f"{player.name:<14.14}", accuracy=f"{number(player.accuracy, 1):>5}",
+             error_rate=_error_rate_words(player), inaccuracies=player.inaccuracies, mistakes=player.mistakes,
+             blunders=player.blunders)
+    # Translators: follows a player's figures: the moves they took back
+    return _("{line}  take-backs {takebacks}", line=line, takebacks=player.takebacks) if any_taken else line
+
+
 def _error_rate_words(player: PlayerReview) -> str:
     """``error rate 2.1% over 24 decisions``: the error rate beside the decisions it is over."""
-    return f"error rate {player.error_rate:5.1%} over {plural(player.decisions, 'decision')}"
+    # Translators: the mean win chance a player lost per decision ({rate}: "2.1%") over {count} decisions
+    return ngettext("error rate {rate} over {count} decision", "error rate {rate} over {count} decisions",
+                    player.decisions, rate=f"{percent(player.error_rate, 1):>5}")
 
 
 def measures_rule() -> str:
     """Accuracy, error rate and the deal's luck in words: the page's legend beside ``label_rule``."""
-    return ("Accuracy: each move scores 103.1668 * exp(-0.04354 * the win chance it lost, in percent) - 3.1669, "
-            f"plus 1, within 0-100 (a move that lost nothing 100), counting a point lost as {GRADE_WIN_PER_POINT:.1%} "
-            "of win chance where that is worse, as the labels do; a player's accuracy is, as lichess makes it, the "
-            "mean of two averages of their moves' scores, one weighted by how much the game swung around each move "
-            "and one harmonic (so a single move that threw the game away pulls it down), leaving out moves in a game "
-            f"already decided (win chance within {DECIDED:.0%} of 0 or 100%). Error rate: the mean "
-            "win chance lost per decision, a decision being a move with a real choice (more than advancing, or "
-            "two places for a leather patch) in a game not yet decided. Deal: Player 1's win chance at the start "
-            "with this circle against the average over random circles (Player 1's advantage of moving first is "
-            "in the average); each player's luck is the difference for them, and the two add up to zero.")
+    # Translators: the legend of a review's figures; {per_point} ("0.5%") and {decided} ("2%") are shares
+    return _("Accuracy: each move scores 103.1668 * exp(-0.04354 * the win chance it lost, in percent) - 3.1669, "
+             "plus 1, within 0-100 (a move that lost nothing 100), counting a point lost as {per_point} "
+             "of win chance where that is worse, as the labels do; a player's accuracy is, as lichess makes it, the "
+             "mean of two averages of their moves' scores, one weighted by how much the game swung around each move "
+             "and one harmonic (so a single move that threw the game away pulls it down), leaving out moves in a game "
+             "already decided (win chance within {decided} of 0 or 100%). Error rate: the mean "
+             "win chance lost per decision, a decision being a move with a real choice (more than advancing, or "
+             "two places for a leather patch) in a game not yet decided. Deal: Player 1's win chance at the start "
+             "with this circle against the average over random circles (Player 1's advantage of moving first is "
+             "in the average); each player's luck is the difference for them, and the two add up to zero.",
+             per_point=percent(GRADE_WIN_PER_POINT, 1), decided=percent(DECIDED))
 
 
 CHART_SUFFIXES = (".svg", ".png")
