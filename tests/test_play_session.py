@@ -117,6 +117,26 @@ def test_a_placement_on_covered_cells_names_them() -> None:
     assert s.buying is None  # the whole one-line command was refused
 
 
+def test_a_move_typed_in_record_notation_is_judged_by_the_rules_and_refused_in_your_words() -> None:
+    """The session judges no move itself: the rules (State.check) refuse it and name the rule broken,
+    the session says it to the person, and nothing changes."""
+    s = new_session()
+    do(s, "1@00,01,02")
+    before = (list(s.record.moves), s.state.buttons[:], s.state.quilts[:])
+    refusals = {
+        "9@40,41,50,51,52,62": "#9 is not on offer (on offer: #2, #3, #4)",
+        "3@40,41,42,43,44": "#3 costs 7 buttons and you have 3",
+        "2@02,03,04,05": "cells 02 of your quilt are already covered",
+        "L@44": "no leather patch is waiting to be placed",
+    }
+    for line, message in refusals.items():
+        with pytest.raises(CommandError, match=re.escape(message)):
+            do(s, line)
+    assert (s.record.moves, s.state.buttons, s.state.quilts) == before
+    do(s, "2@40,41,42,43")
+    assert s.record.moves[len(before[0])] == Move.buy(2, mask_of([(4, 0), (4, 1), (4, 2), (4, 3)]))
+
+
 def test_ai_reply_says_what_it_did_in_words_without_internal_scores() -> None:
     s = new_session()
     s.handle(Advance())

@@ -19,7 +19,7 @@ solvers busy, or not on this server (web)              -          503
 A subclass that sets ``exit_code`` alone gets the status of that row (2: 400, 1: 422).
 """
 
-from typing import Any
+from typing import Any, Literal
 
 #: The HTTP status of a domain error that names only its exit code.
 HTTP_FOR_EXIT = {2: 400, 1: 422}
@@ -49,8 +49,24 @@ class QuiltFormatError(PatchworkError):
     pass
 
 
+#: The rule a refused move breaks, for a caller that says it in its own words (``IllegalMoveError.why``).
+Refusal = Literal["", "not_offered", "too_dear", "not_a_placement", "covered"]
+
+
 class IllegalMoveError(PatchworkError):
+    """A move the rules refuse (``State.check`` is the one judge). ``why`` names the rule broken, so
+    a client words it for its reader (the terminal game says "you have 5") without judging the move
+    again: not on offer, too dear, not the patch's shape, or over covered cells ("" for the rest);
+    ``patch`` (-1: the leather patch) and ``cells`` (a mask: the cells of a shape that is none of the
+    patch's, or those already covered) say what."""
+
     exit_code = 1
+
+    def __init__(self, message: str, *, why: Refusal = "", patch: int = -1, cells: int = 0) -> None:
+        super().__init__(message)
+        self.why: Refusal = why
+        self.patch = patch
+        self.cells = cells
 
 
 class NotationError(PatchworkError):

@@ -289,7 +289,8 @@ class State:
             if move.mask.bit_count() != 1 or move.mask > FULL:
                 raise IllegalMoveError("a leather patch covers exactly one cell")
             if move.mask & self.quilts[p]:
-                raise IllegalMoveError(f"leather cell {move.cells[0]} is already covered on {player_name(p)}'s quilt")
+                raise IllegalMoveError(f"leather cell {move.cells[0]} is already covered on {player_name(p)}'s quilt",
+                                       why="covered", cells=move.mask)
             return
         if move.kind == "leather":
             raise IllegalMoveError("no leather patch is waiting to be placed")
@@ -297,18 +298,22 @@ class State:
             return
         offers = self.circle[:OFFER_SIZE]
         if move.patch not in offers:
-            raise IllegalMoveError(f"patch {move.patch} is not on offer (offered: {offers})")
+            raise IllegalMoveError(f"patch {move.patch} is not on offer (offered: {offers})", why="not_offered",
+                                   patch=move.patch)
         if not is_placement(move.patch, move.mask):
-            raise IllegalMoveError(f"the cells {move.cells} are not a placement of patch {move.patch}")
+            raise IllegalMoveError(f"the cells {move.cells} are not a placement of patch {move.patch}",
+                                   why="not_a_placement", patch=move.patch, cells=move.mask)
         cost = PATCHES[move.patch].cost
         if cost > self.buttons[p]:
             raise IllegalMoveError(
-                f"patch {move.patch} costs {plural(cost, 'button')}, {player_name(p)} has {self.buttons[p]}"
+                f"patch {move.patch} costs {plural(cost, 'button')}, {player_name(p)} has {self.buttons[p]}",
+                why="too_dear", patch=move.patch,
             )
         overlap = move.mask & self.quilts[p]
         if overlap:
             cells = [list(c) for c in Move("leather", -1, overlap).cells]
-            raise IllegalMoveError(f"patch {move.patch} overlaps covered cells {cells} on {player_name(p)}'s quilt")
+            raise IllegalMoveError(f"patch {move.patch} overlaps covered cells {cells} on {player_name(p)}'s quilt",
+                                   why="covered", patch=move.patch, cells=overlap)
 
     def apply(self, move: Move) -> None:
         """Play a legal move (validated); raises IllegalMoveError and leaves the state untouched."""

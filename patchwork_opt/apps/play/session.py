@@ -33,8 +33,8 @@ from patchwork_opt.apps.play.commands import (
 from patchwork_opt.apps.play.suggest import Suggestion, leather_suggestions, patch_suggestions
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import bit, cells_of
-from patchwork_opt.core.catalogue import PATCHES, is_placement, placement
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.catalogue import PATCHES, placement
+from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State, leather_spaces
 from patchwork_opt.core.words import move_words, plural
@@ -242,16 +242,15 @@ class Session:
             assert command.patch is not None
             pid = command.patch
             if pid not in offers:
-                listed = ", ".join(f"#{p}" for p in offers)
-                raise CommandError(f"#{pid} is not on offer (on offer: {listed})")
-        cost, buttons = PATCHES[pid].cost, self.state.buttons[self.human]
-        if cost > buttons:
-            raise CommandError(f"#{pid} costs {plural(cost, 'button')} and you have {buttons}")
+                raise CommandError(self._refusal("not_offered", pid))
+        # the rules say what can be bought (the engine's affordable and buyable offers), this says why not
+        if offers.index(pid) not in self.state.affordable_offers(self.human):
+            raise CommandError(self._refusal("too_dear", pid))
+        if offers.index(pid) not in self.state.buyable_offers(self.human):
+            raise CommandError(f"#{pid} fits nowhere on your quilt")
         suggestions = patch_suggestions(
             self.advisor, self.state.quilts[self.human], pid, self._upcoming(pid), self.top_k
         )
-        if not suggestions:
-            raise CommandError(f"#{pid} fits nowhere on your quilt")
         self.buying, self.suggestions = pid, suggestions
         if command.place is not None:
             try:
@@ -296,18 +295,11 @@ class Session:
                     f"top-left on {spec.cell[0]},{spec.cell[1]} it runs off the quilt"
                 ) from None
         elif spec.cells:
-            mask = spec.cells
-            if not is_placement(pid, mask):
-                raise CommandError(
-                    f"cells {cells_text(mask)} are not the shape of #{pid} ({PATCHES[pid].area} cells)"
-                )
+            mask = spec.cells  # its shape and the cells it covers are the rules' to judge (State.check)
         else:
             raise CommandError(
                 f"a patch needs more than one cell: a suggestion, o0-o{count - 1} row,col, or all its cells"
             )
-        covered = mask & self.state.quilts[self.human]
-        if covered:
-            raise CommandError(f"cells {cells_text(covered)} of your quilt are already covered")
         return mask
 
     def _leather_mask(self, spec: PlaceSpec) -> int:
@@ -321,37 +313,21 @@ class Session:
             mask = spec.cells
         else:
             raise CommandError("a leather patch is one cell: give one cell like 4,5")
-        if mask & self.state.quilts[self.human]:
-            raise CommandError(f"cell {cells_text(mask)} of your quilt is already covered")
         return mask
 
     def _play_text_move(self, move: Move) -> Reply:
         if self.buying is not None and not (move.kind == "buy" and move.patch == self.buying):
             raise CommandError(f"you are placing #{self.buying}: place it, or cancel first")
-        if move.kind == "leather" and not self.placing_leather:
-            raise CommandError("you have no leather patch to place")
         if move.kind != "leather" and self.placing_leather:
             raise CommandError("place your leather patch first (a suggestion number or a cell)")
-        if move.kind == "buy":
-            offers = self.state.offers()
-            if move.patch not in offers:
-                listed = ", ".join(f"#{p}" for p in offers)
-                raise CommandError(f"#{move.patch} is not on offer (on offer: {listed})")
-            cost, buttons = PATCHES[move.patch].cost, self.state.buttons[self.human]
-            if cost > buttons:
-                raise CommandError(f"#{move.patch} costs {plural(cost, 'button')} and you have {buttons}")
-            covered = move.mask & self.state.quilts[self.human]
-            if covered:
-                raise CommandError(f"cells {cells_text(covered)} of your quilt are already covered")
-        elif move.kind == "leather" and move.mask & self.state.quilts[self.human]:
-            raise CommandError(f"cell {cells_text(move.mask)} of your quilt is already covered")
         return self._human_move(move)
 
     def _human_move(self, move: Move) -> Reply:
+        """Play the person's move if the rules (``State.check``) take it; their refusal in the person's words."""
         try:
             self.state.check(move)
-        except PatchworkError as exc:
-            raise CommandError(str(exc)) from None
+        except IllegalMoveError as exc:
+            raise CommandError(self._refusal(exc.why, exc.patch, exc.cells) or str(exc)) from None
         if move.kind != "leather":
             self.undo_marks.append(len(self.record.moves))
         self._play(move)
@@ -364,6 +340,22 @@ class Session:
             return Reply(lines, moved=True, placing=True)
         again = self.again_text(self.human)
         return Reply([*lines, again] if again else lines, moved=True)
+
+    def _refusal(self, why: str, pid: int, cells: int = 0) -> str:
+        """Why the rules refuse the person's buy or placement (``IllegalMoveError.why``), said to them
+        ("" for a refusal the rules' own words say)."""
+        if why == "not_offered":
+            listed = ", ".join(f"#{p}" for p in self.state.offers())
+            return f"#{pid} is not on offer (on offer: {listed})"
+        if why == "too_dear":
+            return f"#{pid} costs {plural(PATCHES[pid].cost, 'button')} and you have {self.state.buttons[self.human]}"
+        if why == "not_a_placement":
+            return f"cells {cells_text(cells)} are not the shape of #{pid} ({PATCHES[pid].area} cells)"
+        if why == "covered" and pid < 0:
+            return f"cell {cells_text(cells)} of your quilt is already covered"
+        if why == "covered":
+            return f"cells {cells_text(cells)} of your quilt are already covered"
+        return ""
 
     def _play(self, move: Move) -> None:
         self.state.apply(move)
