@@ -27,7 +27,7 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
 )
 from test_puzzles_page import turns_to
 
-from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, WINDOW_ORIGINS, cells_of, full_window, mask_of
+from patchwork_opt.core.bitboard import FULL, WINDOW_MASKS, cells_of, full_window, mask_of
 from patchwork_opt.core.catalogue import PATCHES, button_cells
 from patchwork_opt.puzzles.bank import shipped_bank
 from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
