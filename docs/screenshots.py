@@ -140,8 +140,54 @@ def puzzles(page: Page, server: str) -> None:
     time.sleep(0.5)
 
 
+def _seat_post(url: str, body: dict[str, Any], secret: str) -> dict[str, Any]:
+    """A seat's action in a game between people: the seat's secret as a Bearer header."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {secret}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+    return answer
+
+
+def friends(page: Page, server: str) -> None:
+    """A game against a friend by its link, seen by the player who sent it: a patch each, a few
+    advances, and the friend asking to take back their last move (Accept or Decline)."""
+    _ready(page, server)
+    page.select_option("#opponent", "friend")
+    page.fill("#seed", "3")
+    page.click("#welcome-start")
+    page.wait_for_selector("#invite:visible")
+    game = page.url.split("#", 1)[1]
+    friend = _post(f"{server}/api/games/{game}/join", {})["secret"]
+    page.wait_for_selector("#invite", state="hidden")
+    page.locator(".offer:not([disabled])").first.click()
+    page.locator("#quilt-human .cell[data-r='1'][data-c='1']").click()  # the patch placed by the page
+    page.wait_for_selector("body[data-busy='false'][data-ply='1']")
+    catalogue = json.loads(urllib.request.urlopen(f"{server}/api/catalogue", timeout=10).read())
+    view = json.loads(urllib.request.urlopen(f"{server}/api/games/{game}", timeout=10).read())
+    bought = False
+    while view["ply"] < 6 or view["state"]["to_move"] != 1:
+        if view["state"]["to_move"] == 0:
+            page.click("#advance")
+            page.wait_for_selector(f"body[data-busy='false'][data-ply='{view['ply'] + 1}']")
+            view = json.loads(urllib.request.urlopen(f"{server}/api/games/{game}", timeout=10).read())
+            continue
+        offer = next((o for o in view["offers"] if o["buyable"]), None)
+        move: dict[str, Any] = {"type": "advance"}
+        if offer and not bought:  # the friend's patch, in their quilt's top left corner
+            move = {"type": "buy", "patch": offer["patch"],
+                    "cells": catalogue["patches"][offer["patch"]]["orientations"][0]["cells"]}
+            bought = True
+        view = _seat_post(f"{server}/api/games/{game}/moves", {"ply": view["ply"], "move": move}, friend)
+    view = _seat_post(f"{server}/api/games/{game}/moves", {"ply": view["ply"], "move": {"type": "advance"}}, friend)
+    _seat_post(f"{server}/api/games/{game}/takeback", {"ply": view["ply"]}, friend)
+    page.wait_for_selector("#offer:visible")
+    time.sleep(1.0)
+
+
 SHOTS: dict[str, Callable[[Page, str], None]] = {
     "play": play, "review": review, "workshop": workshop, "analysis": analysis, "setup": setup, "puzzles": puzzles,
+    "friends": friends,
 }
 
 
