@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from patchwork_opt.core.bitboard import WINDOW, bit
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.quilt import label_grid, render_grid
-from patchwork_opt.core.words import cells_words, plural
+from patchwork_opt.core.words import cells_words
+from patchwork_opt.i18n import N_, _, ngettext, number
 from solvers.bonus import BonusResult
 from solvers.fill import FillResult
 from solvers.model import PlacedPatch, SolveStatus
@@ -24,41 +25,60 @@ def placement_lines(quilt: int, placements: Sequence[PlacedPatch]) -> list[str]:
     followed by one legend line per placement."""
     pieces = [(LABELS[i % len(LABELS)], p.mask) for i, p in enumerate(placements)]
     lines = render_grid(label_grid(pieces, quilt))
-    for (label, _), placed in zip(pieces, placements, strict=True):
+    for (label, _mask), placed in zip(pieces, placements, strict=True):
         info = PATCHES[placed.patch]
-        lines.append(
-            f"  {label} = patch {placed.patch:>2} ({info.area} cells, cost {info.cost}, "
-            f"income {info.income})"
-        )
+        # Translators: a legend line under a drawn quilt: the letter {label} is patch {patch}, its cells,
+        # its price in buttons and its button income
+        lines.append(_("  {label} = patch {patch} ({area} cells, cost {cost}, income {income})", label=label,
+                       patch=f"{placed.patch:>2}", area=info.area, cost=info.cost, income=info.income))
     return lines
 
 
-#: What settled a fill (``FillResult.method``), in words.
+#: What settled a fill (``FillResult.method``), in words (English; said through ``_``).
 FILL_METHODS = {
-    "bounds": "the area bounds alone", "dfs": "the packing search", "cp-sat": "CP-SAT", "bonus": "the 7x7 completion",
+    # Translators: what settled a fill: "settled by the area bounds alone"
+    "bounds": N_("the area bounds alone"),
+    # Translators: what settled a fill: "settled by the packing search"
+    "dfs": N_("the packing search"),
+    "cp-sat": "CP-SAT",
+    # Translators: what settled a fill: "settled by the 7x7 completion" (the 7x7 square's own search)
+    "bonus": N_("the 7x7 completion"),
 }
 
 
-#: What a fill is doing (the ``phase`` its progress reports), in words.
+#: What a fill is doing (the ``phase`` its progress reports), in words (English; said through ``_``).
 FILL_PHASES = {
-    "dfs": "the packing search", "dfs from two corners": "two packing searches, from opposite corners",
-    "cp-sat beside dfs": "CP-SAT beside the packing search", "cp-sat": "CP-SAT",
+    "dfs": N_("the packing search"),
+    # Translators: what a running fill is doing
+    "dfs from two corners": N_("two packing searches, from opposite corners"),
+    # Translators: what a running fill is doing
+    "cp-sat beside dfs": N_("CP-SAT beside the packing search"),
+    "cp-sat": "CP-SAT",
 }
 
 
 def fill_phase_words(phase: str) -> str:
-    return FILL_PHASES.get(phase, phase)
+    words = FILL_PHASES.get(phase, phase)
+    return _(words) if phase in FILL_PHASES and words != "CP-SAT" else words
 
 
 def fill_progress_words(best: float | None, bound: float | None, phase: str, unit: str) -> str:
     """A running fill in words: ``23 cells so far, at most 25 (the packing search)``."""
-    so_far = f"{best:g} {unit} so far" if best is not None else "no fill yet"
-    most = f", at most {bound:g}" if bound is not None else ""
-    return f"{so_far}{most} ({fill_phase_words(phase)})" if phase else f"{so_far}{most}"
-
-
-def _unit(result: FillResult) -> str:
-    return "cells" if result.objective_kind == "cells" else "points"
+    cells = unit == "cells"
+    if best is None:
+        # Translators: a running fill that has found nothing yet
+        so_far = _("no fill yet")
+    elif cells:
+        # Translators: a running fill's best so far, in cells covered
+        so_far = ngettext("{count} cell so far", "{count} cells so far", best)
+    else:
+        # Translators: a running fill's best so far, in points
+        so_far = ngettext("{count} point so far", "{count} points so far", best)
+    if bound is not None:
+        # Translators: follows a fill's best so far: the most the fill can reach
+        so_far = _("{so_far}, at most {bound}", so_far=so_far, bound=number(bound))
+    # Translators: follows a running fill's figures: what it is doing ("the packing search")
+    return _("{so_far} ({phase})", so_far=so_far, phase=fill_phase_words(phase)) if phase else so_far
 
 
 def fill_verdict(result: FillResult) -> str:
@@ -66,25 +86,38 @@ def fill_verdict(result: FillResult) -> str:
     ``the best found; at most 25 cells can be covered``, ``impossible: <reason>`` or ``not settled
     in time: <reason>``."""
     if result.status == SolveStatus.INFEASIBLE:
-        return f"impossible: {result.reason}"
+        # Translators: a fill's verdict; {reason} says why (the solver's words)
+        return _("impossible: {reason}", reason=result.reason)
     if result.objective is None:
-        return f"not settled in time: {result.reason}"
+        # Translators: a fill's verdict; {reason} says what was left open (the solver's words)
+        return _("not settled in time: {reason}", reason=result.reason)
     if result.optimal:
-        return "optimal (proven)"
-    gained = "can be covered" if result.objective_kind == "cells" else "can be gained"
-    return f"the best found; at most {result.bound} {_unit(result)} {gained}"
+        return _("optimal (proven)")
+    if result.objective_kind == "cells":
+        # Translators: a fill's verdict when not proven optimal: the most cells any fill can cover
+        return ngettext("the best found; at most {count} cell can be covered",
+                        "the best found; at most {count} cells can be covered", result.bound)
+    # Translators: a fill's verdict when not proven optimal: the most points any fill can gain
+    return ngettext("the best found; at most {count} point can be gained",
+                    "the best found; at most {count} points can be gained", result.bound)
 
 
 def fill_summary(result: FillResult) -> str:
     """What the fill places and what it costs: ``4 patches cover 25 cells (75 covered, 6 empty);
     cost 19 buttons, income 4`` (points: with the points)."""
     if result.objective is None:
-        return "no fill"
-    placed = plural(len(result.placements), "patch", "patches")
-    points = f", {result.objective} points" if result.objective_kind == "points" else ""
-    verb = "covers" if len(result.placements) == 1 else "cover"
-    return (f"{placed} {verb} {plural(result.placed_cells, 'cell')} ({result.covered} covered, {result.empty} empty)"
-            f"{points}; cost {plural(result.cost, 'button')}, income {result.income}")
+        return _("no fill")
+    # Translators: a fill's placed cells ({cells}: "25 cells"), then the quilt's covered and empty cells
+    placed = ngettext("{count} patch covers {cells} ({covered} covered, {empty} empty)",
+                      "{count} patches cover {cells} ({covered} covered, {empty} empty)", len(result.placements),
+                      cells=ngettext("{count} cell", "{count} cells", result.placed_cells), covered=result.covered,
+                      empty=result.empty)
+    if result.objective_kind == "points":
+        # Translators: follows what a fill places: the points it gains
+        placed = _("{placed}, {points} points", placed=placed, points=result.objective)
+    # Translators: follows what a fill places: its price in buttons ({cost}: "19 buttons") and button income
+    return _("{placed}; cost {cost}, income {income}", placed=placed,
+             cost=ngettext("{count} button", "{count} buttons", result.cost), income=result.income)
 
 
 def render_fill(quilt: int, result: FillResult, objective: str) -> str:
@@ -94,14 +127,23 @@ def render_fill(quilt: int, result: FillResult, objective: str) -> str:
     if result.objective is None:
         lines.append(fill_verdict(result))
     else:
-        lines.append(
-            f"{objective} {result.objective}: {fill_verdict(result)}; covered {result.covered}, empty {result.empty}, "
-            f"cost {result.cost}, income {result.income}"
-            + (f", 7x7 square at {list(result.bonus_window)}" if result.bonus_window else "")
-        )
+        # Translators: a fill's figures: {objective} is "cells" or "points" (the option's value, kept as it is)
+        line = _("{objective} {value}: {verdict}; covered {covered}, empty {empty}, cost {cost}, income {income}",
+                 objective=objective, value=result.objective, verdict=fill_verdict(result), covered=result.covered,
+                 empty=result.empty, cost=result.cost, income=result.income)
+        if result.bonus_window:
+            # Translators: follows a fill's figures: where its complete 7x7 square lies ({where}: "[0, 2]")
+            line = _("{line}, 7x7 square at {where}", line=line, where=list(result.bonus_window))
+        lines.append(line)
     settled_by = FILL_METHODS.get(result.method, result.method)
-    settled = result.optimal or result.status == SolveStatus.INFEASIBLE
-    lines.append(f"{'settled' if settled else 'found'} by {settled_by} in {result.wall_time:.2f} s")
+    settled_by = _(settled_by) if result.method in FILL_METHODS and settled_by != "CP-SAT" else settled_by
+    seconds = number(result.wall_time, 2)
+    if result.optimal or result.status == SolveStatus.INFEASIBLE:
+        # Translators: what proved a fill's verdict ({method}: "the packing search"), in {seconds} seconds
+        lines.append(_("settled by {method} in {seconds} s", method=settled_by, seconds=seconds))
+    else:
+        # Translators: what found a fill's best ({method}: "CP-SAT"), in {seconds} seconds
+        lines.append(_("found by {method} in {seconds} s", method=settled_by, seconds=seconds))
     return "\n".join(lines)
 
 
@@ -109,24 +151,33 @@ def bonus_verdict(result: BonusResult) -> str:
     """Can a 7x7 square be completed, in words: ``feasible: the square at rows 0-6, cols 2-8 can be
     completed with #25 and #26 (cost 4 buttons)``, ``impossible: <reason>``, ``not settled in time: ...``."""
     if result.feasible is False:
-        return f"impossible: {result.reason}"
+        return _("impossible: {reason}", reason=result.reason)
     if result.feasible is None or result.window is None:
-        return f"not settled in time: {result.reason}"
+        return _("not settled in time: {reason}", reason=result.reason)
     top, left = result.window
-    square = f"the square at {cells_words(bit(top, left) | bit(top + WINDOW - 1, left + WINDOW - 1))}"
+    where = cells_words(bit(top, left) | bit(top + WINDOW - 1, left + WINDOW - 1))
     if not result.placements:
-        return f"feasible: {square} is already complete"
+        # Translators: the 7x7 square at {where} ("rows 0-6, cols 2-8") is complete already
+        return _("feasible: the square at {where} is already complete", where=where)
     ids = [f"#{p.patch}" for p in result.placements]
-    named = ", ".join(ids[:-1]) + f" and {ids[-1]}" if len(ids) > 1 else ids[0]
+    named = _("{first} and {second}", first=", ".join(ids[:-1]), second=ids[-1]) if len(ids) > 1 else ids[0]
     cost = sum(PATCHES[p.patch].cost for p in result.placements)
-    return f"feasible: {square} can be completed with {named} (cost {plural(cost, 'button')})"
+    # Translators: the 7x7 square at {where} ("rows 0-6, cols 2-8") can be completed with the patches
+    # {patches} ("#25 and #26") for {count} buttons
+    return ngettext("feasible: the square at {where} can be completed with {patches} (cost {count} button)",
+                    "feasible: the square at {where} can be completed with {patches} (cost {count} buttons)", cost,
+                    where=where, patches=named)
 
 
 def render_bonus(quilt: int, result: BonusResult) -> str:
     """What ``patchwork bonus`` prints: the completed square (when feasible) and the verdict per window."""
     lines = placement_lines(quilt, result.placements) if result.feasible else []
-    lines.append(f"7x7 square: {bonus_verdict(result)}")
+    # Translators: the head of the 7x7 square's verdict ({verdict}: "feasible: ...")
+    lines.append(_("7x7 square: {verdict}", verdict=bonus_verdict(result)))
     if result.feasible is not True:
         for v in result.windows:
-            lines.append(f"  square at {list(v.window)} ({v.missing} missing): {v.status.value}, {v.reason}")
+            # Translators: one 7x7 square's verdict: where ("[0, 2]"), its missing cells, its status (a solver's
+            # word, kept as it is) and the solver's reason
+            lines.append(_("  square at {where} ({missing} missing): {status}, {reason}", where=list(v.window),
+                           missing=v.missing, status=v.status.value, reason=v.reason))
     return "\n".join(lines)
