@@ -162,6 +162,14 @@ def move_by_api(server: str, game: dict[str, Any], secrets: dict[int, str]) -> d
     return answer
 
 
+def in_view(page: Page, selector: str) -> bool:
+    """The element's top lies within the window (no scrolling needed to see it start)."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return bool(-2 <= box["y"] < size["height"])
+
+
 def no_move_controls(page: Page) -> None:
     for control in ("#advance", "#place", "#rotate", "#flip", "#undo", "#resign", "#ask-takeback"):
         expect(page.locator(control)).to_be_hidden()
@@ -213,7 +221,11 @@ def test_two_friends_play_a_whole_game_by_its_link_live_while_a_third_watches(
         return after
 
     view = _api(server, "GET", f"/api/games/{game}")
-    for buy in (True, True, False, False):  # each buys a patch (the guest by taps), then advances
+    view = page_move(view, True)
+    # on the phone, the guest's turn: the offers, their quilt and its Place button on the first screen
+    for part in ("#offers", "#quilt-human", "#place"):
+        assert in_view(guest, part), part
+    for buy in (True, False, False):  # each buys a patch (the guest by taps), then advances
         view = page_move(view, buy)
     assert [m["move"]["type"] for m in view["moves"][:2]] == ["buy", "buy"]
     expect(host.locator("#last-moved")).to_contain_text("Your friend last moved just now")

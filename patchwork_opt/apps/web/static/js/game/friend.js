@@ -220,6 +220,7 @@ export function drawPeople() {
   }
   drawInvite(g, people);
   drawOffer(g, people);
+  $("people").classList.toggle("urgent", !$("invite").hidden || !$("offer").hidden);  // friend.css: on a phone
   if (S.review) drawCurveKey(g);
   drawControls(g, people, watching);
 }
