@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -160,23 +161,84 @@ def test_the_compiled_search_rooms_import_only_rooms_below_them(package: str, na
     assert reaching_in == []
 
 
+def _kind_tables(tree: ast.AST, kinds: set[str]) -> list[tuple[int, str]]:
+    """Where code keys a table by kind names or tests a kind's name: a dict, tuple, list or set whose
+    strings are all kind names, a comparison or ``case`` with one, a lookup by one (``x["fill"]``,
+    ``x.get("fill")``), a class with fields, or a call with keywords, named after two kinds or more
+    (a view's ``endgame`` and ``fill``: one named after one kind may hold a puzzle of it)."""
+    def named(node: ast.AST | None) -> bool:
+        return isinstance(node, ast.Constant) and node.value in kinds
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict | ast.Tuple | ast.List | ast.Set):
+            items = [k for k in node.keys if k is not None] if isinstance(node, ast.Dict) else node.elts
+            strings = [i for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+            if strings and all(named(i) for i in strings):
+                found.append((node.lineno, "a table of kinds"))
+        elif isinstance(node, ast.Compare) and any(named(n) for n in (node.left, *node.comparators)):
+            found.append((node.lineno, "a test of a kind's name"))
+        elif isinstance(node, ast.MatchValue) and named(node.value):
+            found.append((node.value.lineno, "a case of a kind's name"))
+        elif (isinstance(node, ast.Subscript) and named(node.slice)) or (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+                and node.args and named(node.args[0])):
+            found.append((node.lineno, "a lookup by a kind's name"))
+        elif isinstance(node, ast.Call) and len({k.arg for k in node.keywords} & kinds) > 1:
+            found.append((node.lineno, "keywords named after kinds"))
+        elif isinstance(node, ast.ClassDef):
+            fields = {f.target.id for f in node.body if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name)}
+            if len(fields & kinds) > 1:
+                found.append((node.lineno, f"{node.name}'s fields named after kinds"))
+    return found
+
+
+def _assigned(trees: Iterable[ast.AST], name: str) -> set[str]:
+    """The strings assigned to ``name`` anywhere in ``trees`` (a kind's ``name = "fill"``)."""
+    return {str(node.value.value) for tree in trees for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            and [getattr(t, "id", "") for t in node.targets] == [name]}
+
+
 def test_no_module_tests_which_kind_a_puzzle_is() -> None:
     """Puzzle kinds are types in one registry (``puzzles/kinds``, issue 41): code outside it asks a
-    puzzle's kind (``kinds.kind_of``) instead of testing the class of a puzzle, verdict or view."""
+    puzzle's kind (``kinds.kind_of``) instead of testing (or casting to) the class of a puzzle,
+    verdict or view; and what differs by kind (how it is made and banked, what a view tells of it)
+    is said by the kind, not by a table keyed by kind names elsewhere (issue 48). Tables are looked
+    for in the modules that import the puzzles (``fill`` elsewhere names the workshop's job and the
+    solver, not a puzzle kind)."""
     kinds = ROOT / "patchwork_opt" / "puzzles" / "kinds"
-    classes = {node.name for f in kinds.glob("*.py") for node in ast.walk(ast.parse(f.read_text(encoding="utf-8")))
-               if isinstance(node, ast.ClassDef)}
+    trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in kinds.glob("*.py")}
+    classes = {node.name for tree in trees.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     assert {"EndgamePuzzle", "FillPuzzle"} <= classes, "is the detection broken?"
-    tests = []
+    names = _assigned(trees.values(), "name")
+    assert {"endgame", "fill", "exercise"} <= names, "is the detection broken?"
+    puzzles = {node.name for tree in trees.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+               and any(isinstance(s, ast.Assign) and [getattr(t, "id", "") for t in s.targets] == ["kind"]
+                       for s in node.body)}  # a kind's puzzle class says its kind
+    assert {"EndgamePuzzle", "FillPuzzle", "Exercise"} <= puzzles, "is the detection broken?"
+    tests, tables = [], []
     for f in [*ROOT.joinpath("patchwork_opt").rglob("*.py"), ROOT / "cli.py"]:
         if f.parent == kinds:
             continue
-        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+        tree = ast.parse(f.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
                 named = {n.id for n in ast.walk(node.args[-1]) if isinstance(n, ast.Name)}
                 if named & classes:
                     tests.append(f"{f.relative_to(ROOT)}:{node.lineno} {sorted(named & classes)}")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "cast"
+                  and isinstance(node.args[0], ast.Name) and node.args[0].id in puzzles):
+                tests.append(f"{f.relative_to(ROOT)}:{node.lineno} cast to {node.args[0].id}")  # assumes the kind
+        imports_puzzles = any(isinstance(n, ast.ImportFrom) and (n.module or "").startswith("patchwork_opt.puzzles")
+                              for n in ast.walk(tree))
+        if imports_puzzles or f.is_relative_to(ROOT / "patchwork_opt" / "puzzles"):
+            tables += [f"{f.relative_to(ROOT)}:{line} {what}" for line, what in _kind_tables(tree, names)]
     assert tests == []
+    assert tables == []
+    # a kind names the module that makes its puzzles (it is not imported: making needs the solvers)
+    makers = _assigned(trees.values(), "maker")
+    assert makers and all(_under(m, PUZZLES_ABOVE_KINDS) for m in makers), makers
 
 
 def test_only_the_state_calls_its_private_transitions() -> None:

@@ -17,9 +17,8 @@ import pytest
 from patchwork_opt.ai.search.exact import final_value
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.puzzles.bank import shipped_bank
-from patchwork_opt.puzzles.banking import ADVANCE_SHARE
 from patchwork_opt.puzzles.endgame import MAX_ACCEPTED, decision_of, difficulty_of, only_move, rating_of
-from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES, EndgamePuzzle
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME, ENDGAME_THEMES, EndgamePuzzle
 from patchwork_opt.puzzles.kinds.fill import FILL_THEMES, FillPuzzle, completes_square, fill_problem, fill_value
 from patchwork_opt.puzzles.making import MARGIN
 from patchwork_opt.puzzles.model import DIFFICULTIES
@@ -98,8 +97,8 @@ def test_every_endgame_has_one_winning_decision_and_a_measured_difficulty() -> N
         assert len(keys) == len(puzzle.winning) <= MAX_ACCEPTED, puzzle.id
         assert len({decision_of(k) for k in keys}) == 1, puzzle.id
         assert puzzle.rating == round(rating_of(puzzle.bots), 1) and puzzle.difficulty == difficulty_of(puzzle.rating)
-    waiting = sum(all(m.kind == "advance" for m in p.winning) for p in ENDGAMES)
-    assert waiting <= ADVANCE_SHARE * len(ENDGAMES)
+    for move_type, share in ENDGAME.bank_shares.items():  # a bank of one idea teaches one idea
+        assert sum(all(m.kind == move_type for m in p.winning) for p in ENDGAMES) <= share * len(ENDGAMES), move_type
 
 
 @pytest.mark.parametrize("puzzle", _sample(ENDGAMES, 1), ids=lambda p: p.id)

@@ -107,7 +107,7 @@ def test_a_theme_the_kind_does_not_have_is_refused_in_one_line(kind: str, varian
         check_puzzle_request(kind, variant, theme)
     assert "\n" not in str(refused.value)
     with pytest.raises(PatchworkError, match=message):
-        new_puzzle(kind, None, 1, variant=variant, theme=theme)  # type: ignore[arg-type]
+        new_puzzle(kind, None, 1, variant=variant, theme=theme)
     check_puzzle_request(kind, None, None)  # no theme asked: nothing to refuse
 
 

@@ -141,7 +141,7 @@ def test_a_fill_puzzle_is_proven_and_rated_by_greedys_shortfall(variant: str) ->
 
 def test_a_small_bank_is_written_and_read_back(tmp_path: Path) -> None:
     (tmp_path / "endgames.json").write_text("kept")  # a kind asked for no puzzles keeps its file
-    counts = build_bank(tmp_path, endgames=0, fills=3, seed=3, workers=1, progress=lambda *a: None,
+    counts = build_bank(tmp_path, {"endgame": 0, "fill": 3}, seed=3, workers=1, progress=lambda *a: None,
                         command="patchwork puzzle bank --fills 3")
     assert sum(counts["fill"].values()) == 3 and max(counts["fill"].values()) == 1
     assert counts["endgame"] == dict.fromkeys(range(1, 6), 0) and (tmp_path / "endgames.json").read_text() == "kept"
@@ -156,7 +156,7 @@ def test_an_endgame_bank_is_the_same_made_locally_or_on_ray(tmp_path: Path) -> N
     pytest.importorskip("ray", reason="the ray backend needs the 'ray' extra")
     banks = {}
     for backend in ("local", "ray"):
-        build_bank(tmp_path / backend, endgames=1, fills=0, seed=3, workers=1, progress=lambda *a: None,
+        build_bank(tmp_path / backend, {"endgame": 1}, seed=3, workers=1, progress=lambda *a: None,
                    command="x", backend=backend)
         banks[backend] = [p.to_json() for p in load_bank(tmp_path / backend).of("endgame")]
     assert len(banks["local"]) == 1 and banks["ray"] == banks["local"]
@@ -164,6 +164,11 @@ def test_an_endgame_bank_is_the_same_made_locally_or_on_ray(tmp_path: Path) -> N
 
 def test_a_bank_on_an_unknown_backend_is_refused_before_any_game(tmp_path: Path) -> None:
     with pytest.raises(PatchworkError, match="unknown backend 'spark'"):
-        build_bank(tmp_path, endgames=5, fills=0, seed=0, workers=1, progress=lambda *a: None, command="x",
+        build_bank(tmp_path, {"endgame": 5}, seed=0, workers=1, progress=lambda *a: None, command="x",
                    backend="spark")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(PatchworkError, match="the bank holds endgame and fill puzzles, not exercise"):
+        build_bank(tmp_path, {"exercise": 5}, seed=0, workers=1, progress=lambda *a: None, command="x")
+    with pytest.raises(PatchworkError, match="--endgames and --fills must be at least 0"):
+        build_bank(tmp_path, {"fill": -1}, seed=0, workers=1, progress=lambda *a: None, command="x")
     assert list(tmp_path.iterdir()) == []

@@ -99,7 +99,7 @@ def test_a_blunder_becomes_an_exercise_that_comes_back_until_solved(client: Test
     assert exercise["label"] in ("mistake", "blunder")
     view = client.get(f"/api/puzzles/{exercise['id']}").json()  # kept in the store, served as any puzzle
     assert view["kind"] == "exercise" and view["answer"] == "move" and "find a better move" in view["task"]
-    assert view["position"]["player"] == game.seat and view["endgame"] is None and view["fill"] is None
+    assert view["position"]["player"] == game.seat and view["details"]["kind"] == "exercise"
     assert view["details"]["played"] == played and view["details"]["ply"] == BLUNDER_PLY
     assert view["position"]["state"]["position"] == to_notation(RECORD.replay(BLUNDER_PLY))  # before the blunder
 

@@ -180,7 +180,8 @@ def test_the_daily_puzzle_is_the_same_for_everyone_all_day(client: TestClient) -
 
 
 def test_the_theme_filter_serves_that_theme_and_names_a_wrong_one(client: TestClient) -> None:
-    themes = client.get("/api/puzzles/themes").json()
+    themes = client.get("/api/puzzles/themes").json()["kinds"]
+    assert list(themes) == ["endgame", "fill"]  # the kinds a new puzzle may be of, in the page's order
     assert [t["theme"] for t in themes["fill"]] == ["budget", "7x7", "points"]
     assert all(t["words"] == THEME_WORDS[t["theme"]] for kind in ("endgame", "fill") for t in themes[kind])
     assert [t["puzzles"] for t in themes["fill"]] == [len(THEMED.of("fill", theme=t)) for t in FILL_THEMES]

@@ -20,7 +20,7 @@ from patchwork_opt.core.words import patch_words, words_in
 from patchwork_opt.puzzles.bank import Bank, shipped_bank
 from patchwork_opt.puzzles.kinds import KINDS, Puzzle
 from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
-from patchwork_opt.puzzles.kinds.fill import FillPuzzle
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle, completes_square, fill_value
 from patchwork_opt.puzzles.model import placements_json
 from patchwork_opt.puzzles.proof import distinct_moves, move_key
 from patchwork_opt.puzzles.selection import START_RATINGS
@@ -51,6 +51,13 @@ def answer(client: TestClient, puzzle: Puzzle, body: dict[str, Any]) -> Any:
     return client.post(f"/api/puzzles/{puzzle.id}/answer", json=body)
 
 
+#: The fields every view has, whatever the kind: a kind's own data is in its ``details`` alone.
+PUZZLE_FIELDS = {"id", "kind", "difficulty", "task", "answer", "rating", "visitor", "themes", "retry", "daily",
+                 "position", "details"}
+VERDICT_FIELDS = {"puzzle", "correct", "text", "margin", "line", "line_words", "line_players", "details", "visitor",
+                  "rating", "rated", "again"}
+
+
 def test_a_puzzle_is_served_without_its_answer(client: TestClient) -> None:
     for kind in ("endgame", "fill"):
         for difficulty in (1, 5):
@@ -60,24 +67,33 @@ def test_a_puzzle_is_served_without_its_answer(client: TestClient) -> None:
             measured = puzzle.rating if isinstance(puzzle, EndgamePuzzle) else None  # the bots' answers
             start = measured if measured is not None else START_RATINGS[difficulty]
             assert view["rating"] == {"rating": start, "deviation": 250.0}
-            shown = view[kind]
-            assert set(shown) == ({"player", "pending_leather", "legal", "winning", "state", "boards", "offers",
-                                   "upcoming"}
-                                  if kind == "endgame" else
-                                  {"quilt", "patches", "objective", "marks", "budget", "require_bonus"})
-            assert view["endgame" if kind == "fill" else "fill"] is None
-            # the fields every kind has: its question, how it is answered, its kind's details
+            # one shape: the fields every kind has (its question, how it is answered), and its kind's details
+            assert set(view) == PUZZLE_FIELDS
             assert view["task"] == KINDS[kind].task(puzzle) and view["answer"] == KINDS[kind].answer
-            assert view["details"] == {"kind": kind, **({"legal": shown["legal"], "winning": shown["winning"]}
-                                                        if kind == "endgame" else shown)}
+            assert set(view["details"]) == ({"kind", "legal", "winning"} if kind == "endgame" else
+                                            {"kind", "quilt", "patches", "objective", "marks", "budget",
+                                             "require_bonus"})
+            assert view["details"]["kind"] == kind
             assert (view["position"] is None) == (kind == "fill")
             if kind == "endgame":  # the position, drawn alike for every kind answered by a move
-                assert view["position"] == {k: v for k, v in shown.items() if k not in ("legal", "winning")}
-    endgame = client.get(f"/api/puzzles/{ENDGAME.id}").json()["endgame"]
-    assert endgame["player"] == ENDGAME.player and endgame["legal"] == ENDGAME.legal
-    assert endgame["winning"] == len(ENDGAME.winning) and endgame["state"]["position"] == ENDGAME.to_json()["position"]
-    fill = client.get(f"/api/puzzles/{FILL.id}").json()["fill"]
+                assert set(view["position"]) == {"player", "pending_leather", "state", "boards", "offers", "upcoming"}
+    endgame = client.get(f"/api/puzzles/{ENDGAME.id}").json()
+    assert endgame["details"] == {"kind": "endgame", "legal": ENDGAME.legal, "winning": len(ENDGAME.winning)}
+    assert endgame["position"]["player"] == ENDGAME.player
+    assert endgame["position"]["state"]["position"] == ENDGAME.to_json()["position"]
+    fill = client.get(f"/api/puzzles/{FILL.id}").json()["details"]
     assert fill["patches"] == list(FILL.patches) and [tuple(c) for c in fill["quilt"]] == cells_of(FILL.quilt)
+    assert (fill["objective"], fill["marks"], fill["budget"], fill["require_bonus"]) == (
+        FILL.objective, FILL.marks, FILL.budget, FILL.require_bonus)
+
+
+def test_the_published_views_have_one_shape_for_every_kind(client: TestClient) -> None:
+    """The schema a client generates its types from says the same: no field named after a kind, no
+    kind's datum beside ``details``."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert set(schemas["PuzzleView"]["properties"]) == PUZZLE_FIELDS
+    assert set(schemas["AnswerView"]["properties"]) == VERDICT_FIELDS
+    assert set(schemas["ThemesView"]["properties"]) == {"kinds"}
 
 
 def test_a_winning_move_is_correct_and_the_ratings_move_the_right_way(client: TestClient) -> None:
@@ -87,23 +103,25 @@ def test_a_winning_move_is_correct_and_the_ratings_move_the_right_way(client: Te
     assert verdict["correct"] and verdict["margin"] >= 0 and verdict["rated"]
     assert verdict["line"][0] == ENDGAME.winning[0].to_json() and len(verdict["line_players"]) == len(verdict["line"])
     assert verdict["visitor"]["rating"] > 1500 and verdict["rating"]["rating"] < START_RATINGS[ENDGAME.difficulty]
-    assert len(verdict["winning"]) == len(ENDGAME.winning)
-    assert verdict["details"] == {"kind": "endgame", "winning": verdict["winning"]}
-    # each move of the verdict with its words (core/words.py), for the player who makes it
+    assert set(verdict) == VERDICT_FIELDS
+    # the answer revealed, each move with its words (core/words.py), for the player who makes it
     start = ENDGAME.state()
-    assert verdict["winning_words"] == [words_in(start, m) for m in ENDGAME.winning]
+    assert verdict["details"] == {"kind": "endgame", "winning": [m.to_json() for m in ENDGAME.winning],
+                                  "winning_words": [words_in(start, m) for m in ENDGAME.winning]}
     assert len(verdict["line_words"]) == len(verdict["line"])
-    assert verdict["line_words"][0] == verdict["winning_words"][0]
+    assert verdict["line_words"][0] == verdict["details"]["winning_words"][0]
     visitor = verdict["visitor"]["id"]
     # a wrong fill answer: the visitor goes down, that puzzle up
     before = verdict["visitor"]["rating"]
     short = answer(client, FILL, {"placements": placements_json(FILL.best[:1]), "visitor": visitor}).json()
-    assert not short["correct"] and short["margin"] < 0 and short["best"] == FILL.best_value
+    assert not short["correct"] and short["margin"] < 0 and set(short) == VERDICT_FIELDS
     assert short["visitor"]["rating"] < before and short["rating"]["rating"] > START_RATINGS[FILL.difficulty]
-    assert short["optimum"] == placements_json(FILL.best)
-    assert short["details"] == {"kind": "fill", "value": short["value"], "best": short["best"],
-                                "optimum": short["optimum"]}
-    assert short["optimum_words"] == [patch_words(pid, mask) for pid, mask in FILL.best]
+    square = not FILL.require_bonus or completes_square(FILL, FILL.best[:1])  # else it counts 0
+    reached = fill_value(FILL, FILL.best[:1]) if square else 0
+    assert short["details"] == {"kind": "fill", "value": reached, "best": FILL.best_value,
+                                "optimum": placements_json(FILL.best),
+                                "optimum_words": [patch_words(pid, mask) for pid, mask in FILL.best]}
+    assert short["margin"] == reached - FILL.best_value
     # answering again changes nothing; the visitor's rating comes back with the next puzzle
     again = answer(client, FILL, {"placements": placements_json(FILL.best), "visitor": visitor}).json()
     assert again["correct"] and not again["rated"] and again["visitor"]["rating"] == short["visitor"]["rating"]

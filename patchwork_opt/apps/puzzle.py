@@ -1,10 +1,11 @@
 """``patchwork puzzle solve``: a puzzle in the terminal (or from a script on standard input).
 
-The terminal plays a puzzle by the form of its answer (``PuzzleKind.answer``), whatever its kind. A
+The terminal plays a puzzle by what its kind says it is set in, whatever its kind: a position
+(``PuzzleKind.position``) or a quilt (``PuzzleKind.quilt``). A
 puzzle answered by a move (an endgame, an exercise) is drawn as ``patchwork play`` draws a game with
 its kind's question, and the move is typed as in ``play`` (``buy 2 o1 4,5``, ``advance``,
 ``12@34,35,45``); once it is made, its kind's verdict follows with the line after the move (an
-endgame's: the exact search's proof). A fill is drawn as the quilt and the patches to place; patches
+endgame's: the exact search's proof). A quilt to fill is drawn with the patches to place; patches
 are placed one by one (``12 o1 4,5``, ``12 34,35,45`` or ``12@34,35,45``; ``undo`` takes the last one
 back) and ``done`` compares the fill with the proven optimum, drawn beside it.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -33,7 +34,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.render import piece_labels
 from patchwork_opt.puzzles.kinds import Judging, Puzzle, kind_of
-from patchwork_opt.puzzles.kinds.fill import FillPuzzle, fill_task, judge_fill
+from patchwork_opt.puzzles.kinds.base import PuzzleKind, QuiltPuzzle
 from patchwork_opt.puzzles.model import Placement
 from patchwork_opt.puzzles.proof import BestPlayBot
 
@@ -137,7 +138,7 @@ def fill_quilt(quilt: int, placed: list[Placement] | tuple[Placement, ...], titl
     return Panel(draw.grid_text(grid), title=title, expand=False)
 
 
-def patch_cards(pids: list[int], puzzle: FillPuzzle) -> RenderableType:
+def patch_cards(pids: list[int], puzzle: QuiltPuzzle) -> RenderableType:
     cards = []
     for pid in pids:
         p = PATCHES[pid]
@@ -149,14 +150,14 @@ def patch_cards(pids: list[int], puzzle: FillPuzzle) -> RenderableType:
     return Columns(cards) if cards else Text("no patches left", style="dim")
 
 
-def render_fill(puzzle: FillPuzzle, placed: list[Placement] | None = None) -> RenderableType:
+def render_fill(puzzle: QuiltPuzzle, task: str, placed: list[Placement] | None = None) -> RenderableType:
     placed = placed or []
     left = [pid for pid in puzzle.patches if pid not in {p for p, _ in placed}]
     return Group(fill_quilt(puzzle.quilt, placed, "your quilt"), Text("patches to place:", style="bold"),
-                 patch_cards(left, puzzle), Text(fill_task(puzzle), style="bold"))
+                 patch_cards(left, puzzle), Text(task, style="bold"))
 
 
-def read_placement(text: str, puzzle: FillPuzzle, taken: int) -> Placement:
+def read_placement(text: str, puzzle: QuiltPuzzle, taken: int) -> Placement:
     """``12 o3 4,5``, ``12 34,35,45`` or ``12@34,35,45`` as (patch, mask); CommandError names why not."""
     if _PATCH_MOVE.match(text):
         move = Move.parse(text)
@@ -192,10 +193,14 @@ def read_placement(text: str, puzzle: FillPuzzle, taken: int) -> Placement:
     return pid, mask
 
 
-def solve_fill(puzzle: FillPuzzle, term: Terminal) -> None:
-    """Place patches one by one, then compare the fill with the proven optimum."""
+def solve_fill(puzzle: Any, term: Terminal, judging: Judging) -> None:
+    """Place patches one by one on the quilt of a puzzle answered by placements, then compare the
+    fill with the proven optimum (the kind's verdict)."""
+    kind: PuzzleKind[Any, Any] = kind_of(puzzle)
+    quilt = cast(QuiltPuzzle, kind.quilt(puzzle))
+    task = kind.task(puzzle)
     placed: list[Placement] = []
-    term.show(render_fill(puzzle))
+    term.show(render_fill(quilt, task))
     term.say("place patches like 12 o3 4,5 or 12 34,35,45; done when finished (help lists the commands)", style="dim")
     for line in _lines(term, "place> "):
         text = line.strip().lower()
@@ -208,48 +213,49 @@ def solve_fill(puzzle: FillPuzzle, term: Terminal) -> None:
             if text in ("help", "?", "h"):
                 term.say(FILL_HELP)
             elif text in ("show", "board"):
-                term.show(render_fill(puzzle, placed))
+                term.show(render_fill(quilt, task, placed))
             elif text in ("undo", "u"):
                 if not placed:
                     raise CommandError("nothing to undo: no patch placed yet")
                 pid, _ = placed.pop()
                 term.say(f"took #{pid} back")
-                term.show(render_fill(puzzle, placed))
+                term.show(render_fill(quilt, task, placed))
             elif text.startswith("patch "):
                 pid = int(text.split()[1]) if text.split()[1].isdigit() else -1
-                if pid not in puzzle.patches:
+                if pid not in quilt.patches:
                     raise CommandError(f"#{text.split()[1]} is not one of the puzzle's patches")
                 term.show(Columns([Panel(draw.shape_text(pid, o), title=f"o{o.index}", expand=False)
                                    for o in PATCHES[pid].orientations]))
             elif text == "done":
-                verdict = judge_fill(puzzle, placed)
+                verdict = kind.judge(puzzle, placed, judging)
                 term.say(verdict.text, style="bold green" if verdict.correct else "bold red")
-                term.show(Columns([fill_quilt(puzzle.quilt, placed, f"yours: {verdict.value}"),
-                                   fill_quilt(puzzle.quilt, puzzle.best, f"the optimum: {verdict.best}")]))
+                # margin: the fill's value minus the optimum
+                term.show(Columns([fill_quilt(quilt.quilt, placed, f"yours: {quilt.best_value + verdict.margin:g}"),
+                                   fill_quilt(quilt.quilt, quilt.best, f"the optimum: {quilt.best_value}")]))
                 return
             else:
-                taken = puzzle.quilt
+                taken = quilt.quilt
                 for _, mask in placed:
                     taken |= mask
-                pid, mask = read_placement(text, puzzle, taken)
+                pid, mask = read_placement(text, quilt, taken)
                 if pid in {p for p, _ in placed}:
                     raise CommandError(f"#{pid} is placed already (each patch at most once)")
                 placed.append((pid, mask))
-                term.show(render_fill(puzzle, placed))
+                term.show(render_fill(quilt, task, placed))
         except PatchworkError as exc:
             term.say(f"error: {exc}", style="bold red")
 
 
 def solve(puzzle: Puzzle, term: Terminal, judging: Judging | None = None) -> None:
-    """Play the puzzle in the terminal by the form of its answer."""
-    if kind_of(puzzle).answer == "move":
-        solve_position_puzzle(puzzle, term, judging or Judging())
+    """Play the puzzle in the terminal on what it is set in: a quilt to fill, else a position."""
+    if kind_of(puzzle).quilt(puzzle) is not None:
+        solve_fill(puzzle, term, judging or Judging())
     else:
-        solve_fill(cast(FillPuzzle, puzzle), term)
+        solve_position_puzzle(puzzle, term, judging or Judging())
 
 
 def render_puzzle(puzzle: Puzzle) -> RenderableType:
     """The puzzle drawn as ``solve`` first draws it."""
-    if kind_of(puzzle).answer == "move":
-        return render_position_puzzle(puzzle)
-    return render_fill(cast(FillPuzzle, puzzle))
+    kind = kind_of(puzzle)
+    quilt = kind.quilt(puzzle)
+    return render_position_puzzle(puzzle) if quilt is None else render_fill(quilt, kind.task(puzzle))

@@ -1,23 +1,23 @@
 """The bank of shipped puzzles: ``patchwork puzzle bank`` writes it (``build_bank``).
 
-Endgame puzzles (``patchwork_opt.puzzles.endgame``) and fill puzzles (``patchwork_opt.puzzles.making``)
-spread over the five difficulties, made in worker processes (``local``) or on a Ray cluster (``ray``,
-the ``ray`` extra, where one machine is too slow). Each game or quilt is a task of its own seed, with
-node budgets, not clocks; results are taken in seed order, so the same command writes the same bank
-whatever ran it.
+Each banked kind's puzzles (``kinds``: those with a ``bank_file``) are made by the module its
+``maker`` names (its ``bank_task``: the puzzles of one seed), spread over the five difficulties, in
+worker processes (``local``) or on a Ray cluster (``ray``, the ``ray`` extra, where one machine is too
+slow). Each game or quilt is a task of its own seed, with node budgets, not clocks; results are taken
+in seed order, so the same command writes the same bank whatever ran it.
 
-Endgames are taken in seed order, whatever their difficulty (``endgame.RATING_THRESHOLDS`` are the
-quintiles of the shipped bank's ratings, so its difficulties come out even), except that those
-answered by advancing are at most ``ADVANCE_SHARE`` of the bank and those answered by placing a
-leather patch at most ``LEATHER_SHARE`` (a bank of one idea teaches one idea). Fills are taken up to
-``ceil(count / 5)`` of each difficulty.
+A kind's puzzles are taken in seed order as its rules say (``PuzzleKind.bank_shares`` and
+``bank_even``): endgames whatever their difficulty (``endgame.RATING_THRESHOLDS`` are the quintiles
+of the shipped bank's ratings, so its difficulties come out even), except that those answered by
+advancing, and those answered by placing a leather patch, are at most their shares of the bank (a
+bank of one idea teaches one idea); fills up to ``ceil(count / 5)`` of each difficulty.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,27 +27,15 @@ from patchwork_opt.cluster import started_ray
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.formats.record import write_atomic
 from patchwork_opt.puzzles.bank import BANK_FILES, bank_json
-from patchwork_opt.puzzles.endgame import puzzles_of_game
-from patchwork_opt.puzzles.making import VARIANTS, fill_puzzle
+from patchwork_opt.puzzles.kinds import BANKED, KINDS
+from patchwork_opt.puzzles.kinds.base import PuzzleKind
+from patchwork_opt.puzzles.making import maker_of
 from patchwork_opt.puzzles.model import DIFFICULTIES
 
 BACKENDS = ("local", "ray")
-#: Endgames answered by advancing, and by placing a leather patch: at most these shares of the endgames.
-ADVANCE_SHARE = 0.2
-LEATHER_SHARE = 0.25
 #: Tasks (games, quilts) tried at most per puzzle wanted.
 TASKS_PER_PUZZLE = 40
 Task = Callable[[int], list[dict[str, Any]]]
-
-def endgame_task(seed: int) -> list[dict[str, Any]]:
-    """Worker: the puzzles of one self-play game, as JSON."""
-    return [p.to_json() for p in puzzles_of_game(seed)]
-
-
-def fill_task(seed: int) -> list[dict[str, Any]]:
-    """Worker: the fill puzzle of one seed (its variant by the seed), as JSON."""
-    puzzle = fill_puzzle(seed, VARIANTS[seed % len(VARIANTS)])
-    return [] if puzzle is None else [puzzle.to_json()]
 
 
 def check_backend(backend: str, workers: int) -> None:
@@ -90,43 +78,30 @@ def _ray(task: Task, seeds: Iterator[int], workers: int, address: str | None) ->
         yield ray.get(ref)
 
 
-def answered_by(data: dict[str, Any], kind: str) -> bool:
-    """An endgame puzzle (as JSON) whose winning moves are all of ``kind`` (advance, leather)."""
-    return all(m["type"] == kind for m in data["winning"])
-
-
-def _endgame_takes(out: list[dict[str, Any]], data: dict[str, Any], count: int) -> bool:
-    """Endgames in seed order, at most ``ADVANCE_SHARE`` answered by advancing and ``LEATHER_SHARE``
-    by a leather patch."""
-    return all(not answered_by(data, kind) or sum(answered_by(p, kind) for p in out) < share * count
-               for kind, share in (("advance", ADVANCE_SHARE), ("leather", LEATHER_SHARE)))
-
-
-def _fill_takes(out: list[dict[str, Any]], data: dict[str, Any], count: int) -> bool:
-    """Fills up to ``ceil(count / 5)`` of each difficulty."""
-    quota = math.ceil(count / len(DIFFICULTIES))
-    return sum(p["difficulty"] == data["difficulty"] for p in out) < quota
-
-
-#: Each banked kind's task (one seed's puzzles, as JSON) and its rule for taking one more.
-Rule = Callable[[list[dict[str, Any]], dict[str, Any], int], bool]
-BANK_TASKS: dict[str, tuple[Task, Rule]] = {"endgame": (endgame_task, _endgame_takes),
-                                            "fill": (fill_task, _fill_takes)}
+def answered_by(data: dict[str, Any], move_type: str) -> bool:
+    """A puzzle (as JSON) whose winning moves are all of ``move_type`` (advance, leather)."""
+    return all(m["type"] == move_type for m in data["winning"])
 
 
 @dataclass
 class Quotas:
-    """What the bank still wants: ``count`` puzzles of ``kind``, each distinct, as its rule takes them."""
+    """What the bank still wants: ``count`` puzzles of ``kind``, each distinct, as its rules take
+    them (``bank_shares``, ``bank_even``)."""
 
-    kind: str
+    kind: PuzzleKind[Any, Any]
     count: int
     out: list[dict[str, Any]] = field(default_factory=list)
 
     def takes(self, data: dict[str, Any]) -> bool:
         if len(self.out) >= self.count or any(p["id"] == data["id"] for p in self.out):
             return False
-        _, rule = BANK_TASKS[self.kind]
-        return rule(self.out, data, self.count)
+        for move_type, share in self.kind.bank_shares.items():
+            if answered_by(data, move_type) and sum(answered_by(p, move_type) for p in self.out) >= share * self.count:
+                return False
+        if self.kind.bank_even:
+            quota = math.ceil(self.count / len(DIFFICULTIES))
+            return sum(p["difficulty"] == data["difficulty"] for p in self.out) < quota
+        return True
 
     def spread(self) -> str:
         by = {d: sum(p["difficulty"] == d for p in self.out) for d in DIFFICULTIES}
@@ -137,10 +112,10 @@ def collect(kind: str, count: int, seed: int, workers: int, progress: Callable[[
             max_tasks: int, backend: str = "local", address: str | None = None) -> list[dict[str, Any]]:
     """``count`` puzzles of ``kind`` as ``Quotas`` wants them, from seeds drawn from ``seed`` in
     order; at most ``max_tasks`` games or quilts tried."""
-    quotas = Quotas(kind, count)
+    quotas = Quotas(KINDS[kind], count)
     rng = random.Random(f"{kind}|{seed}")
     seeds = (rng.randrange(1 << 31) for _ in range(max_tasks))
-    task, _ = BANK_TASKS[kind]
+    task = maker_of(KINDS[kind]).bank_task
     results = _local(task, seeds, workers) if backend == "local" else _ray(task, seeds, workers, address)
     for found in results:
         for data in found:
@@ -155,18 +130,23 @@ def collect(kind: str, count: int, seed: int, workers: int, progress: Callable[[
     return sorted(quotas.out, key=lambda d: (d["difficulty"], d["id"]))
 
 
-def build_bank(out: str | Path, *, endgames: int, fills: int, seed: int, workers: int,
+def build_bank(out: str | Path, wanted: Mapping[str, int], *, seed: int, workers: int,
                progress: Callable[[str, int, int], None], command: str, backend: str = "local",
                address: str | None = None) -> dict[str, dict[int, int]]:
-    """Write the bank's files into ``out`` (``BANK_FILES``; a kind asked for 0 puzzles keeps its file);
-    the counts per difficulty."""
-    if endgames < 0 or fills < 0:
-        raise PatchworkError("--endgames and --fills must be at least 0")
+    """Write the bank's files into ``out``: ``wanted[kind]`` puzzles of each banked kind, in its
+    ``bank_file`` (a kind asked for 0 puzzles keeps its file: one kind can be made at a time); the
+    counts per difficulty of every banked kind."""
+    unknown = [name for name in wanted if name not in BANKED]
+    if unknown:
+        raise PatchworkError(f"the bank holds {' and '.join(BANKED)} puzzles, not {', '.join(unknown)}")
+    if any(count < 0 for count in wanted.values()):
+        raise PatchworkError(" and ".join(f"--{name}s" for name in BANKED) + " must be at least 0")
     check_backend(backend, workers)
     counts: dict[str, dict[int, int]] = {}
-    for kind, count in (("endgame", endgames), ("fill", fills)):
+    for kind in BANKED:
+        count = wanted.get(kind, 0)
         counts[kind] = dict.fromkeys(DIFFICULTIES, 0)
-        if not count:  # that kind's file is left as it is: one kind can be made at a time
+        if not count:
             continue
         puzzles = collect(kind, count, seed, workers, progress, TASKS_PER_PUZZLE * count + 100, backend, address)
         write_atomic(Path(out) / BANK_FILES[kind], bank_json(puzzles, command))

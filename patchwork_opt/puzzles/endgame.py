@@ -29,6 +29,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.ai.bots.registry import make_bot
@@ -39,7 +40,8 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.puzzles.glicko import Game, Rating, update
-from patchwork_opt.puzzles.kinds.endgame import ENDGAME_THEMES, EndgamePuzzle
+from patchwork_opt.puzzles.kinds import check_puzzle_request
+from patchwork_opt.puzzles.kinds.endgame import ENDGAME, EndgamePuzzle
 from patchwork_opt.puzzles.model import DIFFICULTIES
 from patchwork_opt.puzzles.proof import (
     Classified,
@@ -330,8 +332,7 @@ def puzzles_of_game(seed: int, limit: int = PER_GAME,
 def check_endgame_request(difficulty: int | None, theme: str | None) -> None:
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise PatchworkError(f"difficulty must be 1-5, not {difficulty}")
-    if theme is not None and theme not in ENDGAME_THEMES:
-        raise PatchworkError(f"an endgame theme is one of {', '.join(ENDGAME_THEMES)}, not {theme!r}")
+    check_puzzle_request(ENDGAME.name, None, theme)
 
 
 def generate_endgame(seed: int, difficulty: int | None = None, *, theme: str | None = None,
@@ -357,3 +358,14 @@ def generate_endgame(seed: int, difficulty: int | None = None, *, theme: str | N
     which = "".join((f" of difficulty {difficulty}" if difficulty is not None else "",
                      f" on the theme {theme}" if theme is not None else ""))
     raise PatchworkError(f"no endgame puzzle{which} in {max_games} self-play games of seed {seed}; try another seed")
+
+
+def make(seed: int, difficulty: int | None, *, variant: str | None, theme: str | None,
+         progress: Callable[[int], None] | None, stop: StopSignal | None) -> EndgamePuzzle:
+    """The endgame kind's ``Maker.make``: ``generate_endgame`` (an endgame has no variants)."""
+    return generate_endgame(seed, difficulty, theme=theme, progress=progress, stop=stop)
+
+
+def bank_task(seed: int) -> list[dict[str, Any]]:
+    """The endgame kind's ``Maker.bank_task``: the puzzles of one self-play game, as JSON."""
+    return [p.to_json() for p in puzzles_of_game(seed)]

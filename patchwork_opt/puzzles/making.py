@@ -1,5 +1,5 @@
 """Fill puzzles with one best answer, proven by the optimal fill (``solvers.fill``), and the
-requests for a new puzzle of either kind (``new_puzzle``).
+requests for a new puzzle of any kind (``new_puzzle``: the module its kind's ``maker`` names makes it).
 
 A fill puzzle is a quilt from a seeded game (the greedy bot against itself, stopped at a random
 move) and the patches that come next in its circle, in one of three variants:
@@ -32,11 +32,12 @@ reaches it, 5 when it misses by a third or fails to complete the square at all.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import random
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, cast
 
 from patchwork_opt.ai.bots.greedy import GreedyBot
 from patchwork_opt.ai.heuristic import AREA, COST, best_placement, window_progress
@@ -46,16 +47,14 @@ from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State, marks_ahead
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.puzzles.endgame import check_endgame_request, generate_endgame
-from patchwork_opt.puzzles.kinds import Puzzle
-from patchwork_opt.puzzles.kinds.fill import FILL_THEMES, FillPuzzle, Objective
+from patchwork_opt.puzzles.kinds import Puzzle, check_puzzle_request, kind_named
+from patchwork_opt.puzzles.kinds.base import Maker, PuzzleKind
+from patchwork_opt.puzzles.kinds.fill import FILL, FILL_THEMES, THEME_VARIANTS, VARIANTS, FillPuzzle, Objective, Variant
 from patchwork_opt.puzzles.model import DIFFICULTIES, Placement
 from solvers.fill import FillResult, optimal_fill
 from solvers.model import SolverConfig, SolveStatus
 from solvers.search import PackingProblem, pack
 
-Variant = Literal["cells", "points", "bonus"]
-VARIANTS: tuple[Variant, ...] = ("cells", "points", "bonus")
 #: Seconds the optimal fill may take to prove a puzzle (one CP-SAT worker).
 FILL_SECONDS = 10.0
 #: Patches offered: the next few of the circle (more for the 7x7, which needs many cells).
@@ -70,8 +69,6 @@ SHORTFALL_THRESHOLDS = (0.0, 0.1, 0.2, 0.35)
 #: How far the best other choice of patches must fall short of the optimum for a puzzle to have
 #: one best answer: any cell, or two points (one point is within a careless count).
 MARGIN: dict[Objective, int] = {"cells": 1, "points": 2}
-#: The variants a fill theme can come from.
-THEME_VARIANTS: dict[str, tuple[Variant, ...]] = {"budget": ("points",), "7x7": ("bonus",), "points": ("points",)}
 #: Nodes the one-thread search may take to arrange the answer again (about a second).
 ARRANGE_NODES = 1_000_000
 #: Seeds tried for one fill puzzle of a wanted difficulty before giving up.
@@ -261,8 +258,7 @@ def generate_fill(seed: int, difficulty: int | None = None, variant: Variant | N
     ``seed``: the same seed gives the same puzzle. A theme alone tries only the variants it comes from."""
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise PatchworkError(f"difficulty must be 1-5, not {difficulty}")
-    check_variant(variant)
-    check_fill_theme(variant, theme)
+    check_puzzle_request(FILL.name, variant, theme)
     kinds = (variant,) if variant is not None else THEME_VARIANTS[theme] if theme is not None else VARIANTS
     rng = random.Random(seed)
     for tried in range(max_seeds):
@@ -280,70 +276,31 @@ def generate_fill(seed: int, difficulty: int | None = None, variant: Variant | N
     raise PatchworkError(f"no fill puzzle{which} from {max_seeds} games of seed {seed}; try another seed")
 
 
-def _check_endgame(variant: str | None, theme: str | None) -> None:
-    if variant is not None:
-        raise PatchworkError("--variant is for fill puzzles")
-    check_endgame_request(None, theme)
+def make(seed: int, difficulty: int | None, *, variant: str | None, theme: str | None,
+         progress: Callable[[int], None] | None, stop: StopSignal | None) -> FillPuzzle:
+    """The fill kind's ``Maker.make``: ``generate_fill`` (the request checked by ``new_puzzle``)."""
+    return generate_fill(seed, difficulty, cast(Variant | None, variant), theme=theme, progress=progress, stop=stop)
 
 
-def _check_fill(variant: str | None, theme: str | None) -> None:
-    check_variant(variant)
-    check_fill_theme(variant, theme)
+def bank_task(seed: int) -> list[dict[str, Any]]:
+    """The fill kind's ``Maker.bank_task``: the fill puzzle of one seed (its variant by the seed), as JSON."""
+    puzzle = fill_puzzle(seed, VARIANTS[seed % len(VARIANTS)])
+    return [] if puzzle is None else [puzzle.to_json()]
 
 
-def _make_endgame(difficulty: int | None, seed: int, variant: Variant | None, theme: str | None,
-                  progress: Callable[[int], None] | None, stop: StopSignal | None) -> Puzzle:
-    return generate_endgame(seed, difficulty, theme=theme, progress=progress, stop=stop)
+def maker_of(kind: PuzzleKind[Any, Any]) -> Maker:
+    """The module that makes puzzles of ``kind`` (its ``maker``), loaded the first time it is asked."""
+    if kind.maker is None:
+        raise PatchworkError(f"{kind.name} puzzles are not made from seeds")
+    return cast(Maker, importlib.import_module(kind.maker))
 
 
-def _make_fill(difficulty: int | None, seed: int, variant: Variant | None, theme: str | None,
-               progress: Callable[[int], None] | None, stop: StopSignal | None) -> Puzzle:
-    return generate_fill(seed, difficulty, variant, theme=theme, progress=progress, stop=stop)
-
-
-@dataclass(frozen=True, slots=True)
-class Maker:
-    """How ``puzzle new`` (and the service, when a visitor has answered every bank puzzle) makes a
-    puzzle of one kind: the request's check, made before any game is dealt, and the making."""
-
-    check: Callable[[str | None, str | None], None]
-    make: Callable[[int | None, int, Variant | None, str | None, Callable[[int], None] | None,
-                    StopSignal | None], Puzzle]
-
-
-#: The kinds made on demand, by name (an exercise comes from a reviewed game, not from a seed).
-MAKERS: dict[str, Maker] = {"endgame": Maker(_check_endgame, _make_endgame), "fill": Maker(_check_fill, _make_fill)}
-
-
-def new_puzzle(kind: str, difficulty: int | None, seed: int, *, variant: Variant | None = None,
+def new_puzzle(kind: str, difficulty: int | None, seed: int, *, variant: str | None = None,
                theme: str | None = None, progress: Callable[[int], None] | None = None,
                stop: StopSignal | None = None) -> Puzzle:
-    """``patchwork puzzle new``'s puzzle: an endgame or a fill of ``difficulty`` (and ``theme``) from
-    ``seed`` (``progress(tries)`` after each game or quilt tried)."""
+    """``patchwork puzzle new``'s puzzle: one of ``kind`` of ``difficulty`` (and ``variant``,
+    ``theme``) from ``seed`` (``progress(tries)`` after each game or quilt tried)."""
     check_puzzle_request(kind, variant, theme)
-    return MAKERS[kind].make(difficulty, seed, variant, theme, progress, stop)
-
-
-def check_puzzle_request(kind: str, variant: str | None, theme: str | None = None) -> None:
-    """The kind, variant and theme ``new_puzzle`` is asked for, refused before any game is dealt (so
-    the command says nothing else first, not even the random seed it drew)."""
-    maker = MAKERS.get(kind)
-    if maker is None:
-        raise PatchworkError(f"kind must be {' or '.join(MAKERS)}, not {kind!r}")
-    maker.check(variant, theme)
-
-
-def check_variant(variant: str | None) -> None:
-    if variant is not None and variant not in VARIANTS:
-        raise PatchworkError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-
-
-def check_fill_theme(variant: str | None, theme: str | None) -> None:
-    """A fill theme, and one the variant (when given) can have: one line naming the choices."""
-    if theme is None:
-        return
-    if theme not in FILL_THEMES:
-        raise PatchworkError(f"a fill theme is one of {', '.join(FILL_THEMES)}, not {theme!r}")
-    if variant is not None and variant not in THEME_VARIANTS[theme]:
-        raise PatchworkError(f"the theme {theme} is for the {' or '.join(THEME_VARIANTS[theme])} variant, "
-                             f"not {variant}")
+    made: Puzzle = maker_of(kind_named(kind)).make(seed, difficulty, variant=variant, theme=theme,
+                                                   progress=progress, stop=stop)
+    return made

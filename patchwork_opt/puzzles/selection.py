@@ -80,7 +80,7 @@ class PuzzleRequest:
     on screen (None: none), which is not served again while another one fits: "New puzzle" pressed
     before answering asks for another puzzle, not the same one."""
 
-    kind: str = "endgame"
+    kind: str = BANKED[0]
     difficulty: int | None = None
     theme: str | None = None
     streak: bool = False

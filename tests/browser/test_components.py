@@ -266,7 +266,7 @@ def test_a_position_board_plays_for_whichever_side_is_to_move(bare: Page, server
     """The analysis board's need: either seat moves on its own quilt (here Player 2's, on the right)."""
     position = next(p for p in shipped_bank().puzzles["endgame"] if isinstance(p, EndgamePuzzle) and p.player == 1
                     and p.state().pending < 0 and any(m.kind == "buy" for m in p.winning))
-    view = bare.evaluate(f"() => fetch('/api/puzzles/{position.id}').then(r => r.json())")["endgame"]
+    view = bare.evaluate(f"() => fetch('/api/puzzles/{position.id}').then(r => r.json())")["position"]
     bare.evaluate(BOARD, view)
     assert bare.get_attribute("#pb-quilt-right", "role") == "application"
     assert bare.get_attribute("#pb-quilt-left", "role") == "img"

@@ -249,7 +249,7 @@ def test_the_theme_select_speaks_in_words_and_filters(screen: Page, server: str)
     screen.goto(f"{server}/puzzles")
     ready(screen)
     choose_kind(screen, "fill")
-    words = _get(f"{server}/api/puzzles/themes")["fill"]
+    words = _get(f"{server}/api/puzzles/themes")["kinds"]["fill"]
     assert [t["theme"] for t in words] == list(FILL_THEMES)
     assert [t["puzzles"] for t in words] == [len(BANK.of("fill", theme=t)) for t in FILL_THEMES]
     options = screen.locator("#theme option").all_text_contents()

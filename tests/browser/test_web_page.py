@@ -61,7 +61,7 @@ def _answer_the_endgame(page: Page, server: str) -> None:
         page.click("#eg-advance")
         return
     puzzle_id = page.url.split("#")[-1]
-    position = _get(f"{server}/api/puzzles/{puzzle_id}")["endgame"]["state"]["position"]
+    position = _get(f"{server}/api/puzzles/{puzzle_id}")["position"]["state"]["position"]
     state = from_notation(position)
     quilt = state.quilts[state.to_move()]
     row, col = next(divmod(i, 9) for i in range(81) if not quilt >> i & 1)

@@ -50,7 +50,7 @@ def puzzle_new(
         seed = random.randrange(1 << 31)
         typer.echo(f"seed {seed}", err=True)
     with phase_progress() as report:
-        puzzle = new_puzzle(kind, difficulty, seed, variant=variant, theme=theme,  # type: ignore[arg-type]
+        puzzle = new_puzzle(kind, difficulty, seed, variant=variant, theme=theme,
                             progress=lambda tries: report("games tried", tries, tries))
     data = puzzle.to_json()
     if save is not None:
@@ -121,14 +121,16 @@ def puzzle_bank(
     the same options write the same bank, whichever backend runs it."""
     from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.puzzles.banking import build_bank, check_backend
+    from patchwork_opt.puzzles.kinds.endgame import ENDGAME
+    from patchwork_opt.puzzles.kinds.fill import FILL
 
     check_backend(backend, workers)
     command = (f"patchwork puzzle bank --out {out} --endgames {endgames} --fills {fills} --seed {seed} "
                f"--workers {workers}")
     started = time.perf_counter()
     with phase_progress() as report:
-        counts = build_bank(out, endgames=endgames, fills=fills, seed=seed, workers=workers, progress=report,
-                            command=command, backend=backend, address=address)
+        counts = build_bank(out, {ENDGAME.name: endgames, FILL.name: fills}, seed=seed, workers=workers,
+                            progress=report, command=command, backend=backend, address=address)
     seconds = time.perf_counter() - started
     if as_json:
         _print_json({"counts": counts, "seconds": round(seconds, 1)})

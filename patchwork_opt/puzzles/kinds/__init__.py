@@ -50,6 +50,10 @@ def _names(names: tuple[str, ...] | list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
 
 
+def _article(word: str) -> str:
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
 def kind_named(name: str) -> PuzzleKind[Any, Any]:
     """The kind called ``name`` (``PatchworkError`` naming the kinds there are)."""
     kind = KINDS.get(name)
@@ -92,13 +96,13 @@ def read_answer(kind: PuzzleKind[Any, Any], move: object | None, placements: obj
     """An answer (parsed JSON) in the form the kind takes: a move, or a fill's placements;
     ``PatchworkError`` naming the options when the other one, or none, is given (``names``: what the
     two are called where they are given, e.g. ``--move`` and ``--placements``)."""
-    article = "an" if kind.name[0] in "aeiou" else "a"
+    article = _article(kind.name)
     if kind.answer == "move":
         if move is None or placements is not None:
-            raise PatchworkError(f"{article} {kind.name} puzzle is answered with {names[0]} JSON (and no {names[1]})")
+            raise PatchworkError(f"{article} puzzle is answered with {names[0]} JSON (and no {names[1]})")
         return Move.from_json(move)
     if placements is None or move is not None:
-        raise PatchworkError(f"{article} {kind.name} puzzle is answered with {names[1]} JSON (and no {names[0]})")
+        raise PatchworkError(f"{article} puzzle is answered with {names[1]} JSON (and no {names[0]})")
     return read_placements(placements, names[1])
 
 
@@ -117,3 +121,26 @@ def check_answer(puzzle: Any, *, move: str | None = None, placements: str | None
                          None if placements is None else read_json(placements, "--placements"),
                          names=("--move", "--placements"))
     return judge(puzzle, answer, judging)
+
+
+def check_puzzle_request(kind: str, variant: str | None, theme: str | None = None) -> None:
+    """The kind, variant and theme a new puzzle is asked for (``puzzles/making.py``'s ``new_puzzle``),
+    refused before any game is dealt (so the command says nothing else first, not even the random
+    seed it drew): a kind made from seeds, a variant of it, a theme of it the variant can have."""
+    made = [k for k in KINDS.values() if k.maker is not None]
+    found = next((k for k in made if k.name == kind), None)
+    if found is None:
+        raise PatchworkError(f"kind must be {' or '.join(k.name for k in made)}, not {kind!r}")
+    if variant is not None:
+        if not found.variants:
+            with_variants = " or ".join(k.name for k in made if k.variants)
+            raise PatchworkError(f"--variant is for {with_variants} puzzles")
+        if variant not in found.variants:
+            raise PatchworkError(f"variant must be one of {', '.join(found.variants)}, not {variant!r}")
+    if theme is None:
+        return
+    if theme not in found.themes:
+        raise PatchworkError(f"{_article(kind)} theme is one of {', '.join(found.themes)}, not {theme!r}")
+    variants = found.theme_variants.get(theme, found.variants)
+    if variant is not None and variant not in variants:
+        raise PatchworkError(f"the theme {theme} is for the {' or '.join(variants)} variant, not {variant}")

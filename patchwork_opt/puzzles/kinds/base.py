@@ -12,7 +12,7 @@ kind through the same routes.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.puzzles.model import Placement
 
 AnswerForm = Literal["move", "placements"]
@@ -85,6 +86,37 @@ class Puzzle(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
+class QuiltPuzzle(Protocol):
+    """What a puzzle answered by placements is set on: the covered cells of a quilt (a mask), the
+    patches to fill it with (each at most once), what counts (``cells``, or ``points`` with income
+    counted at ``marks`` income marks ahead), and the proven optimum (its value and placements)."""
+
+    @property
+    def quilt(self) -> int: ...
+    @property
+    def patches(self) -> tuple[int, ...]: ...
+    @property
+    def objective(self) -> str: ...
+    @property
+    def marks(self) -> int: ...
+    @property
+    def best_value(self) -> int: ...
+    @property
+    def best(self) -> tuple[Placement, ...]: ...
+
+
+class Maker(Protocol):
+    """What the module a kind's ``maker`` names offers: ``make``, one puzzle of ``difficulty`` (and
+    ``variant``, ``theme``) from the games of ``seed`` (``progress(tries)`` after each game or quilt
+    tried; ``stop`` ends it), and ``bank_task``, the puzzles of one seed as JSON, for the bank (run
+    in worker processes: a module's function pickles by name)."""
+
+    def make(self, seed: int, difficulty: int | None, *, variant: str | None, theme: str | None,
+             progress: Callable[[int], None] | None, stop: StopSignal | None) -> Any: ...
+
+    def bank_task(self, seed: int) -> list[dict[str, Any]]: ...
+
+
 P = TypeVar("P")
 V = TypeVar("V")
 
@@ -92,14 +124,24 @@ V = TypeVar("V")
 class PuzzleKind(ABC, Generic[P, V]):
     """One kind of puzzle (``P``) and its verdicts (``V``).
 
-    ``name`` is the ``kind`` of its files; ``prefix`` the letter its ids start with; ``answer`` the
-    form of an answer; ``themes`` its themes with their words (``theme_words``); ``bank_file`` the
-    shipped bank's file of its puzzles (None: not in the bank); ``rated``: a first answer moves the
-    visitor's and the puzzle's ratings; ``comes_back_as``: a missed puzzle of this kind is served
-    again when the visitor asks for a puzzle of that kind; ``queued``: judging takes a search, so
-    the service runs it in its job queue."""
+    ``name`` is the ``kind`` of its files; ``label`` what it asks in a few words; ``prefix`` the
+    letter its ids start with; ``answer`` the form of an answer; ``themes`` its themes with their
+    words (``theme_words``); ``bank_file`` the shipped bank's file of its puzzles (None: not in the
+    bank); ``rated``: a first answer moves the visitor's and the puzzle's ratings;
+    ``comes_back_as``: a missed puzzle of this kind is served again when the visitor asks for a
+    puzzle of that kind; ``queued``: judging takes a search, so the service runs it in its job queue.
+
+    How puzzles of the kind are made and banked: ``maker`` names the module that makes them from
+    seeded games (a ``Maker``; None: not made from seeds, as an exercise comes from a reviewed
+    game). It is named, not imported: making takes the solvers or the exact search, which sit above
+    the kinds (``puzzles/making.py`` loads it). ``variants``: the variants a puzzle may be made in,
+    and ``theme_variants`` the variants each theme comes from (none: the kind has no variants).
+    The bank takes a kind's puzzles in seed order, at most ``bank_shares[type]`` of them answered
+    only by moves of that type (``advance``, ``leather``: a bank of one idea teaches one idea), and,
+    with ``bank_even``, at most a fifth of them of each difficulty."""
 
     name: str
+    label: str
     prefix: str
     answer: AnswerForm
     themes: tuple[str, ...] = ()
@@ -108,6 +150,11 @@ class PuzzleKind(ABC, Generic[P, V]):
     rated: bool = True
     comes_back_as: str = ""
     queued: bool = False
+    maker: str | None = None
+    variants: tuple[str, ...] = ()
+    theme_variants: Mapping[str, tuple[str, ...]] = {}
+    bank_shares: Mapping[str, float] = {}
+    bank_even: bool = False
 
     @abstractmethod
     def from_json(self, data: dict[str, Any]) -> P:
@@ -131,6 +178,10 @@ class PuzzleKind(ABC, Generic[P, V]):
 
     def position(self, puzzle: P) -> State | None:
         """The position a puzzle answered by a move is set in (None for other answers)."""
+        return None
+
+    def quilt(self, puzzle: P) -> QuiltPuzzle | None:
+        """The quilt a puzzle answered by placements is set on (None for other answers)."""
         return None
 
     def measured_rating(self, puzzle: P) -> float | None:

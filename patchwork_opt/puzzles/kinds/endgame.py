@@ -193,14 +193,16 @@ class EndgameDetails(BaseModel):
 
 
 class EndgameVerdictDetails(BaseModel):
-    """The answer revealed: one move of each winning class."""
+    """The answer revealed: one move of each winning class, drawn and in words."""
 
     kind: Literal["endgame"] = "endgame"
     winning: list[MoveModel] = Field(description="one move of each winning class")
+    winning_words: list[str] = Field(description="each winning move in words (core/words.py)")
 
 
 class EndgameKind(PuzzleKind[EndgamePuzzle, EndgameVerdict]):
     name = "endgame"
+    label = "find the winning move"
     prefix = "e"
     answer = "move"
     themes = ENDGAME_THEMES
@@ -208,6 +210,8 @@ class EndgameKind(PuzzleKind[EndgamePuzzle, EndgameVerdict]):
     bank_file = "endgames.json"
     comes_back_as = "endgame"
     queued = True
+    maker = "patchwork_opt.puzzles.endgame"
+    bank_shares = {"advance": 0.2, "leather": 0.25}  # noqa: RUF012  (read only)
 
     def from_json(self, data: dict[str, Any]) -> EndgamePuzzle:
         return endgame_from_json(data)
@@ -232,7 +236,9 @@ class EndgameKind(PuzzleKind[EndgamePuzzle, EndgameVerdict]):
         return EndgameDetails(legal=puzzle.legal, winning=len(puzzle.winning))
 
     def verdict_details(self, puzzle: EndgamePuzzle, verdict: EndgameVerdict) -> EndgameVerdictDetails:
-        return EndgameVerdictDetails(winning=[move_model(m) for m in puzzle.winning])
+        state = puzzle.state()
+        return EndgameVerdictDetails(winning=[move_model(m) for m in puzzle.winning],
+                                     winning_words=[words_in(state, m) for m in puzzle.winning])
 
 
 ENDGAME = EndgameKind()

@@ -355,6 +355,7 @@ class ExerciseVerdictDetails(BaseModel):
 
 class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
     name = "exercise"
+    label = "find a better move"
     prefix = "x"
     answer = "move"
     rated = False

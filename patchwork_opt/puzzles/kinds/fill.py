@@ -25,7 +25,7 @@ from patchwork_opt.core.bitboard import cells_of, has_full_window, mask_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, patch_worth
 from patchwork_opt.core.errors import IllegalMoveError, NotationError
 from patchwork_opt.core.move import Move
-from patchwork_opt.core.words import plural
+from patchwork_opt.core.words import patch_words, plural
 from patchwork_opt.formats.models import CellModel, PatchId, one_line
 from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, themes_sentence
 from patchwork_opt.puzzles.model import (
@@ -45,6 +45,11 @@ FILL_THEMES: tuple[str, ...] = ("budget", "7x7", "points")
 FillTheme = Literal["budget", "7x7", "points"]
 THEME_WORDS: dict[str, str] = {"budget": "a button budget", "7x7": "completing a 7x7 square",
                                "points": "points, not cells"}
+#: The variants a fill is made in (``puzzles/making.py``): cover cells, score points within a
+#: button budget, complete a 7x7 square; and the variants each theme comes from.
+Variant = Literal["cells", "points", "bonus"]
+VARIANTS: tuple[Variant, ...] = ("cells", "points", "bonus")
+THEME_VARIANTS: dict[str, tuple[Variant, ...]] = {"budget": ("points",), "7x7": ("bonus",), "points": ("points",)}
 
 
 class BestFillModel(Strict):
@@ -260,22 +265,29 @@ class FillDetails(BaseModel):
 
 
 class FillVerdictDetails(BaseModel):
-    """What the fill reached and the proven optimum, drawn beside it."""
+    """What the fill reached and the proven optimum, drawn beside it and in words."""
 
     kind: Literal["fill"] = "fill"
-    value: int = Field(description="what the answer reaches")
+    value: int = Field(description="what the answer reaches (0 when a 7x7 square is asked for and not completed)")
     best: int = Field(description="the proven optimum")
     optimum: list[PlacementModel] = Field(description="the optimum's placements")
+    optimum_words: list[str] = Field(description="each placement of the optimum in words (\"#12 at rows 0-2, "
+                                                 "cols 1-3, turned right\")")
 
 
 class FillKind(PuzzleKind[FillPuzzle, FillVerdict]):
     name = "fill"
+    label = "fill the quilt"
     prefix = "f"
     answer = "placements"
     themes = FILL_THEMES
     theme_words = THEME_WORDS
     bank_file = "fills.json"
     comes_back_as = "fill"
+    maker = "patchwork_opt.puzzles.making"
+    variants = VARIANTS
+    theme_variants = THEME_VARIANTS
+    bank_even = True
 
     def from_json(self, data: dict[str, Any]) -> FillPuzzle:
         return fill_from_json(data)
@@ -287,13 +299,18 @@ class FillKind(PuzzleKind[FillPuzzle, FillVerdict]):
         assert isinstance(answer, list)
         return judge_fill(puzzle, answer)
 
+    def quilt(self, puzzle: FillPuzzle) -> FillPuzzle:
+        return puzzle
+
     def details(self, puzzle: FillPuzzle) -> FillDetails:
         return FillDetails(quilt=cells_of(puzzle.quilt), patches=list(puzzle.patches), objective=puzzle.objective,
                            marks=puzzle.marks, budget=puzzle.budget, require_bonus=puzzle.require_bonus)
 
     def verdict_details(self, puzzle: FillPuzzle, verdict: FillVerdict) -> FillVerdictDetails:
-        return FillVerdictDetails(value=verdict.value, best=verdict.best, optimum=[
-            PlacementModel(patch=pid, cells=cells_of(mask)) for pid, mask in verdict.line])
+        return FillVerdictDetails(
+            value=verdict.value, best=verdict.best,
+            optimum=[PlacementModel(patch=pid, cells=cells_of(mask)) for pid, mask in verdict.line],
+            optimum_words=[patch_words(pid, mask) for pid, mask in verdict.line])
 
 
 FILL = FillKind()

@@ -1,7 +1,7 @@
 // puzzles/kinds/endgame.js: "find the winning move": a late position of a real game where only a
 // few moves win. The visitor moves as in a game (a MoveBoard); the verdict says whether the move
 // wins, with the line of best play to step through on the board (← and →) and the winning moves,
-// every move in the server's words (the verdict's line_words and winning_words). A kind module
+// every move in the server's words (the verdict's line_words and its details' winning_words). A kind module
 // (kinds/index.js describes the interface).
 
 import { html } from "../../components/dom.js";
@@ -27,18 +27,19 @@ class EndgameBoard extends MoveBoard {
       // your answer, green when it wins; when it does not, a winning move drawn beside it
       overlays.push({ seat: player, cells: moveCells(this.move), kind: answer && answer.correct ? "best" : "played", testid: "answer-move" });
     }
-    if (!this.steps.stepping() && answer && !answer.correct && answer.winning.length && moveCells(answer.winning[0]).length) {
-      overlays.push({ seat: player, cells: moveCells(answer.winning[0]), kind: "best", testid: "winning-move" });
+    const winning = answer ? answer.details.winning : [];
+    if (!this.steps.stepping() && answer && !answer.correct && winning.length && moveCells(winning[0]).length) {
+      overlays.push({ seat: player, cells: moveCells(winning[0]), kind: "best", testid: "winning-move" });
     }
     this.show(puzzle, { pieces, overlays });
   }
 
   /** @param {any} puzzle */
   task(puzzle) {
-    const e = puzzle.endgame;
+    const e = puzzle.details;
     const wins = `${e.winning} of them ${e.winning === 1 ? "wins" : "win"}`;
     const level = `Difficulty ${puzzle.difficulty} of 5.`;
-    if (e.pending_leather) return `You move: place your leather patch where it wins. ${count(e.legal, "distinct place")}, ${wins}. ${level}`;
+    if (puzzle.position.pending_leather) return `You move: place your leather patch where it wins. ${count(e.legal, "distinct place")}, ${wins}. ${level}`;
     return `You move: find a winning move. ${count(e.legal, "distinct move")}, ${wins}. ${level}`;
   }
 
@@ -46,7 +47,7 @@ class EndgameBoard extends MoveBoard {
   verdict(puzzle, a) {
     const yours = a.line_words[0];  // the line of best play starts with your move
     if (a.correct) return `Your move, ${yours}, wins: with best play you win ${byWords(a.margin)}.`;
-    const win = a.winning.length ? ` A winning move was ${a.winning_words[0]} (drawn in green).` : "";
+    const win = a.details.winning.length ? ` A winning move was ${a.details.winning_words[0]} (drawn in green).` : "";
     return `Your move, ${yours} (drawn in red), loses: best play refutes it and you lose ${byWords(a.margin)}.${win}`;
   }
 
@@ -54,9 +55,10 @@ class EndgameBoard extends MoveBoard {
   proof(puzzle, a, box) {
     box.replaceChildren();
     this.steps.list(box, puzzle.position.player);
-    const shown = a.winning_words.slice(0, 5).join("; ");
-    const more = a.winning.length > 5 ? `; and ${a.winning.length - 5} more` : "";
-    const title = a.winning.length === 1 ? "The winning move" : `Winning moves (${a.winning.length})`;
+    const { winning, winning_words } = a.details;
+    const shown = winning_words.slice(0, 5).join("; ");
+    const more = winning.length > 5 ? `; and ${winning.length - 5} more` : "";
+    const title = winning.length === 1 ? "The winning move" : `Winning moves (${winning.length})`;
     html("p", { id: "verdict-winning" }, box, `${title}: ${shown}${more}.`);
   }
 }

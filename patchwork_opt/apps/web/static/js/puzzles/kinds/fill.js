@@ -57,7 +57,7 @@ class FillBoard {
     this.optimum = new QuiltView($("fill-optimum"));
     this.placer_ = new Placer(this.quilt, {
       catalogue: page.catalogue, canAct: page.canAct, changed: page.changed,
-      covered: () => coveredSet(this.placed, this.puzzle.fill.quilt),
+      covered: () => coveredSet(this.placed, this.puzzle.details.quilt),
       commit: (at) => this.place(at),
     });
     this.placer_.draggable($("fill-tray-shape"), () => !!this.placer_.selected);
@@ -80,7 +80,7 @@ class FillBoard {
 
   /** What the fill reaches so far, and what it costs. */
   value() {
-    const f = this.puzzle.fill;
+    const f = this.puzzle.details;
     let value = 0, cost = 0;
     for (const p of this.placed) {
       const patch = this.page.catalogue.patches[p.patch];
@@ -92,7 +92,7 @@ class FillBoard {
 
   /** Why the patch cannot join the fill for its price ("" when it can). @param {number} pid */
   overBudget(pid) {
-    const f = this.puzzle.fill;
+    const f = this.puzzle.details;
     if (f.budget === null) return "";
     const cost = this.page.catalogue.patches[pid].cost;
     const left = f.budget - this.value().cost;
@@ -133,7 +133,7 @@ class FillBoard {
 
   /** @param {any} puzzle @param {any} answer */
   draw(puzzle, answer) {
-    const f = puzzle.fill, $ = this.$, act = this.page.canAct(), catalogue = this.page.catalogue;
+    const f = puzzle.details, $ = this.$, act = this.page.canAct(), catalogue = this.page.catalogue;
     this.quilt.show({ given: f.quilt, pieces: this.placed });
     this.placer_.drawPreview();
     const used = new Set(this.placed.map((p) => p.patch));
@@ -164,7 +164,7 @@ class FillBoard {
     $("fill-place").disabled = !act || !chosen || !this.placer_.hover;
     $("fill-optimum-box").hidden = !answer;
     if (answer) {
-      const optimum = answer.optimum.map((/** @type {any} */ p) => ({ patch: p.patch, cells: p.cells,
+      const optimum = answer.details.optimum.map((/** @type {any} */ p) => ({ patch: p.patch, cells: p.cells,
         buttons: selectionOn(catalogue, p.patch, p.cells)?.buttons || [] }));
       this.optimum.show({ given: f.quilt, pieces: optimum });
     }
@@ -173,12 +173,12 @@ class FillBoard {
 
   /** @param {number} n */
   amount(n) {
-    return this.puzzle.fill.objective === "cells" ? count(n, "cell") : count(n, "point");
+    return this.puzzle.details.objective === "cells" ? count(n, "cell") : count(n, "point");
   }
 
   /** @param {any} puzzle */
   task(puzzle) {
-    const f = puzzle.fill;
+    const f = puzzle.details;
     const goal = f.objective === "cells" ? "as many covered cells as possible"
       : `the best score change (2 a cell, income at ${count(f.marks, "income mark")} ahead, less the price)`;
     let text = `Fill the quilt with some of the ${count(f.patches.length, "patch", "patches")} (each at most once) for ${goal}`;
@@ -191,11 +191,12 @@ class FillBoard {
   verdict(puzzle, a) {
     const mine = this.value().value;
     if (a.correct) return `Your fill reaches ${this.amount(mine)}: the proven optimum.`;
-    if (puzzle.fill.require_bonus && a.value === 0 && mine !== 0) {
+    const { value, best } = a.details;
+    if (puzzle.details.require_bonus && value === 0 && mine !== 0) {
       return `Your fill reaches ${this.amount(mine)} but completes no 7x7 square, so it does not count; `
-        + `the proven optimum, drawn beside your quilt, reaches ${this.amount(a.best)} with one.`;
+        + `the proven optimum, drawn beside your quilt, reaches ${this.amount(best)} with one.`;
     }
-    return `Your fill reaches ${this.amount(mine)}; the proven optimum, drawn beside your quilt, reaches ${this.amount(a.best)}.`;
+    return `Your fill reaches ${this.amount(mine)}; the proven optimum, drawn beside your quilt, reaches ${this.amount(best)}.`;
   }
 
   /** @param {any} puzzle @param {any} a @param {HTMLElement} box */
@@ -205,7 +206,7 @@ class FillBoard {
 
   /** The quilt, the patches and the fill's options. @param {any} puzzle */
   workshop(puzzle) {
-    const f = puzzle.fill;
+    const f = puzzle.details;
     return workshopHref({ quilt: f.quilt, patches: f.patches, objective: f.objective, budget: f.budget, marks: f.marks,
       bonus: f.require_bonus });
   }
