@@ -45,8 +45,8 @@ END = 53
 
 @pytest.fixture(name="host")
 def host_fixture(browser: Browser) -> Iterator[Page]:
-    """The friend who sets the game up, on a desktop."""
-    yield from checked_page(browser, viewport=DESKTOP)
+    """The friend who sets the game up, on a desktop (its clipboard readable: the invite is copied)."""
+    yield from checked_page(browser, viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
 
 
 @pytest.fixture(name="guest")
@@ -184,6 +184,9 @@ def test_two_friends_play_a_whole_game_by_its_link_live_while_a_third_watches(
     expect(host.locator("#invite")).to_be_visible()
     link = host.input_value("#invite-link")
     assert re.fullmatch(rf"{re.escape(server)}/play/{re.escape(game)}", link), link
+    host.get_by_role("button", name="Copy the link").click()
+    expect(host.locator("#copy-said")).to_have_text("Copied: send it to your friend.")
+    assert host.evaluate("() => navigator.clipboard.readText()") == link
     expect(host.locator("body")).to_have_attribute("data-live", "open")
     assert "You play first" in host.inner_text("#seat-words")
     expect(host.locator("#hint")).to_be_hidden()
@@ -248,10 +251,11 @@ def test_two_friends_play_a_whole_game_by_its_link_live_while_a_third_watches(
     for page in pages.values():
         page.select_option("#review-depth", "0.1")
         press(page, "#review-start")
-        page.wait_for_selector("body[data-review-ply='0']", timeout=60_000)
+        page.wait_for_selector("body[data-review-ply='0'], #error:not(:empty)", timeout=120_000)
+        assert page.inner_text("#error") == ""
         assert "accuracy" in page.inner_text("#review-summary")
         press(page, "#practise")
-        expect(page.locator("#practise-result")).to_contain_text("exercise", timeout=60_000)
+        expect(page.locator("#practise-result")).to_contain_text("exercise", timeout=120_000)
     assert serious_violations(guest) == []
     for page, secret in ((host, secrets[0]), (guest, secrets[1])):
         assert secret not in page.content()
@@ -337,4 +341,4 @@ def test_two_players_at_one_phone_play_a_whole_game_on_one_page(guest: Page, rig
     page.wait_for_selector("body[data-review-ply='0']", timeout=60_000)
     expect(page.locator("#practise")).to_have_text("Practise Player 1's mistakes")
     page.tap("#practise-second")
-    expect(page.locator("#practise-result")).to_contain_text("exercise", timeout=60_000)
+    expect(page.locator("#practise-result")).to_contain_text("exercise", timeout=120_000)
