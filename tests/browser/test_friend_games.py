@@ -338,7 +338,7 @@ def test_two_players_at_one_phone_play_a_whole_game_on_one_page(guest: Page, rig
     # the review of both players, and a button for each one's mistakes
     page.select_option("#review-depth", "0.1")
     page.tap("#review-start")
-    page.wait_for_selector("body[data-review-ply='0']", timeout=60_000)
+    page.wait_for_selector("body[data-review-ply='0']", timeout=120_000)
     expect(page.locator("#practise")).to_have_text("Practise Player 1's mistakes")
     page.tap("#practise-second")
     expect(page.locator("#practise-result")).to_contain_text("exercise", timeout=120_000)
