@@ -1,10 +1,12 @@
-"""Optimal fill: the subset of patches and placements that covers the most of a quilt.
+"""Optimal fill's pipeline: the subset of patches and placements that covers the most of a quilt.
 
-The pipeline goes from cheap to expensive and stops as soon as something proves optimality:
+The pipeline goes from cheap to expensive and stops as soon as something proves optimality. Its
+races of two searches on two cores are ``solvers.fill_races``; its CP-SAT model is
+``solvers.fill_cp_sat``, on the placement model's own constraints:
 
 0. with ``require_bonus``, the requirement is settled first, by the one 7x7 completion
    (``solvers.bonus.bonus_completion``, what ``patchwork bonus`` answers) under the button
-   budget, given its share of the deadline (``clock.FILL_BONUS_SHARE``): its cheap bounds (the
+   budget, given its share of the deadline (``FILL_BONUS_SHARE``): its cheap bounds (the
    patches' area against the fewest missing cells of any square, the cheapest completion against
    the budget) and its packing search prove most impossible requests in milliseconds, and the answer is ``infeasible``
    with the completion's reason. A completion found is a fill that meets the requirement: it
@@ -15,16 +17,16 @@ The pipeline goes from cheap to expensive and stops as soon as something proves 
    the same per empty region; a knapsack on values for the ``points`` objective);
 2. the compiled packing search (``solvers.search``, about 1.5 million nodes a second) on the
    fill's ``PackingProblem`` (values are areas for ``cells``, points for ``points``), given
-   5 ms alone (``clock.FILL_ALONE_SECONDS``), which settles most instances outright, dense ones
+   5 ms alone (``FILL_ALONE_SECONDS``), which settles most instances outright, dense ones
    included, and otherwise leaves a good incumbent;
 3. with several empty regions, each region packed on its own (``region_caps``): a tighter
    bound, which the incumbent may already reach;
-4. for ``cells``, the race of ``_race``: the compiled search goes on in a thread while the
+4. for ``cells``, the race of ``fill_races.race_corners``: the compiled search goes on in a thread while the
    same search on the quilt turned half a turn runs in this one, each on a core (both
    release the GIL); the first to settle the fill stops the other. How long a search takes
    depends on how soon its cell order meets the tight pockets, so the two scans, from
    opposite corners, often differ tenfold either way. If neither has settled it after 30%
-   of the time (``clock.TURNED_SHARE``), CP-SAT (step 5, one worker) takes over the second core;
+   of the time (``TURNED_SHARE``), CP-SAT (step 5, one worker) takes over the second core;
 5. CP-SAT on the shared placement model (``solvers.model.PlacementModel``) with one ordering
    for patches sharing a shape, the quilt's symmetries broken on a few patches, the bound
    and the incumbent's value as the objective's domain, the per-region caps as constraints
@@ -45,74 +47,63 @@ for each placed patch, 2 per cell (an empty cell costs 2 at the end) plus its in
 the income marks still ahead, minus its button cost: the change in final score the fill
 brings. ``bound`` is always a proven upper bound on the objective.
 
-Every step ends by the caller's deadline (``core.clock``), each taking the share of it named there;
-CP-SAT is handed the seconds left (``clock.solver_seconds``) as it starts.
+Every step ends by the caller's deadline (``core.clock``), each taking the share of it named
+below (``FILL_BONUS_SHARE`` to ``TURNED_SECONDS``: the one place the fill's time is cut); CP-SAT is
+handed the seconds left (``clock.solver_seconds``) as it starts.
 """
 
 from __future__ import annotations
 
-import itertools
-import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.core.bitboard import CELLS, WINDOW_MASKS, full_window, iter_bits
+from patchwork_opt.core.bitboard import CELLS, full_window
 from patchwork_opt.core.catalogue import PATCHES, patch_worth
-from patchwork_opt.core.clock import (
-    FILL_ALONE_SECONDS,
-    FILL_ALONE_SHARE,
-    FILL_BONUS_SHARE,
-    REGION_BOUNDS_SECONDS,
-    REGION_BOUNDS_SHARE,
-    TURNED_SECONDS,
-    TURNED_SHARE,
-    Deadline,
-)
+from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
+from solvers import fill_cp_sat, fill_races
 from solvers.bonus import bonus_completion
 from solvers.bounds import FillBounds, fill_bounds, knapsack_bound
-from solvers.model import (
-    Instance,
-    PlacedPatch,
-    PlacementModel,
-    SolveHandle,
-    SolverConfig,
-    SolveStatus,
-)
+from solvers.fill_cp_sat import CpOutcome, CpSolve
+from solvers.fill_races import RaceOutcome
+from solvers.model import Instance, PlacedPatch, SolveHandle, SolverConfig, SolveStatus
 from solvers.search import Packer, PackingProblem, PackResult
-from solvers.symmetry import canonical_placements, interchangeable_groups, quilt_symmetries, transform
+from solvers.symmetry import interchangeable_groups
 
 Objective = Literal["cells", "points"]
 #: progress(best objective or None, proven bound, phase)
 ProgressFn = Callable[[float | None, float, str], None]
 
-#: Symmetry breaking is applied to this many patches (largest first), as a chain.
-_SYMMETRY_CHAIN = 3
-#: What the CP-SAT model adds to the plain placement model (switches kept for measuring):
-#: twins ordering, symmetry breaking, the warm start, and the objective's domain.
-_CP_FEATURES = frozenset({"twins", "symmetry", "hint", "upper"})
+# --- the steps' shares of the caller's deadline (``Deadline.share``, ``within``) ------------------
+#: The share of its time the 7x7 completion gets to settle ``require_bonus`` (CP-SAT, which
+#: optimizes under the requirement, has what it leaves).
+FILL_BONUS_SHARE = 0.5
+#: The compiled search alone, before anything joins it: these seconds, at most this share (most
+#: fills are settled in it).
+FILL_ALONE_SECONDS = 0.005
+FILL_ALONE_SHARE = 0.5
+#: The bounds of the empty regions packed one by one: these seconds, at most this share.
+REGION_BOUNDS_SECONDS = 0.02
+REGION_BOUNDS_SHARE = 0.1
+#: The second search (the quilt turned half a turn) has the second core for this share of the time
+#: left, and at least these seconds; CP-SAT then takes that core over.
+TURNED_SHARE = 0.3
+TURNED_SECONDS = 0.5
+
 #: At most this many CP-SAT workers on our side (None: as configured). One: the other core
 #: runs the compiled search beside it.
 _CP_WORKERS: int | None = 1
-#: The second compiled search sees the quilt under this symmetry (half a turn): it scans
-#: from the opposite corner.
-_TURN = 2
-#: Nodes per slice of the second search (about 7 ms): how late it may notice its deadline.
-_TURNED_SLICE = 10_000
 #: Transposition table of the compiled search from the start (small: cheap to allocate for the
 #: many instances settled in a millisecond) and once it outlives its time alone.
 _FIRST_TABLE_BITS = 12
 _TABLE_BITS = 18
 #: Search nodes (per region) for the per-region bounds of ``region_caps``.
 _REGION_NODES = 100_000
-#: Extra CP-SAT parameters for our model (none: linearization level 0 or 2 and quick restarts
-#: were each measured; each loses on some instances).
-_CP_PARAMS: dict[str, int | bool | float] = {}
 
 
 class FillResult(BaseModel):
@@ -168,11 +159,6 @@ def _upper_bound(
     return knapsack_bound(areas, vals, bounds.reachable.bit_count(), costs, budget)
 
 
-CpOutcome = tuple[SolveStatus, int | None, int, list[tuple[int, int]]]
-#: ``_prepare_cp_sat``'s answer: the solve to run, given a handle to stop it, a config and a deadline.
-CpSolve = Callable[[SolveHandle | None, SolverConfig, Deadline], CpOutcome]
-
-
 @dataclass
 class _Fill:
     """One ``optimal_fill`` call as it goes: the validated instance and its bounds, its deadline, the
@@ -222,13 +208,22 @@ class _Fill:
         return self.config.model_copy(update={"workers": workers, **update})
 
     def cp_sat(self, best: PackResult | None) -> CpSolve:
-        """The CP-SAT model of this fill, warm-started from ``best`` (its value a lower bound)."""
-        return _prepare_cp_sat(
+        """The CP-SAT model of this fill (``solvers.fill_cp_sat``), warm-started from ``best`` (its
+        value a lower bound)."""
+        progress = self.progress
+        on_solution = None if progress is None else lambda value, bound: progress(value, bound, "cp-sat")
+        return fill_cp_sat.prepare_fill_model(
             self.quilt, self.ids, self.values, self.bounds, self.upper,
             budget=self.budget, require_bonus=self.require_bonus, twins=self.twins,
-            hint=best.placements if best is not None else [], progress=self.progress,
+            hint=best.placements if best is not None else [], on_solution=on_solution,
             lower=best.value if best is not None else None, region_caps=self.caps, exclude=self.exclude,
         )
+
+    def report(self, value: float | None, phase: str, bound: float | None = None) -> None:
+        """Progress: the best value known as ``phase`` starts, against the proven bound (by default
+        the fill's)."""
+        if self.progress is not None:
+            self.progress(value, self.upper if bound is None else bound, phase)
 
     def finish(
         self, status: SolveStatus, value: int | None, bound: int, placed: Sequence[tuple[int, int]], method: str,
@@ -424,7 +419,7 @@ def _is_excluded(fill: _Fill, placed: Sequence[tuple[int, int]]) -> bool:
 
 def _settle_bonus(fill: _Fill) -> FillResult | None:
     """Step 0: the 7x7 requirement within the budget, by the one 7x7 completion given its share of
-    the deadline (``clock.FILL_BONUS_SHARE``). The answer when it proves the requirement
+    the deadline (``FILL_BONUS_SHARE``). The answer when it proves the requirement
     impossible; otherwise None, with the completion found as the incumbent (none when left open),
     or the requirement dropped when a square is complete already."""
     completion = bonus_completion(
@@ -449,7 +444,7 @@ def _settle_bonus(fill: _Fill) -> FillResult | None:
 
 
 def _search_alone(fill: _Fill) -> FillResult | Packer:
-    """Steps 1-3: the area bound, the compiled search alone (``clock.FILL_ALONE_SECONDS``, at most
+    """Steps 1-3: the area bound, the compiled search alone (``FILL_ALONE_SECONDS``, at most
     ``FILL_ALONE_SHARE`` of the time), and the per-region caps (``REGION_BOUNDS_SECONDS``, at most
     ``REGION_BOUNDS_SHARE``). The answer when one of them settles the fill, else the search to go on."""
     if fill.upper <= 0:
@@ -459,8 +454,7 @@ def _search_alone(fill: _Fill) -> FillResult | Packer:
     fill.stop.attach(packer.request_stop)
     incumbent = packer.run(deadline=fill.deadline.share(FILL_ALONE_SHARE).within(FILL_ALONE_SECONDS))
     fill.incumbent = incumbent
-    if fill.progress is not None:
-        fill.progress(incumbent.value, fill.upper, "dfs")
+    fill.report(incumbent.value, "dfs")
     if incumbent.exhausted:
         return fill.settled(incumbent)
     packer.use_table(_TABLE_BITS)  # not trivial after all: remember searched states
@@ -485,136 +479,49 @@ def _cp_sat_alone(fill: _Fill) -> FillResult:
     return fill.finish_cp_sat(solve(handle, alone, fill.deadline), fill.incumbent, fill.found_by)
 
 
-def _cp_sat_beside_search(fill: _Fill, packer: Packer) -> FillResult:
-    """Step 5 for ``points``: CP-SAT (one worker, another seed) in a thread and the compiled
-    search in this one (both release the GIL); the first to prove optimality stops the other."""
-    solve = fill.cp_sat(fill.incumbent)
-    handle = SolveHandle()
-    fill.stop.attach(handle.stop)
-    again = fill.cp_sat_config(workers=1, seed=fill.config.seed + 1)
-    cp_sat = _InThread(lambda: solve(handle, again, fill.deadline), "cp-sat")
-    found = packer.run(deadline=fill.deadline, stop=lambda: not cp_sat.is_alive(), slice_nodes=_TURNED_SLICE)
-    if found.exhausted:
-        handle.stop()
-        cp_sat.join()
-        return fill.settled(found)
-    return fill.finish_cp_sat(cp_sat.result(), found, "dfs")
-
-
-T = TypeVar("T")
-
-
-class _InThread(Generic[T]):
-    """``work()`` started at once in a daemon thread; ``result()`` waits for it and raises its
-    exception, if any, in the calling thread."""
-
-    def __init__(self, work: Callable[[], T], name: str) -> None:
-        self._work = work
-        self._value: list[T] = []
-        self._error: list[BaseException] = []
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._value.append(self._work())
-        except BaseException as exc:  # re-raised in the calling thread
-            self._error.append(exc)
-
-    def is_alive(self) -> bool:
-        return self._thread.is_alive()
-
-    def join(self) -> None:
-        self._thread.join()
-
-    def result(self) -> T:
-        self._thread.join()
-        if self._error:
-            raise self._error[0]
-        return self._value[0]
+def _race(fill: _Fill, packer: Packer) -> FillResult:
+    """Step 4, for ``cells``: the search in a thread against the same search on the quilt turned half
+    a turn in this one (``fill_races.race_corners``), the turned one for ``TURNED_SHARE`` of the
+    time left (at least ``TURNED_SECONDS``); CP-SAT (one worker, warm-started from the better
+    packing) then has this core to the deadline."""
+    assert fill.incumbent is not None  # the search alone has run: its packing
+    turned = _turned_search(fill)
+    switch_at = fill.deadline.share(TURNED_SHARE, at_least=TURNED_SECONDS)
+    raced = fill_races.race_corners(
+        packer, turned, fill.incumbent, deadline=fill.deadline, switch_at=switch_at, stop=fill.stop,
+        cp_sat=lambda best, handle: fill.cp_sat(best)(handle, fill.cp_sat_config(), fill.deadline),
+        on_phase=fill.report,
+    )
+    if raced.best.exhausted:
+        fill.report(raced.best.value, "dfs", bound=raced.best.value)
+    return _after_race(fill, raced)
 
 
 def _turned_search(fill: _Fill) -> Packer:
     """The same search on the quilt turned half a turn: it scans from the opposite corner."""
-    problem = fill.problem
-    turned = Packer(
-        PackingProblem(transform(problem.free, _TURN), problem.patch_ids, problem.values, problem.budget,
-                       exclude=problem.exclude),
-        upper=fill.upper, regions=[transform(m, _TURN) for m in fill.part_masks], table_bits=_TABLE_BITS,
-    )
+    turned = fill_races.turned_search(fill.problem, fill.upper, fill.part_masks, _TABLE_BITS)
     fill.stop.attach(turned.request_stop)
     return turned
 
 
-def _race(fill: _Fill, packer: Packer) -> FillResult:
-    """Step 4: two compiled searches, one a core: the quilt as it is in a thread, the quilt turned
-    half a turn in this one (both kernels release the GIL). The first to settle the fill
-    stops the other. The order cells are settled in decides how soon a tight pocket is
-    met, so the two scans from opposite corners often differ tenfold in time, either way
-    round, proofs included. If neither has settled it by ``clock.TURNED_SHARE`` of the time left
-    (at least ``TURNED_SECONDS``), CP-SAT (one worker, warm-started from the better packing)
-    takes this core for the time left: on a quilt both scans find hard, its LP bound may still
-    prove the fill, and its bound improves.
-    """
-    assert fill.incumbent is not None  # the search alone has run: its packing
-    incumbent = fill.incumbent
-    turned = _turned_search(fill)
-    switch_at = fill.deadline.share(TURNED_SHARE, at_least=TURNED_SECONDS)
-    handle = SolveHandle()
-    fill.stop.attach(handle.stop)
-
-    def search() -> PackResult:
-        try:
-            # one long slice: no GIL needed until it ends, ``request_stop`` ends it early
-            result = packer.run(deadline=fill.deadline, slice_nodes=10**15)
-        except BaseException:
-            turned.request_stop()
-            handle.stop()
-            raise
-        if result.exhausted:
-            turned.request_stop()
-            handle.stop()
-        return result
-
-    searching = _InThread(search, "fill-search")
-    if fill.progress is not None:
-        fill.progress(incumbent.value, fill.upper, "dfs from two corners")
-    # slices of a few milliseconds: this thread keeps the clock (the other one keeps going
-    # until told to stop)
-    other = _turned_back(turned.run(deadline=switch_at, slice_nodes=_TURNED_SLICE))
-    if other.exhausted:
-        packer.request_stop()
-        searching.join()
-        return _settled_in_race(fill, other)
-    outcome: CpOutcome = (SolveStatus.UNKNOWN, None, fill.upper, [])
-    if not handle.stopped and fill.deadline.remaining() > 0.01:
-        best = max((other, incumbent), key=lambda r: r.value)
-        if fill.progress is not None:
-            fill.progress(best.value, fill.upper, "cp-sat beside dfs")
-        solve = fill.cp_sat(best)  # the search in the thread runs meanwhile
-        outcome = solve(handle, fill.cp_sat_config(), fill.deadline)  # at once when the search has won meanwhile
-    packer.request_stop()
-    searched = searching.result()
-    if searched.exhausted:
-        return _settled_in_race(fill, searched)
-    best = max((searched, other, incumbent), key=lambda r: r.value)
-    return fill.finish_cp_sat(outcome, best, "dfs")
-
-
-def _turned_back(result: PackResult) -> PackResult:
-    """The turned search's packing on the quilt as it is."""
-    return PackResult(
-        value=result.value,
-        placements=[(slot, transform(mask, _TURN)) for slot, mask in result.placements],
-        exhausted=result.exhausted,
-        nodes=result.nodes,
+def _cp_sat_beside_search(fill: _Fill, packer: Packer) -> FillResult:
+    """Step 5 for ``points``: CP-SAT (one worker, another seed) in a thread beside the search in this
+    one (``fill_races.cp_sat_beside``); the first to prove optimality stops the other."""
+    solve = fill.cp_sat(fill.incumbent)
+    again = fill.cp_sat_config(workers=1, seed=fill.config.seed + 1)
+    raced = fill_races.cp_sat_beside(
+        packer, lambda handle: solve(handle, again, fill.deadline), deadline=fill.deadline, stop=fill.stop
     )
+    return _after_race(fill, raced)
 
 
-def _settled_in_race(fill: _Fill, result: PackResult) -> FillResult:
-    if fill.progress is not None:
-        fill.progress(result.value, result.value, "dfs")
-    return fill.settled(result)
+def _after_race(fill: _Fill, raced: RaceOutcome) -> FillResult:
+    """The answer of a race: the search that settled the fill, else CP-SAT's answer or the best
+    packing found, whichever is better."""
+    if raced.best.exhausted:
+        return fill.settled(raced.best)
+    outcome: CpOutcome = raced.cp_sat or (SolveStatus.UNKNOWN, None, fill.upper, [])
+    return fill.finish_cp_sat(outcome, raced.best, "dfs")
 
 
 def region_caps(bounds: FillBounds, patch_ids: Sequence[int], deadline: Deadline) -> list[int]:
@@ -650,167 +557,3 @@ def _same_for(objective: Objective, budget: int | None, marks: int) -> Callable[
         return objective == "cells" or patch_value(a, objective, marks) == patch_value(b, objective, marks)
 
     return same
-
-
-def _chain_slots(ids: Sequence[int], twins: Sequence[Sequence[int]], placements: FillBounds) -> list[int]:
-    twin_slots = {s for group in twins for s in group}
-    slots = [s for s in range(len(ids)) if s not in twin_slots and placements.placements[s]]
-    slots.sort(key=lambda s: (-PATCHES[ids[s]].area, s))
-    return slots[:_SYMMETRY_CHAIN]
-
-
-def _canonical_hint(
-    hint: Sequence[tuple[int, int]], chain: Sequence[int], symmetries: Sequence[int], twins: Sequence[Sequence[int]]
-) -> list[tuple[int, int]]:
-    """Map a known solution by a quilt symmetry so it satisfies the symmetry-breaking rules."""
-    by_slot = dict(hint)
-    for slot in chain:
-        if slot in by_slot:
-            mask = by_slot[slot]
-            best = min(symmetries, key=lambda s: transform(mask, s))
-            by_slot = {k: transform(m, best) for k, m in by_slot.items()}
-            break
-    for group in twins:
-        masks = sorted((by_slot[s] for s in group if s in by_slot), key=lambda m: m & -m)
-        for s in group:
-            by_slot.pop(s, None)
-        for s, m in zip(group, masks, strict=False):
-            by_slot[s] = m
-    return list(by_slot.items())
-
-
-def _solve_cp_sat(*args: Any, config: SolverConfig, deadline: Deadline, **kwargs: Any) -> CpOutcome:
-    """Build and solve the CP-SAT model in one go, by ``deadline`` (``_prepare_cp_sat``'s arguments)."""
-    return _prepare_cp_sat(*args, **kwargs)(None, config, deadline)
-
-
-def _prepare_cp_sat(
-    quilt: int,
-    ids: list[int],
-    values: list[int],
-    bounds: FillBounds,
-    upper: int,
-    *,
-    budget: int | None,
-    require_bonus: bool,
-    twins: list[list[int]],
-    hint: Sequence[tuple[int, int]],
-    progress: ProgressFn | None,
-    features: frozenset[str] = _CP_FEATURES,
-    lower: int | None = 0,
-    region_caps: Sequence[int] = (),
-    exclude: Sequence[int] = (),
-) -> CpSolve:
-    """Build the CP-SAT model (bounds, symmetry breaking, hint); return the solve to run.
-
-    The shared placement model over the reachable placements (the variables), then in a fixed
-    order what optimal fill adds: the constraints (per-region caps, the budget, twins ordering,
-    symmetry breaking, the bonus), the objective with its proven bound as domain (and
-    ``lower``, a known fill's value, when given), and the warm start.
-    """
-    model = PlacementModel(quilt, ids, placements=bounds.placements)
-    _cap_regions(model, bounds, region_caps)
-    _forbid_sets(model, values, exclude)
-    if budget is not None:
-        model.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in model.choices()], 0, budget)
-    if "twins" not in features:
-        twins = []
-    _order_twins(model, twins)
-    symmetries = quilt_symmetries(quilt)
-    chain = _chain_slots(ids, twins, bounds) if len(symmetries) > 1 and "symmetry" in features else []
-    _break_symmetry(model, ids, chain, symmetries)
-    if require_bonus and not _require_window(model, quilt, bounds.reachable):
-        return lambda handle, config, deadline: (SolveStatus.INFEASIBLE, None, upper, [])
-    # over the placement literals, not ``used``: CP-SAT's LP is much stronger that way
-    objective = [(v, values[s]) for s, _, v in model.choices()]
-    if "upper" in features and upper < sum(max(0, v) for v in values):
-        # the proven bound (and the incumbent's value) as the objective's domain
-        model.maximize(objective, at_most=upper, at_least=None if lower is None else min(lower, upper))
-    else:
-        model.maximize(objective)
-    if hint and "hint" in features:
-        fixed = _canonical_hint(hint, chain, symmetries, twins) if (chain or twins) else list(hint)
-        model.add_hint((ids[s], mask) for s, mask in fixed)
-    return _solve_fill_model(model, ids, upper, progress)
-
-
-def _cap_regions(model: PlacementModel, bounds: FillBounds, region_caps: Sequence[int]) -> None:
-    """Cells covered in each empty region at most what that region alone allows (a placement
-    is connected and lies on reachable cells, so it lies inside one region)."""
-    for region, cap in zip(bounds.regions, region_caps, strict=False):
-        if cap < region.size:
-            terms = [(v, mask.bit_count()) for _, mask, v in model.choices() if mask & region.mask]
-            model.add_linear(terms, 0, cap)
-
-
-def _forbid_sets(model: PlacementModel, values: Sequence[int], exclude: Sequence[int]) -> None:
-    """A no-good per excluded set of slots: not all of its patches placed with no other patch
-    worth something (sum over the set - sum over the others worth something <= size - 1)."""
-    for slots in exclude:
-        terms = [(v, 1 if slots >> s & 1 else -1) for s, _, v in model.choices() if slots >> s & 1 or values[s] > 0]
-        model.add_linear(terms, -len(values), slots.bit_count() - 1)
-
-
-def _order_twins(model: PlacementModel, twins: Sequence[Sequence[int]]) -> None:
-    """One ordering for interchangeable twins: by the lowest cell of their placements."""
-    slots = model.slots
-    for group in twins:
-        for a, b in itertools.pairwise(group):
-            # when b is placed, a is placed too ...
-            model.add_linear([(v, 1) for _, v in slots[b]] + [(v, -1) for _, v in slots[a]], -1, 0)
-            # ... and on an earlier lowest cell: pos_a - pos_b + 82 * used_b <= 81
-            terms = [(v, (mask & -mask).bit_length()) for mask, v in slots[a]]
-            terms += [(v, 82 - (mask & -mask).bit_length()) for mask, v in slots[b]]
-            model.add_linear(terms, 0, 81)
-
-
-def _break_symmetry(model: PlacementModel, ids: Sequence[int], chain: Sequence[int], symmetries: Sequence[int]) -> None:
-    """The quilt's symmetries: the first used patch of the chain lies on a canonical placement."""
-    slots = model.slots
-    for i, s in enumerate(chain):
-        canonical = canonical_placements(ids[s], symmetries)
-        earlier = [v for t in chain[:i] for _, v in slots[t]]
-        for mask, var in slots[s]:
-            if mask not in canonical:
-                if earlier:
-                    model.add_bool_or(earlier, enforce=[var])
-                else:
-                    model.forbid(var)
-
-
-def _require_window(model: PlacementModel, quilt: int, reachable: int) -> bool:
-    """The 7x7 bonus: some window completely covered (a Boolean per window whose missing cells
-    are all reachable). False when no window is: the requirement cannot be met."""
-    choose = []
-    for wmask in WINDOW_MASKS:
-        missing = wmask & ~quilt
-        if missing & ~reachable:
-            continue
-        w = model.new_bools(1)
-        for cell in iter_bits(missing):
-            model.add_linear(model.cell_covered(cell), 1, 1, enforce=[w])
-        choose.append(w)
-    if not choose:
-        return False
-    model.add_bool_or(choose)
-    return True
-
-
-def _solve_fill_model(model: PlacementModel, ids: Sequence[int], upper: int, progress: ProgressFn | None) -> CpSolve:
-    """The solve of the built model: its status, value, bound (at most ``upper``) and placements."""
-    slot_of = {pid: s for s, pid in enumerate(ids)}
-
-    def run(handle: SolveHandle | None, config: SolverConfig, deadline: Deadline) -> CpOutcome:
-        report = None
-        if progress is not None:
-            def report(value: float, bound: float) -> None:
-                progress(value, bound, "cp-sat")
-        solution = model.solve(config, deadline, on_solution=report, handle=handle, parameters=_CP_PARAMS)
-        if solution.status not in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
-            return solution.status, None, upper, []
-        placed = [(slot_of[p.patch], p.mask) for p in solution.placements]
-        value = round(solution.objective or 0)
-        bound = int((solution.bound if solution.bound is not None else upper) + 1e-6)
-        return solution.status, value, min(bound, upper), placed
-
-    return run

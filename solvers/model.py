@@ -5,7 +5,10 @@ placement per patch, at most one patch per cell, placements touching covered cel
 Best fit, 7x7 completion, the advisor and optimal fill all add their own constraints and
 objective to this model, in a fixed order: variables and the placement constraints here, then
 the caller's constraints and objective, then ``solve``, which sets every parameter explicitly
-and maps every CP-SAT status to ``SolveStatus``.
+and maps every CP-SAT status to ``SolveStatus``. The constraints a solver adds are built here
+too, each once (a button budget, a region's cap, a no-good on a choice of patches, one ordering of
+twins, the quilt's symmetries broken, a complete 7x7 square), so that the warm start can be mapped
+onto the rules the model holds.
 
 The callers speak in variable indices (a literal is a variable index, ``~v`` its negation);
 the model is built through OR-Tools' public API (``cp_model.CpModel``), so no OR-Tools version
@@ -17,6 +20,7 @@ solving it.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
@@ -24,10 +28,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.core.bitboard import CELLS, FULL, cells_of, iter_bits, mask_of
-from patchwork_opt.core.catalogue import PLACEMENTS, check_patch_ids
+from patchwork_opt.core.bitboard import CELLS, FULL, WINDOW_MASKS, cells_of, iter_bits, mask_of
+from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, check_patch_ids
 from patchwork_opt.core.clock import Deadline, solver_seconds
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.symmetry import transform
+from solvers.symmetry import canonical_placements, quilt_symmetries
 
 if TYPE_CHECKING:
     # OR-Tools (with the pandas it loads) takes about 0.25 s to import: the functions that build or
@@ -162,6 +168,10 @@ class PlacementModel:
         self.model = cp_model.CpModel()
         self._vars: list[cp_model.IntVar] = []
         self._has_objective = False
+        # the rules a warm start is mapped onto (``order_twins``, ``break_symmetry``)
+        self._twins: list[list[int]] = []
+        self._chain: list[int] = []
+        self._symmetries: tuple[int, ...] = ()
         # variables
         if placements is None:
             forbidden = quilt if allowed is None else quilt | (FULL & ~allowed)
@@ -235,6 +245,83 @@ class PlacementModel:
     def forbid(self, var: int) -> None:
         self.model.add_bool_and(self._literals([~var]))
 
+    # --- the solvers' own constraints ------------------------------------------------------
+
+    def limit_cost(self, budget: int) -> None:
+        """The patches placed cost at most ``budget`` buttons."""
+        ids = self.patch_ids
+        self.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in self.choices()], 0, budget)
+
+    def cap_region(self, region: int, cap: int) -> None:
+        """The cells covered by placements touching ``region`` at most ``cap``: for an empty region of
+        the cells the placements may use, the cells covered in it (a placement is connected, so it
+        lies inside one region)."""
+        self.add_linear([(v, mask.bit_count()) for _, mask, v in self.choices() if mask & region], 0, cap)
+
+    def exclude_choice(self, chosen: int, worth: Sequence[int]) -> None:
+        """A no-good: not every patch of ``chosen`` (bit ``s``: slot ``s``) placed with no other patch
+        worth something (``worth[s] > 0``) placed: the sum over the set less the sum over the others
+        worth something is at most the set's size less one."""
+        terms = [(v, 1 if chosen >> s & 1 else -1) for s, _, v in self.choices() if chosen >> s & 1 or worth[s] > 0]
+        self.add_linear(terms, -len(worth), chosen.bit_count() - 1)
+
+    def order_twins(self, twins: Sequence[Sequence[int]]) -> None:
+        """One ordering for each group of interchangeable slots (patches equal for the question):
+        a twin is placed only when the one before it is, and on a later lowest cell. Before
+        ``break_symmetry``, which leaves the twins out of its chain."""
+        if self._chain:
+            raise ValueError("order_twins comes before break_symmetry")
+        slots = self.slots
+        for group in twins:
+            self._twins.append(list(group))
+            for a, b in itertools.pairwise(group):
+                # when b is placed, a is placed too ...
+                self.add_linear([(v, 1) for _, v in slots[b]] + [(v, -1) for _, v in slots[a]], -1, 0)
+                # ... and on an earlier lowest cell: pos_a - pos_b + 82 * used_b <= 81
+                terms = [(v, (mask & -mask).bit_length()) for mask, v in slots[a]]
+                terms += [(v, 82 - (mask & -mask).bit_length()) for mask, v in slots[b]]
+                self.add_linear(terms, 0, 81)
+
+    def break_symmetry(self, chain_length: int) -> None:
+        """The quilt's symmetries broken on a chain of the ``chain_length`` largest patches that can
+        be placed (twins ordered by ``order_twins`` left out; ties by slot): the first of them placed
+        lies on a canonical placement (the smallest mask of its orbit). Nothing on an asymmetric
+        quilt."""
+        symmetries = quilt_symmetries(self.quilt)
+        if len(symmetries) <= 1:
+            return
+        twin_slots = {s for group in self._twins for s in group}
+        chain = [s for s, row in enumerate(self.slots) if s not in twin_slots and row]
+        chain.sort(key=lambda s: (-PATCHES[self.patch_ids[s]].area, s))
+        self._chain, self._symmetries = chain[:chain_length], symmetries
+        for i, s in enumerate(self._chain):
+            canonical = canonical_placements(self.patch_ids[s], symmetries)
+            earlier = [v for t in self._chain[:i] for _, v in self.slots[t]]
+            for mask, var in self.slots[s]:
+                if mask not in canonical:
+                    if earlier:
+                        self.add_bool_or(earlier, enforce=[var])
+                    else:
+                        self.forbid(var)
+
+    def require_window(self, reachable: int) -> bool:
+        """Some 7x7 square completely covered (a Boolean per square whose missing cells are all in
+        ``reachable``). False, with nothing added, when no square can be: the requirement cannot be
+        met."""
+        choose = []
+        for wmask in WINDOW_MASKS:
+            missing = wmask & ~self.quilt
+            if missing & ~reachable:
+                continue
+            w = self.new_bools(1)
+            for cell in iter_bits(missing):
+                self.add_linear(self.cell_covered(cell), 1, 1, enforce=[w])
+            choose.append(w)
+        if not choose:
+            return False
+        self.add_bool_or(choose)
+        return True
+
     # --- objective and warm start --------------------------------------------------------
 
     def maximize(self, terms: Sequence[Term], at_most: int | None = None, at_least: int | None = None) -> None:
@@ -250,12 +337,34 @@ class PlacementModel:
         self._has_objective = True
 
     def add_hint(self, placements: Iterable[tuple[int, int]]) -> None:
-        """Warm start: the (patch id, mask) pairs of a known solution."""
+        """Warm start: the (patch id, mask) pairs of a known solution, mapped first onto the image of
+        it that the model's twins ordering and symmetry breaking allow, when it has them."""
         chosen = set(placements)
         ids = self.patch_ids
+        if self._chain or self._twins:
+            slot_of = {pid: s for s, pid in enumerate(ids)}
+            by_slot = self._allowed_image({slot_of[pid]: mask for pid, mask in chosen})
+            chosen = {(ids[s], mask) for s, mask in by_slot.items()}
         add = self.model.add_hint
         for slot, mask, var in self.choices():
             add(self._vars[var], int((ids[slot], mask) in chosen))
+
+    def _allowed_image(self, by_slot: dict[int, int]) -> dict[int, int]:
+        """A solution (mask by slot) mapped by a quilt symmetry so that the first patch of the chain
+        it places lies on a canonical placement, then with each group of twins' masks in order."""
+        for slot in self._chain:
+            if slot in by_slot:
+                mask = by_slot[slot]
+                best = min(self._symmetries, key=lambda s: transform(mask, s))
+                by_slot = {k: transform(m, best) for k, m in by_slot.items()}
+                break
+        for group in self._twins:
+            masks = sorted((by_slot[s] for s in group if s in by_slot), key=lambda m: m & -m)
+            for s in group:
+                by_slot.pop(s, None)
+            for s, m in zip(group, masks, strict=False):
+                by_slot[s] = m
+        return by_slot
 
     # --- solve ----------------------------------------------------------------------------
 

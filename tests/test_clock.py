@@ -30,10 +30,7 @@ from patchwork_opt.core.catalogue import legal_placements
 from patchwork_opt.core.clock import (
     BONUS_SEARCH_SHARE,
     EXACT_SHARE,
-    FILL_BONUS_SHARE,
     LEAST_SOLVER_SECONDS,
-    TURNED_SECONDS,
-    TURNED_SHARE,
     BudgetError,
     Deadline,
     bounded,
@@ -41,12 +38,14 @@ from patchwork_opt.core.clock import (
 )
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation
-from solvers import fill
+from solvers import fill, fill_races
 from solvers.advisor import SolverAdvisor
 from solvers.bestfit import best_fit
 from solvers.bonus import bonus_completion
+from solvers.fill import FILL_BONUS_SHARE, TURNED_SECONDS, TURNED_SHARE
 from solvers.model import PlacementModel, Solution, SolverConfig, SolveStatus
 from solvers.search import fastpack
+from solvers.search.fastpack import loop as packing_loop
 
 MIDGAME = from_notation("28,7,8,30,9,26,1,27,3,31,21,32,20,12,5,18,19,16,0,10,15,11,6,4,14,13 "
                         "15/4/1/000000000046678f82038 16/4/4/000000000000081f1f8ff 1 - - 26,32,38,44,50 - "
@@ -88,14 +87,14 @@ def node_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[WorkClock]:
     """Fake seconds that pass as the packing search runs: ``per_iteration`` a node, each slice of the
     compiled kernel charged its whole node budget when it returns."""
     clock = WorkClock(per_iteration=1e-5)
-    real_run: Any = fastpack._run  # the compiled kernel
+    real_run: Any = packing_loop.run  # the compiled loop
 
     def run(nodes: int, *args: object) -> int:
         status: int = real_run(nodes, *args)
         clock.now += nodes * clock.per_iteration
         return status
 
-    monkeypatch.setattr(fastpack, "_run", run)
+    monkeypatch.setattr(packing_loop, "run", run)
     yield clock
 
 
@@ -288,7 +287,7 @@ def test_the_fill_switches_to_cp_sat_at_its_share_and_hands_it_the_deadline(
     switch = start + max(TURNED_SHARE * (deadline.at - start), TURNED_SECONDS)
     [(called, given)] = cp_sat.calls
     # the turned search had its share of the time left (to the slice), then CP-SAT the fill's deadline
-    assert switch <= called <= switch + fill._TURNED_SLICE * node_clock.per_iteration
+    assert switch <= called <= switch + fill_races.SLICE_NODES * node_clock.per_iteration
     assert given.at == deadline.at
     assert result.status == SolveStatus.FEASIBLE and result.objective is not None
     assert result.objective <= result.bound

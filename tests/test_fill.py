@@ -132,7 +132,7 @@ def test_symmetric_quilt_and_twins_lose_no_optimum() -> None:
 def test_cp_sat_path_with_symmetry_breaking_matches_exhaustive_search() -> None:
     # force the CP-SAT model (with twins, symmetry chain and hint) on a symmetric quilt
     from solvers.bounds import fill_bounds
-    from solvers.fill import _solve_cp_sat
+    from solvers.fill_cp_sat import solve_fill_model
     from solvers.symmetry import interchangeable_groups
 
     hole = 0
@@ -144,9 +144,9 @@ def test_cp_sat_path_with_symmetry_breaking_matches_exhaustive_search() -> None:
     ids = [25, 26, 27, 28, 10, 1]
     bounds = fill_bounds(quilt, ids)
     values = [PATCHES[pid].area for pid in ids]
-    status, value, bound, placed = _solve_cp_sat(
+    status, value, bound, placed = solve_fill_model(
         quilt, ids, values, bounds, bounds.upper, budget=None, require_bonus=False,
-        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(), progress=None,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(),
     )
     assert status == SolveStatus.OPTIMAL
     assert value == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area) == bound
@@ -228,14 +228,14 @@ def test_bad_input_is_a_one_line_domain_error() -> None:
 @pytest.mark.parametrize("quilt,ids", small_instances(6, seed=5))
 def test_cp_sat_model_alone_matches_exhaustive_search(quilt: int, ids: list[int]) -> None:
     from solvers.bounds import fill_bounds
-    from solvers.fill import _solve_cp_sat
+    from solvers.fill_cp_sat import solve_fill_model
     from solvers.symmetry import interchangeable_groups
 
     bounds = fill_bounds(quilt, ids)
     values = [PATCHES[pid].area for pid in ids]
-    status, value, bound, _ = _solve_cp_sat(
+    status, value, bound, _ = solve_fill_model(
         quilt, ids, values, bounds, bounds.upper, budget=4, require_bonus=False,
-        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(), progress=None,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(),
     )
     assert status == SolveStatus.OPTIMAL
     assert value == bound == exhaustive(quilt, ids, lambda pid: PATCHES[pid].area, budget=4)
@@ -263,23 +263,24 @@ def test_region_caps_are_exact_for_the_smaller_regions_and_bound_the_fill(quilt:
     result = optimal_fill(quilt, ids, deadline=in_time(), config=CONFIG)
     assert result.optimal and result.objective == best <= result.bound
     # the caps as CP-SAT constraints, with the bound as the objective's domain, lose nothing
-    from solvers.fill import _solve_cp_sat
+    from solvers.fill_cp_sat import solve_fill_model
     from solvers.symmetry import interchangeable_groups
 
     upper = min(bounds.upper, sum(caps))
-    status, value, bound, _ = _solve_cp_sat(
+    status, value, bound, _ = solve_fill_model(
         quilt, ids, [PATCHES[pid].area for pid in ids], bounds, upper, budget=None, require_bonus=False,
-        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(), progress=None, region_caps=caps,
+        twins=interchangeable_groups(ids), hint=[], config=CONFIG, deadline=in_time(), region_caps=caps,
     )
     assert status == SolveStatus.OPTIMAL and value == bound == best
 
 
 class _Stalled:
-    """Patches ``solvers.fill.Packer`` so that chosen searches never get anywhere (they
-    are stopped from the start): what is left must settle the fill on its own."""
+    """Patches the ``Packer`` of ``solvers.fill`` and of its races so that chosen searches never
+    get anywhere (they are stopped from the start): what is left must settle the fill on its own."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, stall: Callable[[int], bool]) -> None:
         import solvers.fill as fill
+        import solvers.fill_races as fill_races
         from solvers.search import Packer
 
         made: list[Packer] = []
@@ -292,6 +293,7 @@ class _Stalled:
                     self.request_stop()
 
         monkeypatch.setattr(fill, "Packer", Stalled)
+        monkeypatch.setattr(fill_races, "Packer", Stalled)
         self.made = made
 
 

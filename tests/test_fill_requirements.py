@@ -134,15 +134,16 @@ def test_infeasible_by_shape_on_an_empty_quilt() -> None:
 
 def test_a_completion_found_is_the_answer_when_cp_sat_settles_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     import solvers.fill as fill
+    from solvers import fill_cp_sat
     from solvers.model import SolveHandle
 
     def nothing(*args: object, **kwargs: object) -> object:
-        def run(handle: SolveHandle | None, config: SolverConfig, deadline: Deadline) -> fill.CpOutcome:
+        def run(handle: SolveHandle | None, config: SolverConfig, deadline: Deadline) -> fill_cp_sat.CpOutcome:
             return SolveStatus.UNKNOWN, None, 0, []
 
         return run
 
-    monkeypatch.setattr(fill, "_prepare_cp_sat", nothing)
+    monkeypatch.setattr(fill_cp_sat, "prepare_fill_model", nothing)
     quilt = FULL & ~rect(3, 2, 2, 5)
     result = optimal_fill(quilt, [8, 5, 0, 1], budget=7, require_bonus=True, deadline=in_time(), config=CONFIG)
     # the 7x7 completion's fill meets the requirements: not proven best, but an answer

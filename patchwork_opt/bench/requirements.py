@@ -30,7 +30,8 @@ from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, legal_placements
 from patchwork_opt.core.clock import Deadline
 from solvers.bonus import cheapest_completion
 from solvers.bounds import fill_bounds
-from solvers.fill import _solve_cp_sat, optimal_fill
+from solvers.fill import optimal_fill
+from solvers.fill_cp_sat import solve_fill_model
 from solvers.model import SolverConfig, SolveStatus
 from solvers.search.fastpack import warm_up
 from solvers.symmetry import interchangeable_groups
@@ -107,9 +108,9 @@ def baseline_fill(quilt: int, ids: list[int], budget: int | None, time_limit: fl
     """The CP-SAT model of the fill with the requirement as a constraint, nothing settled first."""
     started = time.perf_counter()
     bounds = fill_bounds(quilt, ids)
-    status, _, _, _ = _solve_cp_sat(
+    status, _, _, _ = solve_fill_model(
         quilt, ids, [PATCHES[pid].area for pid in ids], bounds, bounds.upper, budget=budget, require_bonus=True,
-        twins=interchangeable_groups(ids), hint=[], progress=None, lower=None,
+        twins=interchangeable_groups(ids), hint=[], lower=None,
         config=SolverConfig(workers=1, seed=0), deadline=Deadline.after(time_limit),
     )
     return status, time.perf_counter() - started

@@ -3,8 +3,9 @@ bot's level) and passed down, each part of the work taking its share through ``D
 
 A share never reaches past its parent, so however the work is divided nothing runs past the
 deadline the edge made; what a part leaves unused is left to the parts after it (the caller keeps
-the parent). No module cuts time with a private fraction: the shares are the constants below, the
-AI's first, then the solvers' (optimal fill, 7x7 completion, best fit).
+the parent). No module cuts time with a private fraction: the shares are named constants, the
+AI's and then the solvers' below (best fit, 7x7 completion), and optimal fill's, one per step,
+beside its pipeline (``solvers/fill.py``), the one module that takes them.
 
 The clock is a callable returning seconds (``time.perf_counter`` by default); tests inject a fake
 one. Work that keeps its own time (CP-SAT's ``max_time_in_seconds``, the compiled exact search's
@@ -43,22 +44,6 @@ SOLVER_CALL_SECONDS = 0.2
 #: Seconds one lookahead CP-SAT call of best fit may take at most otherwise (the advisor's, and
 #: its 7x7 completion's, within its share).
 COVER_CALL_SECONDS = 0.1
-
-# --- optimal fill (solvers/fill.py) ---------------------------------------------------------------
-#: The share of its time the 7x7 completion gets to settle ``require_bonus`` (CP-SAT, which
-#: optimizes under the requirement, has what it leaves).
-FILL_BONUS_SHARE = 0.5
-#: The compiled search alone, before anything joins it: these seconds, at most this share (most
-#: fills are settled in it).
-FILL_ALONE_SECONDS = 0.005
-FILL_ALONE_SHARE = 0.5
-#: The bounds of the empty regions packed one by one: these seconds, at most this share.
-REGION_BOUNDS_SECONDS = 0.02
-REGION_BOUNDS_SHARE = 0.1
-#: The second search (the quilt turned half a turn) has the second core for this share of the time
-#: left, and at least these seconds; CP-SAT then takes that core over.
-TURNED_SHARE = 0.3
-TURNED_SECONDS = 0.5
 
 # --- 7x7 completion (solvers/bonus.py) ------------------------------------------------------------
 #: The packing search's share once it outgrows its short node budgets (CP-SAT has what it leaves).

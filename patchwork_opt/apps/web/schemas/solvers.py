@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from patchwork_opt.apps.web.schemas.common import (
@@ -118,9 +118,12 @@ class HintRequest(PositionInput):
         return self
 
 
+#: Patch ids, each once: a patch listed twice is refused (one validator, for every request that
+#: lists the patches to place).
 PatchList = Annotated[
     list[PatchIdField],
     Field(min_length=1, max_length=33, description="patch ids, each once", json_schema_extra={"uniqueItems": True}),
+    AfterValidator(_each_once),
 ]
 Workers = Annotated[int, Field(ge=1, le=64, description="CP-SAT workers (the server uses at most 2)")]
 SERVER_WORKERS = 2
@@ -139,11 +142,6 @@ class FillRequest(_Strict):
     workers: Workers = 2
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="CP-SAT random seed")
 
-    @field_validator("patches")
-    @classmethod
-    def _patches_once(cls, ids: list[int]) -> list[int]:
-        return _each_once(ids) or []
-
     def quilt_mask(self) -> int:
         return Quilt.from_cells(self.quilt).mask
 
@@ -155,11 +153,6 @@ class BonusRequest(_Strict):
     patches: PatchList
     time_limit: float = Field(default=10.0, gt=0, le=3600, description="seconds (capped by the server)")
     workers: Workers = 2
-
-    @field_validator("patches")
-    @classmethod
-    def _patches_once(cls, ids: list[int]) -> list[int]:
-        return _each_once(ids) or []
 
     def quilt_mask(self) -> int:
         return Quilt.from_cells(self.quilt).mask
