@@ -210,10 +210,10 @@ def test_a_larger_table_keeps_the_entries_of_the_smaller_one() -> None:
     grown.use_table(8)
     first = grown.run(node_limit=2_000, slice_nodes=500)
     assert not first.exhausted
-    stored = int(np.count_nonzero(grown._tt_unused))
+    stored = int(np.count_nonzero(grown._memo.unused))
     grown.use_table(12)
     # a key's slot in the larger table extends its slot in the smaller one: nothing collides
-    assert int(np.count_nonzero(grown._tt_unused)) == stored > 0
+    assert int(np.count_nonzero(grown._memo.unused)) == stored > 0
     assert grown.run().value == optimum.value
 
 

@@ -56,7 +56,7 @@ print(json.dumps(paths))
 @pytest.mark.slow
 def test_compiled_code_caches_in_the_given_directory_and_not_beside_the_source(tmp_path: Path) -> None:
     modules = _compiled_modules()
-    assert "patchwork_opt.ai.search.fastcore.rules" in modules and "solvers.search.fastpack" in modules
+    assert "patchwork_opt.ai.search.fastcore.rules" in modules and "solvers.search.fastpack.loop" in modules
     before = _beside_source()
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", _CHILD, *modules], capture_output=True, text=True, env=env,
@@ -68,7 +68,7 @@ def test_compiled_code_caches_in_the_given_directory_and_not_beside_the_source(t
     outside = {name: path for name, path in paths.items() if not Path(path).is_relative_to(tmp_path)}
     assert outside == {}
     written = {p.name for p in tmp_path.rglob("*.nbi")}
-    assert any(n.startswith("rules.") for n in written) and any(n.startswith("fastpack.") for n in written)
+    assert any(n.startswith("rules.") for n in written) and any(n.startswith("loop.run-") for n in written)
     assert _beside_source() - before == set()
 
 
@@ -134,5 +134,6 @@ def test_the_fingerprint_covers_every_compiled_module_and_what_it_imports() -> N
     assert {"patchwork_opt/ai/heuristic.py", "patchwork_opt/ai/search/policy.py",
             "patchwork_opt/ai/search/fastcore/rules.py", "patchwork_opt/ai/search/fastcore/tables.py",
             "patchwork_opt/core/bitwords.py",
-            "solvers/search/fastpack.py", "patchwork_opt/data/patches.json"} <= covered
+            "solvers/search/fastpack/loop.py", "solvers/search/fastpack/node.py",
+            "patchwork_opt/data/patches.json"} <= covered
     assert "patchwork_opt/apps/web/app.py" not in covered and "patchwork_opt/jitcache.py" not in covered
