@@ -377,6 +377,30 @@ def _numbers(text: str, option: str, kind: Callable[[str], N]) -> list[N]:
     return found
 
 
+@bench_app.command("friends")
+def bench_friends(
+    db: Annotated[str, typer.Option(help="The PostgreSQL database both servers share (postgresql://USER:PW@HOST/DB).")],
+    small: Annotated[int, typer.Option(min=1, max=1000, help="Games at once in the first run.")] = 50,
+    large: Annotated[int, typer.Option(min=1, max=1000, help="Games at once in the second and third runs.")] = 200,
+    seconds: Annotated[float, typer.Option(min=5, max=600, help="Length of each run.")] = 30.0,
+    think_min: Annotated[float, typer.Option(min=0, max=60, help="Least a player thinks before its move.")] = 2.0,
+    think_max: Annotated[float, typer.Option(min=0, max=60, help="Most a player thinks before its move.")] = 4.0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Games between people on two `patchwork serve` processes sharing PostgreSQL: a move's answer to its
+    arrival on the other player's stream (p50, p95) at SMALL and LARGE games at once, then a server
+    restarted mid-run: moves lost or duplicated, streams caught up."""
+    from patchwork_opt.bench.friends import render_friends_bench, run_friends_bench
+
+    def argv_for(port: int, db: str) -> list[str]:
+        return [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db]
+
+    result = run_friends_bench(argv_for, db, small=small, large=large, seconds=seconds,
+                               think=(think_min, max(think_min, think_max)),
+                               say=lambda line: typer.echo(line, err=True))
+    _print_json(result) if as_json else typer.echo(render_friends_bench(result))
+
+
 @bench_app.command("agreement")
 def bench_agreement(
     games: Annotated[int, typer.Option(min=1, max=200, help="Hinted games against levels 2-4, each reviewed.")] = 20,

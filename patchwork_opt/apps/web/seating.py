@@ -36,9 +36,13 @@ def _secret_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return credentials.credentials if len(credentials.credentials) <= MAX_SECRET_CHARS else "-"
 
 
-async def declared_secret(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)]) -> str | None:
-    """The secret of a route that only seats use (declared in the OpenAPI schema as its security)."""
-    return _secret_of(credentials)
+async def declared_secret(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)]) -> str:
+    """The secret of a route that only seats use (declared in the OpenAPI schema as its security): 401
+    without one, before anything else about the request is looked at."""
+    secret = _secret_of(credentials)
+    if secret is None:
+        raise SecretMissingError("this is a seat's action: send your seat's secret (Authorization: Bearer <secret>)")
+    return secret
 
 
 async def sent_secret(request: Request) -> str | None:
@@ -49,7 +53,9 @@ async def sent_secret(request: Request) -> str | None:
     return _secret_of(HTTPAuthorizationCredentials(scheme=scheme, credentials=token.strip()))
 
 
-SeatSecretDep = Annotated[str | None, Depends(declared_secret)]
+SeatSecretDep = Annotated[str, Depends(declared_secret)]
+#: a route's first dependency, so that a missing secret is 401 before its body is read (422) or its game (404)
+SEAT_FIRST = Depends(declared_secret)
 SentSecretDep = Annotated[str | None, Depends(sent_secret)]
 
 

@@ -137,10 +137,7 @@ async def create_game(
     creations.check(client)
     seat = draw_seat(body.seat)
     state = State.new(seed=body.seed, leather=body.printing)
-    if body.opponent != "ai":
-        if body.teaching:
-            raise UnknownAiError("a teaching game is played against the AI: leave teaching out for a game between "
-                                 "people (the review judges every move afterwards)")
+    if body.opponent != "ai":  # ai, level and teaching are the AI's: a game between people has none of them
         opponent = body.opponent
 
         def open_game() -> CreatedGame:

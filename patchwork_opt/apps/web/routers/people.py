@@ -42,7 +42,14 @@ from patchwork_opt.apps.web.schemas import (
     TakebackRequest,
     game_view,
 )
-from patchwork_opt.apps.web.seating import SeatSecretDep, acting_seat, invite_path, open_people_game, seats_held
+from patchwork_opt.apps.web.seating import (
+    SEAT_FIRST,
+    SeatSecretDep,
+    acting_seat,
+    invite_path,
+    open_people_game,
+    seats_held,
+)
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
 
@@ -80,7 +87,7 @@ async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: F
 
 
 @router.post("/games/{game_id}/takeback", responses=answers(401, 403, 404, 409, 413, 422),
-             dependencies=[Depends(strict_body(TakebackRequest))])
+             dependencies=[SEAT_FIRST, Depends(strict_body(TakebackRequest))])
 async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSecretDep, store: StoreDep,
                          people: PeopleDep, feed: FeedDep) -> GameView:
     """Offer to take back your last move (and the other's moves after it); the other player accepts or
@@ -108,7 +115,7 @@ async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSec
 
 
 @router.post("/games/{game_id}/takeback/answer", responses=answers(401, 403, 404, 409, 413, 422),
-             dependencies=[Depends(strict_body(TakebackAnswer))])
+             dependencies=[SEAT_FIRST, Depends(strict_body(TakebackAnswer))])
 async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSecretDep, store: StoreDep,
                           people: PeopleDep, feed: FeedDep) -> GameView:
     """The other player's answer to the takeback offered at ``ply``: accepted, the offering seat's last
@@ -137,7 +144,7 @@ async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSec
 
 
 @router.post("/games/{game_id}/resign", responses=answers(401, 403, 404, 409, 413, 422),
-             dependencies=[Depends(strict_body(ResignRequest))])
+             dependencies=[SEAT_FIRST, Depends(strict_body(ResignRequest))])
 async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, store: StoreDep, people: PeopleDep,
                  feed: FeedDep) -> GameView:
     """Resign: the other player wins (``people.resigned``, ``people.winner``). 409: the game is over."""
@@ -158,7 +165,7 @@ async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, st
     return done
 
 
-def _rematch(store: GameStore, people: PeopleStore, game_id: str, secret: str | None) -> CreatedGame:
+def _rematch(store: GameStore, people: PeopleStore, game_id: str, secret: str) -> CreatedGame:
     """The rematch with the seats swapped: made by the first player to ask (their seat's secret), its
     other seat then given to the other player when they ask (with the old game's secret)."""
     game, found = load(store, people, game_id)
@@ -184,7 +191,8 @@ def _rematch(store: GameStore, people: PeopleStore, game_id: str, secret: str | 
                        seat=swapped, secret=fresh, invite=invite_path(who.rematch))
 
 
-@router.post("/games/{game_id}/rematch", status_code=201, responses=answers(401, 403, 404, 409, 422, 429))
+@router.post("/games/{game_id}/rematch", status_code=201, responses=answers(401, 403, 404, 409, 422, 429),
+             dependencies=[SEAT_FIRST])
 async def rematch(game_id: GameId, secret: SeatSecretDep, store: StoreDep, people: PeopleDep, feed: FeedDep,
                   creations: CreationsDep, client: ClientDep) -> CreatedGame:
     """After the game, a new one with the seats swapped and new secrets: the first player to ask makes

@@ -44,7 +44,8 @@ class CreateGameRequest(_Strict):
     printing: Literal["revised", "classic"] = Field(default="revised", description="leather spaces")
     teaching: bool = Field(default=False, description=(
         "a teaching game: the answer to each of your moves judges it as the review would (its verdict, with "
-        "the better move), and a mistake or a blunder can be taken back (POST /api/games/{id}/undo)"))
+        "the better move), and a mistake or a blunder can be taken back (POST /api/games/{id}/undo); ai, level and "
+        "teaching apply to a game against the AI only"))
 
 
 class PlayMoveRequest(_Strict):
