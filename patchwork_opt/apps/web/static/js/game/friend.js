@@ -130,16 +130,12 @@ export function peopleResult(g) {
 }
 
 /** The status line: the player to move, what they may do, the last move. @param {any} g @param {any} people
- * @param {string} usual what the page says to a person against the AI (status.js), said of the other player */
+ * @param {string} usual what the page says to the player to move (status.js) */
 function statusWords(g, people, usual) {
   if (g.state.over) return `${peopleResult(g)}.`;
   const last = g.moves[g.moves.length - 1];
   const lastSaid = last ? `${capital(seatName(g, last.player))}: ${moveWords(last.move, last.words)}. ` : "";
-  if (g.human_to_move) {
-    const other = seatName(g, 1 - g.seat);
-    const said = usual.replaceAll("the AI", other).replace(/^The AI/, capital(other));
-    return people.mine === "both" ? `${lastSaid}${capital(seatName(g, g.seat))}, your move. ${said}` : said;
-  }
+  if (g.human_to_move) return people.mine === "both" ? `${lastSaid}${capital(seatName(g, g.seat))}, your move. ${usual}` : usual;
   const mover = seatName(g, g.state.to_move);
   return `${lastSaid}${people.mine === null ? `${capital(mover)} to move.` : `Waiting for ${mover}'s move.`}`;
 }

@@ -1,7 +1,7 @@
 // game/status.js: what is going on, in words: whose turn, the status line, the final scores.
 
 import { $ } from "../components/dom.js";
-import { S, aiSeat, humanSeat } from "./state.js";
+import { S, aiSeat, humanSeat, moverName } from "./state.js";
 import { lesson, waiting } from "./teaching.js";
 
 export function statusText() {
@@ -23,8 +23,9 @@ function againText() {
   const last = moves[moves.length - 1];
   if (!last || last.actor !== "human") return "";
   const me = S.game.state.players[humanSeat()].position, ai = S.game.state.players[aiSeat()].position;
-  if (me === ai) return "You landed on the AI's space, on top of its token, so you move again. ";
-  return "You are still behind the AI on the time track, so you move again. ";
+  const other = moverName(aiSeat());  // the AI, or in a game between people your friend, Player 2
+  if (me === ai) return `You landed on ${other}'s space, on top of ${other === "the AI" ? "its" : "their"} token, so you move again. `;
+  return `You are still behind ${other} on the time track, so you move again. `;
 }
 
 /** Who won, the winner's score first: "You won, 29 to -34", "The AI won, 29 to -34"; a tie on points
