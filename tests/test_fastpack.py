@@ -8,13 +8,17 @@ import random
 import numpy as np
 import pytest
 from conftest import assert_covers
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_fill import exhaustive, small_instances
 
 from patchwork_opt.bench.fill import random_instance
-from patchwork_opt.core.bitboard import FULL
+from patchwork_opt.core.bitboard import CELLS, FULL, regions
+from patchwork_opt.core.bitwords import join, split
 from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, is_placement, legal_placements
 from solvers.bounds import fill_bounds
 from solvers.search import Packer, PackingProblem, PackResult, pack
+from solvers.search.fastpack import cells
 
 
 def packer_for(
@@ -226,3 +230,25 @@ def test_twins_of_different_cost_are_both_tried_under_a_budget() -> None:
     assert pack(PackingProblem(hole, (25, 26), budget=0, cover=hole)).covered is False
     best = pack(PackingProblem(hole, (25, 26), budget=1))
     assert best.exhausted and best.value == 3 and [s for s, _ in best.placements] == [1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=FULL), st.integers(min_value=0, max_value=CELLS - 1))
+def test_the_search_reads_cells_as_the_bitboard_does(quilt: int, cell: int) -> None:
+    """The packing search's cells on ``core.bitwords``' words: its connected parts (the pockets it
+    bounds one by one, lowest cell first), the lowest cell (the one a node settles) and a cell left
+    empty are the bitboard's."""
+    lo, hi = split(quilt)
+    comp_lo = np.zeros(CELLS, dtype=np.int64)
+    comp_hi = np.zeros(CELLS, dtype=np.int64)
+    count = cells.components(lo, hi, comp_lo, comp_hi)
+    parts = [join(comp_lo[c], comp_hi[c]) for c in range(count)]
+    assert sorted(parts) == sorted(regions(quilt))
+    assert parts == sorted(parts, key=lambda m: m & -m)
+    if quilt:
+        lowest = (quilt & -quilt).bit_length() - 1
+        assert cells.lowest_cell(lo, hi) == lowest
+        assert cells.lowest_cells(np.array([lo]), np.array([hi])).tolist() == [lowest]
+    assert join(*cells.without_cell(lo, hi, cell)) == quilt & ~(1 << cell)
+    words = np.array([split(quilt)], dtype=np.int64)
+    assert cells.popcount_array(words[:, 0]) + cells.popcount_array(words[:, 1]) == [quilt.bit_count()]
