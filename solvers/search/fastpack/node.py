@@ -9,7 +9,7 @@ the patches that still fit are checked against a placement known to fit (``still
 the transposition table (``seen``); the bound part by part or region by region (``bound``) and,
 for cells to cover under a button budget, their cost (``too_dear``); last the cell to settle
 (``first_cell``). Each is inlined into the loop (``inline="always"``): it reads the state's
-fields as the one long kernel did, with no call a node.
+fields as the one long kernel did, and costs no call of its own.
 """
 
 from __future__ import annotations

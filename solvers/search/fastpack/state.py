@@ -3,9 +3,10 @@
 The kernels take three named tuples of arrays rather than some forty loose arrays: ``Instance``
 (the problem as the search reads it, never written), ``Stack`` (one entry a depth, written as the
 search goes, and the scratch it needs) and ``Memo`` (the transposition table). A named tuple is
-the plainest state Numba compiles: its fields are read by name at compile time, so a kernel that
-is inlined into the loop reads them as if they were its own locals, at no cost a node. The
-search keeps no state but these: it can pause after any node and go on in the next slice.
+the plainest state Numba compiles, and needs nothing compiled at start-up: its fields are read by
+name at compile time, and as the loop counts no references (``loop.run``), a kernel inlined into
+it reads them as if they were its own locals, at no cost a node. The search keeps no state but
+these: it can pause after any node and go on in the next slice.
 """
 
 from __future__ import annotations
