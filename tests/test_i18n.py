@@ -4,6 +4,7 @@ pseudo-locale, and a fifth language that is a file alone."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -114,3 +115,47 @@ def test_a_fifth_language_is_a_catalogue_file(tmp_path: Path, monkeypatch: pytes
         monkeypatch.undo()
         i18n.languages.cache_clear()
         i18n.translations.cache_clear()
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp,
+           ast.DictComp, ast.ClassDef)
+
+
+def _own_scope(node: ast.AST) -> list[ast.AST]:
+    """The nodes of ``node``'s own scope: not those of a function, lambda or comprehension inside it."""
+    out: list[ast.AST] = []
+    for child in ast.iter_child_nodes(node):
+        out.append(child)
+        if not isinstance(child, _SCOPES):
+            out += _own_scope(child)
+    return out
+
+
+def _binds_underscore(tree: ast.AST) -> list[int]:
+    """Functions that bind ``_`` in their own scope (a loop or unpacking target, an argument) and say
+    a message with ``_(...)``: there ``_`` is the local, not ``i18n._``, and saying fails."""
+    found = []
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        args = func.args
+        named = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a]
+        stored = [n for n in _own_scope(func)
+                  if isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)]
+        says = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_"
+                   for n in ast.walk(func))
+        if says and ("_" in named or stored):
+            found.append(func.lineno)
+    return found
+
+
+def test_no_module_that_says_words_hides_the_translation_function() -> None:
+    root = Path(__file__).resolve().parents[1]
+    wrong = []
+    for path in [*root.joinpath("patchwork_opt").rglob("*.py"), root / "cli.py"]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = any(isinstance(n, ast.ImportFrom) and n.module == "patchwork_opt.i18n"
+                      and any(a.name == "_" for a in n.names) for n in ast.walk(tree))
+        if imports:
+            wrong += [f"{path.relative_to(root)}:{line}" for line in _binds_underscore(tree)]
+    assert wrong == []

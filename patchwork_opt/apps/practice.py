@@ -24,7 +24,7 @@ from typing import Any
 
 from patchwork_opt.ai.analysis.position import analyse_position
 from patchwork_opt.ai.base import AnalysedMove, SearchedPosition, move_key
-from patchwork_opt.apps.judge import BLUNDER, PlyReview, label_of
+from patchwork_opt.apps.judge import BLUNDER, PlyReview, label_of, label_words
 from patchwork_opt.apps.review import (
     REFINE_DEPTH,
     GameReview,
@@ -40,9 +40,10 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record, writable_dir, write_atomic
+from patchwork_opt.i18n import _, ngettext
 from patchwork_opt.puzzles.kinds import Judging
 from patchwork_opt.puzzles.kinds.exercise import Exercise, Scored, exercise_id, playable
 
@@ -142,7 +143,9 @@ def exercises_at(record: Record, plies: Sequence[int], analyse: PositionAnalyser
     makes none. ``stop`` ends the work between positions (``PatchworkError``)."""
     for ply in plies:
         if not 0 <= ply < len(record.moves):
-            raise PatchworkError(f"ply {ply} is not a move of the record (it has {len(record.moves)} moves)")
+            raise PatchworkError(ngettext("ply {ply} is not a move of the record (it has {count} move)",
+                                          "ply {ply} is not a move of the record (it has {count} moves)",
+                                          len(record.moves), ply=ply))
     wanted = sorted(set(plies))
 
     def told(_: str, done: float, total: float) -> None:
@@ -152,7 +155,7 @@ def exercises_at(record: Record, plies: Sequence[int], analyse: PositionAnalyser
     try:
         review = review_game(record, analyse=analyse, stop=stop, progress=told, with_deal=False)
     except ReviewError as exc:
-        raise PatchworkError(f"making exercises of the mistakes: {exc}") from None
+        raise PatchworkError(_("making exercises of the mistakes: {error}", error=exc)) from None
     return _exercises_of(record, review, wanted, analyse, seconds)
 
 
@@ -200,7 +203,7 @@ def practise_record(record: Record, *, seconds: float, out: Path | None = None,
     player, made of the review's own analyses, each written to ``out/<id>.json`` when ``out`` is given
     (atomically: a file is whole or absent)."""
     if seconds <= 0:
-        raise PatchworkError(f"time per move must be positive, got {seconds:g}")
+        raise PatchworkError(_("time per move must be positive, got {seconds}", seconds=f"{seconds:g}"))
     advisor = solver_advisor()
     made: dict[str, SearchedPosition] = {}
 
@@ -233,16 +236,27 @@ def _written(exercise: Exercise, out: Path | None) -> Path | None:
 
 def render_practised(practised: list[Practised], mistakes: int, directory: str) -> str:
     """The exercises ``analyze --puzzles`` wrote, one line each, or why there are none."""
+    if not practised and not mistakes:
+        # Translators: {directory} is where exercises would have been written
+        return _("no exercises written to {directory}: the review found no mistake or blunder", directory=directory)
     if not practised:
-        if not mistakes:
-            return f"no exercises written to {directory}: the review found no mistake or blunder"
-        found = plural(mistakes, "mistake or blunder", "mistakes and blunders")
-        return f"no exercises written to {directory}: none of the {found} is one when its position is analysed again"
-    lines = [f"{plural(len(practised), 'exercise')} from the mistakes and blunders, in {directory} "
-             "(patchwork puzzle solve FILE plays one):"]
+        # Translators: the review's {count} mistakes and blunders were none of them one when analysed again
+        return ngettext("no exercises written to {directory}: none of the {count} mistake or blunder is one when its "
+                        "position is analysed again",
+                        "no exercises written to {directory}: none of the {count} mistakes and blunders is one when "
+                        "its position is analysed again", mistakes, directory=directory)
+    # Translators: the head of the exercises written; "patchwork puzzle solve FILE" is a command, kept as it is
+    lines = [ngettext("{count} exercise from the mistakes and blunders, in {directory} (patchwork puzzle solve FILE "
+                      "plays one):",
+                      "{count} exercises from the mistakes and blunders, in {directory} (patchwork puzzle solve FILE "
+                      "plays one):", len(practised), directory=directory)]
     for p in practised:
         e = p.exercise
-        lines.append(f"  ply {p.ply}, {player_name(e.player)}'s {e.label}: {p.path} (difficulty {e.difficulty})")
+        # Translators: an exercise written: the ply, whose move it was and its label ("mistake"), the file,
+        # and how hard it is
+        lines.append(_("  ply {ply}, {player}'s {label}: {path} (difficulty {difficulty})", ply=p.ply,
+                       player=player_name(e.player), label=label_words(e.label), path=p.path,
+                       difficulty=e.difficulty))
     return "\n".join(lines)
 
 

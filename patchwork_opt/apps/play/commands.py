@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from patchwork_opt.core.bitboard import bit
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
+from patchwork_opt.i18n import N_, _
 
 
 class CommandError(PatchworkError):
@@ -92,7 +93,10 @@ class Quit:
 
 Command = Buy | Place | PlayMove | Advance | Hint | Undo | Cancel | Save | Show | Help | Quit
 
-HELP_TEXT = """\
+#: The terminal's help, in English (said through ``_``: ``draw.help_text``); the command words stay English.
+# Translators: the terminal game's help; keep the command words (buy, cancel, advance, hint, undo, save,
+# show, help, quit) and the examples as they are: they are what the player types
+HELP_TEXT = N_("""\
 commands (case does not matter):
   buy N          buy the N-th patch on offer (1-3); buy #ID buys patch ID
   buy N 1        ... and place it at once on suggestion 1 (or o3 4,5 or 34,35)
@@ -108,7 +112,7 @@ commands (case does not matter):
   show           draw the board again
   help  (?)      this text
   quit  (q)      stop (the record is saved if --save was given)
-  12@34,35 / A / L@44   a move in record notation"""
+  12@34,35 / A / L@44   a move in record notation""")
 
 _CELL_PAIR = re.compile(r"^([0-8])\s*[, ]\s*([0-8])$|^([0-8])([0-8])$")
 _CELL_LIST = re.compile(r"^[0-8]{2}(?:\s*,\s*[0-8]{2})+$")
@@ -120,7 +124,8 @@ def parse_cell_text(text: str) -> tuple[int, int]:
     """``4,5``, ``4 5`` or ``45``: row then column, both 0..8."""
     match = _CELL_PAIR.match(text.strip())
     if not match:
-        raise CommandError(f"cannot read cell {text.strip()!r}: give row and column 0-8, like 4,5 or 45")
+        raise CommandError(_("cannot read cell {given}: give row and column 0-8, like 4,5 or 45",
+                               given=repr(text.strip())))
     if match.group(1) is not None:
         return int(match.group(1)), int(match.group(2))
     return int(match.group(3)), int(match.group(4))
@@ -135,7 +140,7 @@ def parse_place(text: str) -> PlaceSpec:
     if re.fullmatch(r"\d", token):
         number = int(token)
         if number == 0:
-            raise CommandError("suggestions are numbered from 1")
+            raise CommandError(_("suggestions are numbered from 1"))
         return PlaceSpec(suggestion=number)
     match = _ORIENTATION.match(token)
     if match:
@@ -146,14 +151,15 @@ def parse_place(text: str) -> PlaceSpec:
             pair = pair.strip()
             cell_bit = bit(int(pair[0]), int(pair[1]))
             if mask & cell_bit:
-                raise CommandError(f"cell {pair} is listed twice")
+                raise CommandError(_("cell {cell} is listed twice", cell=pair))
             mask |= cell_bit
         return PlaceSpec(cells=mask)
     if _CELL_PAIR.match(token):
         return PlaceSpec(cell=parse_cell_text(token))
     raise CommandError(
-        f"cannot read placement {text.strip()!r}: give a suggestion number, o<orientation> row,col, "
-        "or cells like 34,35,45"
+        # Translators: keep "o<orientation> row,col" and the example as they are: they are what the player types
+        _("cannot read placement {given}: give a suggestion number, o<orientation> row,col, or cells like 34,35,45",
+          given=repr(text.strip()))
     )
 
 
@@ -167,14 +173,14 @@ def parse_command(line: str) -> Command | None:
             return PlayMove(Move.parse(text.upper() if text[0] in "lL" else text))
         except PatchworkError as exc:
             raise CommandError(str(exc)) from None
-    word, _, rest = text.partition(" ")
+    word, _sep, rest = text.partition(" ")
     word = word.lower()
     rest = rest.strip()
     if word in ("buy", "b"):
         return _parse_buy(rest)
     if word in ("place", "p"):
         if not rest:
-            raise CommandError("place what? give a suggestion number, o<orientation> row,col, or cells")
+            raise CommandError(_("place what? give a suggestion number, o<orientation> row,col, or cells"))
         return Place(parse_place(rest))
     if word in ("advance", "a", "pass"):
         _no_arguments(word, rest)
@@ -183,7 +189,7 @@ def parse_command(line: str) -> Command | None:
         if not rest:
             return Hint()
         if not rest.isdigit() or not 1 <= int(rest) <= 20:
-            raise CommandError(f"hint takes a number of moves 1-20, not {rest!r}")
+            raise CommandError(_("hint takes a number of moves 1-20, not {given}", given=repr(rest)))
         return Hint(int(rest))
     if word in ("undo", "u"):
         _no_arguments(word, rest)
@@ -193,7 +199,7 @@ def parse_command(line: str) -> Command | None:
         return Cancel()
     if word == "save":
         if not rest:
-            raise CommandError("save needs a file name: save FILE")
+            raise CommandError(_("save needs a file name: save FILE"))
         return Save(rest)
     if word in ("show", "board"):
         return Show()
@@ -204,26 +210,26 @@ def parse_command(line: str) -> Command | None:
     if text[0].isdigit() or re.match(r"^o\d", text, re.IGNORECASE):
         # a bare placement (suggestion number, orientation, cells) while placing
         return Place(parse_place(text))
-    raise CommandError(f"unknown command {text!r} (type help for the list)")
+    raise CommandError(_("unknown command {given} (type help for the list)", given=repr(text)))
 
 
 def _no_arguments(word: str, rest: str) -> None:
     if rest:
-        raise CommandError(f"{word} takes nothing after it, got {rest!r}")
+        raise CommandError(_("{word} takes nothing after it, got {given}", word=word, given=repr(rest)))
 
 
 def _parse_buy(rest: str) -> Buy:
     if not rest:
-        raise CommandError("buy which patch? buy 1-3 (the offer) or buy #ID")
-    first, _, place_text = rest.partition(" ")
+        raise CommandError(_("buy which patch? buy 1-3 (the offer) or buy #ID"))
+    first, _sep, place_text = rest.partition(" ")
     place = parse_place(place_text) if place_text.strip() else None
     if first.startswith("#"):
         if not first[1:].isdigit():
-            raise CommandError(f"cannot read patch id {first!r}: expected #ID like #12")
+            raise CommandError(_("cannot read patch id {given}: expected #ID like #12", given=repr(first)))
         return Buy(patch=int(first[1:]), place=place)
     if not first.isdigit():
-        raise CommandError(f"cannot read {first!r}: buy 1-3 (the offer) or buy #ID")
+        raise CommandError(_("cannot read {given}: buy 1-3 (the offer) or buy #ID", given=repr(first)))
     offer = int(first)
     if not 1 <= offer <= 3:
-        raise CommandError(f"there are at most 3 patches on offer, numbered 1-3, not {offer}")
+        raise CommandError(_("there are at most 3 patches on offer, numbered 1-3, not {offer}", offer=offer))
     return Buy(offer=offer, place=place)

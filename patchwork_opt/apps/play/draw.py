@@ -21,6 +21,7 @@ from patchwork_opt.core.bitboard import SIZE, bit, cells_of
 from patchwork_opt.core.catalogue import PATCHES, Orientation, fits_anywhere
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
 from patchwork_opt.formats.render import piece_labels
+from patchwork_opt.i18n import _
 
 #: The screen the layout is made for: the board, the news, the status line and the prompt fit it.
 SCREEN_COLUMNS, SCREEN_LINES = 80, 24
@@ -47,8 +48,11 @@ def patch_style(pid: int) -> str:
 
 def names(session: Session) -> tuple[str, str]:
     """Display names of the two seats: "You" and "the AI (name)"."""
-    ai = f"the AI ({session.bot.name})"
-    return ("You", ai) if session.human == 0 else (ai, "You")
+    # Translators: the AI's seat in the terminal game; {name} is its level's name
+    ai = _("the AI ({name})", name=session.bot.name)
+    # Translators: the person's seat in the terminal game
+    you = _("You")
+    return (you, ai) if session.human == 0 else (ai, you)
 
 
 def _joined(lines: list[Text]) -> Text:
@@ -102,9 +106,9 @@ Grid = list[list[tuple[str, str]]]
 
 def quilt_grid(state: State, player: int, overlay: dict[tuple[int, int], str] | None = None) -> Grid:
     """The quilt's cells: each patch's letter in its colour; ``overlay`` puts digits on chosen cells."""
-    grid: list[list[tuple[str, str]]] = [[(EMPTY, "dim")] * SIZE for _ in range(SIZE)]
+    grid: list[list[tuple[str, str]]] = [[(EMPTY, "dim")] * SIZE for _row in range(SIZE)]
     labels = piece_labels(state.placed[player])
-    for (pid, _), (label, mask) in zip(state.placed[player], labels, strict=True):
+    for (pid, _placed), (label, mask) in zip(state.placed[player], labels, strict=True):
         for r, c in cells_of(mask):
             grid[r][c] = (label, patch_style(pid))
     if overlay:
@@ -121,12 +125,15 @@ def quilt_text(state: State, player: int, overlay: dict[tuple[int, int], str] | 
 def figures(state: State, player: int) -> list[Text]:
     """A player's figures, one a line, for beside their quilt."""
     view = state.player(player)
-    score = Text(f"score {view.score}", style="bold")
-    lines = [Text(f"space {view.position}"), Text(f"buttons {view.buttons}"), Text(f"income {view.income}"),
-             Text(f"empty {view.empty}"), score]
+    # Translators: a player's figures beside their quilt, one a line (at most 11 characters each): score,
+    # their time token's space on the time board, buttons, button income, empty cells
+    score = Text(_("score {score}", score=view.score), style="bold")
+    lines = [Text(_("space {space}", space=view.position)), Text(_("buttons {buttons}", buttons=view.buttons)),
+             Text(_("income {income}", income=view.income)), Text(_("empty {empty}", empty=view.empty)), score]
     if view.bonus:
-        lines.append(Text("7x7 bonus +7", style="bold green"))
-        lines.append(Text("(in the score)", style="dim"))
+        # Translators: beside a quilt: its player holds the 7x7 bonus tile (+7 points)
+        lines.append(Text(_("7x7 bonus +7"), style="bold green"))
+        lines.append(Text(_("(in the score)"), style="dim"))
     return lines
 
 
@@ -136,7 +143,8 @@ def player_block(session: Session, player: int) -> list[Text]:
     mover = not state.is_terminal() and state.to_move() == player
     title = Text(f" {names(session)[player]} ", style=YOU_STYLE if player == session.human else AI_STYLE)
     if mover:
-        title.append(" ◀ to move", style="bold")
+        # Translators: beside a player's name: it is their turn
+        title.append(" ◀ " + _("to move"), style="bold")
     beside = [Text(), *figures(state, player)]
     body = side_by_side([grid_lines(quilt_grid(state, player)), beside], [21, BLOCK - 23])
     return [title, *body.split("\n")]
@@ -172,10 +180,19 @@ def track(session: Session) -> Text:
         else:
             text.append(EMPTY, style="dim")
     text.append(f" {END}", style="dim")
-    top = "you" if state.last_mover == human else "the AI"
-    both = f" (B: both, {top} on top)" if state.pos[0] == state.pos[1] else ""
-    text.append(f"\n     Y you at {state.pos[human]}, A the AI at {state.pos[ai]}{both} · $ income · L leather",
-                style="dim")
+    if state.pos[0] != state.pos[1]:
+        # Translators: the time board's legend: Y is your time token, A the AI's, at their spaces; $ marks a
+        # button income, L a leather patch (keep the letters: the board draws them)
+        legend = _("Y you at {you}, A the AI at {ai} · $ income · L leather", you=state.pos[human], ai=state.pos[ai])
+    elif state.last_mover == human:
+        # Translators: as above, both tokens on one space (B), yours on top
+        legend = _("Y you at {you}, A the AI at {ai} (B: both, you on top) · $ income · L leather",
+                   you=state.pos[human], ai=state.pos[ai])
+    else:
+        # Translators: as above, both tokens on one space (B), the AI's on top
+        legend = _("Y you at {you}, A the AI at {ai} (B: both, the AI on top) · $ income · L leather",
+                   you=state.pos[human], ai=state.pos[ai])
+    text.append("\n     " + legend, style="dim")
     return text
 
 
@@ -219,18 +236,24 @@ def offers(session: Session) -> Text:
     for k, pid in enumerate(shown):
         p = PATCHES[pid]
         head = Text(f"{k + 1}", style="bold reverse")
-        head.append(f" #{pid}  cost {p.cost}", style="bold")
-        facts = Text(f"time {p.time}  income {p.income}")
+        # Translators: a patch on offer: its number and price in buttons (the offer is 13 columns wide)
+        head.append(" " + _("#{patch}  cost {cost}", patch=pid, cost=p.cost), style="bold")
+        # Translators: a patch on offer: the spaces it costs on the time board and its button income (13 columns)
+        facts = Text(_("time {time}  income {income}", time=p.time, income=p.income))
         shape = shape_lines(pid, flat_orientation(pid))
-        why = "too dear" if p.cost > state.buttons[you] else "" if fits_anywhere(pid, state.quilts[you]) else "no room"
+        # Translators: beside a patch on offer: you have too few buttons / it fits nowhere on your quilt (short)
+        why = _("too dear") if p.cost > state.buttons[you] else "" if fits_anywhere(pid, state.quilts[you]) else _(
+            "no room")
         if why:  # beside the shape (at most 10 columns wide), in red
             shape[0].pad_right(11 - shape[0].cell_len)
             shape[0].append(why, style="red")
         blocks.append([head, facts, *shape])
-    then = Text("then: " + " ".join(f"#{p}" for p in after[:3]), style="dim")
+    # Translators: the patches of the circle after the offer ({patches}: "#4 #9 #12")
+    then = Text(_("then: {patches}", patches=" ".join(f"#{p}" for p in after[:3])), style="dim")
     rest = Text(" ".join(f"#{p}" for p in after[3:]) + (f" … (+{more})" if more > 0 else ""), style="dim")
-    glyph = [Text("() a button on a", style="dim"), Text("patch: income", style="dim"),
-             Text("paid at each $", style="dim")]
+    # Translators: the legend of "()" drawn on a patch, in three lines of at most 16 characters
+    glyph = [Text(_("() a button on a"), style="dim"), Text(_("patch: income"), style="dim"),
+             Text(_("paid at each $"), style="dim")]
     blocks.append([then, rest, *glyph])
     return side_by_side(blocks, [OFFER_COLUMNS] * (len(blocks) - 1) + [SCREEN_COLUMNS - 1], gap=1)
 
@@ -265,7 +288,7 @@ def placement_view(session: Session, *, crop_notes: bool = True) -> RenderableTy
     if session.placing_leather:
         overlay = {cells_of(s.mask)[0]: str(i + 1) for i, s in enumerate(session.suggestions)}
         return Group(
-            Text("place your leather patch: a suggestion, or any empty cell like 4,5", style="bold"),
+            Text(_("place your leather patch: a suggestion, or any empty cell like 4,5"), style="bold"),
             quilt_text(state, session.human, overlay), *note_lines,
         )
     assert session.buying is not None
@@ -274,11 +297,12 @@ def placement_view(session: Session, *, crop_notes: bool = True) -> RenderableTy
     cards = [mini_quilt(state, session.human, s.mask, str(i + 1)) for i, s in enumerate(session.suggestions)]
     shapes = [[Text(f"o{o.index}", style="bold"), *shape_lines(pid, o, wide=False)] for o in patch.orientations]
     return Group(
-        Text(f"place #{pid} (cost {patch.cost}, time {patch.time}, income {patch.income}): pick a suggestion",
-             style="bold"),
+        Text(_("place #{patch} (cost {cost}, time {time}, income {income}): pick a suggestion", patch=pid,
+               cost=patch.cost, time=patch.time, income=patch.income), style="bold"),
         side_by_side(cards, [10] * len(cards), gap=2),
         *note_lines,
-        Text("or turn it: an orientation and the top-left cell of its box, like o1 4,5", style="dim"),
+        # Translators: keep the example "o1 4,5": it is what the player types
+        Text(_("or turn it: an orientation and the top-left cell of its box, like o1 4,5"), style="dim"),
         side_by_side(shapes, [5] * len(shapes), gap=2),
     )
 
@@ -299,26 +323,30 @@ def status(session: Session) -> Text:
     if session.over:
         return Text(session.final_text(), style="bold")
     if session.ai_to_move:
-        return Text("the AI is to move", style="dim")
+        return Text(_("the AI is to move"), style="dim")
     if session.placing_leather:
-        return Text("place your leather patch (a number or a cell; help for more)", style="bold")
+        # Translators: the status line; keep the command word "help"
+        return Text(_("place your leather patch (a number or a cell; help for more)"), style="bold")
     if session.buying is not None:
-        return Text(f"place #{session.buying} (a number, o<n> row,col, or cells; cancel)", style="bold")
-    return Text("your move: buy 1-3, advance, hint, undo, save FILE, help, quit", style="bold")
+        # Translators: the status line; keep "o<n> row,col" and the command word "cancel"
+        return Text(_("place #{patch} (a number, o<n> row,col, or cells; cancel)", patch=session.buying), style="bold")
+    # Translators: the status line; keep the command words (buy, advance, hint, undo, save, help, quit)
+    return Text(_("your move: buy 1-3, advance, hint, undo, save FILE, help, quit"), style="bold")
 
 
 def hints(session: Session, lines: list[HintLine]) -> Text:
     """The hinted moves, best first: how to type each, and why in words (no internal scores)."""
     if not lines:
-        return Text("no hints for this position")
-    text = Text("hints, best first:\n", style="bold")
+        return Text(_("no hints for this position"))
+    text = Text(_("hints, best first:") + "\n", style="bold")
     for i, hint in enumerate(lines):
         text.append(f"{i + 1}. {hint.reason}\n")
-        text.append(f"   type: {session.hint_text(hint)}", style="dim")
+        # Translators: under a hint: what to type to play it ({command}: "buy 2 1")
+        text.append("   " + _("type: {command}", command=session.hint_text(hint)), style="dim")
         if i + 1 < len(lines):
             text.append("\n")
     return text
 
 
 def help_text() -> Text:
-    return Text(HELP_TEXT)
+    return Text(_(HELP_TEXT))

@@ -23,6 +23,7 @@ from patchwork_opt.apps.play.session import Session
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import _
 
 
 class Terminal:
@@ -98,20 +99,21 @@ def run(session: Session, term: Terminal, save_path: str | Path | None = None,
         if session.over and reviewer is not None:
             _offer_review(session, term, reviewer)
     except KeyboardInterrupt:
-        term.say("interrupted")
+        term.say(_("interrupted"))
         code = 130
     finally:
         if save_path is not None:
             session.save(save_path)
-            term.say(f"record saved to {save_path}")
+            term.say(_("record saved to {path}", path=save_path))
     return code
 
 
 def _offer_review(session: Session, term: Terminal, reviewer: Callable[[Record], str]) -> None:
-    answer = term.read("review the game (where each move won or lost chances)? [y/N] ")
+    # Translators: a question at the game's end; the answer is typed as y or yes (kept in English)
+    answer = term.read(_("review the game (where each move won or lost chances)? [y/N] "))
     if answer is None or answer.strip().lower() not in ("y", "yes"):
         return
-    with term.busy("reviewing the game…"):
+    with term.busy(_("reviewing the game…")):
         text = reviewer(session.record)
     term.say(text)
 
@@ -120,24 +122,31 @@ def _ai_turns(session: Session, term: Terminal) -> list[str]:
     """Let the AI play while it is its turn; what it did, a line a move (shown under the board)."""
     said = []
     while session.ai_to_move:
-        with term.busy(f"AI ({session.bot.name}) is thinking…"):
+        with term.busy(_("AI ({name}) is thinking…", name=session.bot.name)):
             report = session.ai_move()
         said.append(report.text)
     return said
 
 
 def _prompt(session: Session) -> str:
+    # Translators: the prompts of the terminal game: placing the leather patch, placing a patch, your move
     if session.placing_leather:
-        return "leather> "
+        return _("leather> ")
     if session.buying is not None:
-        return f"place #{session.buying}> "
-    return "you> "
+        return _("place #{patch}> ", patch=session.buying)
+    return _("you> ")
 
 
 def _play(session: Session, term: Terminal, save_path: str | Path | None) -> None:
-    side = f"{player_name(session.human)}, {'first' if session.human == 0 else 'second'} to move"
-    term.say(f"Patchwork: you are {side}, against the AI ({session.bot.name}); type help for the commands",
-             style="bold")
+    if session.human == 0:
+        # Translators: the terminal game's first line ({player}: "Player 1"); keep the command word "help"
+        said = _("Patchwork: you are {player}, first to move, against the AI ({name}); type help for the commands",
+                 player=player_name(session.human), name=session.bot.name)
+    else:
+        # Translators: the terminal game's first line ({player}: "Player 2"); keep the command word "help"
+        said = _("Patchwork: you are {player}, second to move, against the AI ({name}); type help for the commands",
+                 player=player_name(session.human), name=session.bot.name)
+    term.say(said, style="bold")
     opening = _ai_turns(session, term)
     if opening and save_path is not None:
         session.save(save_path)
@@ -150,15 +159,15 @@ def _play(session: Session, term: Terminal, save_path: str | Path | None) -> Non
             if command is None:
                 continue
             if isinstance(command, (Buy, Hint)):
-                with term.busy("finding hints…" if isinstance(command, Hint) else "ranking placements…"):
+                with term.busy(_("finding hints…") if isinstance(command, Hint) else _("ranking placements…")):
                     reply = session.handle(command)
             else:
                 reply = session.handle(command)
         except PatchworkError as exc:
-            term.say(f"error: {exc}", style="bold red")
+            term.say(_("error: {message}", message=exc), style="bold red")
             continue
         if reply.quit:
-            term.say("bye")
+            term.say(_("bye"))
             return
         if not reply.moved:
             for text in reply.lines:

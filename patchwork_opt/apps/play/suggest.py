@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from patchwork_opt.ai.heuristic import isolated, rank_leather_cells
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import FULL, contact_planes, edges_against, has_full_window
-from patchwork_opt.core.words import cells_words, placed_words, plural
+from patchwork_opt.core.words import cells_words, placed_words
+from patchwork_opt.i18n import _, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +36,18 @@ def placement_words(quilt: int, patch_id: int, mask: int) -> str:
     shut = isolated(FULL & ~after).bit_count() - isolated(FULL & ~quilt).bit_count()
     facts = []
     if has_full_window(after) and not has_full_window(quilt):
-        facts.append("completes a 7x7 square (+7)")
-    facts.append(f"{plural(sides, 'side')} {'touches' if sides == 1 else 'touch'} the edge or your patches")
-    facts.append("no cell shut in" if shut <= 0 else f"{plural(shut, 'cell')} shut in")
-    return f"{placed_words(patch_id, mask)}: {'; '.join(facts)}"
+        # Translators: a suggested placement completes a 7x7 square, worth the 7-point bonus tile
+        facts.append(_("completes a 7x7 square (+7)"))
+    facts.append(_touching(sides))
+    # Translators: a suggested placement's empty cells it shuts in, that no patch can reach
+    facts.append(_("no cell shut in") if shut <= 0 else ngettext("{count} cell shut in", "{count} cells shut in", shut))
+    return _("{where}: {facts}", where=placed_words(patch_id, mask), facts="; ".join(facts))
+
+
+def _touching(sides: int) -> str:
+    # Translators: how many sides of a suggested placement touch the quilt's edge or the player's patches
+    return ngettext("{count} side touches the edge or your patches", "{count} sides touch the edge or your patches",
+                    sides)
 
 
 def patch_suggestions(
@@ -57,10 +66,12 @@ def leather_suggestions(quilt: int, bonus_free: bool, top_k: int) -> list[Sugges
     suggestions = []
     for score, cell in rank_leather_cells(quilt, bonus_free)[:top_k]:
         sides = sum(1 for plane in planes if cell & plane)
-        reasons = [f"{plural(sides, 'side')} {'touches' if sides == 1 else 'touch'} the edge or your patches"]
+        reasons = [_touching(sides)]
         if sides == 4:
-            reasons.insert(0, "fills a 1x1 hole")
+            # Translators: a suggested cell for the leather patch is a hole of one cell
+            reasons.insert(0, _("fills a 1x1 hole"))
         if bonus_free and has_full_window(quilt | cell):
-            reasons.insert(0, "completes a 7x7 square (+7)")
-        suggestions.append(Suggestion(cell, score, f"{cells_words(cell)}: {'; '.join(reasons)}"))
+            reasons.insert(0, _("completes a 7x7 square (+7)"))
+        suggestions.append(Suggestion(cell, score, _("{where}: {facts}", where=cells_words(cell),
+                                                     facts="; ".join(reasons))))
     return suggestions
