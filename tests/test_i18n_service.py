@@ -66,10 +66,18 @@ def test_the_api_says_a_hint_in_the_language_asked_for(client: TestClient, asked
     assert expected in advance["words"]
 
 
-def test_an_error_names_its_language_too(client: TestClient) -> None:
-    response = client.get("/api/games/nonexistent/hint", headers={"Accept-Language": "fr"})
+@pytest.mark.parametrize(("code", "words"), [
+    ("fr", 'La graine : il faut un nombre entier ; "x" n\'en est pas un.'),
+    ("de", 'Der Startwert muss eine ganze Zahl sein; "x" ist keine.'),
+    ("ru", 'Начальное значение (seed): нужно целое число; "x" — не целое число.'),
+    ("en", 'The seed must be a whole number; "x" is not one.'),
+])
+def test_a_refusal_says_its_words_in_the_language_asked_for(client: TestClient, code: str, words: str) -> None:
+    response = client.post("/api/games", json={"seed": "x"}, headers={"Accept-Language": code})
     assert response.status_code == 422
-    assert response.headers["Content-Language"] == "fr"
+    assert response.headers["Content-Language"] == code
+    assert response.json()["words"] == words
+    assert response.json()["detail"].startswith("body.seed: ")  # the place, for programs, stays as it is
 
 
 def test_the_cli_answers_in_the_language_of_lang() -> None:
