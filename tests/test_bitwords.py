@@ -69,6 +69,15 @@ def test_shift_back_and_order_are_the_ints(quilt: int, n: int, other: int) -> No
     assert bw.less(lo, hi, *bw.split(other)) == (quilt < other)
 
 
+@settings(max_examples=200, deadline=None)
+@given(quilts)
+def test_a_quilt_by_rows(quilt: int) -> None:
+    lo, hi = bw.split(quilt)
+    by_rows = bw.rows(lo, hi)
+    assert list(by_rows) == [(quilt >> (r * bb.SIZE)) & ((1 << bb.SIZE) - 1) for r in range(bb.SIZE)]
+    assert bw.from_rows(*by_rows) == (lo, hi)
+
+
 @settings(deadline=None)  # the first example loads the compiled helpers
 @given(cells)
 def test_a_cell_as_words(cell: int) -> None:

@@ -10,7 +10,8 @@ words, always this way, written here once:
   arithmetic, whose mixing with signed integers Numba turns into floats;
 * a word boundary falls between two rows, so the column masks repeat row by row in each word
   (``COL0_LO``...), a column shift (``left``, ``right``) never crosses words, and a row shift
-  (``up``, ``down``) moves only row 6 or row 7 from one word to the other.
+  (``up``, ``down``) moves only row 6 or row 7 from one word to the other; ``rows`` and
+  ``from_rows`` take a quilt apart into its nine 9-bit rows and back (symmetries work row by row).
 
 The compiled helpers are ``@njit(inline="always")``: a caller's compiled code inlines them, so
 writing them once costs no speed. ``split`` and ``join`` are for Python (tables, encoding,
@@ -33,7 +34,7 @@ HIGH_BITS = CELLS - LOW_BITS  # 18
 #: Every cell of each word (the full quilt as two words).
 LOW = (1 << LOW_BITS) - 1
 HIGH = (1 << HIGH_BITS) - 1
-#: One row's cells at bits 0-8 (row 7 in the high word, which a shift up moves into the low word).
+#: One row's cells at bits 0-8 (a row taken out of its word by ``rows``).
 _ROW_BITS = (1 << SIZE) - 1
 _LAST_ROW_SHIFT = LOW_BITS - SIZE  # 54: where row 6 starts in the low word
 
@@ -92,6 +93,21 @@ def covered(lo: int, hi: int, cell: int) -> bool:
 def less(alo: int, ahi: int, blo: int, bhi: int) -> bool:
     """(alo, ahi) < (blo, bhi) as 81-bit numbers."""
     return ahi < bhi or (ahi == bhi and alo < blo)
+
+
+@nb.njit(cache=True, inline="always")
+def rows(lo: int, hi: int) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """The quilt's nine rows, each as 9 bits (bit ``col``), top first."""
+    return (lo & _ROW_BITS, (lo >> 9) & _ROW_BITS, (lo >> 18) & _ROW_BITS, (lo >> 27) & _ROW_BITS,
+            (lo >> 36) & _ROW_BITS, (lo >> 45) & _ROW_BITS, (lo >> 54) & _ROW_BITS, hi & _ROW_BITS,
+            (hi >> 9) & _ROW_BITS)
+
+
+@nb.njit(cache=True, inline="always")
+def from_rows(r0: int, r1: int, r2: int, r3: int, r4: int, r5: int, r6: int, r7: int,
+              r8: int) -> tuple[int, int]:
+    """The quilt with these nine 9-bit rows, top first (``rows`` undone)."""
+    return r0 | (r1 << 9) | (r2 << 18) | (r3 << 27) | (r4 << 36) | (r5 << 45) | (r6 << 54), r7 | (r8 << 9)
 
 
 @nb.njit(cache=True, inline="always")

@@ -19,7 +19,7 @@ import numpy as np
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
 from patchwork_opt.core.bitboard import SIZE, mask_of
-from patchwork_opt.core.bitwords import less, popcount, split
+from patchwork_opt.core.bitwords import from_rows, less, popcount, rows, split
 
 _CACHE = True
 
@@ -32,18 +32,6 @@ T_HI = np.zeros((SIZE, _ROWS), dtype=np.int64)
 for _i in range(SIZE):
     for _r in range(_ROWS):
         T_LO[_i, _r], T_HI[_i, _r] = split(mask_of((_c, _i) for _c in range(SIZE) if _r >> _c & 1))
-
-
-@nb.njit(cache=_CACHE, inline="always")
-def _pack(a0: int, a1: int, a2: int, a3: int, a4: int, a5: int, a6: int, a7: int, a8: int) -> tuple[int, int]:
-    lo = a0 | (a1 << 9) | (a2 << 18) | (a3 << 27) | (a4 << 36) | (a5 << 45) | (a6 << 54)
-    return lo, a7 | (a8 << 9)
-
-
-@nb.njit(cache=_CACHE, inline="always")
-def _rows(lo: int, hi: int) -> tuple[int, int, int, int, int, int, int, int, int]:
-    return (lo & 511, (lo >> 9) & 511, (lo >> 18) & 511, (lo >> 27) & 511, (lo >> 36) & 511,
-            (lo >> 45) & 511, (lo >> 54) & 511, hi & 511, (hi >> 9) & 511)
 
 
 @nb.njit(cache=_CACHE, inline="always")
@@ -60,16 +48,16 @@ def _transposed(r0: int, r1: int, r2: int, r3: int, r4: int, r5: int, r6: int, r
 def _least4(r0: int, r1: int, r2: int, r3: int, r4: int, r5: int, r6: int, r7: int,
             r8: int) -> tuple[int, int]:
     """The smallest of the quilt with these rows, mirrored left-right, top-bottom and both."""
-    blo, bhi = _pack(r0, r1, r2, r3, r4, r5, r6, r7, r8)
+    blo, bhi = from_rows(r0, r1, r2, r3, r4, r5, r6, r7, r8)
     f0, f1, f2, f3, f4 = REV[r0], REV[r1], REV[r2], REV[r3], REV[r4]
     f5, f6, f7, f8 = REV[r5], REV[r6], REV[r7], REV[r8]
-    lo, hi = _pack(f0, f1, f2, f3, f4, f5, f6, f7, f8)
+    lo, hi = from_rows(f0, f1, f2, f3, f4, f5, f6, f7, f8)
     if less(lo, hi, blo, bhi):
         blo, bhi = lo, hi
-    lo, hi = _pack(r8, r7, r6, r5, r4, r3, r2, r1, r0)
+    lo, hi = from_rows(r8, r7, r6, r5, r4, r3, r2, r1, r0)
     if less(lo, hi, blo, bhi):
         blo, bhi = lo, hi
-    lo, hi = _pack(f8, f7, f6, f5, f4, f3, f2, f1, f0)
+    lo, hi = from_rows(f8, f7, f6, f5, f4, f3, f2, f1, f0)
     if less(lo, hi, blo, bhi):
         blo, bhi = lo, hi
     return blo, bhi
@@ -78,9 +66,9 @@ def _least4(r0: int, r1: int, r2: int, r3: int, r4: int, r5: int, r6: int, r7: i
 @nb.njit(cache=_CACHE)
 def canonical(lo: int, hi: int) -> tuple[int, int]:
     """The smallest of the eight images of the quilt (two words) under rotations and reflections."""
-    r0, r1, r2, r3, r4, r5, r6, r7, r8 = _rows(lo, hi)
+    r0, r1, r2, r3, r4, r5, r6, r7, r8 = rows(lo, hi)
     tlo, thi = _transposed(r0, r1, r2, r3, r4, r5, r6, r7, r8)
-    t0, t1, t2, t3, t4, t5, t6, t7, t8 = _rows(tlo, thi)
+    t0, t1, t2, t3, t4, t5, t6, t7, t8 = rows(tlo, thi)
     alo, ahi = _least4(r0, r1, r2, r3, r4, r5, r6, r7, r8)
     blo, bhi = _least4(t0, t1, t2, t3, t4, t5, t6, t7, t8)
     if less(blo, bhi, alo, ahi):
@@ -100,13 +88,13 @@ def _slack4(r0: int, r1: int, r2: int, r3: int, r4: int, r5: int, r6: int, r7: i
     f5, f6, f7, f8 = REV[r5], REV[r6], REV[r7], REV[r8]
     best = 81
     if identity:
-        lo, hi = _pack(r0, r1, r2, r3, r4, r5, r6, r7, r8)
+        lo, hi = from_rows(r0, r1, r2, r3, r4, r5, r6, r7, r8)
         best = _outside(lo, hi, qlo, qhi)
-    lo, hi = _pack(f0, f1, f2, f3, f4, f5, f6, f7, f8)
+    lo, hi = from_rows(f0, f1, f2, f3, f4, f5, f6, f7, f8)
     best = min(best, _outside(lo, hi, qlo, qhi))
-    lo, hi = _pack(r8, r7, r6, r5, r4, r3, r2, r1, r0)
+    lo, hi = from_rows(r8, r7, r6, r5, r4, r3, r2, r1, r0)
     best = min(best, _outside(lo, hi, qlo, qhi))
-    lo, hi = _pack(f8, f7, f6, f5, f4, f3, f2, f1, f0)
+    lo, hi = from_rows(f8, f7, f6, f5, f4, f3, f2, f1, f0)
     return min(best, _outside(lo, hi, qlo, qhi))
 
 
@@ -118,9 +106,9 @@ def symmetry_slack(qlo: int, qhi: int) -> int:
     only if some non-identity symmetry g has ``g(quilt)`` inside ``quilt | mask``: at most ``a``
     cells of ``g(quilt)`` outside the quilt. When the slack exceeds ``a`` every placement is its own
     class and no canonical form is needed to tell them apart."""
-    r0, r1, r2, r3, r4, r5, r6, r7, r8 = _rows(qlo, qhi)
+    r0, r1, r2, r3, r4, r5, r6, r7, r8 = rows(qlo, qhi)
     tlo, thi = _transposed(r0, r1, r2, r3, r4, r5, r6, r7, r8)
-    t0, t1, t2, t3, t4, t5, t6, t7, t8 = _rows(tlo, thi)
+    t0, t1, t2, t3, t4, t5, t6, t7, t8 = rows(tlo, thi)
     a = _slack4(r0, r1, r2, r3, r4, r5, r6, r7, r8, qlo, qhi, False)
     b = _slack4(t0, t1, t2, t3, t4, t5, t6, t7, t8, qlo, qhi, True)
     return min(a, b)
