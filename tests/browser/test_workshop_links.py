@@ -32,7 +32,7 @@ from patchwork_opt.puzzles.kinds.fill import FillPuzzle
 
 pytestmark = pytest.mark.slow
 GAME = Record.load(Path(__file__).resolve().parents[1] / "data" / "solver_rollout_game.json")
-PAGES = {"/": "Play", "/puzzles": "Puzzles", "/workshop": "Workshop", "/analysis": "Analysis"}
+PAGES = {"/": "Play", "/puzzles": "Puzzles", "/workshop": "Workshop", "/analysis": "Analysis", "/rules": "How to play"}
 
 
 @pytest.fixture(name="desk")

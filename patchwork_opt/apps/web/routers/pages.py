@@ -1,5 +1,5 @@
-"""The pages (the game and its invite links, the workshop, the analysis board), their static files, the
-API docs, health and the catalogue of patches."""
+"""The pages (the game and its invite links, the workshop, the analysis board, how to play), each in the
+request's language, their static files and words, the API docs, health and the catalogue of patches."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from patchwork_opt.apps.web.deps import AnalysesDep, ServicesDep, StreamsDep
+from patchwork_opt.apps.web.page_words import UnknownLanguageError, page_catalogue, page_in
 from patchwork_opt.apps.web.schemas import Catalogue, Health, catalogue
+from patchwork_opt.i18n import current, known
 
 STATIC_DIR = Path(__file__).parents[1] / "static"
 
@@ -36,29 +38,50 @@ def mount_assets(app: FastAPI) -> None:
         app.mount("/docs-assets", StaticFiles(directory=str(assets)), name="docs-assets")
 
 
+def page(name: str) -> HTMLResponse:
+    """The page ``name`` (a file of ``static/``) in the request's language (``page_words``)."""
+    return HTMLResponse(page_in(name, current()))
+
+
 @router.get("/", include_in_schema=False)
-async def index() -> FileResponse:
-    return FileResponse(STATIC_DIR / "index.html")
+async def index() -> HTMLResponse:
+    return page("index.html")
 
 
 @router.get("/play/{game_id}", include_in_schema=False)
-async def invite_page(game_id: str) -> FileResponse:
+async def invite_page(game_id: str) -> HTMLResponse:
     """An invite link to a game between people (``seating.invite_path``): the game page, which takes
     the free seat or, both taken, shows the game to a spectator."""
-    return FileResponse(STATIC_DIR / "index.html")
+    return page("index.html")
 
 
 @router.get("/workshop", include_in_schema=False)
-async def workshop_page() -> FileResponse:
+async def workshop_page() -> HTMLResponse:
     """The workshop: a quilt and patches of your own, their best placements, optimal fill and 7x7."""
-    return FileResponse(STATIC_DIR / "workshop.html")
+    return page("workshop.html")
 
 
 @router.get("/analysis", include_in_schema=False)
-async def analysis_page() -> FileResponse:
+async def analysis_page() -> HTMLResponse:
     """The analysis board: any position (a notation, a record, a game's ply, a set-up from the table)
     explored move by move, the engine thinking about it live."""
-    return FileResponse(STATIC_DIR / "analysis.html")
+    return page("analysis.html")
+
+
+@router.get("/rules", include_in_schema=False)
+async def rules_page() -> HTMLResponse:
+    """How to play, in the project's own words, in the request's language."""
+    return page("rules.html")
+
+
+@router.get("/i18n/{lang}.json", include_in_schema=False)
+async def page_words(lang: str) -> JSONResponse:
+    """The pages' words in ``lang`` for their scripts (``js/components/i18n.js``), with the languages a
+    page offers; kept by the browser for a day (a new release changes the pages' addresses' words)."""
+    code = known(lang)
+    if code is None:
+        raise UnknownLanguageError(lang)
+    return JSONResponse(page_catalogue(code), headers={"Cache-Control": "public, max-age=86400"})
 
 
 @router.get("/docs", include_in_schema=False)

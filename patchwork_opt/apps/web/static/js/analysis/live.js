@@ -19,6 +19,8 @@
 //                             one is kept), and a new analysis when .on (after a short pause, so
 //                             that stepping through moves starts one analysis, not one per step)
 
+import { withLang } from "../components/i18n.js";
+
 //: ms the board must rest on a position before its analysis starts
 const SETTLE_MS = 250;
 
@@ -109,7 +111,7 @@ export class Engine {
     const live = () => this.controller === controller;
     const query = new URLSearchParams({ position: notation, lines: String(lines) });
     try {
-      const res = await fetch(`/api/analysis/stream?${query}`, { signal: controller.signal, headers: { Accept: "text/event-stream" } });
+      const res = await fetch(withLang(`/api/analysis/stream?${query}`), { signal: controller.signal, headers: { Accept: "text/event-stream" } });
       if (!live()) return;
       if (!res.ok) {
         const body = await res.json().catch(() => ({}));

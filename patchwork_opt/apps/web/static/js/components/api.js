@@ -8,9 +8,12 @@
 //                             seat's secret as `Authorization: Bearer <secret>`, as a cookie would: a
 //                             game between people takes a move, a take-back's answer, resigning and a
 //                             rematch only from the seat's secret (js/game/seats.js keeps it)
+//   (every request asks for its answer's words in the page's language: i18n.withLang)
 //   catalogue()               GET /api/catalogue, asked once per page: the 33 patches with every
 //                             orientation (cells and buttons, as the server draws placed patches),
 //                             the track's end and income marks
+
+import { withLang } from "./i18n.js";
 
 export class ApiError extends Error {
   /** @param {string} message @param {number} status @param {string} [detail] the API's own line */
@@ -45,7 +48,7 @@ export async function api(method, path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  const res = await fetch(withLang(path), init);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = data.detail || `${res.status} ${res.statusText}`;

@@ -3,8 +3,10 @@
 // pages open the workshop and the analysis board on something they show through workshopHref and
 // analysisHref.
 //
-//   PAGES                 [{href, name}] in the order the header shows them
-//   drawNav(nav)          the links in `nav` (a <nav aria-label="Pages">), emptied first
+//   PAGES                 [{href, name}] in the order the header shows them (name: the English
+//                         words, said in the page's language by i18n.js)
+//   drawNav(nav)          the links in `nav` (a <nav aria-label="Pages">), emptied first, and the
+//                         language picker after them (every page has it: the choice is remembered)
 //   workshopHref(start)   the workshop's address for a start: {game, ply, player} (a stored game
 //                         before move `ply`, one player's quilt), {position, player} (a position in
 //                         the notation), or a quilt and patches of their own ({quilt: cells,
@@ -15,12 +17,16 @@
 //                         reads the same names
 
 import { quiltCode } from "./geometry.js";
+import { LANG, LANGUAGES, chooseLanguage, t } from "./i18n.js";
 
 export const PAGES = [
-  { href: "/", name: "Play" },
-  { href: "/puzzles", name: "Puzzles" },
-  { href: "/workshop", name: "Workshop" },
-  { href: "/analysis", name: "Analysis" },
+  // Translators: the site's pages in the header's links
+  { href: "/", name: t("Play") },
+  { href: "/puzzles", name: t("Puzzles") },
+  { href: "/workshop", name: t("Workshop") },
+  { href: "/analysis", name: t("Analysis") },
+  // Translators: the link to the page that teaches the game's rules
+  { href: "/rules", name: t("How to play") },
 ];
 
 /** @param {HTMLElement|null} nav */
@@ -38,6 +44,29 @@ export function drawNav(nav) {
     list.appendChild(item);
   }
   nav.appendChild(list);
+  nav.appendChild(languagePicker());
+}
+
+/** @returns {HTMLElement} the language picker: each language named in itself; a choice is kept */
+function languagePicker() {
+  const label = document.createElement("label");
+  label.className = "language-picker";
+  const words = document.createElement("span");
+  words.className = "sr-only";
+  words.textContent = t("Language");
+  const select = document.createElement("select");
+  select.name = "lang";
+  for (const language of LANGUAGES) {
+    const option = document.createElement("option");
+    option.value = language.code;
+    option.lang = language.code;
+    option.textContent = language.name;
+    option.selected = language.code === LANG;
+    select.appendChild(option);
+  }
+  select.addEventListener("change", () => chooseLanguage(select.value));
+  label.append(words, select);
+  return label;
 }
 
 /**
