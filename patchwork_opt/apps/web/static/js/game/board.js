@@ -1,21 +1,25 @@
-// game/board.js: the game on screen: both quilts (hints on yours, and a teaching game's better move
-// after a flagged move of yours; the AI's latest placements outlined on its), the offers and the
-// tray, the time track, and on a phone the strip at the top (kept in view while you play) with the
-// AI's quilt and the stretch of the track around both tokens, so the AI's last move is in view
-// without scrolling.
+// game/board.js: the game on screen, on the page's PositionBoard (components/position.js: both
+// quilts with their figures, the offers, the tray, Advance, what comes next and the time track, as
+// every page shows a position): over it, hints on your quilt, a teaching game's better move after a
+// flagged move of yours and the AI's latest placements outlined on its; and on a phone the strip at
+// the top (kept in view while you play) with the AI's quilt and the stretch of the track around both
+// tokens, so the AI's last move is in view without scrolling.
+//
+//   mountBoard(play(move))   the board on the page's own layout (index.html), built once
+//   drawPosition(titles)     the game now: the board, then what is drawn over it
 //
 // A move drawn on a quilt (a hint, a better move, a review's move) is its cells tinted and outlined
 // with the patch's buttons where they will lie (drawMove). The hints are told apart by colour, dash
 // and number (1 the best): each has a tag with its number and win chance on a cell of its own, so
 // no two tags overlap and every hint shows (drawHints).
 
-import { $, html, svg } from "../components/dom.js";
-import { LEATHER, key, moveCells, selection, selectionOn } from "../components/geometry.js";
-import { drawButtons, drawShape, patchCard, patchColour } from "../components/patch.js";
-import { drawTray } from "../components/placer.js";
+import { $, svg } from "../components/dom.js";
+import { key, moveCells, selectionOn } from "../components/geometry.js";
+import { drawButtons } from "../components/patch.js";
+import { PositionBoard } from "../components/position.js";
 import { CELL } from "../components/quilt.js";
-import { drawStats, drawTrack, stripAround } from "../components/track.js";
-import { count, pct } from "../components/words.js";
+import { drawTrack, stripAround } from "../components/track.js";
+import { pct } from "../components/words.js";
 import { S, aiSeat, canAct, humanSeat, render } from "./state.js";
 import { betterMove } from "./teaching.js";
 
@@ -117,24 +121,42 @@ function drawHints(view) {
   });
 }
 
-export function drawHumanQuilt() {
+/** Over your quilt as the board drew it: the hints, and a teaching game's better move. */
+function drawOverHumanQuilt() {
   const view = S.quilts.human;
-  view.show({ pieces: S.game.boards[humanSeat()].pieces });
   if (S.hint) drawHints(view);
   const better = betterMove();
   if (better && better.cells.length) {
     const g = drawMove(view, better.move, "best", { testid: "lesson-best" });
     if (g) tag(g, tagCells([{ cells: better.cells, buttons: buttonsOf(better.move) }])[0], "best", ["better"]);
   }
-  S.placer.drawPreview();
 }
 
-export function drawAiQuilt() {
+/** The AI's latest placements outlined on its quilt, and its quilt in the phone's strip. */
+function drawOverAiQuilt() {
   const latest = aiPlacementsSinceHuman(S.game.moves);
+  S.quilts.strip.show({ pieces: S.game.boards[aiSeat()].pieces });
   for (const [view, testid] of [[S.quilts.ai, "last-ai-move"], [S.quilts.strip, "strip-last-ai-move"]]) {
-    view.show({ pieces: S.game.boards[aiSeat()].pieces });
     if (latest.length) view.outline(latest, "last-edge", testid);
   }
+}
+
+/** The game's two panels: yours (the near side) and the AI's, which nobody on this page moves. */
+const PANELS = [
+  { key: "human", title: "Your quilt", who: "you", token: { cls: "human", letter: "Y" } },
+  { key: "ai", title: "The AI's quilt", who: "the AI", token: { cls: "ai", letter: "A" }, plays: false },
+];
+
+/** A hinted patch, chosen from the offers, is first held as the hint places it. @param {number} pid */
+function hinted(pid) {
+  const hint = S.hint && S.hint.shown.find((/** @type {any} */ h) => h.move.type === "buy" && h.move.patch === pid);
+  return hint ? selectionOn(S.catalogue, pid, hint.move.cells) : null;
+}
+
+/** The page's PositionBoard, on index.html's own layout. @param {(move: any) => void} play */
+export function mountBoard(play) {
+  return new PositionBoard(null, { prefix: "", catalogue: S.catalogue, panels: PANELS, canAct, play, changed: render,
+    prefer: hinted });
 }
 
 /** @param {string} prefix data-testid prefix of the tokens ("" on the main track) */
@@ -186,82 +208,11 @@ export function trackSpans() {
   return spans;
 }
 
-export function drawPosition() {
-  drawHumanQuilt();
-  drawAiQuilt();
-  drawStats($("stats-human"), S.game.state.players[humanSeat()]);
-  drawStats($("stats-ai"), S.game.state.players[aiSeat()]);
+/** @param {string[]} titles the panels' headings */
+export function drawPosition(titles) {
   const spans = trackSpans();
-  drawGameTrack(/** @type {any} */ ($("track")), S.game, spans);
+  S.board.show(S.game, { seats: [humanSeat(), aiSeat()], spans, titles, top: onTop(S.game) });
+  drawOverHumanQuilt();
+  drawOverAiQuilt();
   drawStripTrack(S.game, spans);
-}
-
-// --- the offers and the tray ------------------------------------------------------------------------
-
-/** @param {number} pid @param {boolean} [forDrag] a drag from the card's picture keeps the turn */
-export function selectPatch(pid, forDrag = false) {
-  if (!canAct() || S.game.pending_leather) return false;
-  const current = S.placer.selected;
-  if (!(forDrag && current && current.patch === pid)) {
-    S.placer.choose(selection(S.catalogue, pid), { focus: !forDrag });
-    const hinted = S.hint && S.hint.shown.find((/** @type {any} */ h) => h.move.type === "buy" && h.move.patch === pid);
-    if (hinted) {
-      // the hinted patch, chosen: its hinted orientation, its preview where the hint is
-      const on = selectionOn(S.catalogue, pid, hinted.move.cells);
-      if (on) { S.placer.choose(on.selected, { focus: !forDrag }); S.placer.hover = on.hover; S.placer.armed = true; }
-    }
-  }
-  render();
-  return true;
-}
-
-export function drawOffers() {
-  const box = $("offers");
-  box.replaceChildren();
-  const mine = S.game.state.players[humanSeat()];
-  const chosen = S.placer.selected;
-  for (const offer of S.game.offers) {
-    const usable = offer.buyable && canAct() && !S.game.pending_leather;
-    const pressed = !!chosen && chosen.patch === offer.patch;
-    const why = !offer.buyable && S.game.human_to_move && !S.game.pending_leather
-      ? (mine.buttons < offer.cost ? "(too dear)" : "(does not fit)") : "";
-    const { card, picture } = patchCard({
-      catalogue: S.catalogue, pid: offer.patch, shape: pressed ? chosen : null, pressed, usable, note: why,
-      facts: [["cost", offer.cost], ["time", offer.time], ["income", offer.income]],
-      onChoose: (pid) => selectPatch(pid),
-    });
-    if (usable) S.placer.draggable(picture, () => selectPatch(offer.patch, true));
-    box.appendChild(card);
-  }
-  const upcoming = $("upcoming");
-  upcoming.replaceChildren();
-  for (const pid of S.game.upcoming.slice(0, 9)) {
-    const p = S.catalogue.patches[pid];
-    const title = `#${pid}: cost ${p.cost}, time ${p.time}, income ${p.income}`;
-    const item = html("span", { class: "upcoming", title }, upcoming);
-    const picture = /** @type {any} */ (document.createElementNS("http://www.w3.org/2000/svg", "svg"));
-    picture.setAttribute("role", "img");
-    picture.setAttribute("aria-label", title);
-    drawShape(picture, p.orientations[0], patchColour(pid), 8);
-    item.appendChild(picture);
-  }
-}
-
-export function drawTrayAndControls() {
-  const sel = S.placer.selected;
-  const name = !sel ? "" : sel.patch === LEATHER ? "The leather patch" : `Patch #${sel.patch}`;
-  drawTray(/** @type {any} */ ($("tray-shape")), $("tray-caption"), S.placer, name);
-  const placing = canAct() && !!sel;
-  const turning = placing && sel.patch !== LEATHER;
-  /** @type {HTMLButtonElement} */ ($("rotate")).disabled = !turning;
-  /** @type {HTMLButtonElement} */ ($("flip")).disabled = !turning;
-  /** @type {HTMLButtonElement} */ ($("place")).disabled = !placing || !S.placer.hover;
-  /** @type {HTMLButtonElement} */ ($("cancel")).disabled = !turning;
-}
-
-/** The Advance button says what it earns: "Advance (+1 button)". */
-export function advanceText() {
-  const me = S.game.state.players[humanSeat()];
-  const gain = Math.max(me.advance_to - me.position, 0);
-  return `Advance (+${count(gain, "button")})`;
 }

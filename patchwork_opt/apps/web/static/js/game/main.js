@@ -1,24 +1,23 @@
 // game/main.js: the game page (index.html): a game against the AI through the JSON API, the AI's
 // moves shown as they come, the moves played and the review stepped through. Built from the shared
-// components (components/): QuiltView, Placer, patch cards, the track, the move in words. A game
+// components (components/): the PositionBoard every page shows a position on (board.js lays it on
+// this page's own layout), QuiltView, the track, the move in words. A game
 // between people (a friend by a link, two players here) is drawn the same way and then said in its
 // players' words, with its own controls (friend.js).
 
 import { api, catalogue } from "../components/api.js";
 import { $, editing, showError } from "../components/dom.js";
-import { LEATHER, coveredSet } from "../components/geometry.js";
-import { Placer } from "../components/placer.js";
 import { analysisHref, drawNav, workshopHref } from "../components/nav.js";
 import { QuiltView } from "../components/quilt.js";
 import { onLayoutChange } from "../components/track.js";
-import { advanceText, drawOffers, drawPosition, drawTrayAndControls } from "./board.js";
+import { drawPosition, mountBoard } from "./board.js";
 import { showHint } from "./hints.js";
 import { afterOpen, drawPeople, linkedGame, rematchAny, startAny, wireFriend } from "./friend.js";
 import { drawLog, drawViewing, leaveView, stepView, viewMove } from "./history.js";
-import { commitPlacement, openGame, play, playOn, undo } from "./play.js";
+import { openGame, play, playOn, undo } from "./play.js";
 import { practise } from "./practise.js";
 import { showReviewPly, startReview, stepReview } from "./review.js";
-import { S, aiSeat, canAct, humanSeat, render, setRenderer } from "./state.js";
+import { S, canAct, humanSeat, render, setRenderer } from "./state.js";
 import { drawResult, drawTurn, statusText } from "./status.js";
 import { drawLesson } from "./teaching.js";
 
@@ -31,22 +30,20 @@ function draw() {
   if (!g) return;
   $("game").hidden = false;
   $("viewing").hidden = !S.viewing;
-  $("human-title").textContent = `Your quilt (you move ${humanSeat() === 0 ? "first" : "second"}`
-    + `${g.teaching ? "; a teaching game" : ""})`;
-  $("ai-title").textContent = `The AI's quilt (${g.ai}, level ${g.level})`;
-  if (S.viewing) drawViewing();
-  else drawPosition();
+  const titles = [`Your quilt (you move ${humanSeat() === 0 ? "first" : "second"}${g.teaching ? "; a teaching game" : ""})`,
+    `The AI's quilt (${g.ai}, level ${g.level})`];
+  if (S.viewing) {
+    $("human-title").textContent = titles[0];
+    $("ai-title").textContent = titles[1];
+    drawViewing();
+    S.board.drawSide();  // the offers of the game now, not live while a past move is shown
+  } else drawPosition(titles);
   drawTurn();
-  drawOffers();
-  drawTrayAndControls();
   drawLog();
   drawResult();
   drawLesson();
   $("status").textContent = statusText();
-  const act = canAct();
-  button("advance").textContent = advanceText();
-  button("advance").disabled = !act || g.pending_leather;
-  button("hint").disabled = !act || !S.hintAvailable;
+  button("hint").disabled = !canAct() || !S.hintAvailable;
   button("undo").disabled = S.busy || !!S.viewing || !g.moves.some((/** @type {any} */ m) => m.actor === "human");
   /** @type {HTMLAnchorElement} */ ($("export")).href = `/api/games/${g.id}/record?download=true`;
   /** @type {HTMLAnchorElement} */ ($("to-workshop")).href = workshopHref({ game: g.id,
@@ -82,7 +79,6 @@ function onKey(evt) {
 
 function wire() {
   $("new-game").addEventListener("submit", startAny);
-  $("advance").addEventListener("click", () => canAct() && play({ type: "advance" }));
   $("hint").addEventListener("click", showHint);
   $("review-start").addEventListener("click", startReview);
   $("practise").addEventListener("click", () => practise());
@@ -91,13 +87,6 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("take-back").addEventListener("click", undo);
   $("play-on").addEventListener("click", playOn);
-  $("rotate").addEventListener("click", () => S.placer.turn("rotate"));
-  $("flip").addEventListener("click", () => S.placer.turn("flip"));
-  $("place").addEventListener("click", () => S.placer.place());
-  $("cancel").addEventListener("click", () => {
-    const sel = S.placer.selected;
-    if (sel && sel.patch !== LEATHER) { S.placer.choose(null); showError(null); render(); }
-  });
   S.placer.draggable($("tray-shape"), () => !!S.placer.selected);
   $("view-prev").addEventListener("click", () => S.viewing && viewMove(S.viewing.index - 1));
   $("view-next").addEventListener("click", () => S.viewing && viewMove(S.viewing.index + 1));
@@ -118,15 +107,10 @@ async function boot() {
   S.hintAvailable = health.solvers.includes("hint");
   /** @param {string} id */
   const view = (id) => new QuiltView(/** @type {any} */ ($(id)));
-  S.quilts = { human: view("quilt-human"), ai: view("quilt-ai"), strip: view("strip-quilt-ai"),
+  S.board = mountBoard(play);
+  S.quilts = { human: S.board.views[0], ai: S.board.views[1], strip: view("strip-quilt-ai"),
     reviewHuman: view("review-quilt-human"), reviewAi: view("review-quilt-ai") };
-  S.placer = new Placer(S.quilts.human, {
-    catalogue: cat,
-    canAct,
-    covered: () => coveredSet(S.game.boards[humanSeat()].pieces),
-    commit: commitPlacement,
-    changed: render,
-  });
+  S.placer = S.board.placers[0];
   setRenderer(draw);
   const select = $("ai");
   for (const ai of ais) {

@@ -6,7 +6,7 @@
 
 import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError, sleep } from "../components/dom.js";
-import { LEATHER, LEATHER_SELECTION } from "../components/geometry.js";
+import { LEATHER_SELECTION } from "../components/geometry.js";
 import { walkToken } from "../components/track.js";
 import { moveWords } from "../components/words.js";
 import { S, aiSeat, render } from "./state.js";
@@ -119,13 +119,6 @@ export async function play(move) {
   await request(() => api("POST", `/api/games/${id}/moves`, { ply, move }));
   // a teaching game's flagged move: the keyboard is on its choice (the quilt and the offers are not live)
   if (waiting()) $("take-back").focus({ preventScroll: true });
-}
-
-/** The Placer's commit: the patch in hand, placed. @param {{cells: [number, number][]}} at */
-export function commitPlacement(at) {
-  const sel = S.placer.selected;
-  if (sel.patch === LEATHER) play({ type: "leather", cell: at.cells[0] });
-  else play({ type: "buy", patch: sel.patch, cells: at.cells });
 }
 
 export function undo() {

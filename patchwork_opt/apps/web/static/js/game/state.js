@@ -6,13 +6,14 @@
 
 import { seatName } from "./seats.js";
 
-/** @type {{catalogue: any, game: any, placer: any, quilts: any, hint: any, hintAvailable: boolean,
+/** @type {{catalogue: any, game: any, board: any, placer: any, quilts: any, hint: any, hintAvailable: boolean,
  *   busy: boolean, span: any, aiNote: string, viewing: any, review: any, reviewAsked: number, reviewPly: number|null,
  *   reviewCache: Map<number, any>, playedOn: Set<string>}} */
 export const S = {
   catalogue: null,        // GET /api/catalogue
   game: null,             // GameView of the game on screen
-  placer: null,           // the Placer on the human's quilt (the patch chosen, where it would go)
+  board: null,            // the PositionBoard (components/position.js) the game is drawn on
+  placer: null,           // the board's Placer on the human's quilt (the patch chosen, where it would go)
   quilts: null,           // {human, ai, strip, reviewHuman, reviewAi}: the page's QuiltViews
   hint: null,             // {shown: [hint, ...] distinct, best first; text}
   hintAvailable: false,   // the server offers hints
