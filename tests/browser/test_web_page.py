@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, ViewportSize
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from served_pages import (  # noqa: F401  (fixtures browser, page, server, served_db)
     browser_fixture,
     checked_page,
@@ -163,6 +163,12 @@ def test_before_a_game_the_page_welcomes_and_shows_the_settings(page: Page, serv
     assert page.inner_text("#human-title").startswith("Your quilt") and "Player" not in page.inner_text("#boards")
     assert page.inner_text("[data-testid=turn]") == "Your turn"
     assert "to-move" in (page.get_attribute("[data-testid=panel-human]", "class") or "")
+    # Advance says what it earns where the server says an advance lands (the page works out no rule)
+    game = _get(f"{server}/api/games/{page.url.split('#', 1)[1]}")
+    me = game["state"]["players"][game["seat"]]
+    gain = me["advance_to"] - me["position"]
+    assert gain >= 1
+    expect(page.get_by_role("button", name=f"Advance (+{gain} button{'' if gain == 1 else 's'})")).to_be_enabled()
     # the quilt is numbered as the moves are said: rows and columns 0-8
     labels = page.locator("#quilt-human .axis text").all_text_contents()
     assert labels == [str(i // 2) for i in range(18)]
