@@ -72,3 +72,13 @@ def test_every_position_view_says_where_each_players_advance_lands() -> None:
             moves = list(state.legal_moves())
             state.apply(rng.choice(moves))
     assert seen_end
+
+
+def test_the_game_page_shows_its_offers_tray_and_advance_on_the_shared_position_board() -> None:
+    """What the offers, the tray and Advance say is said once (components/position.js): the game page's
+    modules build no patch card, tray or placement control of their own."""
+    own = re.compile(r"\bpatchCard\(|\bdrawTray\(|new Placer\(|\"Advance\b|`Advance\b")
+    found = [f"{path.relative_to(JS)}:{n}: {line.strip()}" for path in sorted((JS / "game").glob("*.js"))
+             for n, line in code_lines(path) if own.search(line)]
+    assert not found, f"the game page draws its own offers, tray or Advance: {found}"
+    assert "new PositionBoard(" in (JS / "game" / "board.js").read_text(encoding="utf-8")
