@@ -6,8 +6,9 @@ everything that depends on the kind asks it here instead of testing the kind's n
 * ``exercise`` (``exercise.py``): find a better move where you made a mistake in one of your games.
 
 A new kind is a module of this folder (its puzzle type, file format, judge, verdict and the
-``PuzzleKind`` that says them) and its entry in ``KINDS`` and in the two ``...Details`` unions below;
-the commands, the terminal, the bank and the service serve it from there. Reading a puzzle of any
+``PuzzleKind`` that says them) and its entry in ``KINDS`` and in the two ``...Details`` unions below
+(with, when it is made from seeded games, the module its ``maker`` names); the commands, the
+terminal, the bank and the service serve it from there. Reading a puzzle of any
 kind (``puzzle_from_json``, ``load_puzzle``) and judging an answer given as text (``check_answer``)
 go through here.
 """

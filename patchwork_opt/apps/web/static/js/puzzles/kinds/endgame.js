@@ -1,8 +1,8 @@
 // puzzles/kinds/endgame.js: "find the winning move": a late position of a real game where only a
 // few moves win. The visitor moves as in a game (a MoveBoard); the verdict says whether the move
 // wins, with the line of best play to step through on the board (← and →) and the winning moves,
-// every move in the server's words (the verdict's line_words and its details' winning_words). A kind module
-// (kinds/index.js describes the interface).
+// every move in the server's words (the verdict's line_words and its details' winning_words). A
+// kind module (kinds/index.js describes the interface).
 
 import { html } from "../../components/dom.js";
 import { moveCells } from "../../components/geometry.js";

@@ -1,6 +1,6 @@
 // puzzles/kinds/index.js: the registry of puzzle kinds. A kind is the module ./<kind>.js, named as
-// the API names the kind (PuzzleView.kind; the keys of GET /api/puzzles/themes), loaded the first
-// time the page needs it. So a new kind of puzzle touches one front-end module: its own.
+// the API names the kind (PuzzleView.kind; the keys of GET /api/puzzles/themes's kinds), loaded the
+// first time the page needs it. So a new kind of puzzle touches one front-end module: its own.
 //
 // A kind module default-exports
 //   {kind, label, about, mount(page)}
@@ -12,7 +12,8 @@
 //   a board:
 //     .section                   its <section>, shown while a puzzle of the kind is on screen
 //     .start(puzzle)             a new puzzle of this kind on screen
-//     .draw(puzzle, answer)      draws it (the answer revealed once there is one)
+//     .draw(puzzle, answer)      draws it (the answer revealed once there is one); what the kind
+//                                tells of a puzzle and of a verdict is in their .details alone
 //     .task(puzzle)              what to do, in words
 //     .workshop(puzzle)          the workshop's address for the puzzle's quilt (nav.js's workshopHref)
 //     .analysis(puzzle)          (a kind with a position) the analysis board's address for it
