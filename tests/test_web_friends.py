@@ -269,3 +269,22 @@ def test_the_review_and_each_seats_exercises_of_a_friend_game(db: str) -> None:
             made = client.post(f"/api/games/{view['id']}/mistake-puzzles", json={"plies": plies[seat][:2]})
             assert made.status_code == 200, made.text
             assert made.json()["tried"] == len(set(plies[seat][:2]))
+
+
+def test_the_openapi_schema_documents_the_routes_between_people(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    answers = {(path, method): set(op["responses"]) for path, ops in paths.items() for method, op in ops.items()}
+    for action in ("takeback", "takeback/answer", "resign"):
+        assert answers[(f"/api/games/{{game_id}}/{action}", "post")] >= {"200", "401", "403", "404", "409", "422"}
+    assert answers[("/api/games/{game_id}/rematch", "post")] >= {"201", "401", "403", "409"}
+    assert answers[("/api/games/{game_id}/join", "post")] >= {"200", "404", "409"}
+    assert paths["/api/games/{game_id}/resign"]["post"]["security"] == [{"seat secret": []}]
+    assert "security" not in paths["/api/games/{game_id}/moves"]["post"]  # games against the AI move without one
+    events = paths["/api/games/{game_id}/events"]["get"]
+    assert "text/event-stream" in events["responses"]["200"]["content"]
+    assert {p["name"] for p in events["parameters"]} >= {"game_id", "last-event-id"}
+    created = paths["/api/games"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
+    assert {"$ref": "#/components/schemas/CreatedGame"} in created["anyOf"]
+    request = schema["components"]["schemas"]["CreateGameRequest"]["properties"]
+    assert request["opponent"]["enum"] == ["ai", "friend", "here"] and request["hints"]["default"] is False
