@@ -30,6 +30,7 @@ from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.lookup import parse_patch_ids
 from patchwork_opt.formats.inputs import load_position_input
+from patchwork_opt.i18n import _, ngettext, number
 
 app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
 app.add_typer(rules_app)  # replay, new, show, schema, patches: top-level commands
@@ -240,11 +241,13 @@ def warmup(
     if as_json:
         _print_json(done.to_json())
     elif done.compiled:
-        processes = f"{done.processes} processes" if done.processes > 1 else "1 process"
-        typer.echo(f"compiled {len(done.compiled)} of {len(done.groups)} parts in {done.seconds:.1f} s ({processes}); "
-                   "every command now starts warm")
+        processes = ngettext("{count} process", "{count} processes", done.processes)
+        typer.echo(_("compiled {done} of {parts} parts in {seconds} s ({processes}); every command now starts warm",
+                     done=len(done.compiled), parts=len(done.groups), seconds=number(done.seconds, 1),
+                     processes=processes))
     else:
-        typer.echo(f"already compiled: all {len(done.groups)} parts loaded from the cache in {done.seconds:.1f} s")
+        typer.echo(_("already compiled: all {parts} parts loaded from the cache in {seconds} s", parts=len(done.groups),
+                     seconds=number(done.seconds, 1)))
 
 
 # ==== move (the AI's move for a position, for scripts) ==========================================
@@ -296,7 +299,7 @@ def analyze(
     analysed = analyze_command(record, seconds=time_per_move, chart=chart, puzzles=puzzles)
     _print_json(analysed.to_json()) if as_json else typer.echo(analysed.render())
     if analysed.chart:
-        typer.echo(f"chart written to {analysed.chart}", err=True)
+        typer.echo(_("chart written to {path}", path=analysed.chart), err=True)
 
 
 def main() -> None:

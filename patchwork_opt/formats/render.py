@@ -8,6 +8,7 @@ from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
 from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.i18n import _
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -23,7 +24,7 @@ def piece_labels(placed: list[tuple[int, int]]) -> list[tuple[str, int]]:
 
 def quilt_lines(quilt: int, placed: list[tuple[int, int]]) -> list[str]:
     known = 0
-    for _, mask in placed:
+    for _patch, mask in placed:
         known |= mask
     return render_grid(label_grid(piece_labels(placed), quilt & ~known))
 
@@ -47,7 +48,9 @@ def track_line(state: State) -> str:
 
 def patch_summary(pid: int) -> str:
     p = PATCHES[pid]
-    return f"#{pid} cost {p.cost} time {p.time} income {p.income} area {p.area}"
+    # Translators: a patch in brief: its number, price in buttons, spaces on the time board, button income, cells
+    return _("#{patch} cost {cost} time {time} income {income} area {area}", patch=pid, cost=p.cost, time=p.time,
+             income=p.income, area=p.area)
 
 
 def render_position(state: State) -> str:
@@ -57,34 +60,44 @@ def render_position(state: State) -> str:
     lines = []
     for p in (0, 1):
         view = state.player(p)
-        lines.append(
-            f"{player_name(p)}: space {view.position}, buttons {view.buttons}, income {view.income}, "
-            f"empty {view.empty}{', 7x7 bonus' if view.bonus else ''}, score now {view.score}"
-        )
+        if view.bonus:
+            # Translators: a player's figures; they hold the 7x7 bonus tile
+            said = _("{player}: space {space}, buttons {buttons}, income {income}, empty {empty}, 7x7 bonus, score now "
+                     "{score}", player=player_name(p), space=view.position, buttons=view.buttons, income=view.income,
+                     empty=view.empty, score=view.score)
+        else:
+            # Translators: a player's figures: the space of their time token, buttons, button income, empty cells, score
+            said = _("{player}: space {space}, buttons {buttons}, income {income}, empty {empty}, score now {score}",
+                     player=player_name(p), space=view.position, buttons=view.buttons, income=view.income,
+                     empty=view.empty, score=view.score)
+        lines.append(said)
     lines.append("")
     lines.append(player_name(0).ljust(width + 3) + player_name(1))
     for a, b in zip(left, right, strict=True):
         lines.append(f"{a}   {b}")
     lines.append("")
-    lines.append(f"track  {track_line(state)}")
-    lines.append("       ($ income mark, L leather, 1/2 players' tokens, ⚑ both)")
+    # Translators: the time board drawn in one line, then its legend (keep the marks $, L, 1/2, ⚑)
+    lines.append(_("track  {track}", track=track_line(state)))
+    lines.append("       " + _("($ income mark, L leather, 1/2 players' tokens, ⚑ both)"))
     if state.is_terminal():
         winner = state.winner()
         assert winner is not None
-        lines.append(
-            f"game over: {player_name(0)} {state.score(0)}, {player_name(1)} {state.score(1)}; "
-            f"{player_name(winner)} wins"
-        )
+        lines.append(_("game over: {first} {first_score}, {second} {second_score}; {winner} wins",
+                       first=player_name(0), first_score=state.score(0), second=player_name(1),
+                       second_score=state.score(1), winner=player_name(winner)))
     else:
         mover = state.to_move()
-        what = "places a leather patch" if state.pending >= 0 else "to move"
-        lines.append(f"{player_name(mover)} {what}")
+        if state.pending >= 0:
+            lines.append(_("{player} places a leather patch", player=player_name(mover)))
+        else:
+            lines.append(_("{player} to move", player=player_name(mover)))
         offers = state.offers()
-        lines.append("on offer: " + "; ".join(patch_summary(pid) for pid in offers))
+        lines.append(_("on offer: {patches}", patches="; ".join(patch_summary(pid) for pid in offers)))
         rest = state.circle[len(offers) : len(offers) + 6]
         if rest:
             more = " ..." if len(state.circle) > len(offers) + len(rest) else ""
-            lines.append("then:     " + ", ".join(f"#{pid}" for pid in rest) + more)
+            # Translators: the patches after the offer, in the circle's order (aligned under "on offer:")
+            lines.append(_("then:     {patches}", patches=", ".join(f"#{pid}" for pid in rest) + more))
     return "\n".join(lines)
 
 
