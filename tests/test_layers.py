@@ -375,3 +375,14 @@ def test_the_applications_build_the_cp_sat_advisor_in_one_place() -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "SolverAdvisor"
     )
     assert set(built) == {"patchwork_opt/apps/wiring.py"}
+
+
+#: The most lines a product module may hold (issue 48): past it, a module is two jobs or a folder of rooms.
+LONGEST_MODULE = 600
+
+
+def test_no_product_module_is_longer_than_600_lines() -> None:
+    files = [*ROOT.joinpath("patchwork_opt").rglob("*.py"), *ROOT.joinpath("solvers").rglob("*.py"), ROOT / "cli.py"]
+    lengths = {f.relative_to(ROOT).as_posix(): len(f.read_text(encoding="utf-8").splitlines()) for f in files}
+    assert max(lengths.values()) > 300, "is the count broken?"
+    assert sorted(name for name, lines in lengths.items() if lines > LONGEST_MODULE) == []
