@@ -9,6 +9,7 @@ from patchwork_opt.ai.seeding import require_running
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import _, number
 
 
 class GreedyBot:
@@ -40,7 +41,8 @@ class GreedyBot:
         move = Move("buy", pid, plan.mask)
         return Decision(
             move,
-            f"{describe(move)} because it earns {plan.value:.2f} buttons per space of time "
-            f"(advancing earns {ADVANCE_VALUE:g})",
+            # Translators: why the greedy AI buys {move}: the buttons a space of time it earns ({value}: "0.75")
+            _("{move} because it earns {value} buttons per space of time (advancing earns {advance})",
+              move=describe(move), value=number(plan.value, 2), advance=number(ADVANCE_VALUE)),
             stats={"value_per_time": plan.value},
         )

@@ -10,6 +10,7 @@ from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import _
 
 
 class RandomBot:
@@ -25,4 +26,5 @@ class RandomBot:
         require_running(state)
         rng: random.Random = decision_rng(self.seed, state)
         move = random_move(state, rng)
-        return Decision(move, f"{describe(move)} at random")
+        # Translators: why the random AI plays {move}
+        return Decision(move, _("{move} at random", move=describe(move)))

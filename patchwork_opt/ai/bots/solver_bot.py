@@ -52,6 +52,7 @@ from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.clock import EXACT_SHARE, Clock, Deadline, bounded
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import _
 
 BONUS_CHECK_FROM = 38  # ask the advisor about the 7x7 once a window has this many cells covered
 BONUS_POOL = 12  # patches of the circle offered to bonus_feasible
@@ -197,7 +198,8 @@ class SolverBot:
                 guess = random_move(state, rng)
                 chosen = next((m for m in analysis.moves if m.move == guess),
                               AnalysedMove(guess, 0.5, 0.0, 0, False, (guess,)))  # not valued
-                reason = f"{describe(guess)} (an easy level's deliberate guess)"
+                # Translators: why an easy AI level plays {move}: a guess made on purpose
+                reason = _("{move} (an easy level's deliberate guess)", move=describe(guess))
         notes = bonus_notes(state, bounded(self.advisor, deadline)) if state.pending < 0 else []
         if notes:
             reason += "; " + "; ".join(notes)

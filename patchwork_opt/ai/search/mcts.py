@@ -22,6 +22,7 @@ from patchwork_opt.ai.seeding import decision_rng, require_running
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import _, ngettext, percent
 
 
 class Node:
@@ -197,7 +198,7 @@ def find_subtree(tree: Node | None, state: State, max_depth: int = 6) -> Node | 
         return None
     key = state.key()
     frontier = [tree]
-    for _ in range(max_depth + 1):
+    for _depth in range(max_depth + 1):
         following: list[Node] = []
         for node in frontier:
             if node.state.key() == key:
@@ -211,12 +212,17 @@ def find_subtree(tree: Node | None, state: State, max_depth: int = 6) -> Node | 
 
 def explain_search(move: Move, result: SearchResult) -> str:
     """``buys #7 ... because it won 64% of 812 simulated games (advancing: 41%)``."""
-    _, visits, _, win_rate = next(t for t in result.moves if t[0] == move)
+    _move, visits, _wins, win_rate = next(t for t in result.moves if t[0] == move)
     others = sorted((t for t in result.moves if t[0] != move), key=lambda t: -t[1])
-    text = f"{describe(move)} because it won {win_rate:.0%} of {visits} simulated games"
+    # Translators: why the AI plays {move}: it won {share} ("64%") of {count} simulated games
+    text = ngettext("{move} because it won {share} of {count} simulated game",
+                    "{move} because it won {share} of {count} simulated games", visits, move=describe(move),
+                    share=percent(win_rate))
     if others:
         alt = others[0]
-        text += f" (next best, {short_words(alt[0])}: {alt[3]:.0%} of {alt[1]})"
+        # Translators: follows the AI's reason: the next best move, the share of its {visits} games it won
+        text = _("{text} (next best, {move}: {share} of {visits})", text=text, move=short_words(alt[0]),
+                 share=percent(alt[3]), visits=alt[1])
     return text
 
 

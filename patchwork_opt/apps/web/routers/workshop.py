@@ -67,6 +67,7 @@ from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.formats.picture import quilt_picture, to_svg
 from patchwork_opt.formats.png import png_bytes
 from patchwork_opt.formats.shapes import Picture
+from patchwork_opt.i18n import _
 from solvers.bonus import BonusResult
 from solvers.fill import FillResult
 from solvers.model import SolveStatus
@@ -295,20 +296,26 @@ def job_words(job: Job, verdict: str, progress: JobProgressView, unit: str) -> s
     """The job's state in words: waiting, what the solver is doing (with the figures so far), the
     verdict, or why it has none."""
     if job.state == "queued":
-        return "waiting for a free solver"
+        # Translators: a workshop job's state: waiting in line for a solver
+        return _("waiting for a free solver")
+    if job.state == "running" and progress.phase:
+        # Translators: a workshop job's state while a solver runs ({progress}: "23 cells so far, at most 25 (...)")
+        return _("searching: {progress}", progress=fill_progress_words(progress.best, progress.bound, progress.phase,
+                                                                       unit))
     if job.state == "running":
-        return "searching" + (f": {fill_progress_words(progress.best, progress.bound, progress.phase, unit)}"
-                              if progress.phase else "")
+        return _("searching")
     if job.state == "done":
         return verdict
     if job.state == "cancelled":
         if verdict:
-            return f"cancelled; {verdict}"
+            # Translators: a workshop job's state: cancelled, with the verdict of what it had found
+            return _("cancelled; {verdict}", verdict=verdict)
         # a solver stopped while building its model returns after its slot was handed on (an orphan)
         if job.started is None:
-            return "cancelled before it started"
-        return "cancelled; the best found so far is on its way"
-    return f"failed: {job.error}"
+            return _("cancelled before it started")
+        return _("cancelled; the best found so far is on its way")
+    # Translators: a workshop job's state: it failed, with the error
+    return _("failed: {error}", error=job.error)
 
 
 def _answer_picture(job: Job) -> Picture:
@@ -319,7 +326,7 @@ def _answer_picture(job: Job) -> Picture:
     assert isinstance(job.request, FillRequest | BonusRequest)
     placed = [(p.patch, p.mask) for p in result.placements]
     quilt = job.request.quilt_mask()
-    for _, mask in placed:
+    for _patch, mask in placed:
         quilt |= mask
     verdict = fill_verdict(result) if isinstance(result, FillResult) else bonus_verdict(result)
     return quilt_picture(quilt, placed, caption=verdict)
