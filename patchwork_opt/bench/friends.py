@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import random
+import ssl
 import subprocess
 import tempfile
 import time
@@ -46,6 +47,9 @@ from patchwork_opt.formats.models import move_model
 MAX_PLIES = 60
 #: seconds a player waits before it tries again (a server restarting)
 RETRY_SECONDS = 0.25
+#: games set up at once before a run (the set-up is not measured)
+SEATING_AT_ONCE = 20
+_TLS = ssl.create_default_context()
 
 
 @dataclass
@@ -71,9 +75,11 @@ class Player:
     refused: dict[int, int] = field(default_factory=dict)
 
     def client(self) -> httpx.AsyncClient:
-        transport = httpx.AsyncHTTPTransport(local_address=self.source) if self.source else None
+        """The player's own client (its own connections and address); one TLS context for all of them
+        (making one per client takes the event loop tens of milliseconds each, hundreds of clients)."""
+        transport = httpx.AsyncHTTPTransport(local_address=self.source, verify=_TLS) if self.source else None
         return httpx.AsyncClient(base_url=self.base_url, transport=transport, timeout=httpx.Timeout(30.0, connect=5.0),
-                                 headers={"Authorization": f"Bearer {self.secret}"})
+                                 headers={"Authorization": f"Bearer {self.secret}"}, verify=_TLS)
 
 
 async def _follow(player: Player, stop: asyncio.Event) -> None:
@@ -114,15 +120,17 @@ def _choose(player: Player, view: dict[str, Any], rng: random.Random) -> dict[st
     return move_model(rng.choice(moves)).model_dump(mode="json")
 
 
-async def _play(player: Player, stop: asyncio.Event, think: tuple[float, float], rng: random.Random) -> None:
+async def _play(player: Player, http: httpx.AsyncClient, stop: asyncio.Event, think: tuple[float, float],
+                rng: random.Random) -> None:
     """Move whenever the stream says this seat is to move, after thinking; retry through a restart."""
-    async with player.client() as http:
+    async with http:
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(player.changed.wait(), 1.0)
             player.changed.clear()
             view = player.view
-            if view is None or view["people"]["to_move"] != player.seat or view["ply"] >= MAX_PLIES:
+            if (view is None or view["people"]["to_move"] != player.seat or view["ply"] >= MAX_PLIES
+                    or view["ply"] + 1 in player.played):  # its stream is not yet past this player's last move
                 continue
             await asyncio.sleep(rng.uniform(*think))
             if stop.is_set():
@@ -154,19 +162,30 @@ async def _send(player: Player, http: httpx.AsyncClient, view: dict[str, Any], m
 
 async def _seat_players(servers: tuple[str, str], games: int, seed: int) -> list[Player]:
     """``games`` friend games, the first seat on server A and the second on server B."""
-    players: list[Player] = []
-    async with httpx.AsyncClient(timeout=30.0) as http:
-        for i in range(games):
-            game_seed = seed + i
-            made = (await http.post(f"{servers[0]}/api/games", json={"opponent": "friend", "seat": 0,
-                                                                     "seed": game_seed})).json()
+    at_once = asyncio.Semaphore(SEATING_AT_ONCE)
+
+    async def seat_pair(i: int) -> list[Player]:
+        game_seed, sources = seed + i, [client_address(servers[seat], 2 * i + seat) for seat in (0, 1)]
+        async with at_once:
+            made = await _post(sources[0], f"{servers[0]}/api/games", {"opponent": "friend", "seat": 0,
+                                                                        "seed": game_seed})
             if "secret" not in made:
                 raise BenchError(f"the server refused a friend's game: {made}")
-            joined = (await http.post(f"{servers[1]}/api/games/{made['id']}/join")).json()
-            for seat, secret in ((0, made["secret"]), (1, joined["secret"])):
-                players.append(Player(made["id"], game_seed, seat, servers[seat], secret,
-                                      client_address(servers[seat], 2 * i + seat)))
-    return players
+            joined = await _post(sources[1], f"{servers[1]}/api/games/{made['id']}/join", None)
+        return [Player(made["id"], game_seed, seat, servers[seat], secret, sources[seat])
+                for seat, secret in ((0, made["secret"]), (1, joined["secret"]))]
+
+    pairs = await asyncio.gather(*(seat_pair(i) for i in range(games)))
+    return [player for pair in pairs for player in pair]
+
+
+async def _post(source: str | None, url: str, body: dict[str, Any] | None) -> dict[str, Any]:
+    """One request from the player's own address (each player is its own client: the server's
+    per-client limits count it apart)."""
+    transport = httpx.AsyncHTTPTransport(local_address=source) if source else None
+    async with httpx.AsyncClient(transport=transport, timeout=30.0) as http:
+        answer: dict[str, Any] = (await http.post(url, json=body)).json()
+        return answer
 
 
 async def _run(servers: tuple[str, str], games: int, seconds: float, think: tuple[float, float], seed: int,
@@ -175,7 +194,10 @@ async def _run(servers: tuple[str, str], games: int, seconds: float, think: tupl
     stop, settle = asyncio.Event(), asyncio.Event()
     rng = random.Random(seed)
     streams = [asyncio.create_task(_follow(p, settle)) for p in players]
-    moves = [asyncio.create_task(_play(p, stop, think, random.Random(rng.random()))) for p in players]
+    clients = [p.client() for p in players]
+    await _opened(players, 300.0)  # the run's clock starts once every player sees its game
+    moves = [asyncio.create_task(_play(p, c, stop, think, random.Random(rng.random())))
+             for p, c in zip(players, clients, strict=True)]
     if during is not None:
         await asyncio.sleep(seconds / 3)
         await asyncio.to_thread(during)
@@ -192,6 +214,14 @@ async def _run(servers: tuple[str, str], games: int, seconds: float, think: tupl
         task.cancel()
     await asyncio.gather(*streams, return_exceptions=True)
     return players
+
+
+async def _opened(players: list[Player], timeout: float) -> None:
+    ends = time.monotonic() + timeout
+    while not all(p.view is not None for p in players):
+        if time.monotonic() > ends:
+            raise BenchError(f"{sum(p.view is None for p in players)} streams did not open within {timeout:g} s")
+        await asyncio.sleep(0.1)
 
 
 async def _caught_up(base_url: str, players: list[Player], timeout: float) -> None:
@@ -325,19 +355,23 @@ def run_friends_bench(argv_for: ServerCommand, db: str, *, small: int = 50, larg
             if window is not None:
                 run["server_away_s"] = round(window[1] - window[0], 1)
             result["runs"].append(run)
+            if say is not None:
+                say(run_line(run))
     return result
 
 
 def render_friends_bench(result: dict[str, Any]) -> str:
     lines = [f"friends: two servers, one PostgreSQL; players think {result['think_seconds'][0]:g}-"
              f"{result['think_seconds'][1]:g} s; {result['seconds']:g} s a run"]
-    for run in result["runs"]:
-        away = (f", server B away {run['server_away_s']} s: {run['answered_while_away']} moves meanwhile, all on the "
-                f"other streams within {run['caught_up_within_s']:.1f} s" if "server_away_s" in run else "")
-        lines.append(
-            f"  {run['run']:<8} {run['games']:>4} games: {run['moves']} moves, move -> other stream p50 "
+    return "\n".join([*lines, *(run_line(run) for run in result["runs"])])
+
+
+def run_line(run: dict[str, Any]) -> str:
+    away = (f", server B away {run['server_away_s']} s: {run['answered_while_away']} moves meanwhile, on the "
+            f"other streams within {run['caught_up_within_s']:.1f} s" if "server_away_s" in run else "")
+    refused = f", refused {run['refused']}" if run["refused"] else ""
+    return (f"  {run['run']:<8} {run['games']:>4} games: {run['moves']} moves, move -> other stream p50 "
             f"{run['latency_p50_s']:.3f} s, p95 {run['latency_p95_s']:.3f} s (max {run['latency_max_s']:.3f}); "
             f"lost {run['lost']}, duplicated {run['duplicated']}, streams behind {run['streams_behind']}, "
-            f"plies missing on streams {run['plies_missing_on_streams']}{away} "
+            f"plies missing on streams {run['plies_missing_on_streams']}{refused}{away} "
             f"(load {run['load_before']} -> {run['load_after']})")
-    return "\n".join(lines)
