@@ -340,7 +340,7 @@ def test_a_fill_greys_the_patches_over_its_budget_and_refuses_them(screen: Page,
     over = {q for q in puzzle.patches if PATCHES[q].cost > puzzle.budget}
     open_puzzle(screen, server, puzzle.id)
     assert greyed(screen) == over
-    assert "spending at most" in screen.inner_text("[data-testid=task]")
+    assert "Spend at most" in screen.inner_text("[data-testid=task]")
     place(screen, "#fill-quilt", first, cells_of(puzzle.best[0][1]))
     assert greyed(screen) == over | set(newly)  # updated as the patch is placed
     pid = newly[0]
@@ -350,7 +350,7 @@ def test_a_fill_greys_the_patches_over_its_budget_and_refuses_them(screen: Page,
     # nothing chosen, nothing placed
     left = puzzle.budget - PATCHES[first].cost
     assert screen.inner_text("#error") == (f"Patch #{pid} costs {buttons(PATCHES[pid].cost)}: only {left} of the "
-                                           f"budget of {puzzle.budget} {'is' if left == 1 else 'are'} left")
+                                           f"budget of {puzzle.budget} left")
     assert card.get_attribute("aria-pressed") == "false" and screen.locator("#fill-tray-shape rect").count() == 0
     assert screen.inner_text("[data-testid=fill-score]").endswith(
         f"costing {buttons(PATCHES[first].cost)} (budget {puzzle.budget})")

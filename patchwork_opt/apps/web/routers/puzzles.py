@@ -24,7 +24,7 @@ from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from patchwork_opt.apps.practice import grade
 from patchwork_opt.apps.web.deps import (
@@ -43,7 +43,7 @@ from patchwork_opt.apps.web.deps import (
 from patchwork_opt.apps.web.errors import answers
 from patchwork_opt.apps.web.game_store import new_game_id
 from patchwork_opt.apps.web.jobs import BusyError
-from patchwork_opt.apps.web.routers.pages import STATIC_DIR
+from patchwork_opt.apps.web.routers.pages import page
 from patchwork_opt.apps.web.schemas.puzzles import (
     AnswerRequest,
     AnswerView,
@@ -95,8 +95,9 @@ BankDep = Annotated[Bank, Depends(_bank)]
 
 
 @router.get("/puzzles", include_in_schema=False)
-async def puzzles_page() -> FileResponse:
-    return FileResponse(STATIC_DIR / "puzzles.html")
+async def puzzles_page() -> HTMLResponse:
+    """The puzzles page in the request's language."""
+    return page("puzzles.html")
 
 
 @router.post("/api/puzzles", responses=answers(404, 413, 422, 429, 503),

@@ -14,10 +14,11 @@ import { moveCells } from "../components/geometry.js";
 import { PositionBoard } from "../components/position.js";
 import { byWords } from "../components/words.js";
 import { S, playerName, render } from "./state.js";
+import { t } from "../components/i18n.js";
 
 export const PANELS = [
-  { key: "p1", title: "Player 1's quilt", who: "Player 1", token: { cls: "human", letter: "1" } },
-  { key: "p2", title: "Player 2's quilt", who: "Player 2", token: { cls: "ai", letter: "2" } },
+  { key: "p1", title: t("Player 1's quilt"), who: t("Player {n}", { n: 1 }), token: { cls: "human", letter: "1" } },
+  { key: "p2", title: t("Player 2's quilt"), who: t("Player {n}", { n: 2 }), token: { cls: "ai", letter: "2" } },
 ];
 export const SEATS = [0, 1];
 
@@ -63,10 +64,12 @@ export function lineOverlays(line) {
 export function positionWords(p) {
   if (p.over) {
     const [a, b] = p.players.map((/** @type {any} */ x) => x.score);
-    if (p.winner === null) return `The game is over: ${a} to ${b}.`;
+    // Translators: {a} and {b} are the players' final scores.
+    if (p.winner === null) return t("The game is over: {a} to {b}.", { a, b });
     const margin = Math.abs(a - b);
-    return `The game is over: ${playerName(p.winner)} wins ${byWords(margin)} (${a} to ${b}).`;
+    // Translators: {how} is "by 3 points" or "on the tie-break".
+    return t("The game is over: {player} wins {how} ({a} to {b}).", { player: playerName(p.winner), how: byWords(margin), a, b });
   }
-  if (p.pending_leather !== null) return `${playerName(p.pending_leather)} to place a leather patch.`;
-  return `${playerName(p.to_move)} to move.`;
+  if (p.pending_leather !== null) return t("{player} to place a leather patch.", { player: playerName(p.pending_leather) });
+  return t("{player} to move.", { player: playerName(p.to_move) });
 }

@@ -11,11 +11,13 @@
 import { $, REDUCED_MOTION, html } from "../components/dom.js";
 import { pct } from "../components/words.js";
 import { S, playerName, render } from "./state.js";
+import { num, t, tn } from "../components/i18n.js";
 
-const SEARCH_WORDS = /** @type {Record<string, string>} */ ({
-  exact: "exact: every move proven",
-  "partly exact": "partly exact: some outcomes proven",
-  sampled: "sampled",
+// Translators: how the engine searched (after its time and the positions it saw).
+const SEARCH_WORDS = () => /** @type {Record<string, string>} */ ({
+  exact: t("exact: every move proven"),
+  "partly exact": t("partly exact: some outcomes proven"),
+  sampled: t("sampled"),
 });
 
 /** @type {(move: any) => void} */
@@ -56,54 +58,58 @@ export function shownLine(engine) {
 
 /** @param {number} n */
 function positions(n) {
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} million positions`;
-  if (n >= 1e3) return `${Math.round(n / 1e3)} thousand positions`;
-  return `${n} positions`;
+  if (n >= 1e6) return t("{n} million positions", { n: num(n / 1e6, 1) });
+  if (n >= 1e3) return t("{n} thousand positions", { n: Math.round(n / 1e3) });
+  return tn("{count} position", "{count} positions", n);
 }
 
 /** @param {number} m @param {boolean} exact */
-const signed = (m, exact) => `${m > 0 ? "+" : m < 0 ? "−" : "±"}${Math.abs(m).toFixed(exact ? 0 : 1)}`;
+const signed = (m, exact) => `${m > 0 ? "+" : m < 0 ? "−" : "±"}${num(Math.abs(m), exact ? 0 : 1)}`;
 
 /** @param {any} line @returns {[string, string]} the proof's badge and its class */
 function proof(line) {
-  if (line.proven) return ["proven: exact", "exact"];
-  if (line.outcome_proven) return [line.win >= 0.5 ? "proven win" : "proven loss", "outcome"];
-  return [`estimate from ${line.visits.toLocaleString("en")} games`, "estimate"];
+  if (line.proven) return [t("proven: exact"), "exact"];
+  if (line.outcome_proven) return [line.win >= 0.5 ? t("proven win") : t("proven loss"), "outcome"];
+  // Translators: the engine's figures for a line come from {count} games it played out.
+  return [tn("estimate from {count} game", "estimate from {count} games", line.visits), "estimate"];
 }
 
 /** @param {any} engine @returns {string} */
 function stateWords(engine) {
   const snap = engine.snapshot;
   switch (engine.phase) {
-    case "waiting": return "Starting to think…";
-    case "thinking": return "Thinking…";
-    case "solved": return "Solved: every way the game can go was checked, and the figures are exact.";
-    case "time": return `Stopped at the server's limit (${Math.round(snap ? snap.seconds : 0)} s of thinking). Go thinks again.`;
-    case "stopped": return snap ? "Stopped. Go thinks again." : "Stopped.";
-    case "over": return "The game is over: there is nothing left to analyse.";
-    case "refused": case "failed": return "Not thinking.";
-    default: return engine.on ? "" : "Press Go: the engine thinks about the position on the board until you stop it or the server's limit.";
+    case "waiting": return t("Starting to think…");
+    case "thinking": return t("Thinking…");
+    case "solved": return t("Solved: every way the game can go was checked, and the figures are exact.");
+    // Translators: "Go" is the name of the button that starts the engine.
+    case "time": return t("Stopped at the server's limit ({seconds} s of thinking). Go thinks again.", { seconds: Math.round(snap ? snap.seconds : 0) });
+    case "stopped": return snap ? t("Stopped. Go thinks again.") : t("Stopped.");
+    case "over": return t("The game is over: there is nothing left to analyse.");
+    case "refused": case "failed": return t("Not thinking.");
+    default: return engine.on ? "" : t("Press Go: the engine thinks about the position on the board until you stop it or the server's limit.");
   }
 }
 
 /** @param {any} engine @param {any} position */
 function drawBar(engine, position) {
   const snap = engine.snapshot, bar = $("win-bar");
-  let p1 = null, words = "none yet";
+  let p1 = null, words = t("none yet");
   if (position && position.over) {
     p1 = position.winner === 0 ? 1 : 0;
-    words = `${playerName(position.winner)} has won`;
+    words = t("{player} has won", { player: playerName(position.winner) });
   } else if (snap && snap.lines.length && engine.notation === position.position) {
     const best = snap.lines[0];
     p1 = snap.player === 0 ? best.win : 1 - best.win;
-    const how = best.proven || best.outcome_proven ? " (proven)" : "";
-    words = `Player 1 ${pct(p1)}, Player 2 ${pct(1 - p1)}${how}`;
+    const chances = { one: pct(p1), two: pct(1 - p1) };
+    // Translators: the players' win chances, such as "Player 1 42%, Player 2 58%".
+    words = best.proven || best.outcome_proven ? t("Player 1 {one}, Player 2 {two} (proven)", chances)
+      : t("Player 1 {one}, Player 2 {two}", chances);
   }
   bar.classList.toggle("empty", p1 === null);
   $("win-bar-p1").style.width = p1 === null ? "50%" : `${100 * p1}%`;
   $("win-bar-p2").style.width = p1 === null ? "50%" : `${100 * (1 - p1)}%`;
-  bar.setAttribute("aria-label", `win chances with best play: ${words}`);
-  $("win-words").textContent = p1 === null ? "Win chances: press Go" : `Win chances with best play: ${words}`;
+  bar.setAttribute("aria-label", t("win chances with best play: {words}", { words }));
+  $("win-words").textContent = p1 === null ? t("Win chances: press Go") : t("Win chances with best play: {words}", { words });
 }
 
 const NARROW = window.matchMedia("(max-width: 700px)");
@@ -117,7 +123,8 @@ function buildLine(li) {
   const head = html("span", { class: "line-head" }, show);
   for (const part of ["move", "win", "margin"]) html("span", { class: `line-${part}`, "data-part": part }, head);
   for (const part of ["proof", "outcome", "rest"]) html("span", { class: `line-${part}`, "data-part": part }, show);
-  const play = html("button", { type: "button", class: "line-play" }, li, "Play");
+  // Translators: the button that plays a line's first move.
+  const play = html("button", { type: "button", class: "line-play" }, li, t("Play"));
   show.addEventListener("click", () => {
     const r = Number(li.dataset.rank);
     S.shown = S.shown && S.shown.pinned && S.shown.rank === r ? null : { rank: r, pinned: true };
@@ -137,9 +144,13 @@ function drawLine(li, line, rank, mover) {
   const rest = line.line.slice(1);
   /** @type {Record<string, string>} */
   const parts = {
-    move: line.words, win: `win ${pct(line.win)}`, margin: `margin ${signed(line.margin, line.proven)}`, proof: badge,
-    outcome: `${playerName(mover)}: ${line.outcome}`,
-    rest: rest.length ? `then ${rest.slice(0, REST).join("; ")}${rest.length > REST ? `; and ${rest.length - REST} more` : ""}` : "",
+    // Translators: a line's win chance and final margin in points, such as "win 42%", "margin +3".
+    move: line.words, win: t("win {chance}", { chance: pct(line.win) }), margin: t("margin {points}", { points: signed(line.margin, line.proven) }), proof: badge,
+    outcome: t("{player}: {outcome}", { player: playerName(mover), outcome: line.outcome }),
+    // Translators: {moves} are the line's next moves in words, separated by semicolons.
+    rest: !rest.length ? "" : rest.length > REST
+      ? tn("then {moves}; and {count} more", "then {moves}; and {count} more", rest.length - REST, { moves: rest.slice(0, REST).join("; ") })
+      : t("then {moves}", { moves: rest.join("; ") }),
   };
   for (const [part, text] of Object.entries(parts)) {
     const node = /** @type {HTMLElement} */ (li.querySelector(`[data-part="${part}"]`));
@@ -150,7 +161,7 @@ function drawLine(li, line, rank, mover) {
   const play = /** @type {HTMLButtonElement} */ (li.querySelector(".line-play"));
   show.setAttribute("aria-pressed", String(!!S.shown && S.shown.pinned && S.shown.rank === rank));
   li.classList.toggle("shown", !!S.shown && S.shown.rank === rank);
-  play.setAttribute("aria-label", `Play ${line.words}`);
+  play.setAttribute("aria-label", t("Play {move}", { move: line.words }));
   play.disabled = S.busy;
 }
 
@@ -163,7 +174,7 @@ export function drawEngine(engine, position) {
   if ($("engine-state").textContent !== words) $("engine-state").textContent = words;
   const snap = engine.snapshot && position && engine.notation === position.position ? engine.snapshot : null;
   $("engine-figures").textContent = snap
-    ? `${snap.seconds.toFixed(1)} s · ${positions(snap.nodes)} · ${SEARCH_WORDS[snap.search] || snap.search}` : "";
+    ? `${t("{seconds} s", { seconds: num(snap.seconds, 1) })} · ${positions(snap.nodes)} · ${SEARCH_WORDS()[snap.search] || snap.search}` : "";
   $("engine-error").textContent = engine.message;
   drawBar(engine, position);
   const list = $("lines");
@@ -173,7 +184,7 @@ export function drawEngine(engine, position) {
     const li = /** @type {HTMLElement} */ (list.children[rank] || html("li", { class: "line", "data-testid": "line" }, list));
     drawLine(li, line, rank, snap.player);
   });
-  list.setAttribute("aria-label", snap ? `the best moves for ${playerName(snap.player)}, best first` : "the best moves, best first");
+  list.setAttribute("aria-label", snap ? t("the best moves for {player}, best first", { player: playerName(snap.player) }) : t("the best moves, best first"));
   document.body.dataset.engine = engine.phase;
   document.body.dataset.snapshots = String(snap ? Math.round(snap.seconds * 10) : 0);
 }

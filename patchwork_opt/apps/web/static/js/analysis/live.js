@@ -19,7 +19,7 @@
 //                             one is kept), and a new analysis when .on (after a short pause, so
 //                             that stepping through moves starts one analysis, not one per step)
 
-import { withLang } from "../components/i18n.js";
+import { t, withLang } from "../components/i18n.js";
 
 //: ms the board must rest on a position before its analysis starts
 const SETTLE_MS = 250;
@@ -119,7 +119,7 @@ export class Engine {
         this.refused(res.status, body.words || body.detail || res.statusText, Number(res.headers.get("Retry-After") || 0), notation, lines, again);
         return;
       }
-      if (!res.body) throw new Error("the browser cannot read the stream");
+      if (!res.body) throw new Error(t("the browser cannot read the stream"));
       await this.read(res.body, live);
     } catch (err) {
       if (!live()) return;
@@ -145,7 +145,7 @@ export class Engine {
         }
       }
     }
-    if (this.running) this.fail("the analysis stopped: the stream ended early");
+    if (this.running) this.fail(t("the analysis stopped: the stream ended early"));
   }
 
   /** One event of the stream; true when it was the last. @param {string} block */
@@ -159,7 +159,7 @@ export class Engine {
     if (!data.length) return false;  // a comment (a keep-alive)
     const payload = JSON.parse(data.join("\n"));
     if (kind === "error") {
-      this.fail(`the analysis stopped: ${payload.detail}`);
+      this.fail(t("the analysis stopped: {detail}", { detail: payload.detail }));
       return true;
     }
     this.snapshot = payload;
@@ -183,11 +183,13 @@ export class Engine {
     const busy = status === 429 || status === 503;
     this.phase = busy ? "refused" : "failed";
     this.retry = retry;
-    const wait = retry ? `, or wait ${retry} s and press Go` : "";
     // the server's words name the cap; the page says what to do about it
-    if (status === 429) this.message = `The engine is not thinking: ${detail}. Stop an analysis in another tab${wait}.`;
-    else if (status === 503) this.message = `The server is busy: ${detail}. Press Go again${retry ? ` in ${retry} s` : " later"}.`;
-    else this.message = `The engine cannot analyse this position: ${detail}`;
+    // Translators: {detail} is the server's reason; Go is the name of the button that starts the engine.
+    if (status === 429) this.message = retry ? t("The engine is not thinking: {detail}. Stop an analysis in another tab, or wait {seconds} s and press Go.", { detail, seconds: retry })
+      : t("The engine is not thinking: {detail}. Stop an analysis in another tab.", { detail });
+    else if (status === 503) this.message = retry ? t("The server is busy: {detail}. Press Go again in {seconds} s.", { detail, seconds: retry })
+      : t("The server is busy: {detail}. Press Go again later.", { detail });
+    else this.message = t("The engine cannot analyse this position: {detail}", { detail });
     this.on = false;
     this.changed();
   }

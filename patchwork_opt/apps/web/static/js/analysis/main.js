@@ -16,6 +16,7 @@ import { ensurePosition, fromGame, fromNotation, fromRecord, fromSetup, newGame,
 import { S, render, setRenderer } from "./state.js";
 import { followBoard, mountSetup } from "./setup.js";
 import { drawTree } from "./tree.js";
+import { t } from "../components/i18n.js";
 
 /** @type {import("../components/position.js").PositionBoard} */
 let board;
@@ -43,7 +44,7 @@ function draw() {
   document.body.dataset.busy = String(S.busy);
   if (!node || !node.position) return;
   const p = node.position;
-  const from = node.game ? ` Before move ${node.ply + 1} of game ${node.game.id}.` : "";
+  const from = node.game ? ` ${t("Before move {move} of game {game}.", { move: node.ply + 1, game: node.game.id })}` : "";
   $("to-move").textContent = positionWords(p) + from;
   drawBoard();
   const treeKey = `${S.tree && S.tree.version}:${node.id}`;
@@ -199,8 +200,8 @@ function wireEngine() {
     if (engine.running && S.node) engine.go(S.node.notation, lineCount());
   });
   mountLines({ play });
-  $("copy-notation").addEventListener("click", () => copy(S.node ? S.node.notation : "", "The position is copied."));
-  $("copy-link").addEventListener("click", () => copy(location.href, "The link is copied: it opens this position."));
+  $("copy-notation").addEventListener("click", () => copy(S.node ? S.node.notation : "", t("The position is copied.")));
+  $("copy-link").addEventListener("click", () => copy(location.href, t("The link is copied: it opens this position.")));
 }
 
 /** @param {string} text @param {string} done */
@@ -210,7 +211,7 @@ async function copy(text, done) {
     $("copied").textContent = done;
   } catch (err) {
     /** @type {HTMLInputElement} */ ($("notation")).select();
-    $("copied").textContent = "Copying was refused here: the position is selected, copy it with the keyboard.";
+    $("copied").textContent = t("Copying was refused here: the position is selected, copy it with the keyboard.");
   }
 }
 

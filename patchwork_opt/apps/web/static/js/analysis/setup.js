@@ -20,6 +20,7 @@ import { QuiltPainter } from "../components/painter.js";
 import { drawShape, patchCard, patchColour } from "../components/patch.js";
 import { QuiltView } from "../components/quilt.js";
 import { S, playerName } from "./state.js";
+import { t, tn } from "../components/i18n.js";
 
 /** @typedef {[number, number]} Cell */
 
@@ -32,12 +33,6 @@ const F = {
 
 /** @param {string} id @returns {HTMLInputElement} */
 const field = (id) => /** @type {HTMLInputElement} */ ($(id));
-/** @param {number} n @returns {string} "1st", "2nd", "3rd", "4th", ..., "11th", "21st" */
-function ordinal(n) {
-  const teen = Math.floor(n / 10) % 10 === 1;
-  const end = !teen && n % 10 === 1 ? "st" : !teen && n % 10 === 2 ? "nd" : !teen && n % 10 === 3 ? "rd" : "th";
-  return `${n}${end}`;
-}
 
 /** @param {HTMLElement} form @param {string} legend @param {string} id */
 const fieldset = (form, legend, id) => {
@@ -55,23 +50,23 @@ function select(parent, label, options, id) {
 }
 
 function buildCircle(/** @type {HTMLElement} */ form) {
-  const box = fieldset(form, "The circle of patches", "setup-circle");
-  html("p", { class: "legend" }, box, "Press the patches in the circle's order, clockwise from the one after the "
-    + "neutral token (the first three are on offer). Press a patch again to take it out.");
+  const box = fieldset(form, t("The circle of patches"), "setup-circle");
+  html("p", { class: "legend" }, box, t("Press the patches in the circle's order, clockwise from the one after the "
+    + "neutral token (the first three are on offer). Press a patch again to take it out."));
   html("p", { id: "circle-words", "data-testid": "circle-words" }, box);
-  html("ol", { id: "circle-order", "aria-label": "the circle in order" }, box);
+  html("ol", { id: "circle-order", "aria-label": t("the circle in order") }, box);
   const controls = html("div", { class: "controls" }, box);
-  html("button", { type: "button", id: "circle-undo" }, controls, "Take the last one out").addEventListener("click", () => {
+  html("button", { type: "button", id: "circle-undo" }, controls, t("Take the last one out")).addEventListener("click", () => {
     F.edited = true;
     F.circle.pop();
     drawCircle();
   });
-  html("button", { type: "button", id: "circle-clear" }, controls, "Clear the circle").addEventListener("click", () => {
+  html("button", { type: "button", id: "circle-clear" }, controls, t("Clear the circle")).addEventListener("click", () => {
     F.edited = true;
     F.circle = [];
     drawCircle();
   });
-  html("div", { id: "circle-patches", class: "offers", role: "group", "aria-label": "the patches, to pick for the circle" }, box);
+  html("div", { id: "circle-patches", class: "offers", role: "group", "aria-label": t("the patches, to pick for the circle") }, box);
 }
 
 function drawCircle() {
@@ -84,15 +79,18 @@ function drawCircle() {
     html("span", {}, li, `#${pid}`);
   }
   const n = F.circle.length;
-  $("circle-words").textContent = n ? `${n} ${n === 1 ? "patch" : "patches"} on the circle: ${F.circle.map((p) => `#${p}`).join(", ")}.`
-    : "No patch picked: the circle is empty.";
+  // Translators: {patches} lists the patches' ids in the circle's order, such as "#3, #12".
+  $("circle-words").textContent = n ? tn("{count} patch on the circle: {patches}.", "{count} patches on the circle: {patches}.", n,
+    { patches: F.circle.map((p) => `#${p}`).join(", ") })
+    : t("No patch picked: the circle is empty.");
   const cards = $("circle-patches");
   cards.replaceChildren();
   S.catalogue.patches.forEach((/** @type {any} */ p) => {
     const at = F.circle.indexOf(p.id);
     const { card } = patchCard({
-      catalogue: S.catalogue, pid: p.id, size: 9, pressed: at >= 0, note: at >= 0 ? `${ordinal(at + 1)} on the circle` : "",
-      facts: [["cost", p.cost], ["time", p.time], ["income", p.income]],
+      catalogue: S.catalogue, pid: p.id, size: 9, pressed: at >= 0, // Translators: a patch's place in the circle's order (1 is the first after the neutral token).
+      note: at >= 0 ? t("number {n} on the circle", { n: at + 1 }) : "",
+      facts: [[t("cost"), p.cost], [t("time"), p.time], [t("income"), p.income]],
       onChoose: (pid) => {
         F.edited = true;
         F.circle = at >= 0 ? F.circle.filter((x) => x !== pid) : [...F.circle, pid];
@@ -110,7 +108,7 @@ function buildPlayer(parent, seat) {
   const name = playerName(seat);
   const box = fieldset(parent, name, `setup-p${seat}`);
   const quilt = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (svg("svg", { id: `setup-quilt-${seat}`, class: "quilt",
-    role: "group", "aria-label": `${name}'s quilt: press or drag over cells to cover them` }, box)));
+    role: "group", "aria-label": t("{player}'s quilt: press or drag over cells to cover them", { player: name }) }, box)));
   const view = new QuiltView(quilt, { cellButtons: true });
   F.views[seat] = view;
   new QuiltPainter(view, {
@@ -127,16 +125,21 @@ function buildPlayer(parent, seat) {
   const facts = html("p", { id: `setup-cells-${seat}`, class: "legend" }, box);
   facts.setAttribute("aria-live", "polite");
   const row = html("div", { class: "controls" }, box);
-  html("button", { type: "button" }, row, `Clear ${name}'s quilt`).addEventListener("click", () => {
+  html("button", { type: "button" }, row, t("Clear {player}'s quilt", { player: name })).addEventListener("click", () => {
     F.edited = true;
     F.quilts[seat].clear();
     drawQuilt(seat);
   });
   const numbers = html("div", { class: "setup-numbers" }, box);
-  for (const [what, label, max] of [["space", "Space", 53], ["buttons", "Buttons", 999], ["income", "Income", 99]]) {
+  const numberFields = /** @type {[string, string, string, number][]} */ ([
+    // Translators: a player's number fields in the set-up: "Player 1's space", "Player 1's buttons", ...
+    ["space", t("Space"), t("{player}'s space", { player: name }), 53],
+    ["buttons", t("Buttons"), t("{player}'s buttons", { player: name }), 999],
+    ["income", t("Income"), t("{player}'s income", { player: name }), 99]]);
+  for (const [what, label, aria, max] of numberFields) {
     const wrap = html("label", {}, numbers, `${label} `);
     html("input", { id: `setup-${what}-${seat}`, type: "number", min: 0, max, step: 1, inputmode: "numeric",
-      "aria-label": `${name}'s ${what}` }, wrap);
+      "aria-label": aria }, wrap);
   }
 }
 
@@ -145,27 +148,27 @@ function drawQuilt(seat) {
   /** @type {Cell[]} */
   const cells = [...F.quilts[seat]].sort((a, b) => a - b).map((k) => [Math.floor(k / 9), k % 9]);
   F.views[seat].show({ given: cells });
-  $(`setup-cells-${seat}`).textContent = `${cells.length} of 81 cells covered`;
+  $(`setup-cells-${seat}`).textContent = tn("{count} of 81 cells covered", "{count} of 81 cells covered", cells.length);
 }
 
 function buildRest(/** @type {HTMLElement} */ form) {
-  const leather = fieldset(form, "Leather patches still on the track", "setup-leather");
-  select(leather, "The board's printing", { revised: "revised", classic: "classic" }, "setup-printing")
+  const leather = fieldset(form, t("Leather patches still on the track"), "setup-leather");
+  select(leather, t("The board's printing"), { revised: t("revised"), classic: t("classic") }, "setup-printing")
     .addEventListener("change", () => drawLeather(leatherLeft()));
   html("div", { id: "setup-leather-spaces", class: "checks" }, leather);
-  const bonus = fieldset(form, "Who holds the 7x7 bonus tile", "setup-bonus");
+  const bonus = fieldset(form, t("Who holds the 7x7 bonus tile"), "setup-bonus");
   const checks = html("div", { class: "checks" }, bonus);
-  for (const [value, words] of [["", "nobody yet"], ["0", "Player 1"], ["1", "Player 2"]]) {
+  for (const [value, words] of [["", t("nobody yet")], ["0", playerName(0)], ["1", playerName(1)]]) {
     const wrap = html("label", {}, checks);
     html("input", { type: "radio", name: "setup-bonus", value, checked: value === "" }, wrap);
     wrap.append(` ${words}`);
   }
-  const more = fieldset(form, "Needed only sometimes", "setup-more");
+  const more = fieldset(form, t("Needed only sometimes"), "setup-more");
   for (const seat of [0, 1]) $(`setup-space-${seat}`).addEventListener("input", drawRare);
-  const seats = { "": "nobody", 0: "Player 1", 1: "Player 2" };
-  select(more, "When both tokens share a space, on top (moves next):", { "": "say which", 0: "Player 1", 1: "Player 2" }, "setup-on-top");
-  select(more, "A leather patch waiting to be placed by:", seats, "setup-pending");
-  select(more, "First to reach space 53:", seats, "setup-first");
+  const seats = { "": t("nobody"), 0: playerName(0), 1: playerName(1) };
+  select(more, t("When both tokens share a space, on top (moves next):"), { "": t("say which"), 0: playerName(0), 1: playerName(1) }, "setup-on-top");
+  select(more, t("A leather patch waiting to be placed by:"), seats, "setup-pending");
+  select(more, t("First to reach space 53:"), seats, "setup-first");
 }
 
 /** @param {number[]} left the spaces still holding a leather patch */
@@ -176,7 +179,7 @@ function drawLeather(left) {
   for (const space of S.catalogue.leather_printings[printing]) {
     const wrap = html("label", {}, box);
     html("input", { type: "checkbox", value: space, checked: left.includes(space), "data-space": space }, wrap);
-    wrap.append(` space ${space}`);
+    wrap.append(` ${t("space {space}", { space })}`);
   }
 }
 
@@ -240,7 +243,11 @@ function body() {
     const player = { quilt: [...F.quilts[seat]].sort((a, b) => a - b).map((k) => [Math.floor(k / 9), k % 9]) };
     for (const [what, name] of [["space", "position"], ["buttons", "buttons"], ["income", "income"]]) {
       const text = field(`setup-${what}-${seat}`).value.trim(), n = Number(text);
-      if (text === "" || !Number.isInteger(n)) throw new Error(`${playerName(seat)}'s ${what}: "${text}" is not a whole number`);
+      if (text === "" || !Number.isInteger(n)) {
+        const named = { player: playerName(seat) };
+        const fieldName = what === "space" ? t("{player}'s space", named) : what === "buttons" ? t("{player}'s buttons", named) : t("{player}'s income", named);
+        throw new Error(t('{field}: "{text}" is not a whole number', { field: fieldName, text }));
+      }
       player[name] = n;
     }
     return player;
@@ -267,8 +274,8 @@ export function mountSetup(form, o) {
   buildPlayer(players, 1);
   buildRest(form);
   const controls = html("div", { class: "controls" }, form);
-  html("button", { type: "submit", id: "setup-submit" }, controls, "Set up this position");
-  html("button", { type: "button", id: "setup-from-board" }, controls, "Start again from the board's position")
+  html("button", { type: "submit", id: "setup-submit" }, controls, t("Set up this position"));
+  html("button", { type: "button", id: "setup-from-board" }, controls, t("Start again from the board's position"))
     .addEventListener("click", () => { if (S.node && S.node.position) fillSetup(S.node.position); });
   html("p", { id: "setup-error", role: "alert", "data-testid": "setup-error" }, form);
   form.addEventListener("submit", async (evt) => {

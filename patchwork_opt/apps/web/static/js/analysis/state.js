@@ -4,7 +4,9 @@
 //   S            the page's state (below)
 //   render()     redraws the page and writes its address (main.js registers how)
 //   setRenderer(fn)
-//   playerName(seat)   "Player 1" or "Player 2" (JSON's seats 0 and 1)
+//   playerName(seat)   "Player 1" or "Player 2" (JSON's seats 0 and 1), in the page's language
+
+import { t } from "../components/i18n.js";
 
 /** @type {{catalogue: any, tree: import("./tree.js").Tree|null, node: import("./tree.js").Node|null,
  *   busy: boolean, shown: {rank: number, pinned: boolean}|null}} */
@@ -28,4 +30,4 @@ export function render() {
 }
 
 /** @param {number} seat */
-export const playerName = (seat) => `Player ${seat + 1}`;
+export const playerName = (seat) => t("Player {n}", { n: seat + 1 });

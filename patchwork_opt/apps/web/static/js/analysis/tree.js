@@ -21,6 +21,7 @@
 import { html } from "../components/dom.js";
 import { LEATHER, selectionOn } from "../components/geometry.js";
 import { playerName } from "./state.js";
+import { t } from "../components/i18n.js";
 
 /** @typedef {[number, number]} Cell */
 /** @typedef {{patch: number, cells: Cell[], buttons: Cell[]}} Piece */
@@ -107,7 +108,7 @@ export class Tree {
 
 /** @param {Node} node @returns {string} the move that led to the node, as its button says it */
 export function moveName(node) {
-  if (!node.played) return node.game ? `Start: before move ${node.ply + 1} of the game` : "Start: the position opened";
+  if (!node.played) return node.game ? t("Start: before move {move} of the game", { move: node.ply + 1 }) : t("Start: the position opened");
   return `${node.ply}. ${playerName(node.played.player)}: ${node.played.words}`;
 }
 
@@ -131,7 +132,7 @@ export function drawTree(box, tree, current, jump) {
       const [main, ...others] = node.children;
       add(main, into);
       for (const other of others) {
-        const block = html("div", { class: "variation", role: "group", "aria-label": `a variation after move ${node.ply}` }, into);
+        const block = html("div", { class: "variation", role: "group", "aria-label": t("a variation after move {move}", { move: node.ply }) }, into);
         line(other, block);
       }
       node = main;

@@ -19,6 +19,7 @@
 
 import { html, svg } from "./dom.js";
 import { LEATHER } from "./geometry.js";
+import { t } from "./i18n.js";
 
 export const MINI = 15;  // px a cell of a patch drawn on a card
 
@@ -80,7 +81,8 @@ export function patchCard(o) {
   const picture = /** @type {SVGElement} */ (svg("svg", { "aria-hidden": "true" }, card));
   drawShape(picture, o.shape || catalogue.patches[pid].orientations[0], patchColour(pid), size, patchFrame(catalogue, pid));
   const text = html("span", { class: "facts" }, card);
-  html("span", { class: "sr-only" }, text, "patch ");
+  // Translators: said (not shown) before a patch card's id, such as "patch #12".
+  html("span", { class: "sr-only" }, text, `${t("patch")} `);
   html("b", {}, text, `#${pid}`);
   for (const [label, value] of facts) {
     text.append(" ");

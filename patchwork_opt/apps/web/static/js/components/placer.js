@@ -29,6 +29,7 @@ import { LEATHER, SIZE, key, placedAt, turned } from "./geometry.js";
 import { drawButtons, drawShape, patchColour } from "./patch.js";
 import { CELL, outline } from "./quilt.js";
 import { where } from "./words.js";
+import { t, tn } from "./i18n.js";
 
 /** @typedef {[number, number]} Cell */
 /** @typedef {import("./geometry.js").Selection} Selection */
@@ -53,12 +54,14 @@ export function overlapped(shown, clash) {
   for (const piece of shown.pieces) {
     if (!piece.cells.some(([r, c]) => hit.has(key(r, c)))) continue;
     for (const [r, c] of piece.cells) onPieces.add(key(r, c));
-    const name = piece.patch === LEATHER ? "the leather patch" : `patch #${piece.patch}`;
-    parts.push(`${name} already on ${where(piece.cells)}`);
+    parts.push(piece.patch === LEATHER ? t("the leather patch already on {where}", { where: where(piece.cells) })
+      // Translators: {patch} is a patch's id such as #12, {where} its rows and columns.
+      : t("patch {patch} already on {where}", { patch: `#${piece.patch}`, where: where(piece.cells) }));
   }
   const rest = clash.filter(([r, c]) => !onPieces.has(key(r, c)));
-  if (rest.length) parts.push(`the covered ${rest.length === 1 ? "cell" : "cells"} at ${where(rest)}`);
-  return parts.join(" and ");
+  if (rest.length) parts.push(tn("the covered cell at {where}", "the covered cells at {where}", rest.length, { where: where(rest) }));
+  // Translators: joins the things a placement overlaps, such as "patch #3 already on row 1, col 2".
+  return parts.reduce((all, part) => t("{first} and {second}", { first: all, second: part }));
 }
 
 export class Placer {
@@ -116,7 +119,7 @@ export class Placer {
   problem(at) {
     const covered = this.hooks.covered();
     const clash = at.cells.filter(([r, c]) => covered.has(key(r, c)));
-    return clash.length ? `it overlaps ${overlapped(this.view.shown, clash)}` : "";
+    return clash.length ? t("it overlaps {what}", { what: overlapped(this.view.shown, clash) }) : "";
   }
 
   /** The patch in hand where it would go (green, or red when it cannot), in the view's preview layer. */
@@ -139,7 +142,7 @@ export class Placer {
     if (!at || !this.hooks.canAct()) return;
     const bad = this.problem(at);
     if (bad) {
-      (this.hooks.refused || ((m) => showError(new Error(m))))(`cannot place it there: ${bad}`);
+      (this.hooks.refused || ((m) => showError(new Error(m))))(t("cannot place it there: {why}", { why: bad }));
       return;
     }
     showError(null);
@@ -283,7 +286,8 @@ export class Placer {
 export function drawTray(box, caption, placer, name) {
   const sel = placer.selected;
   drawShape(box, sel, sel ? patchColour(sel.patch) : "", TRAY_CELL, TRAY_FRAME);
-  if (!sel) caption.textContent = "Choose a patch, or drag one onto the quilt.";
-  else if (placer.armed) caption.textContent = `${name}: tap the preview or press Place to put it there`;
-  else caption.textContent = `${name}: point at the quilt (or tap it) to see where it goes`;
+  if (!sel) caption.textContent = t("Choose a patch, or drag one onto the quilt.");
+  // Translators: {name} is the patch in hand, such as "Patch #12"; Place is the name of a button.
+  else if (placer.armed) caption.textContent = t("{name}: tap the preview or press Place to put it there", { name });
+  else caption.textContent = t("{name}: point at the quilt (or tap it) to see where it goes", { name });
 }

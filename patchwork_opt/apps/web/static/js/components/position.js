@@ -37,9 +37,10 @@ import { drawShape, patchCard, patchColour } from "./patch.js";
 import { Placer, drawTray } from "./placer.js";
 import { QuiltView } from "./quilt.js";
 import { drawStats, drawTrack } from "./track.js";
-import { count } from "./words.js";
+import { LANG, t, tn } from "./i18n.js";
 
-const QUILT_HELP = "choose a patch, then the arrow keys move it, R and F turn it, Enter places it, Escape cancels";
+// Translators: a quilt's label for screen readers: {quilt} is its title, such as "Your quilt".
+const quiltHelp = (/** @type {string} */ quilt) => t("{quilt}: choose a patch, then the arrow keys move it, R and F turn it, Enter places it, Escape cancels", { quilt });
 
 /** @typedef {{key: string, title: string, who: string, token: {cls: string, letter: string}, plays?: boolean}} Panel */
 
@@ -53,7 +54,7 @@ function svgBox(id, cls, parent) {
 }
 
 /** "your quilt", "the AI's quilt", "player 1's quilt": a title as the middle of a sentence. @param {string} title */
-const lowered = (title) => title.charAt(0).toLowerCase() + title.slice(1);
+const lowered = (title) => (LANG === "en" ? title.charAt(0).toLowerCase() + title.slice(1) : title);
 
 /** The element of the page with that id (the board adopts the page's own layout). @param {string} id @returns {any} */
 function adopted(id) {
@@ -107,7 +108,7 @@ export class PositionBoard {
       this.buildSide(boards);
       this.track = svgBox(id("track"), "track", container);
       this.track.setAttribute("role", "img");
-      this.track.setAttribute("aria-label", "time track");
+      this.track.setAttribute("aria-label", t("time track"));
       legendOf(o.panels, html("p", { class: "legend" }, container));
     } else this.adoptSide();
     const b = this.buttons;
@@ -122,22 +123,22 @@ export class PositionBoard {
   buildSide(boards) {
     const id = this.id;
     const side = html("div", { class: "side" }, boards);
-    html("h2", {}, side, "On offer");
+    html("h2", {}, side, t("On offer"));
     this.offers = html("div", { class: "offers", id: id("offers") }, side);
     const tray = html("div", { class: "tray" }, side);
     this.trayShape = svgBox(id("tray-shape"), "tray-shape", tray);
     this.trayShape.setAttribute("role", "img");
-    this.trayShape.setAttribute("aria-label", "the chosen patch as it will be placed");
+    this.trayShape.setAttribute("aria-label", t("the chosen patch as it will be placed"));
     this.trayCaption = html("p", { class: "tray-caption", id: id("tray-caption") }, tray);
     const controls = html("div", { class: "controls" }, side);
     /** @type {Record<string, HTMLButtonElement>} */
     this.buttons = {};
-    for (const [name, label, keys] of CONTROLS) {
+    for (const [name, label, keys] of CONTROLS()) {
       const button = /** @type {HTMLButtonElement} */ (html("button", { type: "button", id: id(name) }, controls, label));
       if (keys) button.setAttribute("aria-keyshortcuts", keys);
       this.buttons[name] = button;
     }
-    html("h3", {}, side, "Coming next");
+    html("h3", {}, side, t("Coming next"));
     this.upcoming = html("div", { class: "upcoming-ids", id: id("upcoming") }, side);
   }
 
@@ -149,7 +150,7 @@ export class PositionBoard {
     this.trayCaption = adopted(id("tray-caption"));
     /** @type {Record<string, HTMLButtonElement>} */
     this.buttons = {};
-    for (const [name] of CONTROLS) this.buttons[name] = adopted(id(name));
+    for (const [name] of CONTROLS()) this.buttons[name] = adopted(id(name));
     this.upcoming = adopted(id("upcoming"));
     this.track = adopted(id("track"));
   }
@@ -207,8 +208,9 @@ export class PositionBoard {
       const seat = seats[i], view = this.views[i], moves = this.plays(i);
       view.svg.setAttribute("role", moves ? "application" : "img");
       view.svg.setAttribute("tabindex", moves ? "0" : "-1");
-      view.svg.setAttribute("aria-label", moves ? `${lowered(panel.title)}: ${QUILT_HELP}` : lowered(panel.title));
-      this.titles[i].textContent = titles ? titles[i] : seat === mover ? `${panel.title} (to move)` : panel.title;
+      view.svg.setAttribute("aria-label", moves ? quiltHelp(lowered(panel.title)) : lowered(panel.title));
+      // Translators: a quilt's title when its player is to move, such as "Player 1's quilt (to move)".
+      this.titles[i].textContent = titles ? titles[i] : seat === mover ? t("{title} (to move)", { title: panel.title }) : panel.title;
       view.show({ given: position.boards[seat].given || [], pieces: pieces ? pieces[seat] : position.boards[seat].pieces });
       for (const o of overlays.filter((x) => x.seat === seat)) view.overlay(o.cells, o.kind, { label: o.label, testid: o.testid });
       this.placers[i].drawPreview();
@@ -231,10 +233,10 @@ export class PositionBoard {
       const mine = !!chosen && chosen.patch === offer.patch;
       // why the player to move cannot buy it (the server says whether: offer.buyable)
       const why = offer.buyable || this.mover() < 0 || position.pending_leather ? ""
-        : me.buttons < offer.cost ? "(too dear)" : "(does not fit)";
+        : me.buttons < offer.cost ? t("(too dear)") : t("(does not fit)");
       const { card, picture } = patchCard({
         catalogue: this.o.catalogue, pid: offer.patch, shape: mine ? chosen : null, pressed: mine,
-        facts: [["cost", offer.cost], ["time", offer.time], ["income", offer.income]],
+        facts: [[t("cost"), offer.cost], [t("time"), offer.time], [t("income"), offer.income]],
         note: why, usable: offer.buyable && buying,
         onChoose: (pid) => this.choose(pid),
       });
@@ -244,12 +246,13 @@ export class PositionBoard {
     this.drawUpcoming(position.upcoming.slice(0, 9));
     const gain = Math.max(me.advance_to - me.position, 0);  // the server's advance_to: the rule is the engine's
     const b = this.buttons;
-    b.advance.textContent = `Advance (+${count(gain, "button")})`;
+    // Translators: the Advance button, with the buttons the move takes.
+    b.advance.textContent = tn("Advance (+{count} button)", "Advance (+{count} buttons)", gain);
     b.advance.disabled = !act || position.pending_leather;
     b.rotate.disabled = b.flip.disabled = !act || !chosen || chosen.patch === LEATHER;
     b.place.disabled = !act || !chosen || !placer.hover;
     b.cancel.disabled = !act || !chosen || position.pending_leather;
-    const name = !chosen ? "" : chosen.patch === LEATHER ? "The leather patch" : `Patch #${chosen.patch}`;
+    const name = !chosen ? "" : chosen.patch === LEATHER ? t("The leather patch") : t("Patch {patch}", { patch: `#${chosen.patch}` });
     drawTray(this.trayShape, this.trayCaption, placer, name);
   }
 
@@ -258,7 +261,8 @@ export class PositionBoard {
     this.upcoming.replaceChildren();
     for (const pid of pids) {
       const p = this.o.catalogue.patches[pid];
-      const title = `#${pid}: cost ${p.cost}, time ${p.time}, income ${p.income}`;
+      // Translators: a patch coming next, named by its id and figures.
+      const title = t("{patch}: cost {cost}, time {time}, income {income}", { patch: `#${pid}`, cost: p.cost, time: p.time, income: p.income });
       const item = html("span", { class: "upcoming", title }, this.upcoming);
       const picture = /** @type {SVGSVGElement} */ (document.createElementNS(SVG_NS, "svg"));
       picture.setAttribute("role", "img");
@@ -287,8 +291,8 @@ export class PositionBoard {
 }
 
 /** The placement buttons and Advance: [name, label, keys]. */
-const CONTROLS = [["rotate", "Rotate ⟳", "R"], ["flip", "Flip ⇋", "F"], ["place", "Place", "Enter"],
-  ["cancel", "Cancel", "Escape"], ["advance", "Advance", ""]];
+const CONTROLS = () => [["rotate", t("Rotate ⟳"), "R"], ["flip", t("Flip ⇋"), "F"], ["place", t("Place"), "Enter"],
+  ["cancel", t("Cancel"), "Escape"], ["advance", t("Advance"), ""]];
 
 /** The track's legend: each panel's token, then the marks. @param {Panel[]} panels @param {HTMLElement} legend */
 function legendOf(panels, legend) {
@@ -297,7 +301,7 @@ function legendOf(panels, legend) {
     legend.append(` ${panel.who} · `);
   }
   html("span", { class: "dot mark" }, legend);
-  legend.append(" income mark · ");
+  legend.append(` ${t("income mark")} · `);
   html("span", { class: "sq" }, legend);
-  legend.append(" leather patch · 53: the end");
+  legend.append(` ${t("leather patch")} · ${t("53: the end")}`);
 }

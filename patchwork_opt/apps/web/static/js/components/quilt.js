@@ -25,6 +25,7 @@ import { svg } from "./dom.js";
 import { SIZE, coveredSet, fullWindow, key } from "./geometry.js";
 import { drawButtons, patchColour } from "./patch.js";
 import { FIRST_NUMBER } from "./words.js";
+import { t } from "./i18n.js";
 
 export const CELL = 34;   // px a quilt cell
 const MARGIN = 16;        // px left of and above the quilt for the row and column numbers
@@ -88,7 +89,7 @@ export class QuiltView {
         const cell = svg("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: "cell", "data-r": r, "data-c": c }, grid);
         if (this.cellButtons) {
           cell.setAttribute("role", "button");
-          cell.setAttribute("aria-label", `row ${r + FIRST_NUMBER}, col ${c + FIRST_NUMBER}`);
+          cell.setAttribute("aria-label", t("row {row}, col {col}", { row: r + FIRST_NUMBER, col: c + FIRST_NUMBER }));
           cell.setAttribute("aria-pressed", "false");
           cell.setAttribute("tabindex", r === 0 && c === 0 ? "0" : "-1");
         }

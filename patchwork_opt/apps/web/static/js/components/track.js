@@ -16,6 +16,7 @@
 //   drawStats(dl, player)              a player's figures (each value tagged data-stat)
 
 import { REDUCED_MOTION, svg } from "./dom.js";
+import { num, t } from "./i18n.js";
 
 const BOX = 40, ROW = 44;   // px a space's step across and a row's step down
 const NARROW = window.matchMedia("(max-width: 700px)");
@@ -122,20 +123,21 @@ export function onLayoutChange(redraw) {
 /** @param {HTMLElement} dl @param {any} player */
 export function drawStats(dl, player) {
   dl.replaceChildren();
+  // [the stat's key (tests and styles read it), its words, its value]
   const rows = [
-    ["Space", player.position],
-    ["Buttons", player.buttons],
-    ["Income", player.income],
-    ["Empty cells", player.empty],
-    ["7x7 bonus", player.bonus ? "yes" : "no"],
-    ["Score now", player.score],
+    ["space", t("Space"), player.position],
+    ["buttons", t("Buttons"), player.buttons],
+    ["income", t("Income"), player.income],
+    ["empty-cells", t("Empty cells"), player.empty],
+    ["7x7-bonus", t("7x7 bonus"), player.bonus ? t("yes") : t("no")],
+    ["score-now", t("Score now"), player.score],
   ];
-  for (const [k, v] of rows) {
+  for (const [stat, k, v] of rows) {
     const dt = document.createElement("dt");
     dt.textContent = String(k);
     const dd = document.createElement("dd");
-    dd.textContent = String(v);
-    dd.dataset.stat = String(k).toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    dd.textContent = typeof v === "number" ? num(v) : String(v);
+    dd.dataset.stat = String(stat);
     dl.append(dt, dd);
   }
 }

@@ -11,18 +11,25 @@
 //   pct(x), signedPct(x), points(x), capital(text), article(word), byWords(margin)
 //                            "42%", "+4%" / "−4%", "2.5 points" / "1 point", "Abc", "a mistake", "by 3 points"
 
+import { t, tn } from "./i18n.js";
+
 //: How rows and columns are numbered for people: the quilt's labels and the server's words agree
 //: ("buy #27 at rows 6-7, cols 1-3", rows and columns from 0 at the top left).
 export const FIRST_NUMBER = 0;
 
 /** @param {[number, number][]} cells @returns {string} */
 export function where(cells) {
-  /** @param {number[]} xs @param {string} one @param {string} many */
-  const span = (xs, one, many) => {
-    const lo = Math.min(...xs) + FIRST_NUMBER, hi = Math.max(...xs) + FIRST_NUMBER;
-    return lo === hi ? `${one} ${lo}` : `${many} ${lo}-${hi}`;
-  };
-  return `${span(cells.map((x) => x[0]), "row", "rows")}, ${span(cells.map((x) => x[1]), "col", "cols")}`;
+  /** @param {number[]} xs */
+  const span = (xs) => [Math.min(...xs) + FIRST_NUMBER, Math.max(...xs) + FIRST_NUMBER];
+  const [r0, r1] = span(cells.map((x) => x[0])), [c0, c1] = span(cells.map((x) => x[1]));
+  // Translators: where cells lie on a quilt; rows and columns are numbered from 0 at the top left.
+  if (r0 === r1 && c0 === c1) return t("row {row}, col {col}", { row: r0, col: c0 });
+  // Translators: where cells lie on a quilt (one row, several columns).
+  if (r0 === r1) return t("row {row}, cols {first}-{last}", { row: r0, first: c0, last: c1 });
+  // Translators: where cells lie on a quilt (several rows, one column).
+  if (c0 === c1) return t("rows {first}-{last}, col {col}", { first: r0, last: r1, col: c0 });
+  // Translators: where cells lie on a quilt (several rows and columns).
+  return t("rows {first}-{last}, cols {firstCol}-{lastCol}", { first: r0, last: r1, firstCol: c0, lastCol: c1 });
 }
 
 /** @param {any} move a move the server sent @param {string|null} [words] its words, when sent beside it @returns {string} */
@@ -36,18 +43,24 @@ export function moveWords(move, words = null) {
 export const count = (n, noun, plural) => `${n} ${n === 1 ? noun : plural || `${noun}s`}`;
 
 /** @param {number} x a chance in [0, 1] */
-export const pct = (x) => `${Math.round(100 * x)}%`;
+export const pct = (x) => new Intl.NumberFormat(numberLocale(), { style: "percent" }).format(Math.round(100 * x) / 100);
+
+/** The locale numbers are written in (the page's language; English for the pseudo-locale). */
+function numberLocale() {
+  const lang = document.documentElement.lang || "en";
+  return lang === "en-XA" ? "en" : lang;
+}
 
 /** @param {number} x a change of chance in [-1, 1]: "+4%", "−4%" (a minus sign), "0%" */
 export const signedPct = (x) => {
   const n = Math.round(100 * x);
-  return n > 0 ? `+${n}%` : n < 0 ? `\u2212${-n}%` : "0%";
+  return n > 0 ? `+${pct(n / 100)}` : n < 0 ? `\u2212${pct(-n / 100)}` : pct(0);
 };
 
 /** @param {number} x points, to one decimal: "20 points", "2.5 points", "1 point" */
 export const points = (x) => {
   const r = Math.round(10 * x) / 10;
-  return `${Number.isInteger(r) ? r : r.toFixed(1)} ${r === 1 ? "point" : "points"}`;
+  return tn("{count} point", "{count} points", r);
 };
 
 /** @param {string} text */
@@ -57,4 +70,5 @@ export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 export const article = (word) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 
 /** @param {number} margin the final margin: "by 3 points", "by 1 point", "on the tie-break" */
-export const byWords = (margin) => (margin === 0 ? "on the tie-break" : `by ${count(Math.abs(margin), "point")}`);
+export const byWords = (margin) => (margin === 0 ? t("on the tie-break")
+  : tn("by {count} point", "by {count} points", Math.abs(margin)));

@@ -4,6 +4,7 @@
 
 import { $ } from "../components/dom.js";
 import { S } from "./state.js";
+import { t } from "../components/i18n.js";
 
 /** @param {string} id @returns {HTMLSelectElement} */
 const select = (id) => /** @type {HTMLSelectElement} */ ($(id));
@@ -28,16 +29,17 @@ export function fillThemeSelect() {
   const themes = S.themes ? S.themes[select("kind").value] || [] : [];
   const any = document.createElement("option");
   any.value = "";
-  any.textContent = "any";
+  any.textContent = t("any");
   themeSelect.replaceChildren(any);
-  for (const t of themes) {
+  for (const theme of themes) {
     const option = document.createElement("option");
-    option.value = t.theme;
-    option.textContent = t.puzzles ? t.words : `${t.words} (no puzzles yet)`;
-    option.disabled = !t.puzzles;
+    option.value = theme.theme;
+    // Translators: {theme} is a puzzle theme in the server's words.
+    option.textContent = theme.puzzles ? theme.words : t("{theme} (no puzzles yet)", { theme: theme.words });
+    option.disabled = !theme.puzzles;
     themeSelect.appendChild(option);
   }
-  themeSelect.value = themes.some((/** @type {any} */ t) => t.theme === keep && t.puzzles) ? keep : "";
+  themeSelect.value = themes.some((/** @type {any} */ x) => x.theme === keep && x.puzzles) ? keep : "";
 }
 
 /** What POST /api/puzzles is asked for by the filters and the streak. */
@@ -56,16 +58,17 @@ export function drawStreak() {
   const best = S.visitor ? S.visitor.best_streak : 0;
   const now = S.visitor ? S.visitor.streak : 0;
   $("streak").hidden = !S.streakMode && !best;
-  $("streak").textContent = `${S.streakMode ? "Streak mode. " : ""}Streak: ${now} · best ${best}`;
+  $("streak").textContent = S.streakMode ? t("Streak mode. Streak: {now} · best {best}", { now, best })
+    : t("Streak: {now} · best {best}", { now, best });
 }
 
 export function drawHeader() {
   $("streak-mode").setAttribute("aria-pressed", String(S.streakMode));
-  $("streak-mode").textContent = S.streakMode ? "Streak: on" : "Streak";
+  $("streak-mode").textContent = S.streakMode ? t("Streak: on") : t("Streak");
   select("difficulty").disabled = S.streakMode;
   const at = S.puzzle ? S.set.indexOf(S.puzzle.id) : -1;
-  $("next").textContent = at >= 0 && at + 1 < S.set.length ? `Next of your game (${at + 2} of ${S.set.length})`
-    : S.streakMode ? "Next in the streak" : "New puzzle";
+  $("next").textContent = at >= 0 && at + 1 < S.set.length ? t("Next of your game ({k} of {n})", { k: at + 2, n: S.set.length })
+    : S.streakMode ? t("Next in the streak") : t("New puzzle");
   for (const id of ["next", "daily", "streak-mode"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = S.busy;
   document.body.dataset.streakMode = String(S.streakMode);
 }
@@ -73,11 +76,13 @@ export function drawHeader() {
 export function noteText() {
   const p = S.puzzle;
   const at = S.set.indexOf(p.id);
-  if (at >= 0 && S.board && S.board.setNote) return `${S.board.setNote}: ${at + 1} of ${S.set.length}.`;
-  if (at >= 0) return `A puzzle of the set in this page's address: ${at + 1} of ${S.set.length}.`;
-  if (p.daily) return `The daily puzzle of ${p.daily} (UTC): the same for everyone today.`;
-  if (p.retry) return "You missed this puzzle before: another try.";
-  if (S.inStreak) return `Streak mode: the puzzles get harder as your streak grows (difficulty ${p.difficulty} now).`;
+  // Translators: {note} says what the set is, such as "A mistake of your game, as an exercise".
+  if (at >= 0 && S.board && S.board.setNote) return t("{note}: {k} of {n}.", { note: S.board.setNote, k: at + 1, n: S.set.length });
+  if (at >= 0) return t("A puzzle of the set in this page's address: {k} of {n}.", { k: at + 1, n: S.set.length });
+  // Translators: {date} is a date such as 2026-12-05.
+  if (p.daily) return t("The daily puzzle of {date} (UTC): the same for everyone today.", { date: p.daily });
+  if (p.retry) return t("You missed this puzzle before: another try.");
+  if (S.inStreak) return t("Streak mode: the puzzles get harder as your streak grows (difficulty {difficulty} now).", { difficulty: p.difficulty });
   return "";
 }
 

@@ -20,6 +20,7 @@
 
 import { html } from "../components/dom.js";
 import { moveCells, selectionOn } from "../components/geometry.js";
+import { t } from "../components/i18n.js";
 
 /** @typedef {{key: string, title: string, moves: any[], players: number[], words: string[]}} Line */
 
@@ -80,7 +81,8 @@ export class LineSteps {
         const shown = !!this.at && this.at.line === i && this.at.step === j;
         if (shown) li.classList.add("current");
         const button = html("button", { type: "button", "aria-pressed": String(shown) }, li,
-          `${mine ? "you" : "the other player"}: ${line.words[j]}`);
+          // Translators: a move of a line of play, by you or by the other player; {move} is the move in words.
+          mine ? t("you: {move}", { move: line.words[j] }) : t("the other player: {move}", { move: line.words[j] }));
         button.addEventListener("click", () => { this.at = shown ? null : { line: i, step: j }; this.mark(); this.changed(); });
       });
     });

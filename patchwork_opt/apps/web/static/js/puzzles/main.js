@@ -10,6 +10,7 @@ import { drawHeader, drawStreak, fillKindSelect, fillThemeSelect, leaveSet, newP
 import { kindModule } from "./kinds/index.js";
 import { S, canAct, ratingText, render, setRenderer } from "./state.js";
 import { drawVerdict } from "./verdict.js";
+import { t } from "../components/i18n.js";
 
 const VISITOR_KEY = "patchwork-puzzle-visitor";
 const PUZZLE_ID = /^[a-z][0-9a-f]{12}$/;
@@ -22,18 +23,18 @@ function draw() {
   $("intro").hidden = !!p;
   $("puzzle").hidden = !p;
   document.body.dataset.busy = String(S.busy);
-  if (S.visitor) $("my-rating").textContent = `Your puzzle rating: ${ratingText(S.visitor)}`;
+  if (S.visitor) $("my-rating").textContent = t("Your puzzle rating: {rating}", { rating: ratingText(S.visitor) });
   drawStreak();
   drawHeader();
   if (!p) return;
   for (const [kind, board] of boards) board.section.hidden = kind !== p.kind;
   $("task").textContent = S.board.task(p);
   $("puzzle-themes").hidden = !p.themes.length;
-  $("puzzle-themes").textContent = `Themes: ${p.themes.map((/** @type {any} */ t) => t.words).join(", ")}.`;
+  $("puzzle-themes").textContent = t("Themes: {themes}.", { themes: p.themes.map((/** @type {any} */ theme) => theme.words).join(", ") });
   $("puzzle-note").textContent = noteText();
   $("puzzle-note").hidden = !$("puzzle-note").textContent;
-  $("puzzle-rating").textContent = S.board.rated === false ? `Puzzle ${p.id}, not rated (an exercise of your own)`
-    : `Puzzle ${p.id}, rated ${ratingText(S.answer ? S.answer.rating : p.rating)}`;
+  $("puzzle-rating").textContent = S.board.rated === false ? t("Puzzle {id}, not rated (an exercise of your own)", { id: p.id })
+    : t("Puzzle {id}, rated {rating}", { id: p.id, rating: ratingText(S.answer ? S.answer.rating : p.rating) });
   /** @type {HTMLAnchorElement} */ ($("puzzle-workshop")).href = S.board.workshop(p);
   const analysis = S.answer && S.board.analysis ? S.board.analysis(p) : "";  // once answered: no spoiler before
   $("puzzle-analysis").hidden = !analysis;

@@ -13,10 +13,11 @@ import { html } from "../components/dom.js";
 import { analysisHref, workshopHref } from "../components/nav.js";
 import { PositionBoard } from "../components/position.js";
 import { LineSteps } from "./line.js";
+import { t } from "../components/i18n.js";
 
 export const PANELS = [
-  { key: "you", title: "Your quilt", who: "you", token: { cls: "human", letter: "Y" } },
-  { key: "other", title: "The other player's quilt", who: "the other player", token: { cls: "ai", letter: "O" } },
+  { key: "you", title: t("Your quilt"), who: t("you"), token: { cls: "human", letter: "Y" } },
+  { key: "other", title: t("The other player's quilt"), who: t("the other player"), token: { cls: "ai", letter: "O" } },
 ];
 
 export class MoveBoard {

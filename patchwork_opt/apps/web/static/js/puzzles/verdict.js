@@ -3,6 +3,7 @@
 
 import { $ } from "../components/dom.js";
 import { S, ratingText } from "./state.js";
+import { t } from "../components/i18n.js";
 
 export function drawVerdict() {
   const a = S.answer;
@@ -10,13 +11,14 @@ export function drawVerdict() {
   document.body.dataset.answered = a ? (a.correct ? "correct" : "wrong") : "";
   if (!a) return;
   $("verdict").className = a.correct ? "correct" : "wrong";
-  $("verdict-title").textContent = a.correct ? "Correct!" : "Not this one";
+  $("verdict-title").textContent = a.correct ? t("Correct!") : t("Not this one");
   $("verdict-text").textContent = S.board.verdict(S.puzzle, a);
   S.board.proof(S.puzzle, a, $("verdict-proof"));
-  const rated = a.rated ? "" : " (answered before: the ratings did not move)";
+  const ratings = { mine: ratingText(a.visitor), puzzle: ratingText(a.rating) };
   $("verdict-ratings").textContent = S.board.rated === false
-    ? `Your rating: ${ratingText(a.visitor)} (exercises move no rating).`
-    : `Your rating: ${ratingText(a.visitor)}. This puzzle: ${ratingText(a.rating)}${rated}.`;
+    ? t("Your rating: {mine} (exercises move no rating).", ratings)
+    : a.rated ? t("Your rating: {mine}. This puzzle: {puzzle}.", ratings)
+      : t("Your rating: {mine}. This puzzle: {puzzle} (answered before: the ratings did not move).", ratings);
   $("verdict-habits").textContent = habitsText(a);
 }
 
@@ -24,11 +26,11 @@ export function drawVerdict() {
 function habitsText(a) {
   const parts = [];
   if (S.inStreak) {
-    const best = `best ${a.visitor.best_streak}`;
-    if (a.correct && a.visitor.streak > S.streakBefore) parts.push(`Streak: ${a.visitor.streak} (${best}).`);
-    else if (!a.correct) parts.push(`Streak over at ${S.streakBefore} (${best}): the next puzzle starts a new one.`);
-    else parts.push(`Solved before, so the streak stays at ${a.visitor.streak} (${best}).`);
+    const best = a.visitor.best_streak, now = a.visitor.streak;
+    if (a.correct && now > S.streakBefore) parts.push(t("Streak: {now} (best {best}).", { now, best }));
+    else if (!a.correct) parts.push(t("Streak over at {now} (best {best}): the next puzzle starts a new one.", { now: S.streakBefore, best }));
+    else parts.push(t("Solved before, so the streak stays at {now} (best {best}).", { now, best }));
   }
-  if (a.again) parts.push("This puzzle comes back after a few more, until you solve it.");
+  if (a.again) parts.push(t("This puzzle comes back after a few more, until you solve it."));
   return parts.join(" ");
 }

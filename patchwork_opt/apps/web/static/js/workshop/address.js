@@ -14,6 +14,7 @@
 //   writeAddress()        the address of the page as it is now (history.replaceState)
 
 import { cellsOfCode, quiltCode } from "../components/geometry.js";
+import { t } from "../components/i18n.js";
 import { S, coveredCells } from "./state.js";
 
 const MODES = ["placements", "fill", "bonus"];
@@ -36,19 +37,19 @@ export function readAddress(search) {
     if (text === null || text === "") return null;
     const n = Number(text);
     if (Number.isInteger(n) && n >= lo && n <= hi) return n;
-    problems.push(`${name}: "${text.slice(0, 20)}" is not a whole number from ${lo} to ${hi}`);
+    problems.push(t('{name}: "{text}" is not a whole number from {lo} to {hi}', { name, text: text.slice(0, 20), lo, hi }));
     return null;
   };
   start.ply = whole("ply", 0, 1000);
   start.player = whole("player", 0, 1);
   for (const part of (q.get("patches") || "").split(",").filter(Boolean)) {
     const id = Number(part.replace(/^#/, ""));
-    if (!Number.isInteger(id) || id < 0 || id >= PATCH_COUNT) problems.push(`patches: no patch "${part.slice(0, 10)}" (ids 0-32)`);
+    if (!Number.isInteger(id) || id < 0 || id >= PATCH_COUNT) problems.push(t('patches: no patch "{part}" (ids 0-32)', { part: part.slice(0, 10) }));
     else if (!start.patches.includes(id)) start.patches.push(id);
   }
   const objective = q.get("objective");
   if (objective === "cells" || objective === "points") start.options.objective = objective;
-  else if (objective) problems.push(`objective: "${objective.slice(0, 20)}" is neither cells nor points`);
+  else if (objective) problems.push(t('objective: "{value}" is neither cells nor points', { value: objective.slice(0, 20) }));
   // the budget and the marks are kept as written: the API names what is wrong with them
   if (q.has("budget")) start.options.budget = q.get("budget");
   if (q.has("marks")) start.options.marks = q.get("marks");
@@ -56,7 +57,7 @@ export function readAddress(search) {
   for (const name of ["cells", "cost", "time", "income"]) if (q.has(name)) start.filters[name] = q.get(name);
   const mode = q.get("mode") || "";
   if (MODES.includes(mode)) start.mode = mode;
-  else if (mode) problems.push(`mode: "${mode.slice(0, 20)}" is none of ${MODES.join(", ")}`);
+  else if (mode) problems.push(t('mode: "{value}" is none of {modes}', { value: mode.slice(0, 20), modes: MODES.join(", ") }));
   start.step = whole("step", 1, 40) || 0;
   return start;
 }

@@ -12,7 +12,8 @@
 
 import { $, html } from "../components/dom.js";
 import { coveredSet, key } from "../components/geometry.js";
-import { count, where } from "../components/words.js";
+import { num, t, tn } from "../components/i18n.js";
+import { where } from "../components/words.js";
 import { S, coveredCells, keptPieces, render } from "./state.js";
 
 /** @param {any} answer @returns {any[]} the pieces a fill or 7x7 answer places */
@@ -66,8 +67,9 @@ export function drawQuilt(view) {
   if (pieces.length) view.overlay(pieces[pieces.length - 1].cells, "answer", { testid: "answer-mark" });
 }
 
-const REASONS = [["where", "Where"], ["touches", "Touches"], ["keeps_open", "Keeps open"],
-  ["open_area", "Open area"], ["next_patches", "Next patches"], ["square", "The 7x7"], ["score", "Score"]];
+// Translators: the terms of a placement's reasons (a list of term: explanation).
+const REASONS = () => [["where", t("Where")], ["touches", t("Touches")], ["keeps_open", t("Keeps open")],
+  ["open_area", t("Open area")], ["next_patches", t("Next patches")], ["square", t("The 7x7")], ["score", t("Score")]];
 
 /** @param {HTMLElement} dl @param {[string, string][]} rows */
 function fillList(dl, rows) {
@@ -82,27 +84,36 @@ function fillList(dl, rows) {
 /** @param {any} view PlacementsView @param {number} k */
 function placementWords(view, k) {
   const p = view.placements[k - 1];
-  const ahead = view.lookahead.length ? `, looking ahead to ${view.lookahead.map((/** @type {number} */ i) => `#${i}`).join(", ")}` : "";
-  $("answer-title").textContent = `Best placements of #${view.patch}${ahead}`;
-  const proven = view.exact ? "" : " (the look-ahead's figures are bounds: its search ran out of time)";
-  $("verdict").textContent = `${count(view.legal, "legal placement")}; the best ${view.placements.length} shown, `
-    + `best first${proven}.`;
+  const ahead = view.lookahead.map((/** @type {number} */ i) => `#${i}`).join(", ");
+  // Translators: {patch} is a patch's id such as #12; {ahead} lists the next patches' ids.
+  $("answer-title").textContent = ahead ? t("Best placements of {patch}, looking ahead to {ahead}", { patch: `#${view.patch}`, ahead })
+    : t("Best placements of {patch}", { patch: `#${view.patch}` });
+  const shown = view.placements.length;
+  $("verdict").textContent = view.exact
+    ? tn("{count} legal placement; the best {shown} shown, best first.", "{count} legal placements; the best {shown} shown, best first.", view.legal, { shown })
+    : tn("{count} legal placement; the best {shown} shown, best first (the look-ahead's figures are bounds: its search ran out of time).",
+      "{count} legal placements; the best {shown} shown, best first (the look-ahead's figures are bounds: its search ran out of time).", view.legal, { shown });
   $("summary").textContent = "";
-  $("step-count").textContent = `Placement ${k} of ${view.placements.length}: score ${p.score >= 0 ? "+" : ""}${p.score.toFixed(2)}`;
-  fillList($("reasons"), REASONS.map(([name, term]) => [term, p.reasons[name]]));
+  const score = `${p.score >= 0 ? "+" : "\u2212"}${num(Math.abs(p.score), 2)}`;
+  $("step-count").textContent = t("Placement {k} of {n}: score {score}", { k, n: shown, score });
+  fillList($("reasons"), REASONS().map(([name, term]) => [term, p.reasons[name]]));
   $("score-rule").textContent = view.score_rule;
 }
 
 /** @param {any} a {kind: "fill"|"bonus", view: JobView} @param {number} k */
 function jobWords(a, k) {
   const job = a.view, found = job.fill || job.bonus, pieces = answerPieces(a);
-  $("answer-title").textContent = a.kind === "fill" ? "Optimal fill" : "Can the 7x7 be completed?";
+  $("answer-title").textContent = a.kind === "fill" ? t("Optimal fill") : t("Can the 7x7 be completed?");
   $("verdict").textContent = job.state === "done" ? found.verdict : job.words;
   $("summary").textContent = found && job.fill ? job.fill.summary : "";
   $("step-count").textContent = pieces.length
-    ? `Patch ${k} of ${pieces.length}: #${pieces[k - 1].patch} at ${where(pieces[k - 1].cells)}` : "No patch placed";
+    // Translators: {patch} is a patch's id such as #12, {where} its rows and columns.
+    ? t("Patch {k} of {n}: {patch} at {where}", { k, n: pieces.length, patch: `#${pieces[k - 1].patch}`, where: where(pieces[k - 1].cells) })
+    : t("No patch placed");
   fillList($("reasons"), pieces.map((/** @type {any} */ p, /** @type {number} */ i) => [`${i + 1}.`,
-    `#${p.patch} at ${where(p.cells)}${p.buttons.length ? `, ${count(p.buttons.length, "button")}` : ""}`]));
+    p.buttons.length
+      ? tn("{patch} at {where}, {count} button", "{patch} at {where}, {count} buttons", p.buttons.length, { patch: `#${p.patch}`, where: where(p.cells) })
+      : t("{patch} at {where}", { patch: `#${p.patch}`, where: where(p.cells) })]));
   $("score-rule").textContent = "";
 }
 
@@ -116,15 +127,16 @@ export function drawAnswer() {
   else jobWords(a, k);
   const more = a.kind === "placements" ? null : a.view.more_seconds;
   $("more").hidden = !more;
-  $("more-words").textContent = more ? `It stopped after ${a.view.progress.time_limit} s; `
-    + `asked again it may search ${more} s.` : "";
+  $("more-words").textContent = more
+    ? t("It stopped after {limit} s; asked again it may search {more} s.", { limit: a.view.progress.time_limit, more }) : "";
   $("stepper").hidden = n < 2;
   /** @type {HTMLButtonElement} */ ($("step-prev")).disabled = k <= 1;
   /** @type {HTMLButtonElement} */ ($("step-next")).disabled = k >= n;
   const links = a.kind === "placements" ? null : a.view.links;
   $("exports").hidden = !links || !links.svg;
   if (links && links.svg) {
-    $("export-cli").textContent = `patchwork ${a.kind} --json`;
+    // Translators: {command} is a command of the terminal, such as patchwork fill --json.
+    $("export-cli").textContent = t("(the JSON as {command} prints it)", { command: `patchwork ${a.kind} --json` });
     for (const fmt of ["svg", "png", "json"]) /** @type {HTMLAnchorElement} */ ($(`export-${fmt}`)).href = links[fmt];
   }
 }

@@ -14,6 +14,7 @@
 //   fillBody(), bonusBody(), placementsBody()  the requests, from the page's state
 
 import { api } from "../components/api.js";
+import { t } from "../components/i18n.js";
 import { showError, sleep } from "../components/dom.js";
 import { S, coveredCells, render } from "./state.js";
 
@@ -64,7 +65,7 @@ export function bonusBody(seconds = FIRST_SECONDS) {
 /** @returns {boolean} patches are chosen (else the error line says so) */
 function haveChoice() {
   if (S.chosen.length) return true;
-  showError(new Error("choose a patch first: press one of the Patches"));
+  showError(new Error(t("choose a patch first: press one of the Patches")));
   return false;
 }
 

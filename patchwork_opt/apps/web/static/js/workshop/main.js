@@ -10,7 +10,7 @@ import { key } from "../components/geometry.js";
 import { analysisHref, drawNav } from "../components/nav.js";
 import { QuiltPainter } from "../components/painter.js";
 import { QuiltView } from "../components/quilt.js";
-import { count } from "../components/words.js";
+import { t, tn } from "../components/i18n.js";
 import { readAddress, writeAddress } from "./address.js";
 import { drawAnswer, drawQuilt, shownStep, stepTo } from "./answer.js";
 import { askBonus, askFill, askMore, askPlacements, cancelJob, forget, stopJob } from "./ask.js";
@@ -31,7 +31,7 @@ const input = (id) => /** @type {HTMLInputElement} */ ($(id));
 function draw() {
   drawQuilt(quilt);
   const covered = S.covered.size;
-  $("quilt-facts").textContent = `${count(covered, "cell")} covered, ${81 - covered} empty`;
+  $("quilt-facts").textContent = tn("{count} cell covered, {empty} empty", "{count} cells covered, {empty} empty", covered, { empty: 81 - covered });
   $("source").hidden = !S.source;
   if (S.source) {
     $("source-text").textContent = sourceWords(S.source);
@@ -49,8 +49,9 @@ function draw() {
     bar.max = job.progress.time_limit;
     bar.value = Math.min(job.progress.elapsed, job.progress.time_limit);
   }
-  $("job-words").textContent = job ? `${job.kind === "fill" ? "Optimal fill" : "The 7x7"}: ${job.words}`
-    : S.asking && S.mode !== "fill" && S.mode !== "bonus" ? "Asking…" : "";
+  // Translators: {words} is the server's words on the question's progress.
+  $("job-words").textContent = job ? (job.kind === "fill" ? t("Optimal fill: {words}", { words: job.words }) : t("The 7x7: {words}", { words: job.words }))
+    : S.asking && S.mode !== "fill" && S.mode !== "bonus" ? t("Asking…") : "";
   for (const id of ["best-placements", "optimal-fill", "can-bonus"]) button(id).disabled = S.asking;
   drawAnswer();
   answerInView();
@@ -111,9 +112,9 @@ function wireQuilt() {
   $("copy-link").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(location.href);
-      $("copied").textContent = "The link is copied: it opens the workshop as it is now.";
+      $("copied").textContent = t("The link is copied: it opens the workshop as it is now.");
     } catch (err) {
-      $("copied").textContent = "Copy the page's address: it opens the workshop as it is now.";
+      $("copied").textContent = t("Copy the page's address: it opens the workshop as it is now.");
     }
   });
 }
@@ -179,7 +180,7 @@ function showOptions() {
 /** The page as its address says: the source, then the quilt, patches, options and the answer asked. */
 async function open() {
   const a = readAddress(location.search);
-  if (a.problems.length) showError(new Error(`this link: ${a.problems.join("; ")}`));
+  if (a.problems.length) showError(new Error(t("this link: {problems}", { problems: a.problems.join("; ") })));
   S.chosen = a.patches;
   Object.assign(S.filters, a.filters);
   showFilters();

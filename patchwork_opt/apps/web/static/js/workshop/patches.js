@@ -15,6 +15,7 @@
 //   toggle(pid), chooseShown() (every patch listed), chooseOffers() (the position's), chosenWords()
 
 import { api } from "../components/api.js";
+import { t, tn } from "../components/i18n.js";
 import { $, html } from "../components/dom.js";
 import { patchCard } from "../components/patch.js";
 import { S } from "./state.js";
@@ -38,7 +39,8 @@ export function mountPatches(hooks) {
   const cat = S.catalogue;
   for (const p of cat.patches) {
     const { card } = patchCard({
-      catalogue: cat, pid: p.id, facts: [["cost", p.cost], ["time", p.time], ["income", p.income], ["cells", p.area]],
+      catalogue: cat, pid: p.id, // Translators: a patch card's facts, each a word before its number: cost 3 time 2 income 1 cells 4.
+      facts: [[t("cost"), p.cost], [t("time"), p.time], [t("income"), p.income], [t("cells"), p.area]],
       onChoose: (pid) => toggle(pid),
     });
     cards.set(p.id, card);
@@ -84,7 +86,7 @@ export async function applyFilters() {
     if (mine !== asked) return;  // a newer filter was typed meanwhile
     const shown = found.patches.length ? found.patches : found.closest;
     S.listed = shown.map((/** @type {any} */ p) => p.id);
-    words.textContent = found.words || `${found.patches.length} of 33 patches`;
+    words.textContent = found.words || tn("{count} of 33 patches", "{count} of 33 patches", found.patches.length);
     words.classList.remove("problem");
   } catch (err) {
     if (mine !== asked) return;
@@ -106,7 +108,8 @@ export function drawChoice() {
   const said = putBack.chosen === S.chosen.join(",");
   parts.forEach((part, pid) => {
     const at = S.chosen.indexOf(pid);
-    part.textContent = at === 0 ? "to place" : at > 0 ? `look-ahead ${at}` : said && pid === putBack.pid ? putBack.short : "";
+    // Translators: a chosen patch card's part: the patch to place, or the {n}-th patch looked ahead to.
+    part.textContent = at === 0 ? t("to place") : at > 0 ? t("look-ahead {n}", { n: at }) : said && pid === putBack.pid ? putBack.short : "";
   });
   $("choice-note").textContent = said ? putBack.text : "";
   if (!$("patch-cards").children.length) drawList();
@@ -119,10 +122,12 @@ export function toggle(pid) {
     S.chosen.splice(at, 1);
     const first = S.chosen[0];
     putBack.pid = pid;
-    putBack.text = first === undefined ? `#${pid} is put back: no patch is chosen now.`
-      : at === 0 ? `#${pid} is put back: #${first} is the patch to place now.`
-      : `#${pid} is put back: #${first} is still the patch to place.`;
-    putBack.short = first === undefined ? "put back: none chosen" : at === 0 ? `put back: #${first} to place now` : "put back";
+    const patch = `#${pid}`, next = `#${first}`;
+    // Translators: {patch} and {next} are patches' ids such as #12.
+    putBack.text = first === undefined ? t("{patch} is put back: no patch is chosen now.", { patch })
+      : at === 0 ? t("{patch} is put back: {next} is the patch to place now.", { patch, next })
+      : t("{patch} is put back: {next} is still the patch to place.", { patch, next });
+    putBack.short = first === undefined ? t("put back: none chosen") : at === 0 ? t("put back: {next} to place now", { next }) : t("put back");
     putBack.chosen = S.chosen.join(",");
   } else {
     S.chosen.push(pid);
@@ -148,13 +153,18 @@ const NAMED = 8;
 
 /** @param {number[]} ids */
 const names = (ids) => (ids.length <= NAMED ? ids.map((id) => `#${id}`).join(", ")
-  : `${ids.slice(0, NAMED - 1).map((id) => `#${id}`).join(", ")} and ${ids.length - NAMED + 1} more`);
+  // Translators: {patches} lists patches' ids; {count} more are chosen after them.
+  : tn("{patches} and {count} more", "{patches} and {count} more", ids.length - NAMED + 1,
+    { patches: ids.slice(0, NAMED - 1).map((id) => `#${id}`).join(", ") }));
 
 /** What the choice means to each question, in words. */
 export function chosenWords() {
   const c = S.chosen;
-  if (!c.length) return "Choose a patch under Patches for its best placements, or several to fill the quilt with.";
-  const next = c.length > 1 ? `, looking ahead to ${names(c.slice(1))}` : "";
-  const all = c.length > 1 ? `; a fill and the 7x7 question take all ${c.length}` : "; a fill and the 7x7 question take it";
-  return `Best placements of #${c[0]}${next}${all}.`;
+  if (!c.length) return t("Choose a patch under Patches for its best placements, or several to fill the quilt with.");
+  const patch = `#${c[0]}`;
+  if (c.length === 1) return t("Best placements of {patch}; a fill and the 7x7 question take it.", { patch });
+  // Translators: {patch} is a patch's id such as #12, {ahead} the ids of the next ones; {count} is how many are chosen in all.
+  return tn("Best placements of {patch}, looking ahead to {ahead}; a fill and the 7x7 question take all {count}.",
+    "Best placements of {patch}, looking ahead to {ahead}; a fill and the 7x7 question take all {count}.", c.length,
+    { patch, ahead: names(c.slice(1)) });
 }

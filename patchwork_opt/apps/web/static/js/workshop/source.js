@@ -11,11 +11,9 @@
 //     fill's budget and marks ahead become the player's buttons and marks
 
 import { api } from "../components/api.js";
-import { count } from "../components/words.js";
+import { t } from "../components/i18n.js";
 import { S, setCovered } from "./state.js";
 
-/** @param {number} player */
-const playerName = (player) => `Player ${player + 1}`;
 
 /** @param {any} source */
 export function takeSource(source) {
@@ -50,10 +48,15 @@ export async function fromGame(game, ply, player = null) {
 /** @param {any} source @returns {string} */
 export function sourceWords(source) {
   if (!source) return "";
-  const whose = `${playerName(source.player)}'s quilt`;
-  const when = source.to_move === null ? "in a finished game" : `with ${playerName(source.to_move)} to move`;
-  const offers = source.offers.map((/** @type {any} */ o) => `#${o.patch}${o.affordable && o.fits ? "" : " (cannot buy)"}`);
-  const bonus = source.bonus_open ? "the 7x7 bonus is still to be won" : "the 7x7 bonus is taken";
-  return `${whose} in a position ${when}: ${count(source.buttons, "button")}, `
-    + `${count(source.marks_ahead, "income mark")} ahead, ${bonus}. On offer: ${offers.join(", ") || "nothing"}.`;
+  const player = source.player + 1;
+  const when = source.to_move === null
+    ? t("Player {player}'s quilt in a position in a finished game.", { player })
+    // Translators: {player} and {mover} are the numbers of players (1 or 2).
+    : t("Player {player}'s quilt in a position with Player {mover} to move.", { player, mover: source.to_move + 1 });
+  const figures = t("Buttons: {buttons}; income marks ahead: {marks}.", { buttons: source.buttons, marks: source.marks_ahead });
+  const bonus = source.bonus_open ? t("The 7x7 bonus is still to be won.") : t("The 7x7 bonus is taken.");
+  // Translators: {patch} is a patch's id such as #12, on offer but too dear or not fitting.
+  const offers = source.offers.map((/** @type {any} */ o) => (o.affordable && o.fits ? `#${o.patch}` : t("{patch} (cannot buy)", { patch: `#${o.patch}` })));
+  const offered = offers.length ? t("On offer: {patches}.", { patches: offers.join(", ") }) : t("Nothing on offer.");
+  return [when, figures, bonus, offered].join(" ");
 }

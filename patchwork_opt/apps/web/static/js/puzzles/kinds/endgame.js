@@ -6,8 +6,9 @@
 
 import { html } from "../../components/dom.js";
 import { moveCells } from "../../components/geometry.js";
-import { byWords, count } from "../../components/words.js";
+import { byWords } from "../../components/words.js";
 import { MoveBoard } from "../moveboard.js";
+import { t, tn } from "../../components/i18n.js";
 
 class EndgameBoard extends MoveBoard {
   /** @param {any} page */
@@ -20,7 +21,7 @@ class EndgameBoard extends MoveBoard {
     const player = puzzle.position.player;
     if (answer) {
       this.steps.set([{ key: "line", moves: answer.line, players: answer.line_players, words: answer.line_words,
-        title: "Best play from here, move by move (choose one, or ← and →, to see it on the board):" }]);
+        title: t("Best play from here, move by move (choose one, or ← and →, to see it on the board):") }]);
     }
     const { pieces, overlays } = this.steps.boards(puzzle.position);
     if (!this.steps.stepping() && this.move && moveCells(this.move).length) {
@@ -37,18 +38,24 @@ class EndgameBoard extends MoveBoard {
   /** @param {any} puzzle */
   task(puzzle) {
     const e = puzzle.details;
-    const wins = `${e.winning} of them ${e.winning === 1 ? "wins" : "win"}`;
-    const level = `Difficulty ${puzzle.difficulty} of 5.`;
-    if (puzzle.position.pending_leather) return `You move: place your leather patch where it wins. ${count(e.legal, "distinct place")}, ${wins}. ${level}`;
-    return `You move: find a winning move. ${count(e.legal, "distinct move")}, ${wins}. ${level}`;
+    const wins = tn("{count} of them wins", "{count} of them win", e.winning);
+    const level = t("Difficulty {difficulty} of 5.", { difficulty: puzzle.difficulty });
+    // Translators: {choices} is "12 distinct moves" (or places), {wins} "2 of them win".
+    const figures = (/** @type {string} */ choices) => t("{choices}, {wins}.", { choices, wins });
+    if (puzzle.position.pending_leather) {
+      return [t("You move: place your leather patch where it wins."),
+        figures(tn("{count} distinct place", "{count} distinct places", e.legal)), level].join(" ");
+    }
+    return [t("You move: find a winning move."), figures(tn("{count} distinct move", "{count} distinct moves", e.legal)), level].join(" ");
   }
 
   /** @param {any} puzzle @param {any} a */
   verdict(puzzle, a) {
     const yours = a.line_words[0];  // the line of best play starts with your move
-    if (a.correct) return `Your move, ${yours}, wins: with best play you win ${byWords(a.margin)}.`;
-    const win = a.details.winning.length ? ` A winning move was ${a.details.winning_words[0]} (drawn in green).` : "";
-    return `Your move, ${yours} (drawn in red), loses: best play refutes it and you lose ${byWords(a.margin)}.${win}`;
+    // Translators: {move} is your move in words; {how} is "by 3 points" or "on the tie-break".
+    if (a.correct) return t("Your move, {move}, wins: with best play you win {how}.", { move: yours, how: byWords(a.margin) });
+    const lost = t("Your move, {move} (drawn in red), loses: best play refutes it and you lose {how}.", { move: yours, how: byWords(a.margin) });
+    return a.details.winning.length ? `${lost} ${t("A winning move was {move} (drawn in green).", { move: a.details.winning_words[0] })}` : lost;
   }
 
   /** The line of best play, move by move (each a button showing it on the board), and the winning moves. @param {any} puzzle @param {any} a @param {HTMLElement} box */
@@ -57,18 +64,20 @@ class EndgameBoard extends MoveBoard {
     this.steps.list(box, puzzle.position.player);
     const { winning, winning_words } = a.details;
     const shown = winning_words.slice(0, 5).join("; ");
-    const more = winning.length > 5 ? `; and ${winning.length - 5} more` : "";
-    const title = winning.length === 1 ? "The winning move" : `Winning moves (${winning.length})`;
-    html("p", { id: "verdict-winning" }, box, `${title}: ${shown}${more}.`);
+    // Translators: {moves} are winning moves in words, separated by semicolons.
+    const text = winning.length === 1 ? t("The winning move: {moves}.", { moves: shown })
+      : winning.length > 5 ? t("Winning moves ({count}): {moves}; and {more} more.", { count: winning.length, moves: shown, more: winning.length - 5 })
+        : t("Winning moves ({count}): {moves}.", { count: winning.length, moves: shown });
+    html("p", { id: "verdict-winning" }, box, text);
   }
 }
 
 export default {
   kind: "endgame",
-  label: "find the winning move",
-  about: "a late position of a real game, where only a few moves win. Make your move as in a game; the "
+  label: t("find the winning move"),
+  about: t("a late position of a real game, where only a few moves win. Make your move as in a game; the "
     + "exact search, which checks every way the rest of the game can go, says whether it wins and shows "
-    + "the line of best play.",
+    + "the line of best play."),
   /** @param {any} page */
   mount: (page) => new EndgameBoard(page),
 };

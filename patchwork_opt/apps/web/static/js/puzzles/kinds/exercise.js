@@ -10,8 +10,9 @@
 
 import { html } from "../../components/dom.js";
 import { moveCells } from "../../components/geometry.js";
-import { article, capital, pct, points } from "../../components/words.js";
+import { capital, pct, points } from "../../components/words.js";
 import { MoveBoard } from "../moveboard.js";
+import { t } from "../../components/i18n.js";
 
 class ExerciseBoard extends MoveBoard {
   /** @param {any} page */
@@ -19,7 +20,7 @@ class ExerciseBoard extends MoveBoard {
     super(page, { id: "exercise", prefix: "ex" });
     this.legend = html("p", { class: "legend", id: "ex-legend" }, this.section);
     this.rated = false;  // exercises move no rating
-    this.setNote = "A mistake of your game, as an exercise";  // the note over a set of them
+    this.setNote = t("A mistake of your game, as an exercise");  // the note over a set of them
   }
 
   /** A move of the player to move drawn: its cells on their quilt, or an advance's spaces on the track.
@@ -41,31 +42,36 @@ class ExerciseBoard extends MoveBoard {
       const d = answer.details;
       this.steps.set([
         { key: "refutation", moves: d.refutation, players: d.refutation_players, words: d.refutation_words,
-          title: "The play expected after your move in the game, the line that refutes it (choose a move, or ← and →, to see it on the board):" },
+          title: t("The play expected after your move in the game, the line that refutes it (choose a move, or ← and →, to see it on the board):") },
         { key: "best-line", moves: d.best_line, players: d.best_line_players, words: d.best_line_words,
-          title: "The play expected after the best move:" },
+          title: t("The play expected after the best move:") },
       ]);
     }
     const { pieces, overlays } = this.steps.boards(p);
     const drawn = { overlays, spans: /** @type {any[]} */ ([]) };
     if (!this.steps.stepping()) {
-      if (!answer) this.mark(puzzle, puzzle.details.played, "mistake", "game-move", "played", drawn);
-      if (this.move) this.mark(puzzle, this.move, answer && answer.correct ? "best" : "played", "answer-move", "yours", drawn);
-      if (answer && answer.details.label !== "best") this.mark(puzzle, answer.details.best_move, "best", "best-move", "best", drawn);
+      // Translators: labels of moves drawn on the time track: the move played in the game, your answer, the best move.
+      if (!answer) this.mark(puzzle, puzzle.details.played, "mistake", "game-move", t("played"), drawn);
+      if (this.move) this.mark(puzzle, this.move, answer && answer.correct ? "best" : "played", "answer-move", t("yours"), drawn);
+      if (answer && answer.details.label !== "best") this.mark(puzzle, answer.details.best_move, "best", "best-move", t("best"), drawn);
     }
     this.show(puzzle, { pieces, overlays: drawn.overlays, spans: drawn.spans });
     this.legend.textContent = answer
-      ? "Drawn: your answer (green when it is right, red when not) and the best move (green dashes); an advance is shaded on the track."
-      : "Drawn: the move you played in the game (red dashes; an advance is shaded on the track).";
+      ? t("Drawn: your answer (green when it is right, red when not) and the best move (green dashes); an advance is shaded on the track.")
+      : t("Drawn: the move you played in the game (red dashes; an advance is shaded on the track).");
   }
 
   /** @param {any} puzzle */
   task(puzzle) {
     const d = puzzle.details;
-    const where = d.played.type === "advance" ? "shaded on the track" : "outlined in red";
-    return `Move ${d.ply + 1} of your game: you chose to ${d.played_words}, ${article(d.label)}: ${pct(d.loss)} of `
-      + `win chance and ${points(d.points_lost)} lost against the best move (yours is ${where}). Find a better `
-      + `move: any move the review would not call a mistake is right. Difficulty ${puzzle.difficulty} of 5.`;
+    const said = { move: d.ply + 1, played: d.played_words, loss: pct(d.loss), points: points(d.points_lost),
+      where: d.played.type === "advance" ? t("shaded on the track") : t("outlined in red") };
+    // Translators: {played} is the move in words; {loss} a win chance such as 12%; {points} such as "2.5 points"; {where} how it is drawn.
+    const chose = d.label === "blunder"
+      ? t("Move {move} of your game: you chose to {played}, a blunder: {loss} of win chance and {points} lost against the best move (yours is {where}).", said)
+      : t("Move {move} of your game: you chose to {played}, a mistake: {loss} of win chance and {points} lost against the best move (yours is {where}).", said);
+    return [chose, t("Find a better move: any move the review would not call a mistake is right."),
+      t("Difficulty {difficulty} of 5.", { difficulty: puzzle.difficulty })].join(" ");
   }
 
   /** The server's judgement (its text, without the why the proof shows). @param {any} puzzle @param {any} a */
@@ -80,7 +86,7 @@ class ExerciseBoard extends MoveBoard {
     box.replaceChildren();
     const d = a.details;
     const why = html("p", { id: "verdict-why", "data-testid": "verdict-why" }, box);
-    html("b", {}, why, "Why it was worse: ");
+    html("b", {}, why, `${t("Why it was worse:")} `);
     why.append(d.worse);
     this.steps.list(box, puzzle.position.player);
   }
@@ -88,10 +94,10 @@ class ExerciseBoard extends MoveBoard {
 
 export default {
   kind: "exercise",
-  label: "find a better move",
-  about: "a position from one of your own games, before a move the review called a mistake or a blunder. "
+  label: t("find a better move"),
+  about: t("a position from one of your own games, before a move the review called a mistake or a blunder. "
     + "Any move the review would not call a mistake is right, except the one you played; the verdict draws "
-    + "the best move and says why yours was worse, with the play that refutes it.",
+    + "the best move and says why yours was worse, with the play that refutes it."),
   /** @param {any} page */
   mount: (page) => new ExerciseBoard(page),
 };

@@ -9,36 +9,35 @@ import { workshopHref } from "../../components/nav.js";
 import { patchCard } from "../../components/patch.js";
 import { Placer, drawTray } from "../../components/placer.js";
 import { QuiltView } from "../../components/quilt.js";
-import { count } from "../../components/words.js";
+import { t, tn } from "../../components/i18n.js";
 
 const SECTION = `
   <div id="fill-boards">
     <div class="board">
-      <h2>Your quilt</h2>
+      <h2>${t("Your quilt")}</h2>
       <svg id="fill-quilt" class="quilt" role="application"
-           aria-label="the quilt to fill: choose a patch, then the arrow keys move it, R and F turn it, Enter places it"></svg>
+           aria-label="${t("the quilt to fill: choose a patch, then the arrow keys move it, R and F turn it, Enter places it")}"></svg>
       <div class="tray">
-        <svg id="fill-tray-shape" class="tray-shape" role="img" aria-label="the chosen patch as it will be placed"></svg>
+        <svg id="fill-tray-shape" class="tray-shape" role="img" aria-label="${t("the chosen patch as it will be placed")}"></svg>
         <p id="fill-tray-caption" class="tray-caption"></p>
       </div>
       <p id="fill-score" data-testid="fill-score"></p>
     </div>
     <div class="side">
-      <h2>Patches (each at most once)</h2>
+      <h2>${t("Patches (each at most once)")}</h2>
       <div id="fill-patches" class="offers"></div>
       <div class="controls">
-        <button id="fill-rotate" type="button" aria-keyshortcuts="R">Rotate ⟳</button>
-        <button id="fill-flip" type="button" aria-keyshortcuts="F">Flip ⇋</button>
-        <button id="fill-place" type="button" aria-keyshortcuts="Enter">Place</button>
-        <button id="fill-undo" type="button">Take back</button>
-        <button id="fill-done" type="button">Done: check my fill</button>
+        <button id="fill-rotate" type="button" aria-keyshortcuts="R">${t("Rotate ⟳")}</button>
+        <button id="fill-flip" type="button" aria-keyshortcuts="F">${t("Flip ⇋")}</button>
+        <button id="fill-place" type="button" aria-keyshortcuts="Enter">${t("Place")}</button>
+        <button id="fill-undo" type="button">${t("Take back")}</button>
+        <button id="fill-done" type="button">${t("Done: check my fill")}</button>
       </div>
-      <p class="legend">Choose a patch, then point at the quilt and click, drag it there, or tap where it
-        goes and tap again (or press Place); R rotates, F flips. Click a placed patch to take it back.</p>
+      <p class="legend">${t("Choose a patch, then point at the quilt and click, drag it there, or tap where it goes and tap again (or press Place); R rotates, F flips. Click a placed patch to take it back.")}</p>
     </div>
     <div class="board" id="fill-optimum-box" hidden>
-      <h2>The proven optimum</h2>
-      <svg id="fill-optimum" class="quilt" role="img" aria-label="the proven optimum" data-testid="optimum"></svg>
+      <h2>${t("The proven optimum")}</h2>
+      <svg id="fill-optimum" class="quilt" role="img" aria-label="${t("the proven optimum")}" data-testid="optimum"></svg>
     </div>
   </div>`;
 
@@ -97,8 +96,9 @@ class FillBoard {
     const cost = this.page.catalogue.patches[pid].cost;
     const left = f.budget - this.value().cost;
     if (cost <= left) return "";
-    return `Patch #${pid} costs ${count(cost, "button")}: only ${left} of the budget of ${f.budget} `
-      + `${left === 1 ? "is" : "are"} left`;
+    // Translators: {patch} is a patch's id such as #12; {left} buttons of the budget of {budget} are left.
+    return tn("Patch {patch} costs {count} button: only {left} of the budget of {budget} left",
+      "Patch {patch} costs {count} buttons: only {left} of the budget of {budget} left", cost, { patch: `#${pid}`, left, budget: f.budget });
   }
 
   /** @param {{cells: [number, number][], buttons: [number, number][]}} at */
@@ -106,7 +106,7 @@ class FillBoard {
     const sel = this.placer_.selected;
     if (!sel) return;
     const refusal = this.overBudget(sel.patch);
-    if (refusal) showError(new Error(`cannot place it: ${refusal}`));  // refused as it happens: nothing placed
+    if (refusal) showError(new Error(t("cannot place it: {why}", { why: refusal })));  // refused as it happens: nothing placed
     else this.placed.push({ patch: sel.patch, cells: at.cells, buttons: at.buttons });
     this.placer_.choose(null);
     this.page.changed();
@@ -144,20 +144,23 @@ class FillBoard {
       const p = catalogue.patches[pid];
       const refusal = act && !used.has(pid) ? this.overBudget(pid) : "";
       /** @type {[string, number][]} */
-      const facts = [["cells", p.area], ["cost", p.cost], ["income", p.income]];
-      if (f.objective === "points") facts.push(["worth", 2 * p.area + p.income * f.marks - p.cost]);
+      const facts = [[t("cells"), p.area], [t("cost"), p.cost], [t("income"), p.income]];
+      // Translators: what a patch is worth to the fill's score (a patch card's fact).
+      if (f.objective === "points") facts.push([t("worth"), 2 * p.area + p.income * f.marks - p.cost]);
       const mine = !!chosen && chosen.patch === pid;
       const usable = act && !used.has(pid) && !refusal;
       const { card, picture } = patchCard({ catalogue, pid, facts, shape: mine ? chosen : null, pressed: mine,
-        usable, refusal, note: refusal ? "(over the budget)" : "", onChoose: (id) => this.choose(id),
+        usable, refusal, note: refusal ? t("(over the budget)") : "", onChoose: (id) => this.choose(id),
         onRefused: (why) => showError(new Error(why)) });
       if (usable) this.placer_.draggable(picture, () => this.choose(pid, true));
       if (used.has(pid)) card.classList.add("used");
       box.appendChild(card);
     }
     const { value, cost } = this.value();
-    $("fill-score").textContent = `Your fill: ${this.amount(value)}, costing ${count(cost, "button")}`
-      + (f.budget !== null ? ` (budget ${f.budget})` : "");
+    // Translators: {amount} is "12 cells" or "5 points".
+    $("fill-score").textContent = f.budget !== null
+      ? tn("Your fill: {amount}, costing {count} button (budget {budget})", "Your fill: {amount}, costing {count} buttons (budget {budget})", cost, { amount: this.amount(value), budget: f.budget })
+      : tn("Your fill: {amount}, costing {count} button", "Your fill: {amount}, costing {count} buttons", cost, { amount: this.amount(value) });
     $("fill-undo").disabled = !act || !this.placed.length;
     $("fill-done").disabled = !act;
     $("fill-rotate").disabled = $("fill-flip").disabled = !act || !chosen;
@@ -168,35 +171,41 @@ class FillBoard {
         buttons: selectionOn(catalogue, p.patch, p.cells)?.buttons || [] }));
       this.optimum.show({ given: f.quilt, pieces: optimum });
     }
-    drawTray($("fill-tray-shape"), $("fill-tray-caption"), this.placer_, chosen ? `Patch #${chosen.patch}` : "");
+    drawTray($("fill-tray-shape"), $("fill-tray-caption"), this.placer_, chosen ? t("Patch {patch}", { patch: `#${chosen.patch}` }) : "");
   }
 
   /** @param {number} n */
   amount(n) {
-    return this.puzzle.details.objective === "cells" ? count(n, "cell") : count(n, "point");
+    return this.puzzle.details.objective === "cells" ? tn("{count} cell", "{count} cells", n) : tn("{count} point", "{count} points", n);
   }
 
   /** @param {any} puzzle */
   task(puzzle) {
     const f = puzzle.details;
-    const goal = f.objective === "cells" ? "as many covered cells as possible"
-      : `the best score change (2 a cell, income at ${count(f.marks, "income mark")} ahead, less the price)`;
-    let text = `Fill the quilt with some of the ${count(f.patches.length, "patch", "patches")} (each at most once) for ${goal}`;
-    if (f.budget !== null) text += `, spending at most ${count(f.budget, "button")}`;
-    if (f.require_bonus) text += ", completing a 7x7 square";
-    return `${text}. Difficulty ${puzzle.difficulty} of 5.`;
+    const n = f.patches.length;
+    const said = [f.objective === "cells"
+      ? tn("Fill the quilt with some of the {count} patch (each at most once) for as many covered cells as possible.",
+        "Fill the quilt with some of the {count} patches (each at most once) for as many covered cells as possible.", n)
+      // Translators: {marks} is how many income marks are still ahead.
+      : tn("Fill the quilt with some of the {count} patch (each at most once) for the best score change (2 a cell, income times the {marks} income marks ahead, less the price).",
+        "Fill the quilt with some of the {count} patches (each at most once) for the best score change (2 a cell, income times the {marks} income marks ahead, less the price).", n, { marks: f.marks })];
+    if (f.budget !== null) said.push(tn("Spend at most {count} button.", "Spend at most {count} buttons.", f.budget));
+    if (f.require_bonus) said.push(t("Complete a 7x7 square."));
+    said.push(t("Difficulty {difficulty} of 5.", { difficulty: puzzle.difficulty }));
+    return said.join(" ");
   }
 
   /** @param {any} puzzle @param {any} a */
   verdict(puzzle, a) {
     const mine = this.value().value;
-    if (a.correct) return `Your fill reaches ${this.amount(mine)}: the proven optimum.`;
+    // Translators: {amount} and {best} are "12 cells" or "5 points".
+    if (a.correct) return t("Your fill reaches {amount}: the proven optimum.", { amount: this.amount(mine) });
     const { value, best } = a.details;
     if (puzzle.details.require_bonus && value === 0 && mine !== 0) {
-      return `Your fill reaches ${this.amount(mine)} but completes no 7x7 square, so it does not count; `
-        + `the proven optimum, drawn beside your quilt, reaches ${this.amount(best)} with one.`;
+      return t("Your fill reaches {amount} but completes no 7x7 square, so it does not count; the proven optimum, drawn beside your quilt, reaches {best} with one.",
+        { amount: this.amount(mine), best: this.amount(best) });
     }
-    return `Your fill reaches ${this.amount(mine)}; the proven optimum, drawn beside your quilt, reaches ${this.amount(best)}.`;
+    return t("Your fill reaches {amount}; the proven optimum, drawn beside your quilt, reaches {best}.", { amount: this.amount(mine), best: this.amount(best) });
   }
 
   /** @param {any} puzzle @param {any} a @param {HTMLElement} box */
@@ -227,10 +236,10 @@ class FillBoard {
 
 export default {
   kind: "fill",
-  label: "fill the quilt",
-  about: "place some of the patches on the quilt for the most covered cells, the best score within a "
+  label: t("fill the quilt"),
+  about: t("place some of the patches on the quilt for the most covered cells, the best score within a "
     + "button budget, or a complete 7x7 square. The optimum is proven by the fill optimizer and shown "
-    + "after your answer.",
+    + "after your answer."),
   /** @param {any} page */
   mount: (page) => new FillBoard(page),
 };
