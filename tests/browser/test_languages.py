@@ -5,9 +5,9 @@ button, label or heading whose text overflows its box (German runs about 30% lon
 finds nothing serious. The language picker switches the language, the choice (a cookie) survives a
 reload, and ``?lang=ru`` gives ``<html lang="ru">``.
 
-The pages checked are those whose HTML and scripts are wholly in the ``pages`` catalogue: the
-workshop, the analysis board and how to play (the game page's and the puzzles page's scripts still
-say some words in English; their HTML is translated)."""
+The pages are checked as they open: the workshop, the analysis board, how to play, the puzzles page
+(its introduction, before a puzzle is asked for) and the game page's welcome (before a game starts:
+the game screen's scripts, js/game/*, still say their words in English)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ from patchwork_opt.i18n import LOCALE_DIR
 
 pytestmark = pytest.mark.slow
 #: The pages wholly translated, and what each shows once ready.
-PAGES = {"/workshop": "body[data-ready='true']", "/analysis": "body[data-ready='true']", "/rules": "#site-nav a"}
+PAGES = {"/workshop": "body[data-ready='true']", "/analysis": "body[data-ready='true']", "/rules": "#site-nav a",
+         "/puzzles": "body[data-ready='true'][data-busy='false']", "/": "body[data-ready='true']"}
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 #: The visible text of a page, a text node (or a read attribute) at a time: the picker's language
