@@ -1,7 +1,9 @@
 """The service's request and response bodies (pydantic), by concern: what the OpenAPI docs publish.
 
 ``common`` (what every request shares), ``games``, ``solvers`` (the solver endpoints' requests), ``reviews``,
-``workshop`` and ``service`` (catalogue, health, errors); every name is re-exported here.
+``workshop`` and ``service`` (catalogue, health, errors), every name re-exported here; and ``puzzles``
+(a puzzle's views and the verdict on an answer, each kind's data in its ``details``), which the puzzles'
+router imports from its own module.
 
 Moves, records and positions reuse the project-wide models of ``patchwork_opt.formats.models``, so
 the service speaks exactly the formats of RULES.md and of the CLI's ``--json``.
