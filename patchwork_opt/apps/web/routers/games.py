@@ -188,7 +188,7 @@ def playable(game: Game, ply: int, move: Move, people: People | None, secret: st
     return state
 
 
-@router.post("/games/{game_id}/moves", responses=answers(404, 409, 413, 422, 429, 503),
+@router.post("/games/{game_id}/moves", responses=answers(401, 403, 404, 409, 413, 422, 429, 503),
              dependencies=[Depends(strict_body(PlayMoveRequest))])
 async def play_move(game_id: GameId, body: PlayMoveRequest, store: StoreDep, people: PeopleDep, limits: LimitsDep,
                     analyses: AnalysesDep, worker: WorkerDep, feed: FeedDep, secret: SentSecretDep) -> GameView:
