@@ -11,7 +11,7 @@ event's data is the game's public view and its id is the view's ply; a stream re
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header
@@ -28,7 +28,7 @@ from patchwork_opt.apps.web.deps import (
     strict_body,
 )
 from patchwork_opt.apps.web.errors import SeatRefusedError, SeatsTakenError, answers, json_answers
-from patchwork_opt.apps.web.game_feed import Watch
+from patchwork_opt.apps.web.game_feed import GameFeed, Watch
 from patchwork_opt.apps.web.game_store import Game, GameNotFoundError, GameStore, StaleGameError
 from patchwork_opt.apps.web.people_store import People, PeopleStore, Takeback, new_secret, secret_hash
 from patchwork_opt.apps.web.routers.games import GameId, load, people_of, seated_view
@@ -66,6 +66,23 @@ def _over(game: Game, people: People) -> bool:
     return people.resigned is not None or game.state().is_terminal()
 
 
+def _seated(store: GameStore, people: PeopleStore, game_id: str,
+            secret: str) -> tuple[Game, People, frozenset[int]]:
+    """Where a seat's action starts (blocking): the game (404), its people (409 for a game against the
+    AI) and the seats ``secret`` holds (401, 403)."""
+    game, found = load(store, people, game_id)
+    who = people_of(found, game_id)
+    return game, who, seats_held(who, secret)
+
+
+async def _published(feed: GameFeed, game_id: str, act: Callable[[], GameView]) -> GameView:
+    """Run a seat's action (blocking, in a thread), then tell the game's streams, here and on the other
+    servers, of the view it answers."""
+    view = await in_thread(act)
+    await feed.publish(game_id, view.ply)
+    return view
+
+
 @router.post("/games/{game_id}/join", responses=answers(404, 409, 422))
 async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: FeedDep) -> SeatSecret:
     """Take the free seat of a friend's game: its seat and secret, given once (keep it: every action of
@@ -95,9 +112,7 @@ async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSec
     no move to take back, or a takeback is already offered."""
 
     def offer() -> GameView:
-        game, found = load(store, people, game_id)
-        who = people_of(found, game_id)
-        held = seats_held(who, secret)
+        game, who, held = _seated(store, people, game_id, secret)
         if _over(game, who):
             raise GameOverError("the game is over")
         seat = acting_seat(held, body.seat, game.moves[-1].player if game.moves else next(iter(held)))
@@ -109,9 +124,7 @@ async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSec
             raise StaleGameError("a takeback is already offered: it is answered first")
         return seated_view(store, people, game_id)
 
-    made = await in_thread(offer)
-    await feed.publish(game_id, made.ply)
-    return made
+    return await _published(feed, game_id, offer)
 
 
 @router.post("/games/{game_id}/takeback/answer", responses=answers(401, 403, 404, 409, 413, 422),
@@ -123,9 +136,7 @@ async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSec
     declined, the game goes on. 403: the offer is answered by the other player; 409: no such offer."""
 
     def answer() -> GameView:
-        game, found = load(store, people, game_id)
-        who = people_of(found, game_id)
-        held = seats_held(who, secret)
+        game, who, held = _seated(store, people, game_id, secret)
         offer = who.takeback
         if offer is None or offer.ply != len(game.moves) or offer.seq != len(game.takebacks) or offer.ply != body.ply:
             raise StaleGameError(f"no takeback is offered at ply {body.ply} of game {game_id}")
@@ -138,9 +149,7 @@ async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSec
             store.truncate(game_id, keep, expected_ply=offer.ply)
         return seated_view(store, people, game_id)
 
-    answered = await in_thread(answer)
-    await feed.publish(game_id, answered.ply)
-    return answered
+    return await _published(feed, game_id, answer)
 
 
 @router.post("/games/{game_id}/resign", responses=answers(401, 403, 404, 409, 413, 422),
@@ -150,9 +159,7 @@ async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, st
     """Resign: the other player wins (``people.resigned``, ``people.winner``). 409: the game is over."""
 
     def give_up() -> GameView:
-        game, found = load(store, people, game_id)
-        who = people_of(found, game_id)
-        held = seats_held(who, secret)
+        game, who, held = _seated(store, people, game_id, secret)
         if _over(game, who):
             raise GameOverError("the game is over")
         seat = acting_seat(held, body.seat, game.state().to_move())
@@ -160,17 +167,13 @@ async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, st
             raise GameOverError("the game is over: a player resigned")
         return seated_view(store, people, game_id)
 
-    done = await in_thread(give_up)
-    await feed.publish(game_id, done.ply)
-    return done
+    return await _published(feed, game_id, give_up)
 
 
 def _rematch(store: GameStore, people: PeopleStore, game_id: str, secret: str) -> CreatedGame:
     """The rematch with the seats swapped: made by the first player to ask (their seat's secret), its
     other seat then given to the other player when they ask (with the old game's secret)."""
-    game, found = load(store, people, game_id)
-    who = people_of(found, game_id)
-    held = seats_held(who, secret)
+    game, who, held = _seated(store, people, game_id, secret)
     if not _over(game, who):
         raise StaleGameError("the game is not over yet: a rematch follows it")
     seat = next(iter(held))
