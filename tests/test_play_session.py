@@ -137,6 +137,29 @@ def test_a_move_typed_in_record_notation_is_judged_by_the_rules_and_refused_in_y
     assert s.record.moves[len(before[0])] == Move.buy(2, mask_of([(4, 0), (4, 1), (4, 2), (4, 3)]))
 
 
+def test_a_buy_the_rules_refuse_before_its_cells_are_chosen_is_said_in_your_words() -> None:
+    """Not on offer, a leather patch to place first, fits nowhere: the rules (State.check_buy,
+    State.check) name the rule, the session says it in one line, and nothing changes."""
+    s = new_session()
+    with pytest.raises(CommandError, match=re.escape("#9 is not on offer (on offer: #1, #2, #3)")):
+        do(s, "buy #9 00,01,02")
+    s.state.quilts[0] = mask_of([(r, c) for r in range(9) for c in range(9) if (r + c) % 2])  # lone cells
+    with pytest.raises(CommandError, match=re.escape("#1 fits nowhere on your quilt")):
+        do(s, "buy 1")
+    assert s.buying is None and s.record.moves == []
+    s.state.quilts[0] = 0
+    s.state.pending = 0  # a leather patch waits on the person's quilt
+    refusals = {
+        "buy 1": "place your leather patch before you buy (a suggestion number or a cell)",
+        "advance": "place your leather patch before you advance (a suggestion number or a cell)",
+        "1@00,01,02": "place your leather patch before you buy (a suggestion number or a cell)",
+    }
+    for line, message in refusals.items():
+        with pytest.raises(CommandError, match=re.escape(message)):
+            do(s, line)
+        assert s.buying is None and s.record.moves == [] and s.state.pending == 0
+
+
 def test_ai_reply_says_what_it_did_in_words_without_internal_scores() -> None:
     s = new_session()
     s.handle(Advance())

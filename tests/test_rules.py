@@ -458,6 +458,29 @@ def test_only_patches_that_fit_somewhere_can_be_bought() -> None:
     assert [str(m) for m in state.legal_moves()] == ["0@00,01", "A"]
 
 
+def test_a_buy_before_its_cells_are_chosen_is_judged_by_the_rules_naming_the_rule_broken() -> None:
+    """``check_buy``: what a client that picks the patch first asks; each refusal names its rule."""
+    quilt = full_except([(0, 0), (0, 1), (5, 5)])  # room for a 1x2 only
+    state = make_state(circle=[3, 5, 0, 1], buttons=(2, 7), quilts=(quilt, 0))  # offers cost 7, 2, 2
+    before = to_notation(state)
+    refusals = {1: ("not_offered", "not on offer"), 3: ("too_dear", "costs 7 buttons, Player 1 has 2"),
+                5: ("fits_nowhere", "patch 5 fits nowhere on Player 1's quilt")}
+    for pid, (why, words) in refusals.items():
+        with pytest.raises(IllegalMoveError, match=words) as refused:
+            state.check_buy(pid)
+        assert (refused.value.why, refused.value.patch) == (why, pid)
+    state.check_buy(0)  # fits the 1x2: no refusal
+    assert to_notation(state) == before
+    state = make_state(pos=(25, 30), quilts=(bit(0, 0), 0))
+    state.apply(ADVANCE)  # takes the leather patch on 26
+    with pytest.raises(IllegalMoveError, match="must first place the leather patch") as refused:
+        state.check_buy(state.offers()[0])
+    assert refused.value.why == "leather_first"
+    with pytest.raises(IllegalMoveError) as refused:
+        state.check(ADVANCE)
+    assert refused.value.why == "leather_first"
+
+
 def test_each_player_s_affordable_and_buyable_offers_are_offer_indices_in_circle_order() -> None:
     quilt = full_except([(0, 0), (0, 1), (5, 5)])  # room for a 1x2 only
     state = make_state(circle=[3, 5, 0, 1], buttons=(2, 7), quilts=(quilt, 0))  # offers cost 7, 2, 2

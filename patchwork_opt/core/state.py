@@ -285,7 +285,7 @@ class State:
         p = self.to_move()
         if self.pending >= 0:
             if move.kind != "leather":
-                raise IllegalMoveError(f"{player_name(p)} must first place the leather patch they took")
+                raise self._leather_first(p)
             if move.mask.bit_count() != 1 or move.mask > FULL:
                 raise IllegalMoveError("a leather patch covers exactly one cell")
             if move.mask & self.quilts[p]:
@@ -296,24 +296,50 @@ class State:
             raise IllegalMoveError("no leather patch is waiting to be placed")
         if move.kind == "advance":
             return
-        offers = self.circle[:OFFER_SIZE]
-        if move.patch not in offers:
-            raise IllegalMoveError(f"patch {move.patch} is not on offer (offered: {offers})", why="not_offered",
-                                   patch=move.patch)
+        self._check_offered(move.patch)
         if not is_placement(move.patch, move.mask):
             raise IllegalMoveError(f"the cells {move.cells} are not a placement of patch {move.patch}",
                                    why="not_a_placement", patch=move.patch, cells=move.mask)
-        cost = PATCHES[move.patch].cost
-        if cost > self.buttons[p]:
-            raise IllegalMoveError(
-                f"patch {move.patch} costs {plural(cost, 'button')}, {player_name(p)} has {self.buttons[p]}",
-                why="too_dear", patch=move.patch,
-            )
+        self._check_affordable(p, move.patch)
         overlap = move.mask & self.quilts[p]
         if overlap:
             cells = [list(c) for c in Move("leather", -1, overlap).cells]
             raise IllegalMoveError(f"patch {move.patch} overlaps covered cells {cells} on {player_name(p)}'s quilt",
                                    why="covered", patch=move.patch, cells=overlap)
+
+    def check_buy(self, patch_id: int) -> None:
+        """Raise IllegalMoveError naming why the player to move cannot buy patch ``patch_id`` now,
+        before a placement is chosen: a leather patch waits to be placed first, the patch is not on
+        offer, too dear, or fits nowhere on their quilt. A client that lets a player pick the patch
+        first and its cells after (the terminal game) asks this, then ``check`` for the placement."""
+        if self.is_terminal():
+            raise GameOverError("the game is over")
+        p = self.to_move()
+        if self.pending >= 0:
+            raise self._leather_first(p)
+        self._check_offered(patch_id)
+        self._check_affordable(p, patch_id)
+        if not fits_anywhere(patch_id, self.quilts[p]):
+            raise IllegalMoveError(f"patch {patch_id} fits nowhere on {player_name(p)}'s quilt",
+                                   why="fits_nowhere", patch=patch_id)
+
+    def _leather_first(self, p: int) -> IllegalMoveError:
+        return IllegalMoveError(f"{player_name(p)} must first place the leather patch they took",
+                                why="leather_first")
+
+    def _check_offered(self, patch_id: int) -> None:
+        offers = self.circle[:OFFER_SIZE]
+        if patch_id not in offers:
+            raise IllegalMoveError(f"patch {patch_id} is not on offer (offered: {offers})", why="not_offered",
+                                   patch=patch_id)
+
+    def _check_affordable(self, p: int, patch_id: int) -> None:
+        cost = PATCHES[patch_id].cost
+        if cost > self.buttons[p]:
+            raise IllegalMoveError(
+                f"patch {patch_id} costs {plural(cost, 'button')}, {player_name(p)} has {self.buttons[p]}",
+                why="too_dear", patch=patch_id,
+            )
 
     def apply(self, move: Move) -> None:
         """Play a legal move (validated); raises IllegalMoveError and leaves the state untouched."""

@@ -215,7 +215,7 @@ class Session:
             self.suggestions = []
             return Reply([f"put #{pid} back on offer"], show=True)
         if isinstance(command, Advance):
-            self._not_placing("advance")
+            self._not_buying("advance")
             return self._human_move(ADVANCE)
         if isinstance(command, Buy):
             return self._buy(command)
@@ -225,29 +225,26 @@ class Session:
             return self._play_text_move(command.move)
         raise CommandError(f"unknown command {command!r}")
 
-    def _not_placing(self, what: str) -> None:
-        if self.placing_leather:
-            raise CommandError(f"place your leather patch before you {what} (a suggestion number or a cell)")
+    def _not_buying(self, what: str) -> None:
+        """A patch chosen and not yet placed is this session's own step (the rules know a buy only
+        with its cells): it is placed or put back before anything else."""
         if self.buying is not None:
             raise CommandError(f"you are placing #{self.buying}: place it, or cancel, before you {what}")
 
     def _buy(self, command: Buy) -> Reply:
-        self._not_placing("buy")
-        offers = self.state.offers()
+        self._not_buying("buy")
         if command.offer is not None:
-            if command.offer > len(offers):
+            offers = self.state.offers()
+            if command.offer > len(offers):  # late in the game fewer than three remain to number
                 raise CommandError(f"only {len(offers)} patches are on offer")
             pid = offers[command.offer - 1]
         else:
             assert command.patch is not None
             pid = command.patch
-            if pid not in offers:
-                raise CommandError(self._refusal("not_offered", pid))
-        # the rules say what can be bought (the engine's affordable and buyable offers), this says why not
-        if offers.index(pid) not in self.state.affordable_offers(self.human):
-            raise CommandError(self._refusal("too_dear", pid))
-        if offers.index(pid) not in self.state.buyable_offers(self.human):
-            raise CommandError(f"#{pid} fits nowhere on your quilt")
+        try:  # the rules judge the buy before its cells are chosen (State.check_buy); this says why not
+            self.state.check_buy(pid)
+        except IllegalMoveError as exc:
+            raise CommandError(self._refusal(exc, "buy")) from None
         suggestions = patch_suggestions(
             self.advisor, self.state.quilts[self.human], pid, self._upcoming(pid), self.top_k
         )
@@ -318,8 +315,6 @@ class Session:
     def _play_text_move(self, move: Move) -> Reply:
         if self.buying is not None and not (move.kind == "buy" and move.patch == self.buying):
             raise CommandError(f"you are placing #{self.buying}: place it, or cancel first")
-        if move.kind != "leather" and self.placing_leather:
-            raise CommandError("place your leather patch first (a suggestion number or a cell)")
         return self._human_move(move)
 
     def _human_move(self, move: Move) -> Reply:
@@ -327,7 +322,7 @@ class Session:
         try:
             self.state.check(move)
         except IllegalMoveError as exc:
-            raise CommandError(self._refusal(exc.why, exc.patch, exc.cells) or str(exc)) from None
+            raise CommandError(self._refusal(exc, move.kind)) from None
         if move.kind != "leather":
             self.undo_marks.append(len(self.record.moves))
         self._play(move)
@@ -341,9 +336,14 @@ class Session:
         again = self.again_text(self.human)
         return Reply([*lines, again] if again else lines, moved=True)
 
-    def _refusal(self, why: str, pid: int, cells: int = 0) -> str:
-        """Why the rules refuse the person's buy or placement (``IllegalMoveError.why``), said to them
-        ("" for a refusal the rules' own words say)."""
+    def _refusal(self, exc: IllegalMoveError, doing: str) -> str:
+        """Why the rules refuse the person's move (``IllegalMoveError.why``, ``doing``: buy or advance),
+        said to them; the rules' own words for a refusal that names no rule."""
+        why, pid, cells = exc.why, exc.patch, exc.cells
+        if why == "leather_first":
+            return f"place your leather patch before you {doing} (a suggestion number or a cell)"
+        if why == "fits_nowhere":
+            return f"#{pid} fits nowhere on your quilt"
         if why == "not_offered":
             listed = ", ".join(f"#{p}" for p in self.state.offers())
             return f"#{pid} is not on offer (on offer: {listed})"
@@ -355,7 +355,7 @@ class Session:
             return f"cell {cells_text(cells)} of your quilt is already covered"
         if why == "covered":
             return f"cells {cells_text(cells)} of your quilt are already covered"
-        return ""
+        return str(exc)
 
     def _play(self, move: Move) -> None:
         self.state.apply(move)
