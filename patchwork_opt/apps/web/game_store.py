@@ -228,6 +228,17 @@ class SqlGameStore:
             except self.db.duplicate:
                 raise StaleGameError(f"game {game_id} changed meanwhile; reload it") from None
 
+    @contextmanager
+    def _holding_at(self, game_id: str, ply: int, stale: str) -> Iterator[tuple[Connection, Game]]:
+        """``_holding`` the game, read, if it is still at ``ply`` (the number of moves the caller saw);
+        else ``StaleGameError`` says ``stale``, a whole sentence with ``{game}``, ``{now}`` and ``{ply}``
+        (the id, the stored game's ply, the one asked for)."""
+        with self._holding(game_id) as conn:
+            game = self._read(conn, game_id)
+            if len(game.moves) != ply:
+                raise StaleGameError(stale.format(game=game_id, now=len(game.moves), ply=ply))
+            yield conn, game
+
     def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int,
                teaching: bool = False) -> Game:
         game = Game(id=new_game_id(), created=time.time(), seed=seed, circle=state.circle[:],
@@ -285,12 +296,8 @@ class SqlGameStore:
         The move is checked against the rules on the stored game inside the transaction; it is
         stored only if legal and only if no other move landed at that ply meanwhile.
         """
-        with self._holding(game_id) as conn:
-            game = self._read(conn, game_id)
-            if len(game.moves) != ply:
-                raise StaleGameError(
-                    f"game {game_id} is at ply {len(game.moves)}, the move was made for ply {ply}; reload it"
-                )
+        stale = "game {game} is at ply {now}, the move was made for ply {ply}; reload it"
+        with self._holding_at(game_id, ply, stale) as (conn, game):
             state = game.state()
             player = state.to_move()
             state.apply(move)  # IllegalMoveError rolls back
@@ -313,12 +320,8 @@ class SqlGameStore:
     def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
         """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``;
         the move at ``keep`` is kept as taken back (``takebacks``)."""
-        with self._holding(game_id) as conn:
-            game = self._read(conn, game_id)
-            if len(game.moves) != expected_ply:
-                raise StaleGameError(
-                    f"game {game_id} is at ply {len(game.moves)}, the undo was asked at ply {expected_ply}; reload it"
-                )
+        stale = "game {game} is at ply {now}, the undo was asked at ply {ply}; reload it"
+        with self._holding_at(game_id, expected_ply, stale) as (conn, game):
             now = time.time()
             if keep < len(game.moves):
                 taken = game.moves[keep]
