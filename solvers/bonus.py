@@ -215,7 +215,7 @@ def _cp_sat_cover(
     for index in cells:
         model.add_bool_or(model.by_cell[index])  # at least one; the model has at most one
     if budget is not None:
-        model.add_linear([(v, PATCHES[ids[s]].cost) for s, _, v in model.choices()], 0, budget)
+        model.limit_cost(budget)
     handle = SolveHandle()
     stop.attach(handle.stop)
     solution = model.solve(config, deadline, handle=handle)

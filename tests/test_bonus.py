@@ -185,6 +185,20 @@ def test_answers_under_a_budget_match_exhaustive_search(quilt: int, ids: list[in
             assert result.status == SolveStatus.INFEASIBLE and len(result.windows) == 9
 
 
+@pytest.mark.parametrize("quilt,ids", holes(seed=5, count=4) + holes(seed=8, count=6)[5:])
+def test_cp_sat_answers_under_a_budget_match_exhaustive_search(quilt: int, ids: list[int]) -> None:
+    """The search given one node: CP-SAT (the placement model's ``limit_cost``) settles the windows,
+    covering some and proving others too dear (the last quilt completes, but not for 6 buttons)."""
+    from patchwork_opt.core.catalogue import PATCHES
+
+    for budget in (3, 6, 8):
+        result = bonus_completion(quilt, ids, deadline=in_time(), config=CONFIG, budget=budget, node_limit=1)
+        assert result.feasible is completable_within(quilt, ids, budget), budget
+        if result.feasible:
+            check_certificate(result, quilt, ids)
+            assert sum(PATCHES[p.patch].cost for p in result.placements) <= budget
+
+
 def test_the_reason_names_the_numbers_of_a_bound_over_all_squares() -> None:
     result = bonus_completion(0, [1, 2, 3, 4, 5, 6], deadline=in_time(), config=CONFIG)
     assert result.reason == "the patches cover at most 27 cells; every 7x7 square needs at least 49 more"
