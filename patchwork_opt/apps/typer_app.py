@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.errors import PatchworkError, words
 from patchwork_opt.i18n import LANGUAGE, _, from_environment, known, languages, set_language
 
 #: Libraries of the optional extras (pyproject.toml), for a one-line hint when one is missing: every
@@ -34,7 +34,7 @@ def one_line_errors() -> Iterator[None]:
         yield
     except PatchworkError as exc:
         # Translators: how the command line reports an error ({message}: what is wrong, one line)
-        typer.echo(_("error: {message}", message=exc), err=True)
+        typer.echo(_("error: {message}", message=words(exc)), err=True)
         raise typer.Exit(exc.exit_code) from None
     except typer.TyperException as exc:  # Typer's usage errors (it carries its own click)
         ctx = getattr(exc, "ctx", None)

@@ -14,6 +14,7 @@ from patchwork_opt.core.bitboard import bit, cells_of
 from patchwork_opt.core.catalogue import PATCH_COUNT, is_placement
 from patchwork_opt.core.errors import IllegalMoveError, NotationError
 from patchwork_opt.core.quilt import parse_cell
+from patchwork_opt.i18n import N_
 
 MoveKind = Literal["advance", "buy", "leather"]
 _BUY_TEXT = re.compile(r"^(\d+)@([0-8]{2}(?:,[0-8]{2})*)$")
@@ -67,7 +68,9 @@ class Move:
             return cls.leather(row, col)
         match = _BUY_TEXT.match(token)
         if not match:
-            raise NotationError(f"cannot read move {token!r}: expected A, L@rc or ID@rc,rc,...")
+            # Translators: the move notation: A (advance), L@rc (the leather patch on row r, column c),
+            # ID@rc,rc,... (a patch on those cells)
+            raise NotationError(N_("cannot read move {token!r}: expected A, L@rc or ID@rc,rc,..."), token=token)
         patch = int(match.group(1))
         mask = 0
         for pair in match.group(2).split(","):
@@ -77,9 +80,10 @@ class Move:
     @classmethod
     def _checked_buy(cls, patch: int, mask: int) -> Move:
         if not 0 <= patch < PATCH_COUNT:
-            raise NotationError(f"unknown patch id {patch} (ids are 0..{PATCH_COUNT - 1})")
+            raise NotationError(N_("unknown patch id {patch} (ids are 0..{last})"), patch=patch, last=PATCH_COUNT - 1)
         if not is_placement(patch, mask):
-            raise IllegalMoveError(f"the cells {_cells_text(mask)} are not a placement of patch {patch}")
+            raise IllegalMoveError(N_("the cells {shape} are not a placement of patch {pid}"),
+                                   shape=_cells_text(mask), pid=patch)
         return cls("buy", patch, mask)
 
     def to_json(self) -> dict[str, Any]:
@@ -94,34 +98,35 @@ class Move:
     def from_json(cls, data: object) -> Move:
         """A move object of RULES.md; errors name the field at fault."""
         if not isinstance(data, dict):
-            raise NotationError(f"a move must be an object, got {type(data).__name__}")
+            raise NotationError(N_("a move must be an object, got {type}"), type=type(data).__name__)
         kind = data.get("type")
         if kind == "advance":
             extra = set(data) - {"type"}
             if extra:
-                raise NotationError(f"advance takes no fields, got {sorted(extra)}")
+                raise NotationError(N_("advance takes no fields, got {fields}"), fields=sorted(extra))
             return ADVANCE
         if kind == "leather":
             if "cell" not in data:
-                raise NotationError("leather move needs a 'cell'")
+                raise NotationError(N_("leather move needs a 'cell'"))
             row, col = parse_cell(data["cell"], "leather cell")
             return cls.leather(row, col)
         if kind == "buy":
             patch = data.get("patch")
             if not isinstance(patch, int) or isinstance(patch, bool):
-                raise NotationError(f"buy needs an integer 'patch', got {patch!r}")
+                raise NotationError(N_("buy needs an integer 'patch', got {patch!r}"), patch=patch)
             cells = data.get("cells")
             if not isinstance(cells, list) or not cells:
-                raise NotationError("buy needs a non-empty list of 'cells'")
+                raise NotationError(N_("buy needs a non-empty list of 'cells'"))
             mask = 0
             for i, cell in enumerate(cells):
                 row, col = parse_cell(cell, f"cells[{i}]")
                 cell_bit = bit(row, col)
                 if mask & cell_bit:
-                    raise NotationError(f"cells[{i}]: cell [{row}, {col}] is listed twice")
+                    raise NotationError(N_("cells[{i}]: cell [{row}, {col}] is listed twice"), i=i, row=row, col=col)
                 mask |= cell_bit
             return cls._checked_buy(patch, mask)
-        raise NotationError(f"unknown move type {kind!r} (expected advance, buy or leather)")
+        # Translators: advance, buy and leather are the notation's move types: keep them as they are
+        raise NotationError(N_("unknown move type {kind!r} (expected advance, buy or leather)"), kind=kind)
 
 
 def _cells_text(mask: int) -> str:

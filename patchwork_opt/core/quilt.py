@@ -17,6 +17,7 @@ from patchwork_opt.core.bitboard import (
     regions,
 )
 from patchwork_opt.core.errors import QuiltFormatError
+from patchwork_opt.i18n import N_
 
 Cell = tuple[int, int]
 
@@ -28,10 +29,12 @@ def parse_cell(value: object, where: str = "cell") -> Cell:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise QuiltFormatError(f"{where}: expected [row, col] with two integers, got {value!r}")
+        raise QuiltFormatError(N_("{where}: expected [row, col] with two integers, got {value!r}"),
+                               where=where, value=value)
     row, col = value
     if not (0 <= row < SIZE and 0 <= col < SIZE):
-        raise QuiltFormatError(f"{where}: cell [{row}, {col}] is off the 9x9 quilt (rows and cols are 0..8)")
+        raise QuiltFormatError(N_("{where}: cell [{row}, {col}] is off the 9x9 quilt (rows and cols are 0..8)"),
+                               where=where, row=row, col=col)
     return row, col
 
 
@@ -43,7 +46,7 @@ class Quilt:
 
     def __post_init__(self) -> None:
         if not isinstance(self.mask, int) or self.mask < 0 or self.mask > FULL:
-            raise QuiltFormatError(f"quilt mask must be an 81-bit non-negative int, got {self.mask!r}")
+            raise QuiltFormatError(N_("quilt mask must be an 81-bit non-negative int, got {mask!r}"), mask=self.mask)
 
     # --- construction -------------------------------------------------------------
     @classmethod
@@ -63,14 +66,15 @@ class Quilt:
         """
         lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
         if len(lines) != SIZE:
-            raise QuiltFormatError(f"a quilt has 9 rows, found {len(lines)}")
+            raise QuiltFormatError(N_("a quilt has 9 rows, found {found}"), found=len(lines))
         mask = 0
         for row, line in enumerate(lines):
             if len(line) != SIZE:
-                raise QuiltFormatError(f"quilt row {row} has {len(line)} cells, expected 9: {line!r}")
+                raise QuiltFormatError(N_("quilt row {row} has {found} cells, expected 9: {line!r}"),
+                                       row=row, found=len(line), line=line)
             for col, ch in enumerate(line):
                 if ch.isspace():
-                    raise QuiltFormatError(f"quilt row {row}, col {col}: whitespace inside a row")
+                    raise QuiltFormatError(N_("quilt row {row}, col {col}: whitespace inside a row"), row=row, col=col)
                 if ch != ".":
                     mask |= bit(row, col)
         return cls(mask)
@@ -83,9 +87,10 @@ class Quilt:
             try:
                 data = json.loads(stripped)
             except json.JSONDecodeError as exc:
-                raise QuiltFormatError(f"quilt JSON is malformed: {exc.msg} at line {exc.lineno}") from None
+                raise QuiltFormatError(N_("quilt JSON is malformed: {problem} at line {line}"), problem=exc.msg,
+                                       line=exc.lineno) from None
             if not isinstance(data, list):
-                raise QuiltFormatError("quilt JSON must be a list of [row, col] cells")
+                raise QuiltFormatError(N_("quilt JSON must be a list of [row, col] cells"))
             return cls.from_cells(data)
         return cls.from_text(stripped)
 
@@ -113,7 +118,7 @@ class Quilt:
 
     def place(self, placement: int) -> Quilt:
         if placement & self.mask:
-            raise QuiltFormatError("placement overlaps covered cells")
+            raise QuiltFormatError(N_("placement overlaps covered cells"))
         return Quilt(self.mask | placement)
 
     def has_bonus_square(self) -> bool:

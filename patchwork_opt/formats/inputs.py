@@ -13,6 +13,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record, read_text
 from patchwork_opt.formats.views import position_summary
+from patchwork_opt.i18n import N_, _
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,4 +78,6 @@ def load_position_input(arg: str) -> LoadedInput:
     try:
         return LoadedInput(quilt=Quilt.parse(stripped))
     except PatchworkError as exc:
-        raise type(exc)(f"{source if source != text else 'input'}: {exc}") from None
+        # Translators: {source} is where a quilt was read (a file name, or "input"); {error} what is wrong
+        where = source if source != text else _("input")
+        raise type(exc)(N_("{source}: {error}"), source=where, error=exc) from None

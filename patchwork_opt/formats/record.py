@@ -17,6 +17,7 @@ from patchwork_opt.core.catalogue import LEATHER_PRINTINGS
 from patchwork_opt.core.errors import PatchworkError, RecordError, ReplayError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.i18n import N_
 
 DEFAULT_LEATHER = LEATHER_PRINTINGS["revised"]
 
@@ -57,7 +58,7 @@ class Record:
             try:
                 state.apply(move)
             except PatchworkError as exc:
-                raise ReplayError(ply, str(exc)) from None
+                raise ReplayError(ply, exc) from None
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -96,7 +97,7 @@ class Record:
             try:
                 moves.append(move_from_model(move))
             except PatchworkError as exc:  # unreadable (exit code 2) or no placement of its patch (1)
-                raise ReplayError(ply, str(exc), exit_code=exc.exit_code) from None
+                raise ReplayError(ply, exc, exit_code=exc.exit_code) from None
         leather = tuple(sorted(model.leather)) if model.leather is not None else DEFAULT_LEATHER
         players = list(model.players) if model.players is not None else None
         return cls(circle=list(model.circle), moves=moves, leather=leather, players=players,
@@ -107,7 +108,8 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+            raise RecordError(N_("not JSON: {problem} at line {line}, column {column}"),
+                              problem=exc.msg, line=exc.lineno, column=exc.colno) from None
         return cls.from_json(data)
 
     @classmethod
@@ -117,12 +119,12 @@ class Record:
         if not text.lstrip().startswith("{"):
             # A position line or a quilt handed where a game is needed: "not JSON: Extra data at
             # line 1, column 3" would not tell the user what the command wants.
-            raise RecordError(f"{path}: not a game record (a record is a JSON object, as `new --save`, "
-                              "`play --save` and `match --save` write)")
+            raise RecordError(N_("{path}: not a game record (a record is a JSON object, as `new --save`, `play --save` "
+                                 "and `match --save` write)"), path=path)
         try:
             return cls.loads(text)
         except RecordError as exc:
-            raise RecordError(f"{path}: {exc}") from None
+            raise RecordError(N_("{path}: {error}"), path=path, error=exc) from None
 
     def save(self, path: str | Path) -> None:
         write_atomic(path, json.dumps(self.to_json(), indent=1) + "\n")
@@ -135,11 +137,12 @@ def _takebacks(models: list[Any], plies: int) -> list[TakeBack]:
     out = []
     for i, model in enumerate(models):
         if model.ply > plies:
-            raise RecordError(f"takebacks[{i}].ply: {model.ply} is past the record's {plies} moves")
+            raise RecordError(N_("takebacks[{i}].ply: {ply} is past the record's {plies} moves"), i=i, ply=model.ply,
+                              plies=plies)
         try:
             out.append(TakeBack(model.ply, move_from_model(model.move)))
         except PatchworkError as exc:
-            raise RecordError(f"takebacks[{i}].move: {exc}") from None
+            raise RecordError(N_("takebacks[{i}].move: {error}"), i=i, error=exc) from None
     return out
 
 
@@ -147,11 +150,11 @@ def read_text(path: str | Path) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
+        raise RecordError(N_("{path}: no such file"), path=path) from None
     except IsADirectoryError:
-        raise RecordError(f"{path}: is a directory") from None
+        raise RecordError(N_("{path}: is a directory"), path=path) from None
     except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a UTF-8 text file") from None
+        raise RecordError(N_("{path}: not a UTF-8 text file"), path=path) from None
     except OSError as exc:
         raise RecordError(f"{path}: {exc.strerror}") from None
 
@@ -161,13 +164,16 @@ def writable_dir(directory: str | Path, option: str) -> Path:
     cannot hold files: called before long work (a match, a review) whose results go there."""
     path = Path(directory)
     if path.exists() and not path.is_dir():
-        raise PatchworkError(f"{option} {directory}: exists and is not a directory")
+        # Translators: {option} is a command-line option (--out), {directory} the directory it names
+        raise PatchworkError(N_("{option} {directory}: exists and is not a directory"), option=option,
+                             directory=directory)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PatchworkError(f"{option} {directory}: cannot create it: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise PatchworkError(f"{option} {directory}: cannot write there (permission denied)")
+        raise PatchworkError(N_("{option} {directory}: cannot write there (permission denied)"), option=option,
+                             directory=directory)
     return path
 
 

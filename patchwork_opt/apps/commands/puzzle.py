@@ -12,6 +12,7 @@ import typer
 
 from patchwork_opt.apps.typer_app import JsonFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
+from patchwork_opt.i18n import _, ngettext, number
 
 puzzle_app = new_typer("Puzzles proven by the solvers (find the winning move, fill the quilt) and exercises from "
                        "your own mistakes (find a better move).")
@@ -48,10 +49,11 @@ def puzzle_new(
     check_puzzle_request(kind, variant, theme)
     if seed is None:
         seed = random.randrange(1 << 31)
-        typer.echo(f"seed {seed}", err=True)
+        # Translators: the seed a puzzle was made from, on stderr (to make it again)
+        typer.echo(_("seed {seed}", seed=seed), err=True)
     with phase_progress() as report:
         puzzle = new_puzzle(kind, difficulty, seed, variant=variant, theme=theme,
-                            progress=lambda tries: report("games tried", tries, tries))
+                            progress=lambda tries: report(_("games tried"), tries, tries))
     data = puzzle.to_json()
     if save is not None:
         write_atomic(save, json.dumps(data, indent=1) + "\n")
@@ -61,7 +63,9 @@ def puzzle_new(
     from rich.console import Console
 
     Console(highlight=False).print(render_puzzle(puzzle))
-    typer.echo(f"puzzle {puzzle.id}" + (f" written to {save}" if save else " (--save FILE keeps it)"))
+    # Translators: {id} is a puzzle's id; keep "--save FILE" as it is
+    typer.echo(_("puzzle {id} written to {path}", id=puzzle.id, path=save) if save
+               else _("puzzle {id} (--save FILE keeps it)", id=puzzle.id))
 
 
 @puzzle_app.command("solve")
@@ -137,5 +141,7 @@ def puzzle_bank(
         return
     for kind, by_difficulty in counts.items():
         spread = ", ".join(f"{d}: {n}" for d, n in by_difficulty.items())
-        typer.echo(f"{kind:8} {sum(by_difficulty.values())} puzzles (by difficulty {spread})")
-    typer.echo(f"written to {out}/ in {seconds:.0f} s")
+        # Translators: a line of the puzzle bank's summary: {kind} (endgame, fill: keep them), {spread} "1: 40, ..."
+        typer.echo(ngettext("{kind} {count} puzzle (by difficulty {spread})", "{kind} {count} puzzles (by difficulty "
+                            "{spread})", sum(by_difficulty.values()), kind=f"{kind:8}", spread=spread))
+    typer.echo(_("written to {path}/ in {seconds} s", path=out, seconds=number(seconds, 0)))

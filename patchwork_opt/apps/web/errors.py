@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from patchwork_opt.apps.web.jobs import BusyError
 from patchwork_opt.apps.web.schemas import ErrorBody
 from patchwork_opt.core.catalogue import PATCH_COUNT
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.errors import PatchworkError, words
 from patchwork_opt.i18n import N_, _, npgettext
 
 
@@ -340,7 +340,8 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
 async def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, PatchworkError)
     headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, BusyError) else getattr(exc, "headers", None)
-    return JSONResponse({"detail": str(exc), "words": str(exc)}, status_code=exc.http_status, headers=headers)
+    said = words(exc)
+    return JSONResponse({"detail": said, "words": said}, status_code=exc.http_status, headers=headers)
 
 
 async def _http(request: Request, exc: Exception) -> JSONResponse:

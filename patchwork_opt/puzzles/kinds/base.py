@@ -22,6 +22,7 @@ from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import _
 from patchwork_opt.puzzles.model import Placement
 
 AnswerForm = Literal["move", "placements"]
@@ -206,6 +207,10 @@ def line_players(state: State, line: Sequence[Move]) -> list[int]:
     return players
 
 
-def themes_sentence(themes: Sequence[str]) -> str:
-    """`` Themes: a, b.`` (what decides the puzzle), or nothing for a puzzle without themes."""
-    return f" Themes: {', '.join(themes)}." if themes else ""
+def themes_sentence(themes: Sequence[str], words: Mapping[str, str]) -> str:
+    """`` Themes: a, b.`` (what decides the puzzle, each theme in its ``words`` in the language in
+    effect), or nothing for a puzzle without themes."""
+    if not themes:
+        return ""
+    # Translators: the themes of a puzzle, at the end of its task: {themes} lists them ("leather patches, ...")
+    return " " + _("Themes: {themes}.", themes=", ".join(_(words[t]) if t in words else t for t in themes))

@@ -23,10 +23,11 @@ from pydantic import BaseModel, Field
 
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.words import player_name, plural, words_in
+from patchwork_opt.core.words import player_name, words_in
 from patchwork_opt.formats.models import MoveModel, RecordModel, move_model
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import N_, _, ngettext
 from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, themes_sentence
 from patchwork_opt.puzzles.model import (
     Difficulty,
@@ -45,10 +46,13 @@ from patchwork_opt.puzzles.proof import Prover, margin_of
 ENDGAME_THEMES: tuple[str, ...] = ("7x7-race", "leather", "income-timing", "tie-break", "placement", "buttons",
                                    "long-line")
 EndgameTheme = Literal["7x7-race", "leather", "income-timing", "tie-break", "placement", "buttons", "long-line"]
+#: Each theme in words (English, marked for the catalogue: said through ``_`` where it is shown).
 THEME_WORDS: dict[str, str] = {
-    "7x7-race": "the race for the 7x7 bonus", "leather": "leather patches", "income-timing": "income in time",
-    "tie-break": "who reaches the end first", "placement": "where the patch goes", "buttons": "buttons saved",
-    "long-line": "a long line of best play",
+    # Translators: a theme of an endgame puzzle (what decides it), shown as "Themes: ..."
+    "7x7-race": N_("the race for the 7x7 bonus"), "leather": N_("leather patches"),
+    "income-timing": N_("income in time"), "tie-break": N_("who reaches the end first"),
+    "placement": N_("where the patch goes"), "buttons": N_("buttons saved"),
+    "long-line": N_("a long line of best play"),
 }
 
 
@@ -159,11 +163,22 @@ class EndgameVerdict:
                 "text": self.text}
 
 
-def outcome_text(margin: float) -> str:
-    """``by 3``, or how a tie is decided."""
+def _verdict_text(won: bool, margin: float, winning: str) -> str:
+    """The verdict in words: won or lost, by how much or on the tie-break (one whole sentence each)."""
+    if won and margin == 0:
+        return _("correct: you win on the tie-break (equal scores; the first to reach the end wins) with best play")
+    if won:
+        # Translators: an endgame puzzle's verdict: you win by {count} points with best play
+        return ngettext("correct: you win by {count} with best play", "correct: you win by {count} with best play",
+                        abs(margin))
     if margin == 0:
-        return "on the tie-break (equal scores; the first to reach the end wins)"
-    return f"by {abs(margin):g}"
+        # Translators: {move} is a winning move in words ("buy #12 ...", as the move words say it)
+        return _("wrong: best play refutes it and you lose on the tie-break (equal scores; the first to reach the "
+                 "end wins); a winning move was to {move}", move=winning)
+    # Translators: an endgame puzzle's verdict: you lose by {count} points; {move} a winning move in words
+    return ngettext("wrong: best play refutes it and you lose by {count}; a winning move was to {move}",
+                    "wrong: best play refutes it and you lose by {count}; a winning move was to {move}",
+                    abs(margin), move=winning)
 
 
 def judge_endgame(puzzle: EndgamePuzzle, move: Move, prover: Prover | None = None) -> EndgameVerdict:
@@ -175,12 +190,7 @@ def judge_endgame(puzzle: EndgamePuzzle, move: Move, prover: Prover | None = Non
     won = value > 0
     margin = margin_of(value)
     line = (move, *rest)
-    if won:
-        text = f"correct: you win {outcome_text(margin)} with best play"
-    else:
-        winning = puzzle.winning[0]
-        text = (f"wrong: best play refutes it and you lose {outcome_text(margin)}; "
-                f"a winning move was to {words_in(state, winning)}")
+    text = _verdict_text(won, margin, "" if won else words_in(state, puzzle.winning[0]))
     return EndgameVerdict(won, margin, line, text)
 
 
@@ -202,7 +212,8 @@ class EndgameVerdictDetails(BaseModel):
 
 class EndgameKind(PuzzleKind[EndgamePuzzle, EndgameVerdict]):
     name = "endgame"
-    label = "find the winning move"
+    # Translators: a kind of puzzle, as its menu names it
+    label = N_("find the winning move")
     prefix = "e"
     answer = "move"
     themes = ENDGAME_THEMES
@@ -218,9 +229,16 @@ class EndgameKind(PuzzleKind[EndgamePuzzle, EndgameVerdict]):
 
     def task(self, puzzle: EndgamePuzzle) -> str:
         wins = len(puzzle.winning)
-        return (f"{player_name(puzzle.player)} (you) to move: find a winning move. "
-                f"{plural(puzzle.legal, 'distinct move')}, {wins} of them win{'s' if wins == 1 else ''}; "
-                f"difficulty {puzzle.difficulty} of 5.{themes_sentence(puzzle.themes)}")
+        # Translators: an endgame puzzle's task; {player} is "Player 1" or "Player 2"
+        asked = _("{player} (you) to move: find a winning move.", player=player_name(puzzle.player))
+        # Translators: how many distinct moves an endgame puzzle's position has (the first part of a sentence)
+        moves = ngettext("{count} distinct move", "{count} distinct moves", puzzle.legal)
+        # Translators: how many of the distinct moves win (the second part: "12 distinct moves, 3 of them win")
+        winning = ngettext("{count} of them wins", "{count} of them win", wins)
+        # Translators: {moves} and {winning} are the two counts above; {difficulty} is 1 to 5
+        counts = _("{moves}, {winning}; difficulty {difficulty} of 5.", moves=moves, winning=winning,
+                   difficulty=puzzle.difficulty)
+        return f"{asked} {counts}{themes_sentence(puzzle.themes, THEME_WORDS)}"
 
     def judge(self, puzzle: EndgamePuzzle, answer: Answer, judging: Judging) -> EndgameVerdict:
         assert isinstance(answer, Move)

@@ -36,10 +36,11 @@ from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.words import line_words, player_name, plural, words_in
+from patchwork_opt.core.words import line_words, player_name, words_in
 from patchwork_opt.formats.models import MoveModel, RecordModel, move_model
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import N_, _, decimal, ngettext, percent, pgettext, signed
 from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, line_players
 from patchwork_opt.puzzles.model import (
     Difficulty,
@@ -207,8 +208,28 @@ class ExerciseVerdict:
 
 def _figure(move: Scored) -> str:
     """``41% to win, -2.5 points expected``: a move's figures for its mover."""
-    proven = " (proven)" if move.proven and move.win in (0.0, 1.0) else ""
-    return f"{move.win:.0%} to win{proven}, {move.margin:+.1f} points expected"
+    chance, margin = percent(move.win), signed(move.margin, 1)
+    if move.proven and move.win in (0.0, 1.0):
+        # Translators: a move's figures: {chance} its win chance ("41%"), {count} the points expected ("-2.5");
+        # "proven": an exact search settled who wins
+        return ngettext("{chance} to win (proven), {count} point expected",
+                        "{chance} to win (proven), {count} points expected", decimal(move.margin, 1), chance=chance,
+                        count=margin)
+    # Translators: a move's figures: {chance} its win chance ("41%"), {count} the points expected ("-2.5")
+    return ngettext("{chance} to win, {count} point expected", "{chance} to win, {count} points expected",
+                    decimal(move.margin, 1), chance=chance, count=margin)
+
+
+def _label(label: str) -> str:
+    """A review's label (``mistake``, ``blunder`` ...) in the language in effect: the review's own
+    words for it (``apps/judge.label_words`` marks them, with the context "move label")."""
+    return pgettext("move label", label)
+
+
+def _points(points: float) -> str:
+    """``2.5 points``: points lost, with one decimal."""
+    # Translators: points lost against the best move, with one decimal ("2.5 points")
+    return ngettext("{count} point", "{count} points", decimal(points, 1))
 
 
 def contrast(state: State, best: Move, played: Move) -> str:
@@ -222,22 +243,27 @@ def contrast(state: State, best: Move, played: Move) -> str:
         ends.append((after.quilts[p].bit_count(), after.income[p], after.buttons[p], after.pos[p], after.bonus == p))
     (cells, income, buttons, pos, bonus), (cells2, income2, buttons2, pos2, bonus2) = ends
     said = []
-    for gain, word, words in ((cells - cells2, "more cell covered", "more cells covered"),
-                              (income - income2, "more income", "more income"),
-                              (buttons - buttons2, "more button in hand", "more buttons in hand"),
-                              (pos2 - pos, "space of time saved", "spaces of time saved")):
-        if gain > 0:
-            said.append(plural(gain, word, words))
+    # Translators: what the best move leaves its mover more of than the move played (items of a list)
+    if cells > cells2:
+        said.append(ngettext("{count} more cell covered", "{count} more cells covered", cells - cells2))
+    if income > income2:
+        said.append(ngettext("{count} more income", "{count} more income", income - income2))
+    if buttons > buttons2:
+        said.append(ngettext("{count} more button in hand", "{count} more buttons in hand", buttons - buttons2))
+    if pos2 > pos:
+        said.append(ngettext("{count} space of time saved", "{count} spaces of time saved", pos2 - pos))
     if bonus and not bonus2:
-        said.append("the 7x7 bonus")
-    return f"The best move leaves you {', '.join(said)}." if said else ""
+        said.append(_("the 7x7 bonus"))
+    # Translators: {gains} lists what the best move leaves more of ("2 more cells covered, 1 more income")
+    return _("The best move leaves you {gains}.", gains=", ".join(said)) if said else ""
 
 
 def line_text(state: State, line: tuple[Move, ...]) -> str:
     """A line played from ``state`` in words, each move by who makes it (the player to move is "you")."""
     player = state.to_move()
     said = line_words(state, line)
-    return "; ".join(f"{'you' if who == player else 'your opponent'}: {words}"
+    # Translators: a move of a line of play, by who makes it: "you: buy #12 ...", "your opponent: advance ..."
+    return "; ".join(_("you: {move}", move=words) if who == player else _("your opponent: {move}", move=words)
                      for who, words in zip(line_players(state, line), said, strict=True))
 
 
@@ -248,9 +274,13 @@ def worse_figures(exercise: Exercise) -> str:
     played, best = exercise.played, exercise.best
     loss = max(0.0, best.win - played.win)
     points = max(0.0, best.margin - played.margin)
-    text = (f"You chose to {words_in(state, played.move)}: it leaves you {_figure(played)}, where the best move, "
-            f"to {words_in(state, best.move)}, keeps {_figure(best)}; {loss:.0%} of win chance and "
-            f"{points:.1f} points lost, a {exercise.label}.")
+    # Translators: why a move played was worse: {played} and {best} are moves in words ("buy #12 ..."),
+    # {figure} and {best_figure} their figures, {loss} a win chance ("12%"), {points} "2.5 points",
+    # {label} the review's label of the move played ("mistake", "blunder")
+    text = _("You chose to {played}: it leaves you {figure}, where the best move, to {best}, keeps {best_figure}; "
+             "{loss} of win chance and {points} lost, a {label}.", played=words_in(state, played.move),
+             figure=_figure(played), best=words_in(state, best.move), best_figure=_figure(best),
+             loss=percent(loss), points=_points(points), label=_label(exercise.label))
     more = contrast(state, best.move, played.move)
     return f"{text} {more}" if more else text
 
@@ -259,7 +289,9 @@ def why_worse(exercise: Exercise) -> str:
     """Why the move played was worse than the best move, in words, with the play expected after it."""
     text = worse_figures(exercise)
     if len(exercise.played.line) > 1:
-        text += f" The play expected after your move: {line_text(exercise.state(), exercise.played.line)}."
+        # Translators: {line} is the play expected after the move, each move by who makes it
+        text += " " + _("The play expected after your move: {line}.",
+                        line=line_text(exercise.state(), exercise.played.line))
     return text
 
 
@@ -299,18 +331,27 @@ def judge_exercise(exercise: Exercise, move: Move, judging: Judging) -> Exercise
     label, accepted = judging.grade(loss, points, is_best)
     words = words_in(state, move)
     if move_key(quilt, move) == move_key(quilt, exercise.played.move):
-        correct, text = False, f"that is the move you played in the game: {words}, a {exercise.label}."
+        # Translators: an exercise's verdict: the answer is the move played in the game ({move}, in words),
+        # {label} the review's label of it ("mistake", "blunder")
+        correct, text = False, _("that is the move you played in the game: {move}, a {label}.", move=words,
+                                 label=_label(exercise.label))
     elif accepted:
         correct = True
-        text = (f"better: {words} is the best move, {_figure(answer)}." if is_best else
-                f"better: {words} leaves you {_figure(answer)}, {loss:.0%} of win chance and {points:.1f} points "
-                f"below the best move ({label}).")
+        # Translators: an exercise's verdict: {move} the answer in words, {figure} its figures ("41% to win, ..."),
+        # {loss} the win chance it loses ("3%"), {points} "0.5 points", {label} the review's label of it
+        text = (_("better: {move} is the best move, {figure}.", move=words, figure=_figure(answer)) if is_best else
+                _("better: {move} leaves you {figure}, {loss} of win chance and {points} below the best move "
+                  "({label}).", move=words, figure=_figure(answer), loss=percent(loss), points=_points(points),
+                  label=_label(label)))
     else:
         correct = False
-        text = (f"not better: {words} leaves you {_figure(answer)}, {loss:.0%} of win chance and {points:.1f} "
-                f"points below the best move, a {label} too.")
+        text = _("not better: {move} leaves you {figure}, {loss} of win chance and {points} below the best move, a "
+                 "{label} too.", move=words, figure=_figure(answer), loss=percent(loss), points=_points(points),
+                 label=_label(label))
     if not is_best:
-        text += f" The best move was {words_in(state, exercise.best.move)} ({_figure(exercise.best)})."
+        # Translators: {move} the best move in words, {figure} its figures
+        text += " " + _("The best move was {move} ({figure}).", move=words_in(state, exercise.best.move),
+                        figure=_figure(exercise.best))
     why = why_worse(exercise)
     return ExerciseVerdict(correct, answer, label, loss, points, f"{text} {why}", why, exercise)
 
@@ -355,7 +396,8 @@ class ExerciseVerdictDetails(BaseModel):
 
 class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
     name = "exercise"
-    label = "find a better move"
+    # Translators: a kind of puzzle, as its menu names it
+    label = N_("find a better move")
     prefix = "x"
     answer = "move"
     rated = False
@@ -367,9 +409,12 @@ class ExerciseKind(PuzzleKind[Exercise, ExerciseVerdict]):
 
     def task(self, puzzle: Exercise) -> str:
         state = puzzle.state()
-        return (f"{player_name(puzzle.player)} (you) to move: find a better move than the one you played in your "
-                f"game, {words_in(state, puzzle.played.move)}, a {puzzle.label} (it left you "
-                f"{_figure(puzzle.played)}). Any move the review would not call a mistake is right.")
+        # Translators: an exercise's task: {player} "Player 1", {move} the move played in words, {label} the
+        # review's label of it ("mistake"), {figure} its figures ("41% to win, -2.5 points expected")
+        return _("{player} (you) to move: find a better move than the one you played in your game, {move}, a {label} "
+                 "(it left you {figure}). Any move the review would not call a mistake is right.",
+                 player=player_name(puzzle.player), move=words_in(state, puzzle.played.move),
+                 label=_label(puzzle.label), figure=_figure(puzzle.played))
 
     def judge(self, puzzle: Exercise, answer: Answer, judging: Judging) -> ExerciseVerdict:
         assert isinstance(answer, Move)

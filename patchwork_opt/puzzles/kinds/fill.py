@@ -25,8 +25,9 @@ from patchwork_opt.core.bitboard import cells_of, has_full_window, mask_of
 from patchwork_opt.core.catalogue import PATCHES, is_placement, patch_worth
 from patchwork_opt.core.errors import IllegalMoveError, NotationError
 from patchwork_opt.core.move import Move
-from patchwork_opt.core.words import patch_words, plural
+from patchwork_opt.core.words import patch_words
 from patchwork_opt.formats.models import CellModel, PatchId, one_line
+from patchwork_opt.i18n import N_, _, ngettext
 from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, themes_sentence
 from patchwork_opt.puzzles.model import (
     Difficulty,
@@ -43,8 +44,11 @@ Objective = Literal["cells", "points"]
 #: Themes of a fill puzzle: a button budget binds, a 7x7 square to complete, points (not cells) to maximize.
 FILL_THEMES: tuple[str, ...] = ("budget", "7x7", "points")
 FillTheme = Literal["budget", "7x7", "points"]
-THEME_WORDS: dict[str, str] = {"budget": "a button budget", "7x7": "completing a 7x7 square",
-                               "points": "points, not cells"}
+#: Each theme in words (English, marked for the catalogue: said through ``_`` where it is shown).
+THEME_WORDS: dict[str, str] = {
+    # Translators: a theme of a fill puzzle (what makes it hard), shown as "Themes: ..."
+    "budget": N_("a button budget"), "7x7": N_("completing a 7x7 square"), "points": N_("points, not cells"),
+}
 #: The variants a fill is made in (``puzzles/making.py``): cover cells, score points within a
 #: button budget, complete a 7x7 square; and the variants each theme comes from.
 Variant = Literal["cells", "points", "bonus"]
@@ -123,30 +127,42 @@ def fill_value(puzzle: FillPuzzle, placements: list[Placement] | tuple[Placement
 def fill_problem(puzzle: FillPuzzle, placements: list[Placement] | tuple[Placement, ...]) -> str:
     """Why a fill breaks the puzzle's rules (a patch not in the set or used twice, a shape that is no
     placement of its patch, overlapping cells, over the budget); empty when it keeps them."""
+    fault = fill_fault(puzzle, placements)
+    return "" if fault is None else str(fault)
+
+
+def fill_fault(puzzle: FillPuzzle, placements: list[Placement] | tuple[Placement, ...]) -> IllegalMoveError | None:
+    """``fill_problem`` as the error that says it (in the reader's language where it is reported)."""
     taken = puzzle.quilt
     used: set[int] = set()
     cost = 0
     for i, (pid, mask) in enumerate(placements):
         if pid not in puzzle.patches:
-            return f"placements[{i}]: patch {pid} is not one of the puzzle's patches {list(puzzle.patches)}"
+            # Translators: placements[{i}] names the answer's placement at fault (keep it as it is)
+            return IllegalMoveError(N_("placements[{i}]: patch {pid} is not one of the puzzle's patches {patches}"),
+                                    i=i, pid=pid, patches=list(puzzle.patches))
         if pid in used:
-            return f"placements[{i}]: patch {pid} is used twice (each patch at most once)"
+            return IllegalMoveError(N_("placements[{i}]: patch {pid} is used twice (each patch at most once)"),
+                                    i=i, pid=pid)
         if not is_placement(pid, mask):
-            return f"placements[{i}]: the cells {[list(c) for c in cells_of(mask)]} are not a placement of patch {pid}"
+            return IllegalMoveError(N_("placements[{i}]: the cells {shape} are not a placement of patch {pid}"),
+                                    i=i, shape=[list(c) for c in cells_of(mask)], pid=pid)
         overlap = taken & mask
         if overlap:
-            return f"placements[{i}]: patch {pid} overlaps covered cells {[list(c) for c in cells_of(overlap)]}"
+            return IllegalMoveError(N_("placements[{i}]: patch {pid} overlaps covered cells {covered}"), i=i, pid=pid,
+                                    covered=[list(c) for c in cells_of(overlap)])
         used.add(pid)
         taken |= mask
         cost += PATCHES[pid].cost
     if puzzle.budget is not None and cost > puzzle.budget:
-        return f"the patches cost {cost} buttons, over the budget of {puzzle.budget}"
-    return ""
+        return IllegalMoveError(N_("the patches cost {cost} buttons, over the budget of {budget}"), cost=cost,
+                                budget=puzzle.budget)
+    return None
 
 
 def completes_square(puzzle: FillPuzzle, placements: list[Placement] | tuple[Placement, ...]) -> bool:
     quilt = puzzle.quilt
-    for _, mask in placements:
+    for _placed, mask in placements:
         quilt |= mask
     return has_full_window(quilt)
 
@@ -219,37 +235,65 @@ class FillVerdict:
 
 def judge_fill(puzzle: FillPuzzle, placements: list[Placement]) -> FillVerdict:
     """The verdict on a fill (``IllegalMoveError`` when it breaks the puzzle's rules)."""
-    problem = fill_problem(puzzle, placements)
-    if problem:
-        raise IllegalMoveError(problem)
+    fault = fill_fault(puzzle, placements)
+    if fault is not None:
+        raise fault
     value = fill_value(puzzle, placements)
     square = not puzzle.require_bonus or completes_square(puzzle, placements)
-    unit = "cells" if puzzle.objective == "cells" else "points"
+    cells = puzzle.objective == "cells"
     if not square:
         correct, value_shown = False, 0
-        text = f"wrong: no 7x7 square is complete; the best fill completes one with {puzzle.best_value} {unit}"
+        # Translators: a fill puzzle's verdict when the 7x7 square it asks for is not complete
+        text = (ngettext("wrong: no 7x7 square is complete; the best fill completes one with {count} cell",
+                         "wrong: no 7x7 square is complete; the best fill completes one with {count} cells",
+                         puzzle.best_value) if cells else
+                ngettext("wrong: no 7x7 square is complete; the best fill completes one with {count} point",
+                         "wrong: no 7x7 square is complete; the best fill completes one with {count} points",
+                         puzzle.best_value))
     else:
         correct = value == puzzle.best_value
         value_shown = value
-        text = (f"correct: {value} {unit}, the proven optimum" if correct
-                else f"short: {value} {unit}, the proven optimum is {puzzle.best_value}")
+        text = _fill_verdict(correct, cells, value, puzzle.best_value)
     return FillVerdict(correct, value_shown, puzzle.best_value, value_shown - puzzle.best_value, puzzle.best, text)
 
 
+def _fill_verdict(correct: bool, cells: bool, value: int, best: int) -> str:
+    """A complete fill's verdict: the optimum reached, or short of it (one whole sentence each)."""
+    if correct:
+        # Translators: a fill puzzle's verdict: the answer reaches the proven optimum
+        return (ngettext("correct: {count} cell, the proven optimum", "correct: {count} cells, the proven optimum",
+                         value) if cells else
+                ngettext("correct: {count} point, the proven optimum", "correct: {count} points, the proven optimum",
+                         value))
+    # Translators: a fill puzzle's verdict: the answer reaches {count}, short of the proven optimum {best}
+    return (ngettext("short: {count} cell, the proven optimum is {best}",
+                     "short: {count} cells, the proven optimum is {best}", value, best=best) if cells else
+            ngettext("short: {count} point, the proven optimum is {best}",
+                     "short: {count} points, the proven optimum is {best}", value, best=best))
+
+
 def fill_task(puzzle: FillPuzzle) -> str:
-    """The task in words: what to fill with, for what, within which budget."""
-    patches = plural(len(puzzle.patches), "patch", "patches")
+    """The task in words: what to fill with, for what, within which budget (whole sentences: what
+    to fill the quilt with and for what, then the budget and the 7x7 square it asks for, if any)."""
+    # Translators: a count of patches in a fill puzzle's task ("Fill the quilt with some of the 6 patches")
+    patches = ngettext("{count} patch", "{count} patches", len(puzzle.patches))
     if puzzle.objective == "points":
-        goal = (f"the best score change (2 a cell, income at {plural(puzzle.marks, 'income mark')} ahead, "
-                f"less the price)")
+        marks = ngettext("{count} income mark", "{count} income marks", puzzle.marks)
+        # Translators: a fill puzzle's task for points; {patches} is "6 patches", {marks} "3 income marks"
+        said = [_("Fill the quilt with some of the {patches} (each at most once) for the best score change "
+                  "(2 a cell, income at {marks} ahead, less the price).", patches=patches, marks=marks)]
     else:
-        goal = "as many covered cells as possible"
-    parts = [f"Fill the quilt with some of the {patches} (each at most once) for {goal}"]
+        # Translators: a fill puzzle's task for cells; {patches} is "6 patches"
+        said = [_("Fill the quilt with some of the {patches} (each at most once) for as many covered cells as "
+                  "possible.", patches=patches)]
     if puzzle.budget is not None:
-        parts.append(f"spending at most {plural(puzzle.budget, 'button')}")
+        # Translators: a fill puzzle's button budget
+        said.append(ngettext("Spend at most {count} button.", "Spend at most {count} buttons.", puzzle.budget))
     if puzzle.require_bonus:
-        parts.append("completing a 7x7 square")
-    return ", ".join(parts) + f". Difficulty {puzzle.difficulty} of 5.{themes_sentence(puzzle.themes)}"
+        said.append(_("Complete a 7x7 square."))
+    # Translators: a puzzle's difficulty, 1 (easy) to 5 (hard)
+    said.append(_("Difficulty {difficulty} of 5.", difficulty=puzzle.difficulty))
+    return " ".join(said) + themes_sentence(puzzle.themes, THEME_WORDS)
 
 
 class FillDetails(BaseModel):
@@ -277,7 +321,8 @@ class FillVerdictDetails(BaseModel):
 
 class FillKind(PuzzleKind[FillPuzzle, FillVerdict]):
     name = "fill"
-    label = "fill the quilt"
+    # Translators: a kind of puzzle, as its menu names it
+    label = N_("fill the quilt")
     prefix = "f"
     answer = "placements"
     themes = FILL_THEMES

@@ -9,10 +9,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from patchwork_opt.core.errors import NotationError
+from patchwork_opt.core.errors import NotationError, words
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.models import CellModel
 from patchwork_opt.formats.notation import from_notation
+from patchwork_opt.i18n import _
 
 Seat = Literal[0, 1]
 Cell = tuple[int, int]
@@ -36,11 +37,12 @@ def read_position(text: str) -> State:
     """The position a notation names; ``ValueError`` (a validation error where it is raised) naming
     what the notation's reader refuses."""
     if not _NOTATION.fullmatch(text):
-        raise ValueError("not a position in the notation of RULES.md (9 space-separated fields)")
+        # Translators: RULES.md is the file of the rules and notations: keep its name
+        raise ValueError(_("not a position in the notation of RULES.md (9 space-separated fields)"))
     try:
         return from_notation(text)
     except NotationError as exc:
-        raise ValueError(str(exc)) from None
+        raise ValueError(words(exc)) from None
 
 
 PositionText = Annotated[str, Field(max_length=400, json_schema_extra={"pattern": f"^{NOTATION_PATTERN}$"})]

@@ -20,6 +20,7 @@ from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.state import State
 from patchwork_opt.core.words import line_words
 from patchwork_opt.formats.models import MoveModel, PositionModel, move_model
+from patchwork_opt.i18n import _
 from patchwork_opt.puzzles.glicko import Rating
 from patchwork_opt.puzzles.kinds import (
     BANKED,
@@ -198,7 +199,7 @@ def rating_view(rating: Rating) -> RatingView:
 
 
 def theme_views(themes: tuple[str, ...] | list[str]) -> list[ThemeView]:
-    return [ThemeView(theme=t, words=THEME_WORDS[t]) for t in themes]
+    return [ThemeView(theme=t, words=_(THEME_WORDS[t])) for t in themes]
 
 
 def visitor_view(visitor_id: str, rating: Rating, streak: int, best_streak: int) -> VisitorView:
@@ -238,7 +239,7 @@ def puzzle_view(puzzle: Puzzle, rating: Rating, visitor: VisitorView | None, *, 
 def themes_view(counts: dict[str, dict[str, int]]) -> ThemesView:
     """Each banked kind's themes with their words, and how many puzzles of the bank carry each
     (``counts[kind][theme]``)."""
-    return ThemesView(kinds={name: [ThemeChoice(theme=t, words=THEME_WORDS[t], puzzles=counts[name][t])
+    return ThemesView(kinds={name: [ThemeChoice(theme=t, words=_(THEME_WORDS[t]), puzzles=counts[name][t])
                                     for t in KINDS[name].themes] for name in BANKED})
 
 

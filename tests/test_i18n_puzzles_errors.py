@@ -1,0 +1,89 @@
+"""The puzzles' words and the engine's errors in the reader's language: a puzzle's task, themes and
+verdict from the API in German; a position the notation's reader refuses, said in Russian by the
+API and by the command line (the engine raises its message as a template, the boundary says it)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import cli
+from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.services import Services
+from patchwork_opt.core.state import State
+from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.i18n import _, using
+from patchwork_opt.puzzles.bank import shipped_bank
+from patchwork_opt.puzzles.kinds import THEME_WORDS
+from patchwork_opt.puzzles.kinds.endgame import EndgamePuzzle
+from patchwork_opt.puzzles.kinds.fill import FillPuzzle
+from patchwork_opt.puzzles.proof import distinct_moves, move_key
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", UserWarning)
+    from fastapi.testclient import TestClient
+
+LOCAL = "http://127.0.0.1"
+BANK = shipped_bank()
+ENDGAME = next(p for p in BANK.puzzles["endgame"] if isinstance(p, EndgamePuzzle) and p.themes)
+FILL = next(p for p in BANK.puzzles["fill"] if isinstance(p, FillPuzzle))
+#: A position whose circle holds patch 0 twice: the notation's pattern takes it, its reader does not.
+FIELDS = to_notation(State.new(seed=3)).split(" ")
+TWICE = " ".join(["0,0", *FIELDS[1:]])
+NO_LOCALE: dict[str, str | None] = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    app = create_app(tmp_path_factory.mktemp("puzzles-i18n") / "games.db", Services())
+    with TestClient(base_url=LOCAL, app=app) as c:
+        yield c
+
+
+def test_a_puzzles_task_and_themes_are_said_in_german(client: TestClient) -> None:
+    view = client.get(f"/api/puzzles/{ENDGAME.id}", params={"lang": "de"}).json()
+    assert view["task"].startswith(f"Spieler {ENDGAME.player + 1} (Sie) ist am Zug: finden Sie einen gewinnenden Zug.")
+    assert f"Schwierigkeit {ENDGAME.difficulty} von 5. Themen: " in view["task"]
+    with using("de"):
+        assert [t["words"] for t in view["themes"]] == [_(THEME_WORDS[t]) for t in ENDGAME.themes]
+    assert view["themes"][0]["words"] != THEME_WORDS[ENDGAME.themes[0]]
+    assert {t["theme"] for t in view["themes"]} == set(ENDGAME.themes)  # the ids stay as they are
+    fill = client.get(f"/api/puzzles/{FILL.id}", headers={"Accept-Language": "de"}).json()
+    assert fill["task"].startswith("Füllen Sie den Flickenteppich mit einigen der Flicken")
+    assert "patch" not in fill["task"] and "Difficulty" not in fill["task"]
+
+
+def test_an_endgames_verdict_is_said_in_german(client: TestClient) -> None:
+    state = ENDGAME.state()
+    wins = {move_key(state, m) for m in ENDGAME.winning}
+    wrong = next(m for k, m in distinct_moves(state).items() if k not in wins)
+    verdict = client.post(f"/api/puzzles/{ENDGAME.id}/answer", params={"lang": "de"},
+                          json={"move": wrong.to_json()}).json()
+    assert verdict["correct"] is False
+    assert verdict["text"].startswith("falsch: bestes Spiel widerlegt das, und Sie verlieren ")
+    assert "ein gewinnender Zug war: " in verdict["text"]
+
+
+def test_a_position_the_notation_refuses_is_said_in_russian_by_the_api(client: TestClient) -> None:
+    response = client.get("/api/analysis/position", params={"position": TWICE, "lang": "ru"})
+    assert response.status_code == 422, response.text
+    assert "circle: номер лоскута встречается дважды" in response.json()["words"]
+    english = client.get("/api/analysis/position", params={"position": TWICE}).json()
+    assert "circle: a patch id appears twice" in english["words"]
+
+
+def test_a_position_the_notation_refuses_is_said_in_russian_by_the_cli(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli.app, ["--lang", "ru", "hint", TWICE], env=NO_LOCALE)
+    assert result.exit_code == 2
+    assert result.output.strip() == "ошибка: circle: номер лоскута встречается дважды"
+    record = tmp_path / "game.json"
+    record.write_text('{"circle": [' + ",".join(str(i) for i in range(33)) + '], "moves": [{"type": "buy", '
+                      '"patch": 1, "cells": [[0, 0], [0, 1], [1, 1]]}]}')
+    replayed = CliRunner().invoke(cli.app, ["--lang", "ru", "replay", str(record)], env=NO_LOCALE)
+    assert replayed.exit_code == 1, replayed.output
+    assert replayed.output.strip().startswith("ошибка: полуход 0: клетки [[0, 0], [0, 1], [1, 1]] не являются "
+                                              "размещением лоскута 1")
