@@ -27,6 +27,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.words import words_in as move_words
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import using
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", UserWarning)
@@ -218,6 +219,21 @@ def test_a_stream_reads_snapshots_until_its_time_is_up(server: str) -> None:
             state.check(Move.from_json(line["move"]))
             assert line["words"] == move_words(state, Move.from_json(line["move"])) and line["line"]
     assert running(server) == 0
+
+
+def test_a_stream_says_its_words_in_the_language_of_the_request(server: str) -> None:
+    """The worker process gets the request's language with the analysis (no context variable crosses
+    into it): the moves and lines of ``?lang=de`` are German."""
+    state = State.new(seed=11)
+    with _client(server, "127.0.0.1") as http, http.stream("GET", "/api/analysis/stream", params={
+            "position": to_notation(state), "seconds": 0.6, "lines": 2, "lang": "de"}) as got:
+        last = list(events(got))[-1]
+    with using("de"):
+        said = [move_words(state, Move.from_json(line["move"])) for line in last["lines"]]
+    assert [line["words"] for line in last["lines"]] == said
+    with using("en"):
+        assert said != [move_words(state, Move.from_json(line["move"])) for line in last["lines"]]
+    assert all(text.startswith(("Spieler 1: ", "Spieler 2: ")) for line in last["lines"] for text in line["line"])
 
 
 def test_a_late_position_streams_a_proven_line(server: str) -> None:

@@ -20,9 +20,14 @@ instead when the analysis board is first used (any of its requests calls ``start
 searches while the visitor looks at the position). A worker is ready once it has loaded them
 (``ready_workers``, which the health endpoint reports); an analysis runs in a thread of the least
 busy one. The messages between them are small tuples on a pipe: to the worker ``("start",
-id, notation, seconds, lines)``, ``("stop", id)``, ``("quit",)``; back ``("ready",)``, ``("event", id,
+id, notation, seconds, lines, language)``, ``("stop", id)``, ``("quit",)``; back ``("ready",)``, ``("event", id,
 json_text)``, ``("end", id, error_or_None)``. A worker that dies ends its analyses with an error and
 is started again for the next stream.
+
+The language: a stream's words (its moves, outcomes and lines, its error) follow the language of the
+request that opened it (``?lang=``, the cookie, ``Accept-Language``); the request's context variable
+does not cross into a worker process, so ``open`` sends the language code with the analysis and the
+worker's thread says its words in it (``i18n.using``).
 """
 
 from __future__ import annotations
@@ -44,8 +49,9 @@ from typing import Any
 
 from patchwork_opt.apps.web.jobs import ClientBusyError, QueueFullError
 from patchwork_opt.apps.web.services import LiveEvents
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.errors import PatchworkError, words
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import current, using
 
 #: seconds a worker may take to start (import, load the compiled searches) before a stream gives up
 START_SECONDS = 300.0
@@ -94,9 +100,9 @@ def _worker_main(conn: Connection, live: LiveEvents, warm_up: Callable[[], None]
         except (EOFError, OSError):  # the server is gone
             message = ("quit",)
         if message[0] == "start":
-            _, sid, notation, seconds, lines = message
+            _, sid, notation, seconds, lines, language = message
             stops[sid] = StopSignal()
-            threading.Thread(target=_analyse, args=(send, live, stops, sid, notation, seconds, lines),
+            threading.Thread(target=_analyse, args=(send, live, stops, sid, notation, seconds, lines, language),
                              name=f"analysis-{sid}", daemon=True).start()
         elif message[0] == "stop" and message[1] in stops:
             stops[message[1]].set()
@@ -107,14 +113,17 @@ def _worker_main(conn: Connection, live: LiveEvents, warm_up: Callable[[], None]
 
 
 def _analyse(send: Callable[[tuple[Any, ...]], None], live: LiveEvents, stops: dict[int, StopSignal], sid: int,
-             notation: str, seconds: float, lines: int) -> None:
-    """One analysis in a worker: each snapshot sent as it comes, then its end (with the error, if any)."""
+             notation: str, seconds: float, lines: int, language: str) -> None:
+    """One analysis in a worker, in ``language``: each snapshot sent as it comes, then its end (with
+    the error, if any)."""
     error = None
     try:
-        for event in live(notation, stops[sid], seconds, lines):
-            send(("event", sid, json.dumps(event)))
+        with using(language):
+            for event in live(notation, stops[sid], seconds, lines):
+                send(("event", sid, json.dumps(event)))
     except PatchworkError as exc:
-        error = str(exc)
+        with using(language):
+            error = words(exc)
     except Exception as exc:  # the stream reports it; the worker goes on serving the others
         error = f"{type(exc).__name__}: {exc}"
     finally:
@@ -279,7 +288,7 @@ class AnalysisPool:
         except BaseException:
             self._ended(sid)
             raise
-        worker.send(("start", sid, notation, seconds, lines))
+        worker.send(("start", sid, notation, seconds, lines, current()))  # the request's language
         return stream
 
     def deliver(self, worker: _Worker, message: tuple[Any, ...]) -> None:
