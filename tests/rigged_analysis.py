@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from patchwork_opt.ai.base import AnalysedMove, Bot, SearchedPosition
 from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.apps.web.services import AnalysisOf, Services
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -80,7 +81,7 @@ class Rigged:
     def _learn(self, state: State, deviations: Deviations) -> None:
         self.known.setdefault(to_notation(state), (state.clone(), deviations))
 
-    def __call__(self, state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
+    def __call__(self, state: State, budget: ThinkBudget, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
         with self.lock:
             self.calls += 1
             here = self.deviations(state)
@@ -96,7 +97,7 @@ class Rigged:
                 worse = (here[0] + (mover == 0), here[1] + (mover == 1))
                 self._learn(after, worse)
                 moves.append(AnalysedMove(move, *figures(worse, mover), 1000, False, (move,)))
-        return SearchedPosition.of(state, moves, seconds=seconds)
+        return SearchedPosition.of(state, moves, seconds=budget.seconds)
 
 
 def _bot(name: str, level: int, seed: int, cap: float, analysis_of: AnalysisOf) -> Bot:

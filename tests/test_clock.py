@@ -33,6 +33,7 @@ from patchwork_opt.core.clock import (
     LEAST_SOLVER_SECONDS,
     BudgetError,
     Deadline,
+    ThinkBudget,
     bounded,
     solver_seconds,
 )
@@ -149,6 +150,22 @@ def test_a_share_may_be_given_at_least_some_seconds_and_a_solver_its_seconds_lef
 def test_a_budget_is_a_positive_number_of_seconds(seconds: float) -> None:
     with pytest.raises(BudgetError):
         Deadline.after(seconds)
+
+
+def test_a_think_budget_waiting_in_line_keeps_its_whole_time_and_keys_the_cache() -> None:
+    """A request's budget is made as it comes in and its deadline only as its work starts: time in
+    the job queue is not thinking time. It is a value: equal budgets are one cache key, and the
+    larger one is the deeper analysis."""
+    clock = WorkClock()
+    budget = ThinkBudget(0.3)  # made where the request came in, at 0 s
+    clock.now = 10.0  # ten seconds in the job queue
+    deadline = budget.deadline(clock)
+    assert deadline.at == 10.3 and deadline.remaining() == pytest.approx(0.3)
+    assert budget == ThinkBudget(0.3) and len({budget, ThinkBudget(0.3)}) == 1
+    assert ThinkBudget(0.15) < budget < ThinkBudget(1.0)
+    for bad in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(BudgetError):
+            ThinkBudget(bad)
 
 
 def test_the_sampling_search_ends_by_its_deadline(work_clock: WorkClock) -> None:

@@ -18,6 +18,7 @@ from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.game_store import Game, GameStore
 from patchwork_opt.apps.web.routers.reviews import MAX_PRACTISE_PLIES
 from patchwork_opt.apps.web.services import Services
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -40,7 +41,7 @@ BLUNDER_PLY = len(RECORD.moves) - 1
 FILLS = [p for p in shipped_bank().puzzles["fill"] if isinstance(p, FillPuzzle)][:RETRY_AFTER]
 
 
-def fixed(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
+def fixed(state: State, budget: ThinkBudget, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
     """The AI's analysis on a fixed budget (the same on any machine) instead of the clock."""
     return analyse_position(state, iterations=1500, seed=0, extra=extra, stop=stop)
 

@@ -21,6 +21,7 @@ from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.apps.web.solver_services import web_services
 from patchwork_opt.apps.web.storage import Stores
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -42,10 +43,10 @@ class Counting:
         self.calls: list[tuple[str, float]] = []
         self.lock = threading.Lock()
 
-    def __call__(self, state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
+    def __call__(self, state: State, budget: ThinkBudget, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
         with self.lock:
-            self.calls.append((to_notation(state), seconds))
-        return self.real(state, seconds, extra, stop)
+            self.calls.append((to_notation(state), budget.seconds))
+        return self.real(state, budget, extra, stop)
 
 
 @pytest.fixture(scope="module")
@@ -222,14 +223,14 @@ def test_a_hint_and_the_review_speak_with_one_voice(tmp_path: Path, base_service
 def test_the_analysis_bot_plays_the_best_move_of_the_cached_analysis() -> None:
     start = State.new(seed=8)
     analysis = analyse_position(start, iterations=300, seed=0)
-    asked: list[float] = []
+    asked: list[ThinkBudget] = []
 
-    def analysis_of(state: State, seconds: float, extra: Sequence[Move] = ()) -> SearchedPosition:
-        asked.append(seconds)
+    def analysis_of(state: State, budget: ThinkBudget, extra: Sequence[Move] = ()) -> SearchedPosition:
+        asked.append(budget)
         return analysis
 
-    decision = AnalysisBot(analysis_of, 0.7).decide(start)
-    assert decision.move == analysis.best.move and asked == [0.7]
+    decision = AnalysisBot(analysis_of, ThinkBudget(0.7)).decide(start)
+    assert decision.move == analysis.best.move and asked == [ThinkBudget(0.7)]
     assert decision.expected == analysis.best.win and decision.stats["margin"] == analysis.best.margin
     assert "simulations" in decision.reason
 
@@ -245,9 +246,9 @@ def test_a_stopped_analysis_is_not_kept(tmp_path: Path, base_services: Services)
     stop = StopSignal()
     stop.set()
     state = State.new(seed=2)
-    cache.analysis(state, FAST, stop)
+    cache.analysis(state, ThinkBudget(FAST), stop)
     assert store.analysis_count() == 0
-    cache.analysis(state, FAST, StopSignal())
+    cache.analysis(state, ThinkBudget(FAST), StopSignal())
     assert store.analysis_count() == 1 and cache.stats() == {"made": 2, "reused": 0}
-    cache.analysis(state, FAST / 2, StopSignal())
+    cache.analysis(state, ThinkBudget(FAST / 2), StopSignal())
     assert cache.stats() == {"made": 2, "reused": 1}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -20,7 +21,7 @@ from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.services import Limits, PositionAnalysis, Services, SolverEndpoint
 from patchwork_opt.apps.web.solver_services import web_services
 from patchwork_opt.core.catalogue import is_placement, legal_placements
-from patchwork_opt.core.clock import Deadline
+from patchwork_opt.core.clock import Deadline, ThinkBudget
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
@@ -176,6 +177,46 @@ def test_the_server_caps_the_solver_time_a_request_asks_for(tmp_path: Path, serv
         assert len(seen) == 1 and 0.4 < seen[0] <= 0.5  # the deadline made of the cap, as the job started
 
 
+def test_a_hint_waiting_in_the_job_queue_keeps_its_whole_thinking_time(
+    tmp_path: Path, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client's second hint waits in line while its first is analysed; its analysis still gets the
+    request's whole budget, its deadline started as the analysis starts (the cache keeps it under that
+    budget: a shallower analysis under the full budget's key would answer later hints)."""
+    import patchwork_opt.ai.analysis.position as position
+
+    real = position.analyse_position
+    given: list[float] = []
+    entered, release = threading.Event(), threading.Event()
+
+    def analysis(state: State, *, deadline: Deadline, extra: Sequence[Move] = (), **_: object) -> SearchedPosition:
+        given.append(deadline.remaining())
+        entered.set()
+        release.wait(10)
+        return real(state, iterations=100, seed=0, extra=extra)
+
+    monkeypatch.setattr(position, "analyse_position", analysis)
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", services, Limits(solver_workers=2))) as c:
+        answers: list[int] = []
+
+        def ask(seed: int) -> None:
+            body = {"position": to_notation(State.new(seed=seed)), "time_limit": 1.0}
+            answers.append(c.post("/api/hint", json=body).status_code)
+
+        first = threading.Thread(target=ask, args=(1,))
+        first.start()
+        assert entered.wait(10)
+        second = threading.Thread(target=ask, args=(2,))
+        second.start()
+        time.sleep(0.5)  # the second waits in line (one job running per client)
+        assert len(given) == 1
+        release.set()
+        first.join(10)
+        second.join(10)
+    assert answers == [200, 200]
+    assert len(given) == 2 and all(0.9 < left <= 1.0 for left in given), given
+
+
 def test_openapi_publishes_the_solver_models(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert {"/api/hint", "/api/fill", "/api/bonus", "/api/games/{game_id}/hint"} <= set(schema["paths"])
@@ -300,9 +341,9 @@ def test_review_is_bounded_like_the_other_solver_work(tmp_path: Path, services: 
     real = services.analyse
     seen: list[tuple[float, str]] = []
 
-    def recording(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
-        seen.append((seconds, threading.current_thread().name))
-        return real(state, seconds, extra, stop)
+    def recording(state: State, budget: ThinkBudget, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
+        seen.append((budget.seconds, threading.current_thread().name))
+        return real(state, budget, extra, stop)
 
     limits = Limits(max_review_seconds=0.6)
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", replace(services, analyse=recording),

@@ -3,9 +3,10 @@ AI's search (``patchwork_opt.ai.analysis.position``, with the CP-SAT advisor pla
 chance, expected margin, exact or not, in plain words; for a quilt and a patch, the patch's best
 placements (``solvers.bestfit``). Also the game review of ``patchwork analyze``.
 
-The time limit becomes one ``Deadline`` at the edge (``core.clock``: the ``hint`` command, a web
-request) and comes here: the analysis, the advisor's calls and the best fit's CP-SAT calls all end
-by it.
+The time limit becomes a ``ThinkBudget`` at the edge (``core.clock``: the ``hint`` command, a web
+request) and its one ``Deadline`` as the thinking starts (after the compile; after the wait in the
+web's job queue), and comes here: the analysis, the advisor's calls and the best fit's CP-SAT calls
+all end by it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from patchwork_opt.apps.placement_reasons import placement_reasons, reasons_line
 from patchwork_opt.apps.wiring import solver_advisor
 from patchwork_opt.core.bitboard import cells_of, mask_of
 from patchwork_opt.core.catalogue import PATCHES
-from patchwork_opt.core.clock import SOLVER_CALL_SECONDS, Deadline
+from patchwork_opt.core.clock import SOLVER_CALL_SECONDS, Deadline, ThinkBudget
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.quilt import label_grid, render_grid
 from patchwork_opt.core.state import State
@@ -194,7 +195,8 @@ def hint_command(what: str, *, patch_text: str | None, next_text: str | None, po
     """``patchwork hint`` from its options as typed: the input loaded, the compiled searches a
     position's analysis uses ready before its clock starts (a quilt's best fit compiles nothing), then
     either ``--watch``'s live lines, printed as they come (None), or the answer to render with the
-    input it answers. The hint's one clock starts here, after the compile: a hint's time is thinking."""
+    input it answers. The hint's budget is made of the options; its one clock starts after the compile:
+    a hint's time is thinking."""
     from patchwork_opt.apps.warmup import groups_for_analysis, prepare
     from patchwork_opt.core.lookup import parse_patch_ids
     from patchwork_opt.formats.inputs import load_position_input
@@ -206,6 +208,7 @@ def hint_command(what: str, *, patch_text: str | None, next_text: str | None, po
     if time_limit is not None and time_limit <= 0:
         # Translators: an error; {seconds} is the number given
         raise PatchworkError(_("time limit must be positive, got {seconds}", seconds=f"{time_limit:g}"))
+    budget = ThinkBudget(1.0 if time_limit is None else time_limit)
     loaded = load_position_input(what)
     if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():
         groups = groups_for_analysis(loaded.state)
@@ -223,7 +226,7 @@ def hint_command(what: str, *, patch_text: str | None, next_text: str | None, po
         patch_ids[0] if patch_ids else None,
         parse_patch_ids(next_text, "--next") if next_text else None,
         parse_patch_ids(pool_text, "--pool") if pool_text is not None else None,
-        deadline=Deadline.after(1.0 if time_limit is None else time_limit),
+        deadline=budget.deadline(),
         top_k=top,
         lookahead=lookahead,
     )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.ai.bots.registry import ADVISED_BOTS, make_bot
 from patchwork_opt.core.advice import PlacementAdvisor
-from patchwork_opt.core.clock import Deadline
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -71,16 +71,15 @@ def match_advisor(p1: str, p2: str) -> str | None:
 
 
 def analyse(
-    state: State, seconds: float, extra: Sequence[Move] = (), stop: StopSignal | None = None
+    state: State, budget: ThinkBudget, extra: Sequence[Move] = (), stop: StopSignal | None = None
 ) -> SearchedPosition:
     """The AI's analysis of a position with the CP-SAT advisor placing the offers, as ``patchwork
     hint`` and ``patchwork analyze`` make it: the service caches it for hints, reviews and AI moves.
-    Its deadline is made here, when the analysis starts (``seconds``, the cache's key, was capped
-    once where the request came in)."""
+    Its deadline is made here, when the analysis starts (``budget``, the cache's key, was made and
+    capped once where the request came in; the time it waited in the job queue is not spent)."""
     from patchwork_opt.ai.analysis.position import analyse_position
 
-    return analyse_position(state, deadline=Deadline.after(seconds), advisor=solver_advisor(), extra=extra,
-                            stop=stop)
+    return analyse_position(state, deadline=budget.deadline(), advisor=solver_advisor(), extra=extra, stop=stop)
 
 
 def live(state: State, *, stop: StopSignal, max_seconds: float | None = None) -> Iterator[LiveSnapshot]:

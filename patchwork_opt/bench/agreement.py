@@ -287,6 +287,7 @@ def run_noise_fit(*, positions: int = 80, repeats: int = 3, seconds: Sequence[fl
     from patchwork_opt.ai.analysis.position import depth
     from patchwork_opt.ai.base import move_key
     from patchwork_opt.apps.wiring import analyse
+    from patchwork_opt.core.clock import ThinkBudget
 
     rows: list[tuple[float, float, float]] = []  # (1/d1 + 1/d2, win difference, margin difference)
     states = _game_positions(positions, seed)
@@ -294,7 +295,7 @@ def run_noise_fit(*, positions: int = 80, repeats: int = 3, seconds: Sequence[fl
         if on_phase is not None:
             on_phase("positions analysed again", i, len(states))
         for budget in seconds:
-            analyses = [analyse(state, budget) for _ in range(repeats)]
+            analyses = [analyse(state, ThinkBudget(budget)) for _ in range(repeats)]
             runs = [(max(depth(a), 1), {move_key(a.quilt, m.move): m for m in a.moves}) for a in analyses]
             for j, (d1, one) in enumerate(runs):
                 for d2, other in runs[j + 1:]:

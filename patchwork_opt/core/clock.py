@@ -11,6 +11,10 @@ The clock is a callable returning seconds (``time.perf_counter`` by default); te
 one. Work that keeps its own time (CP-SAT's ``max_time_in_seconds``, the compiled exact search's
 watcher thread) is handed ``solver_seconds(deadline)``, the one conversion of a deadline to a float,
 made where the float is handed over.
+
+A budget whose work may wait before it starts (a web request in the job queue) enters as a
+``ThinkBudget``, seconds not yet started, and becomes its ``Deadline`` as the work starts: waiting
+in line spends none of its thinking time.
 """
 
 from __future__ import annotations
@@ -90,6 +94,26 @@ class Deadline:
     def within(self, seconds: float) -> Deadline:
         """The deadline of a part given at most ``seconds`` from now (never past this one)."""
         return Deadline(min(self.at, self.clock() + max(0.0, seconds)), self.clock)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ThinkBudget:
+    """Seconds of thinking not yet started: what a request that may wait (a web job in the queue)
+    carries from where it enters to where its work starts, and only there a ``Deadline``
+    (``deadline``). A deadline made as the request came in would spend its time waiting in line, and
+    the analysis cache, keyed by the budget, would keep the shallower analysis under the full budget's
+    key. Frozen, hashable and ordered by its seconds: the cache's key, where an analysis of a larger
+    budget answers a smaller one. A budget that is no positive number of seconds is a ``BudgetError``."""
+
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0 or math.isinf(self.seconds):
+            raise BudgetError(f"a time budget must be a positive number of seconds, got {self.seconds:g}")
+
+    def deadline(self, clock: Clock = time.perf_counter) -> Deadline:
+        """The deadline of work that starts now with this budget."""
+        return Deadline.after(self.seconds, clock)
 
 
 def solver_seconds(deadline: Deadline) -> float:

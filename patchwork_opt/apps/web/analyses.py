@@ -1,10 +1,12 @@
 """The analysis cache: the AI's analysis of a position, made once and reused by every game hint,
 solver-AI move and review asking for one no deeper, on every server sharing the games database.
 
-Entries are keyed by the position's notation and the budget (seconds) the analysis was made with.
-A request for ``seconds`` takes the deepest stored analysis made with at least that many seconds,
-or an exact one (an exhaustive search answers any budget). An analysis cut short because its
-client went away is not kept: it is shallower than its budget says. The store keeps at most
+Entries are keyed by the position's notation and the budget (a ``ThinkBudget``, stored as its
+seconds) the analysis was made with. A request for a budget takes the deepest stored analysis made
+with at least that many seconds, or an exact one (an exhaustive search answers any budget). The
+budget becomes the analysis's deadline as the analysis starts, so a request that waited in the job
+queue is answered as deep as its key says. An analysis cut short because its client went away is
+not kept: it is shallower than its budget says. The store keeps at most
 ``Limits.cached_analyses`` entries, deleting the oldest written.
 
 An entry is JSON written by ``analysis_to_json`` and read by ``analysis_from_json``, the one place
@@ -29,6 +31,7 @@ from patchwork_opt.ai.explain import reason
 from patchwork_opt.apps.web.analysis_store import AnalysisStore
 from patchwork_opt.apps.web.errors import ServiceMissingError
 from patchwork_opt.apps.web.services import Analyser, AnalysisOf
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -89,29 +92,31 @@ class AnalysisCache:
         self.made = 0
         self.reused = 0
 
-    def analysis(self, state: State, seconds: float, stop: StopSignal, extra: Sequence[Move] = ()) -> SearchedPosition:
-        """An analysis of ``state`` at least ``seconds`` deep: stored, or made now and stored."""
+    def analysis(self, state: State, budget: ThinkBudget, stop: StopSignal,
+                 extra: Sequence[Move] = ()) -> SearchedPosition:
+        """An analysis of ``state`` at least ``budget`` deep: stored, or made now (its deadline
+        starting now, not when the request came in) and stored."""
         if self.analyse is None:
             raise ServiceMissingError("this server runs without the AI's analysis")
         if state.is_terminal():
             raise GameOverError("the game is over: there is nothing to analyse")
         position = to_notation(state)
-        stored = self.store.cached_analysis(position, seconds)
+        stored = self.store.cached_analysis(position, budget.seconds)
         found = analysis_from_json(stored) if stored is not None else None
         if found is not None and found.moves:
             self.reused += 1
             return found
-        made = self.analyse(state, seconds, extra, stop)
+        made = self.analyse(state, budget, extra, stop)
         self.made += 1
         if not stop.is_set() and made.moves:
-            self.store.keep_analysis(position, seconds, is_exact(made), analysis_to_json(made))
+            self.store.keep_analysis(position, budget.seconds, is_exact(made), analysis_to_json(made))
         return made
 
     def bound_to(self, stop: StopSignal) -> AnalysisOf:
-        """``analysis_of(state, seconds, extra)`` for one job, ending early when ``stop`` is set."""
+        """``analysis_of(state, budget, extra)`` for one job, ending early when ``stop`` is set."""
 
-        def analysis_of(state: State, seconds: float, extra: Sequence[Move] = ()) -> SearchedPosition:
-            return self.analysis(state, seconds, stop, extra)
+        def analysis_of(state: State, budget: ThinkBudget, extra: Sequence[Move] = ()) -> SearchedPosition:
+            return self.analysis(state, budget, stop, extra)
 
         return analysis_of
 
@@ -120,19 +125,19 @@ class AnalysisCache:
 
 
 class AnalysisBot:
-    """The solver AI playing the best move of the (cached) analysis of ``seconds``."""
+    """The solver AI playing the best move of the (cached) analysis of ``budget``."""
 
     name = "solver"
 
-    def __init__(self, analysis_of: AnalysisOf, seconds: float) -> None:
+    def __init__(self, analysis_of: AnalysisOf, budget: ThinkBudget) -> None:
         self.analysis_of = analysis_of
-        self.seconds = seconds
+        self.budget = budget
 
     def decide(self, state: State, stop: StopSignal | None = None) -> Decision:
         """The analysis's best move (the analysis it was given ends early with its job's stop)."""
         if state.is_terminal():
             raise GameOverError()
-        analysis = self.analysis_of(state, self.seconds)
+        analysis = self.analysis_of(state, self.budget)
         best = analysis.best
         runner_up = analysis.moves[1] if len(analysis.moves) > 1 else None
         stats = {"margin": best.margin, "exact": float(best.exact), "visits": float(best.visits)}

@@ -9,10 +9,11 @@ One computation serves game hints, the solver AI's moves and reviews: ``Services
 analysis of a position. The app wraps it in the analysis cache (``analyses.py``) and hands the
 cached form, an ``AnalysisOf``, to whatever needs an analysis.
 
-The server's caps are applied in one place, ``Limits``, where each request comes in (its route): a
-solver request's time (``Limits.solver_seconds``) becomes its ``Deadline`` there as its job starts;
-the time of an analysis (a game hint, a review's positions) is a budget in seconds, the analysis
-cache's key, which the analysis makes its deadline of as it starts.
+The server's caps are applied in one place, ``Limits``, where each request comes in (its route),
+which makes the request's time a ``ThinkBudget`` there (``core.clock``): seconds not yet started. A
+solver request's budget (``Limits.solver_budget``) becomes its ``Deadline`` as its job starts; an
+analysis's (a game hint's, a review's positions'), the analysis cache's key, becomes its deadline as
+the analysis starts. A request waiting in the job queue keeps its whole thinking time.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pydantic import BaseModel
 
 from patchwork_opt.ai.base import Bot, SearchedPosition
 from patchwork_opt.apps.web.schemas import BonusRequest, FillRequest, PlacementsRequest
-from patchwork_opt.core.clock import Deadline
+from patchwork_opt.core.clock import Deadline, ThinkBudget
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -34,24 +35,24 @@ from patchwork_opt.puzzles.kinds import Puzzle
 
 
 class AnalysisOf(Protocol):
-    """``analysis_of(state, seconds, extra)``: an analysis of ``state`` at least ``seconds`` deep
+    """``analysis_of(state, budget, extra)``: an analysis of ``state`` at least ``budget`` deep
     (from the cache, or made now and cached), ``extra`` moves compared alongside when it is made."""
 
-    def __call__(self, state: State, seconds: float, extra: Sequence[Move] = ()) -> SearchedPosition: ...
+    def __call__(self, state: State, budget: ThinkBudget, extra: Sequence[Move] = ()) -> SearchedPosition: ...
 
 
 #: a request model: what a solver endpoint or a workshop job is called with
 RequestT = TypeVar("RequestT", bound=BaseModel)
 
-#: ``analyse(state, seconds, extra, stop)``: the AI's analysis of the position (made now, not cached),
-#: ending early when ``stop`` is set.
-Analyser = Callable[[State, float, Sequence[Move], StopSignal], SearchedPosition]
+#: ``analyse(state, budget, extra, stop)``: the AI's analysis of the position (made now, not cached),
+#: thinking for ``budget`` from when it starts, ending early when ``stop`` is set.
+Analyser = Callable[[State, ThinkBudget, Sequence[Move], StopSignal], SearchedPosition]
 #: ``analysis(state)``: the cached analysis of a position with the request's budget (made now and
 #: cached when none is stored; see ``AnalysisOf``).
 PositionAnalysis = Callable[[State], SearchedPosition]
 #: ``run(request, deadline, stop, analysis)``: the solver's result for a validated request, ending by
-#: ``deadline`` (made as the job starts, of the request's time as the server's caps allow:
-#: ``Limits.solver_seconds``), and early
+#: ``deadline`` (made as the job starts, of the request's budget as the server's caps allow:
+#: ``Limits.solver_budget``), and early
 #: when ``stop`` is set (the client went away: nobody reads the answer); ``analysis`` gives the cached
 #: analysis of a position with the same budget (a hint of a position uses it).
 SolverRun = Callable[[RequestT, Deadline, StopSignal, PositionAnalysis], BaseModel]
@@ -190,10 +191,15 @@ class Limits:
         """A solver request's time: the seconds it asked for, at most ``max_solver_seconds``."""
         return min(asked, self.max_solver_seconds)
 
+    def solver_budget(self, asked: float) -> ThinkBudget:
+        """A solver request's budget (``solver_seconds``), made where the request comes in; its
+        deadline starts with its job."""
+        return ThinkBudget(self.solver_seconds(asked))
+
     @property
-    def hint_seconds(self) -> float:
+    def hint_budget(self) -> ThinkBudget:
         """A game hint's analysis budget: ``game_hint_seconds``, at most ``max_solver_seconds``."""
-        return min(self.game_hint_seconds, self.max_solver_seconds)
+        return ThinkBudget(min(self.game_hint_seconds, self.max_solver_seconds))
 
     def review_seconds(self, asked: float, positions: int) -> float:
         """A review's analysis budget per position: what it asked for, cut so that the whole review

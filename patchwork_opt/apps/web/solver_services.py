@@ -36,7 +36,7 @@ from patchwork_opt.apps.web.services import (
 )
 from patchwork_opt.apps.wiring import analyse, bot_advisor, compiled_searches_cached, live, warm_compiled_searches
 from patchwork_opt.core.catalogue import check_patch_ids
-from patchwork_opt.core.clock import Deadline
+from patchwork_opt.core.clock import Deadline, ThinkBudget
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State
@@ -147,14 +147,14 @@ def web_services(max_ai_seconds: float) -> Services:
     def game_hint(state: State, analysis: SearchedPosition) -> AdvisedHints:
         return hints_of(state, analysis, MOVES_SHOWN)
 
-    def web_analyse(state: State, seconds: float, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
-        return analyse(state, seconds, extra, stop)
+    def web_analyse(state: State, budget: ThinkBudget, extra: Sequence[Move], stop: StopSignal) -> SearchedPosition:
+        return analyse(state, budget, extra, stop)
 
     def bot_factory(name: str, level: int, seed: int, time_cap: float, analysis_of: AnalysisOf) -> Bot:
         # the service's caps, taken here once: the bot (or the analysis) makes its deadline of it
         seconds = min(level_time(level), time_cap, max_ai_seconds)
         if name == "solver" and LEVEL_BLUNDER[level] == 0:  # its best play: the shared analysis's best move
-            return AnalysisBot(analysis_of, seconds)
+            return AnalysisBot(analysis_of, ThinkBudget(seconds))
         return make_bot(name, level=level, seed=seed, time_per_move=seconds, advisor=bot_advisor(name))
 
     def make_puzzle(kind: str, difficulty: int | None, seed: int, stop: StopSignal) -> Puzzle:

@@ -64,6 +64,7 @@ from patchwork_opt.apps.web.schemas import (
 )
 from patchwork_opt.apps.web.seating import SentSecretDep, draw_seat, invite_path, open_people_game, seats_held
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -205,13 +206,13 @@ async def play_move(game_id: GameId, body: PlayMoveRequest, store: StoreDep, peo
     state = playable(game, body.ply, move, who, secret)
     verdict = None
     if game.teaching:
-        seconds = min(TEACHING_SECONDS, limits.max_ai_seconds)
+        budget = ThinkBudget(min(TEACHING_SECONDS, limits.max_ai_seconds))
 
         def judge(stop: StopSignal) -> dict[str, Any]:
             analysis_of = analyses.bound_to(stop)
 
             def analyse(position: State, extra: Sequence[Move]) -> SearchedPosition:
-                return analysis_of(position, seconds, extra)
+                return analysis_of(position, budget, extra)
 
             return move_verdict(review_move(state, move, analyse, ply=body.ply)).model_dump(mode="json")
 

@@ -40,6 +40,7 @@ from patchwork_opt.apps.web.game_store import Game
 from patchwork_opt.apps.web.routers.games import GameId
 from patchwork_opt.apps.web.schemas import GameReviewView, optional_field, refuse_nulls, review_view
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS, Limits
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -89,12 +90,13 @@ async def review_stored_game(
              else {0: "Player 1", 1: "Player 2"})
     record.players = [names[0], names[1]]
     seconds = review_seconds(game, time_per_move, limits)
+    budget = ThinkBudget(seconds)  # each position's, started as its analysis starts
 
     def review(stop: StopSignal) -> GameReview:
         analysis_of = analyses.bound_to(stop)
 
         def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
-            return analysis_of(state, seconds, extra)
+            return analysis_of(state, budget, extra)
 
         return review_game(record, seconds=seconds, stop=stop, analyse=analyse)
 
@@ -174,12 +176,13 @@ async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store:
     plies = _practised(game, body.plies, who is not None)
     record = game.record
     seconds = review_seconds(game, body.time_per_move or REVIEW_SECONDS, limits)
+    budget = ThinkBudget(seconds)
 
     def make(stop: StopSignal) -> list[Exercise]:
         analysis_of = analyses.bound_to(stop)
 
         def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
-            return analysis_of(state, seconds, extra)
+            return analysis_of(state, budget, extra)
 
         return exercises_at(record, plies, analyse, seconds, stop=stop)
 

@@ -1,9 +1,11 @@
 """The solver endpoints (``POST /api/<name>``, the CLI's ``--json`` objects) and a game's hint.
 
 The endpoints come from ``Services.solvers`` when the app is built, so ``solvers_router`` makes
-them; each runs in the job queue, by the deadline its request's time makes as the job starts (the
-server's caps applied once: ``Limits.solver_seconds``). A game's hint is the analysis of its
-position (from the cache when one at least as deep was made, by any server on the database).
+them; each runs in the job queue. Its request's time becomes a ``ThinkBudget`` as the request comes
+in (the server's caps applied once: ``Limits.solver_budget``) and its deadline as the job starts, so
+time waiting in line is not thinking time. A game's hint is the analysis of its position with the
+hint's budget (``Limits.hint_budget``; from the cache when one at least as deep was made, by any
+server on the database).
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from patchwork_opt.apps.web.deps import (
 )
 from patchwork_opt.apps.web.errors import SeatRefusedError, ServiceMissingError, answers
 from patchwork_opt.apps.web.routers.games import GameId
-from patchwork_opt.apps.web.services import Endpoint
-from patchwork_opt.core.clock import Deadline
+from patchwork_opt.apps.web.services import Endpoint, Limits
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -57,14 +59,14 @@ def _solver_route(endpoint: Endpoint) -> Callable[..., Awaitable[BaseModel]]:
     """An endpoint whose body is ``endpoint.request`` (set on its signature, so OpenAPI shows it)."""
 
     async def route(body: BaseModel, limits: LimitsDep, analyses: AnalysesDep, worker: WorkerDep) -> BaseModel:
+        budget = _budget_of(body, limits)
+
         def run(stop: StopSignal) -> BaseModel:
-            # what the request asks for (one that names no time: the server's cap)
-            seconds = limits.solver_seconds(getattr(body, "time_limit", limits.max_solver_seconds))
-            deadline = Deadline.after(seconds)  # the request's one clock, made as its job starts
+            deadline = budget.deadline()  # the request's one clock, started as its job starts
             analysis_of = analyses.bound_to(stop)
 
             def analysis(state: State) -> SearchedPosition:
-                return analysis_of(state, seconds)
+                return analysis_of(state, budget)
 
             return endpoint.run(body, deadline, stop, analysis)
 
@@ -80,6 +82,12 @@ def _solver_route(endpoint: Endpoint) -> Callable[..., Awaitable[BaseModel]]:
         return_annotation=endpoint.response,
     )
     return route
+
+
+def _budget_of(body: BaseModel, limits: Limits) -> ThinkBudget:
+    """What a solver request asks for, as the server's caps allow (one that names no time: the cap)."""
+    asked = getattr(body, "time_limit", None)
+    return limits.solver_budget(asked if isinstance(asked, int | float) else limits.max_solver_seconds)
 
 
 async def game_hint(
@@ -98,5 +106,5 @@ async def game_hint(
     state = game.state()
     if state.is_terminal() or (who is not None and who.resigned is not None):
         raise GameOverError("the game is over")
-    seconds = limits.hint_seconds
-    return await worker.run(lambda stop: render(state, analyses.analysis(state, seconds, stop)))
+    budget = limits.hint_budget
+    return await worker.run(lambda stop: render(state, analyses.analysis(state, budget, stop)))
