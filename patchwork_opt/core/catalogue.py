@@ -12,6 +12,7 @@ from importlib import resources
 
 from patchwork_opt.core.bitboard import FULL, SIZE, bit, mask_of
 from patchwork_opt.core.errors import DuplicatePatchError, UnknownPatchError
+from patchwork_opt.i18n import N_
 
 Cell = tuple[int, int]
 
@@ -180,7 +181,7 @@ _PLACEMENT_LOOKUP: dict[tuple[int, int], int] = {
 
 def patch(patch_id: int) -> Patch:
     if not isinstance(patch_id, int) or isinstance(patch_id, bool) or not 0 <= patch_id < PATCH_COUNT:
-        raise UnknownPatchError(f"unknown patch id {patch_id!r} (ids are 0..{PATCH_COUNT - 1})")
+        raise UnknownPatchError(N_("unknown patch id {pid!r} (ids are 0..{last})"), pid=patch_id, last=PATCH_COUNT - 1)
     return PATCHES[patch_id]
 
 
@@ -192,10 +193,11 @@ def check_patch_ids(ids: Iterable[object], where: str = "patches") -> list[int]:
         try:
             patch(pid)  # type: ignore[arg-type]
         except UnknownPatchError as exc:
-            raise UnknownPatchError(f"{where}: {exc}") from None
+            raise UnknownPatchError(N_("{where}: {error}"), where=where, error=exc) from None
         assert isinstance(pid, int)
         if pid in seen:
-            raise DuplicatePatchError(f"{where}: patch {pid} is listed twice (each patch exists once)")
+            raise DuplicatePatchError(N_("{where}: patch {pid} is listed twice (each patch exists once)"), where=where,
+                                      pid=pid)
         seen.add(pid)
         out.append(pid)
     return out
@@ -253,14 +255,12 @@ def placement(patch_id: int, orientation_index: int, row: int, col: int) -> int:
     """Mask of a patch in a given orientation with its bounding box's top-left at (row, col)."""
     p = patch(patch_id)
     if not 0 <= orientation_index < len(p.orientations):
-        raise UnknownPatchError(
-            f"patch {patch_id} has orientations 0..{len(p.orientations) - 1}, not {orientation_index}"
-        )
+        raise UnknownPatchError(N_("patch {pid} has orientations 0..{last}, not {given}"), pid=patch_id,
+                                last=len(p.orientations) - 1, given=orientation_index)
     o = p.orientations[orientation_index]
     if not (0 <= row <= SIZE - o.height and 0 <= col <= SIZE - o.width):
-        raise UnknownPatchError(
-            f"patch {patch_id} orientation {orientation_index} does not fit on the quilt at [{row}, {col}]"
-        )
+        raise UnknownPatchError(N_("patch {pid} orientation {given} does not fit on the quilt at [{row}, {col}]"),
+                                pid=patch_id, given=orientation_index, row=row, col=col)
     return o.mask << (row * SIZE + col)
 
 

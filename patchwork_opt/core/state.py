@@ -23,7 +23,8 @@ from patchwork_opt.core.catalogue import (
 from patchwork_opt.core.errors import GameOverError, IllegalMoveError, PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.symmetry import canonical
-from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.core.words import player_name
+from patchwork_opt.i18n import N_, ngettext
 
 END = 53
 INCOME_MARKS: tuple[int, ...] = (5, 11, 17, 23, 29, 35, 41, 47, 53)
@@ -43,22 +44,21 @@ def leather_spaces(printing: str) -> tuple[int, ...]:
     try:
         return LEATHER_PRINTINGS[printing]
     except KeyError:
-        raise PatchworkError(
-            f"unknown leather printing {printing!r} (expected {' or '.join(LEATHER_PRINTINGS)})"
-        ) from None
+        raise PatchworkError(N_("unknown leather printing {printing!r} (expected {expected})"), printing=printing,
+                             expected=" or ".join(LEATHER_PRINTINGS)) from None
 
 
 def check_leather(spaces: Sequence[object]) -> tuple[int, ...]:
     """Five distinct spaces strictly inside the track (1..52)."""
     if len(spaces) != 5:
-        raise PatchworkError(f"leather needs 5 spaces, got {len(spaces)}")
+        raise PatchworkError(N_("leather needs 5 spaces, got {count}"), count=len(spaces))
     out = []
     for s in spaces:
         if not isinstance(s, int) or isinstance(s, bool) or not 1 <= s < END:
-            raise PatchworkError(f"leather space {s!r} is not a space 1..{END - 1}")
+            raise PatchworkError(N_("leather space {space!r} is not a space 1..{last}"), space=s, last=END - 1)
         out.append(s)
     if len(set(out)) != len(out):
-        raise PatchworkError(f"leather spaces repeat: {out}")
+        raise PatchworkError(N_("leather spaces repeat: {spaces}"), spaces=out)
     return tuple(sorted(out))
 
 
@@ -67,14 +67,13 @@ def check_circle(circle: Sequence[object]) -> list[int]:
     ids = []
     for i, pid in enumerate(circle):
         if not isinstance(pid, int) or isinstance(pid, bool) or not 0 <= pid < PATCH_COUNT:
-            raise PatchworkError(f"circle[{i}]: unknown patch id {pid!r} (ids are 0..{PATCH_COUNT - 1})")
+            raise PatchworkError(N_("circle[{i}]: unknown patch id {pid!r} (ids are 0..{last})"), i=i, pid=pid,
+                                 last=PATCH_COUNT - 1)
         ids.append(pid)
     if len(ids) != PATCH_COUNT or len(set(ids)) != PATCH_COUNT:
         missing = sorted(set(range(PATCH_COUNT)) - set(ids))
-        raise PatchworkError(
-            f"circle must hold each of the {PATCH_COUNT} patch ids once; "
-            f"got {len(ids)} entries, missing {missing}"
-        )
+        raise PatchworkError(N_("circle must hold each of the {count} patch ids once; got {entries} entries, missing "
+                                "{missing}"), count=PATCH_COUNT, entries=len(ids), missing=missing)
     return ids
 
 
@@ -281,31 +280,33 @@ class State:
     def check(self, move: Move) -> None:
         """Raise IllegalMoveError naming why ``move`` is not legal here."""
         if self.is_terminal():
-            raise GameOverError("the game is over")
+            raise GameOverError(N_("the game is over"))
         p = self.to_move()
         if self.pending >= 0:
             if move.kind != "leather":
                 raise self._leather_first(p)
             if move.mask.bit_count() != 1 or move.mask > FULL:
-                raise IllegalMoveError("a leather patch covers exactly one cell")
+                raise IllegalMoveError(N_("a leather patch covers exactly one cell"))
             if move.mask & self.quilts[p]:
-                raise IllegalMoveError(f"leather cell {move.cells[0]} is already covered on {player_name(p)}'s quilt",
-                                       why="covered", cells=move.mask)
+                # Translators: {cell} is (row, column); {player} "Player 1" or "Player 2"
+                raise IllegalMoveError(N_("leather cell {cell} is already covered on {player}'s quilt"),
+                                       why="covered", cells=move.mask, cell=move.cells[0], player=player_name(p))
             return
         if move.kind == "leather":
-            raise IllegalMoveError("no leather patch is waiting to be placed")
+            raise IllegalMoveError(N_("no leather patch is waiting to be placed"))
         if move.kind == "advance":
             return
         self._check_offered(move.patch)
         if not is_placement(move.patch, move.mask):
-            raise IllegalMoveError(f"the cells {move.cells} are not a placement of patch {move.patch}",
-                                   why="not_a_placement", patch=move.patch, cells=move.mask)
+            raise IllegalMoveError(N_("the cells {shape} are not a placement of patch {pid}"), why="not_a_placement",
+                                   patch=move.patch, cells=move.mask, shape=move.cells, pid=move.patch)
         self._check_affordable(p, move.patch)
         overlap = move.mask & self.quilts[p]
         if overlap:
             cells = [list(c) for c in Move("leather", -1, overlap).cells]
-            raise IllegalMoveError(f"patch {move.patch} overlaps covered cells {cells} on {player_name(p)}'s quilt",
-                                   why="covered", patch=move.patch, cells=overlap)
+            raise IllegalMoveError(N_("patch {pid} overlaps covered cells {covered} on {player}'s quilt"),
+                                   why="covered", patch=move.patch, cells=overlap, pid=move.patch, covered=cells,
+                                   player=player_name(p))
 
     def check_buy(self, patch_id: int) -> None:
         """Raise IllegalMoveError naming why the player to move cannot buy patch ``patch_id`` now,
@@ -313,33 +314,34 @@ class State:
         offer, too dear, or fits nowhere on their quilt. A client that lets a player pick the patch
         first and its cells after (the terminal game) asks this, then ``check`` for the placement."""
         if self.is_terminal():
-            raise GameOverError("the game is over")
+            raise GameOverError(N_("the game is over"))
         p = self.to_move()
         if self.pending >= 0:
             raise self._leather_first(p)
         self._check_offered(patch_id)
         self._check_affordable(p, patch_id)
         if not fits_anywhere(patch_id, self.quilts[p]):
-            raise IllegalMoveError(f"patch {patch_id} fits nowhere on {player_name(p)}'s quilt",
-                                   why="fits_nowhere", patch=patch_id)
+            raise IllegalMoveError(N_("patch {pid} fits nowhere on {player}'s quilt"), why="fits_nowhere",
+                                   patch=patch_id, pid=patch_id, player=player_name(p))
 
     def _leather_first(self, p: int) -> IllegalMoveError:
-        return IllegalMoveError(f"{player_name(p)} must first place the leather patch they took",
-                                why="leather_first")
+        return IllegalMoveError(N_("{player} must first place the leather patch they took"), why="leather_first",
+                                player=player_name(p))
 
     def _check_offered(self, patch_id: int) -> None:
         offers = self.circle[:OFFER_SIZE]
         if patch_id not in offers:
-            raise IllegalMoveError(f"patch {patch_id} is not on offer (offered: {offers})", why="not_offered",
-                                   patch=patch_id)
+            raise IllegalMoveError(N_("patch {pid} is not on offer (offered: {offers})"), why="not_offered",
+                                   patch=patch_id, pid=patch_id, offers=offers)
 
     def _check_affordable(self, p: int, patch_id: int) -> None:
         cost = PATCHES[patch_id].cost
         if cost > self.buttons[p]:
-            raise IllegalMoveError(
-                f"patch {patch_id} costs {plural(cost, 'button')}, {player_name(p)} has {self.buttons[p]}",
-                why="too_dear", patch=patch_id,
-            )
+            # the count in words is said as the move is refused (the reader's language is in effect then)
+            price = ngettext("{count} button", "{count} buttons", cost)
+            # Translators: a refused buy: {price} is "7 buttons", {player} "Player 1", {has} the buttons they have
+            raise IllegalMoveError(N_("patch {pid} costs {price}, {player} has {has}"), why="too_dear", patch=patch_id,
+                                   pid=patch_id, price=price, player=player_name(p), has=self.buttons[p])
 
     def apply(self, move: Move) -> None:
         """Play a legal move (validated); raises IllegalMoveError and leaves the state untouched."""

@@ -22,9 +22,10 @@ from patchwork_opt.core.catalogue import LEATHER_COUNT, PATCH_COUNT, PATCHES
 from patchwork_opt.core.errors import IllegalMoveError, NotationError
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import END, State, leather_spaces
-from patchwork_opt.core.words import player_name, plural
+from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.models import CellModel, LeatherSpace, PatchId
 from patchwork_opt.formats.notation import from_notation
+from patchwork_opt.i18n import N_, ngettext
 
 Seat = Literal[0, 1]
 T = TypeVar("T")
@@ -86,12 +87,14 @@ def setup_notation(setup: PhysicalSetup) -> str:
     on_top = setup.on_top
     if on_top is None:
         if pos[0] == pos[1]:
-            raise SetupError(f"both tokens are on space {pos[0]}: say whose token is on top (on_top)")
+            # Translators: a physical set-up's fault; on_top is a field's name: keep it as it is
+            raise SetupError(N_("both tokens are on space {space}: say whose token is on top (on_top)"), space=pos[0])
         on_top = 0 if pos[0] > pos[1] else 1  # whoever is ahead: it decides nothing until they meet
     first: int | None = setup.first_at_end
     if first is None and END in pos:
         if pos[0] == pos[1]:
-            raise SetupError(f"both tokens are on space {END}: say who got there first (first_at_end)")
+            # Translators: a physical set-up's fault; first_at_end is a field's name: keep it as it is
+            raise SetupError(N_("both tokens are on space {space}: say who got there first (first_at_end)"), space=END)
         first = pos.index(END)
     players = [f"{p.position}/{p.buttons}/{p.income}/{quilts[i]:021x}" for i, p in enumerate(setup.players)]
     return " ".join([
@@ -105,7 +108,7 @@ def _quilt(setup: PhysicalSetup, p: int) -> int:
     try:
         return Quilt.from_cells(setup.players[p].quilt).mask
     except NotationError as exc:
-        raise SetupError(f"{player_name(p)}'s quilt: {exc}") from None
+        raise SetupError(N_("{player}'s quilt: {error}"), player=player_name(p), error=exc) from None
 
 
 def _seat(value: int | None) -> str:
@@ -117,7 +120,7 @@ def setup_state(setup: PhysicalSetup) -> State:
     try:
         state = from_notation(setup_notation(setup))
     except NotationError as exc:
-        raise SetupError(str(exc)) from None
+        raise SetupError(exc.template, **exc.values) from None  # the reader's words, as a set-up's fault
     _check_leather(state)
     _check_bonus(state)
     _check_patches(state)
@@ -129,21 +132,24 @@ def _check_leather(state: State) -> None:
     ahead = max(state.pos)
     for space in state.printing:
         if space > ahead and space not in left:
-            raise SetupError(f"leather space {space}: no token has reached it, so its leather patch is still there "
-                             "(add it to leather_left)")
+            # Translators: leather_left is a field's name: keep it as it is
+            raise SetupError(N_("leather space {space}: no token has reached it, so its leather patch is still there "
+                                "(add it to leather_left)"), space=space)
     p = state.pending
     if p >= 0 and not any(s <= state.pos[p] and s not in left for s in state.printing):
-        raise SetupError(f"{player_name(p)} cannot have a leather patch to place: every leather space they "
-                         "reached still holds its patch")
+        raise SetupError(N_("{player} cannot have a leather patch to place: every leather space they reached still "
+                            "holds its patch"), player=player_name(p))
 
 
 def _check_bonus(state: State) -> None:
     for p in (0, 1):
         square = has_full_window(state.quilts[p])
         if state.bonus == p and not square:
-            raise SetupError(f"{player_name(p)} holds the bonus but their quilt has no complete 7x7 square")
+            raise SetupError(N_("{player} holds the bonus but their quilt has no complete 7x7 square"),
+                             player=player_name(p))
         if state.bonus < 0 and square:
-            raise SetupError(f"{player_name(p)}'s quilt has a complete 7x7 square, so someone holds the bonus")
+            raise SetupError(N_("{player}'s quilt has a complete 7x7 square, so someone holds the bonus"),
+                             player=player_name(p))
 
 
 def _check_patches(state: State) -> None:
@@ -156,16 +162,21 @@ def _check_patches(state: State) -> None:
     full = FULL in state.quilts
     leathers = [n for n in range(taken + 1) if n == taken or full]
     if not any(sum(covered) == area + n for n in leathers):
-        raise SetupError(f"the quilts cover {sum(covered)} cells, but the {plural(len(off), 'patch', 'patches')} off "
-                         f"the circle cover {area} and with the {plural(taken, 'leather patch', 'leather patches')} "
-                         f"taken make {area + taken}")
+        # the counts in words are said as the set-up is refused (the reader's language is in effect then)
+        patches = ngettext("{count} patch", "{count} patches", len(off))
+        leathers_taken = ngettext("{count} leather patch", "{count} leather patches", taken)
+        # Translators: {patches} is "12 patches", {leathers} "2 leather patches"; the rest count cells
+        raise SetupError(N_("the quilts cover {covered} cells, but the {patches} off the circle cover {area} and with "
+                            "the {leathers} taken make {total}"), covered=sum(covered), patches=patches, area=area,
+                         leathers=leathers_taken, total=area + taken)
     if sum(state.income) != income:
-        raise SetupError(f"the players' income adds up to {sum(state.income)}, but the patches off the circle carry "
-                         f"{income} buttons")
+        raise SetupError(N_("the players' income adds up to {income}, but the patches off the circle carry {carried} "
+                            "buttons"), income=sum(state.income), carried=income)
     shares = {(0, 0)}
     for patch in off:
         shares |= {(a + patch.area, i + patch.income) for a, i in shares}
     n = sum(covered) - area  # the leather patches on the quilts
     if not any((covered[0] - k, state.income[0]) in shares for k in range(n + 1)):
-        raise SetupError(f"no share of the patches off the circle gives {player_name(0)} a quilt of {covered[0]} "
-                         f"cells with income {state.income[0]} and {player_name(1)} the rest")
+        raise SetupError(N_("no share of the patches off the circle gives {first} a quilt of {covered} cells with "
+                            "income {income} and {second} the rest"), first=player_name(0), covered=covered[0],
+                         income=state.income[0], second=player_name(1))
