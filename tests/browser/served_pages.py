@@ -12,7 +12,8 @@ verdict or an exercise, whatever the machine's speed.
 
 Importing this module skips the importing suite when Chromium is not installed. The fixtures
 are exported under other names and registered by name (``server``, ``served_store``,
-``rigged_server``, ``rigged_store``, ``browser``, ``page``), as in ``tests/web_databases.py``."""
+``rigged_server``, ``rigged_store``, ``browser``, ``page``), as in ``tests/web_databases.py``.
+``SCREENS`` are the two sizes every page is tried at, for ``checked_page``."""
 
 from __future__ import annotations
 
@@ -42,6 +43,12 @@ from patchwork_opt.formats.record import Record  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
+#: The two sizes every page is tried at (Playwright's context options): a desktop by mouse and keys,
+#: a phone by touch.
+SCREENS: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
 
 
 def _free_port() -> int:

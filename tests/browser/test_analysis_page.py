@@ -23,6 +23,7 @@ from urllib.parse import quote, urlencode, urlparse
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, served_store)
+    SCREENS,
     browser_fixture,
     checked_page,
     serious_violations,
@@ -31,7 +32,6 @@ from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, 
     server_fixture,
     store_record,
 )
-from test_components import SCREENS  # the two sizes every page is tried at
 
 from patchwork_opt.apps.web.game_store import GameStore
 from patchwork_opt.core.catalogue import LEATHER_PRINTINGS, PATCHES

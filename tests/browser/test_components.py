@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
+    SCREENS,
     browser_fixture,
     checked_page,
     serious_violations,
@@ -40,11 +40,6 @@ HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="stylesheet" href="/static/style.css"></head>
 <body><main><h1>Components</h1><svg id="q" class="quilt" role="group" aria-label="a quilt to paint"></svg>
 <div id="cards" class="offers"></div><p id="error" role="alert"></p></main></body></html>"""
-
-SCREENS: dict[str, dict[str, Any]] = {
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-}
 
 
 @pytest.fixture(name="bare", params=list(SCREENS))

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 from served_pages import (  # noqa: F401  (fixtures browser, page, server, served_db, served_store)
+    SCREENS,
     browser_fixture,
     checked_page,
     page_fixture,
@@ -194,12 +195,6 @@ def test_on_a_phone_a_verdict_comes_into_view_by_itself(browser: Browser, server
 
 
 # --- playing habits, on a desktop and on a phone -----------------------------------------------------
-SCREENS: dict[str, dict[str, Any]] = {
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-}
-
-
 @pytest.fixture(name="screen", params=list(SCREENS))
 def screen_fixture(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A new visitor's page (no puzzle visitor kept yet) on a desktop, then on a phone."""

@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
+    SCREENS,
     browser_fixture,
     checked_page,
     serious_violations,
     served_db_fixture,
     server_fixture,
 )
-from test_components import SCREENS  # the two sizes every page is tried at
 
 from patchwork_opt.apps.placement_reasons import open_area_words
 from patchwork_opt.bench.workshop_page import timed_answer, workshop_address
