@@ -180,14 +180,16 @@ def browser_fixture() -> Iterator[Browser]:
         b.close()
 
 
-def checked_page(browser: Browser, **context: Any) -> Iterator[Page]:
+def checked_page(browser: Browser, *, expected: tuple[str, ...] = (), **context: Any) -> Iterator[Page]:
     """A page in a new context (``context``: Playwright's context options) that fails its test on
-    any script error or console error the page reports."""
+    any script error or console error the page reports, but a console error holding one of
+    ``expected`` (the browser's own line for a refusal the test asks for, such as "status of 422")."""
     made = browser.new_context(**context)
     pg = made.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("console", lambda msg: errors.append(msg.text)
+          if msg.type == "error" and not any(text in msg.text for text in expected) else None)
     yield pg
     made.close()
     assert not errors, f"errors in the page: {errors}"

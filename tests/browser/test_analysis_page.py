@@ -62,16 +62,9 @@ def analysis_fixture(browser: Browser, server: str, request: pytest.FixtureReque
 def refused_fixture(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Page]:
     """As ``an``, except that the browser's own console line for the refusals the test asks for
     (422, 429) is expected; any other error still fails the test."""
-    made = browser.new_context(**SCREENS[request.param])
-    page = made.new_page()
-    page.set_default_timeout(120_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
-            and "status of 422" not in msg.text and "status of 429" not in msg.text else None)
-    yield page
-    made.close()
-    assert not errors, f"errors in the page: {errors}"
+    for page in checked_page(browser, expected=("status of 422", "status of 429"), **SCREENS[request.param]):
+        page.set_default_timeout(120_000)
+        yield page
 
 
 def touch(page: Page) -> bool:

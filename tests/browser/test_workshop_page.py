@@ -57,16 +57,9 @@ def workshop_fixture(browser: Browser, server: str, request: pytest.FixtureReque
 def refused_fixture(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Page]:
     """As ``ws``, except that the browser's own console line for a 422 answer (the refusals the test
     asks for) is expected; any other error still fails the test."""
-    made = browser.new_context(**SCREENS[request.param])
-    page = made.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text)
-            if msg.type == "error" and "status of 422" not in msg.text else None)
-    yield page
-    made.close()
-    assert not errors, f"errors in the page: {errors}"
+    for page in checked_page(browser, expected=("status of 422",), **SCREENS[request.param]):
+        page.set_default_timeout(60_000)
+        yield page
 
 
 def open_page(page: Page, server: str, address: str = "/workshop") -> None:
