@@ -87,3 +87,15 @@ def test_a_position_the_notation_refuses_is_said_in_russian_by_the_cli(tmp_path:
     assert replayed.exit_code == 1, replayed.output
     assert replayed.output.strip().startswith("ошибка: полуход 0: клетки [[0, 0], [0, 1], [1, 1]] не являются "
                                               "размещением лоскута 1")
+
+
+def test_a_matchs_summary_is_said_in_german() -> None:
+    from patchwork_opt.apps.match import MatchSpec, render_summary, run_match, summarize
+
+    spec = MatchSpec(p1="greedy", p2="random", games=6, seed=5)
+    summary = summarize(spec, run_match(spec))
+    with using("de"):
+        text = render_summary(summary)
+    assert text.startswith("greedy (p1) gegen random (p2): 6 Partien in 3 Paaren, Plätze innerhalb eines Paars")
+    assert "Siege        greedy " in text and "zu wenige Partien für 95%-Intervalle: 3 Paare gespielt" in text
+    assert " wins " not in text and "games" not in text

@@ -28,8 +28,8 @@ from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
-from patchwork_opt.core.words import plural
 from patchwork_opt.formats.record import Record, writable_dir
+from patchwork_opt.i18n import _, ngettext, number, percent, signed
 
 Z95 = 1.959963984540054
 #: Pairs a match needs before it quotes 95% intervals: the normal approximation behind them is
@@ -444,27 +444,38 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
     )
 
 
-def _bracket(ci: tuple[float | None, float | None] | None, fmt: str) -> str:
-    """`` [low, high]``; nothing without an interval (too few pairs)."""
+def _bracket(ci: tuple[float | None, float | None] | None, digits: int, *, sign: bool = False) -> str:
+    """`` [low, high]`` written as the language writes numbers; nothing without an interval (too few pairs)."""
     if ci is None or ci[0] is None or ci[1] is None:
         return ""
-    return f" [{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+    said = signed if sign else number
+    return f" [{said(ci[0], digits)}, {said(ci[1], digits)}]"
+
+
+def _with_interval(value: str, interval: str) -> str:
+    # Translators: a figure and its 95% confidence interval ("+35   95% CI [-12, +80]")
+    return _("{value}   95% CI{interval}", value=value, interval=interval) if interval else value
 
 
 def _elo_text(summary: MatchSummary) -> str:
     if not summary.elo_clamped:
-        interval = _bracket(summary.elo_ci95, "+.0f")
-        return f"{summary.elo:+.0f}" + (f"   95% CI{interval}" if interval else "")
+        return _with_interval(signed(round(summary.elo), 0), _bracket(summary.elo_ci95, 0, sign=True))
     won = summary.wins[0] > 0
-    text = f"sweep: every game won by {summary.p1 if won else summary.p2}"
+    winner = summary.p1 if won else summary.p2
     if summary.elo_ci95 is None:
-        return text
-    bound = summary.elo_ci95[0 if won else 1]
-    return text + f" (95% CI {'>' if won else '<'} {bound:+.0f}; the other bound is open)"
+        # Translators: every game of a match was won by one player ({player}: its name): no Elo difference to say
+        return _("sweep: every game won by {player}", player=winner)
+    bound = signed(round(summary.elo_ci95[0 if won else 1] or 0.0), 0)
+    # Translators: a sweep's Elo: one bound of its 95% interval ({bound}: "+400"), the other one open
+    return (_("sweep: every game won by {player} (95% CI > {bound}; the other bound is open)", player=winner,
+              bound=bound) if won else
+            _("sweep: every game won by {player} (95% CI < {bound}; the other bound is open)", player=winner,
+              bound=bound))
 
 
 def _clock_text(seconds: float | None) -> str:
-    return "level's time" if seconds is None else f"{seconds:g} s"
+    # Translators: a bot's time per move in a match: the time its level gives, or seconds
+    return _("level's time") if seconds is None else _("{seconds} s", seconds=number(seconds))
 
 
 def render_summary(summary: MatchSummary) -> str:
@@ -474,21 +485,31 @@ def render_summary(summary: MatchSummary) -> str:
     w1, w2 = summary.wins
     m1, m2 = summary.mean_score
     c1, c2 = summary.mean_score_ci95 or (None, None)
-    diff_ci = _bracket(summary.score_diff_ci95, "+.1f")
+    # Translators: the lines of a match's summary: a label padded to 13 characters, then its figures; {p1} and
+    # {p2} are the two players' names
+    games = ngettext("{count} game", "{count} games", n)
     lines = [
-        f"{p1} (p1) vs {p2} (p2): {plural(n, 'game')} in {plural(pairs, 'pair')}, seats swapped within a pair",
-        f"wins         {p1} {w1}   {p2} {w2}   ({w1 / n:.1%} for {p1})",
-        f"mean score   {p1} {m1:.1f}{_bracket(c1, '.1f')}   {p2} {m2:.1f}{_bracket(c2, '.1f')}",
-        f"score diff   {summary.score_diff:+.1f}" + (f"   95% CI{diff_ci}" if diff_ci else ""),
-        f"Elo diff     {_elo_text(summary)}",
+        ngettext("{p1} (p1) vs {p2} (p2): {games} in {count} pair, seats swapped within a pair",
+                 "{p1} (p1) vs {p2} (p2): {games} in {count} pairs, seats swapped within a pair", pairs, p1=p1, p2=p2,
+                 games=games),
+        _("wins         {p1} {w1}   {p2} {w2}   ({share} for {p1})", p1=p1, w1=w1, p2=p2, w2=w2,
+          share=percent(w1 / n, 1)),
+        _("mean score   {p1} {m1}   {p2} {m2}", p1=p1, m1=number(m1, 1) + _bracket(c1, 1), p2=p2,
+          m2=number(m2, 1) + _bracket(c2, 1)),
+        _("score diff   {diff}", diff=_with_interval(signed(summary.score_diff, 1),
+                                                      _bracket(summary.score_diff_ci95, 1, sign=True))),
+        _("Elo diff     {elo}", elo=_elo_text(summary)),
     ]
     if summary.levels[0] != summary.levels[1]:
-        lines.append(f"level        {p1} {summary.levels[0]}   {p2} {summary.levels[1]}")
+        lines.append(_("level        {p1} {l1}   {p2} {l2}", p1=p1, l1=summary.levels[0], p2=p2, l2=summary.levels[1]))
     t1, t2 = summary.time_per_move
     if t1 is not None or t2 is not None:
-        lines.append(f"time/move    {p1} {_clock_text(t1)}   {p2} {_clock_text(t2)}")
+        lines.append(_("time/move    {p1} {t1}   {p2} {t2}", p1=p1, t1=_clock_text(t1), p2=p2, t2=_clock_text(t2)))
     if summary.score_diff_ci95 is None:
-        lines.append(f"intervals    too few games for 95% intervals: {plural(pairs, 'pair')} played, "
-                     f"intervals from {MIN_PAIRS_FOR_INTERVALS} pairs ({2 * MIN_PAIRS_FOR_INTERVALS} games) on")
-    lines.append(f"time         {summary.seconds:.1f}s")
+        lines.append(ngettext("intervals    too few games for 95% intervals: {count} pair played, intervals from "
+                              "{least} pairs ({games} games) on",
+                              "intervals    too few games for 95% intervals: {count} pairs played, intervals from "
+                              "{least} pairs ({games} games) on", pairs, least=MIN_PAIRS_FOR_INTERVALS,
+                              games=2 * MIN_PAIRS_FOR_INTERVALS))
+    lines.append(_("time         {seconds}s", seconds=number(summary.seconds, 1)))
     return "\n".join(lines)

@@ -10,6 +10,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+from patchwork_opt.i18n import _, number
+
 
 @contextmanager
 def phase_progress(disable: bool = False) -> Iterator[Callable[[str, float, float], None]]:
@@ -31,10 +33,13 @@ def phase_progress(disable: bool = False) -> Iterator[Callable[[str, float, floa
 @contextmanager
 def solve_status(label: str) -> Iterator[Callable[[float | None, float, str], None]]:
     """A spinner with the best value and bound so far; yields ``report(best, bound, phase)``."""
-    with Console(stderr=True).status(f"{label}: searching", spinner="dots") as status:
+    # Translators: a solver's progress on the terminal: {label} names what is solved ("fill")
+    with Console(stderr=True).status(_("{label}: searching", label=label), spinner="dots") as status:
 
         def report(best: float | None, bound: float, phase: str) -> None:
-            status.update(f"{label} ({phase}): best {best if best is not None else '-'}   bound {bound:g}")
+            # Translators: a solver's progress: {phase} its stage, {best} the best value found yet, {bound} its bound
+            status.update(_("{label} ({phase}): best {best}   bound {bound}", label=label, phase=phase,
+                            best=number(best) if best is not None else "-", bound=number(bound)))
 
         yield report
 
@@ -46,7 +51,8 @@ def match_progress(p1: str, p2: str, games: int) -> Iterator[Callable[[Any], Non
     console = Console(stderr=True)
     wins = [0, 0]
     columns = (
-        TextColumn("[bold]match"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[score]}"),
+        # Translators: the label of a match's progress bar
+        TextColumn("[bold]" + _("match")), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[score]}"),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
@@ -57,6 +63,9 @@ def match_progress(p1: str, p2: str, games: int) -> Iterator[Callable[[Any], Non
             score = f"{p1} {wins[0]} - {wins[1]} {p2}"
             progress.update(task, advance=1, score=score)
             if not console.is_terminal:
-                print(f"game {sum(wins)}/{games}: {score} ({result.scores[0]}:{result.scores[1]})", file=sys.stderr)
+                # Translators: a match's progress without a terminal: game {done} of {games}, the running score
+                # ({score}: "greedy 3 - 2 random") and this game's final scores
+                print(_("game {done}/{games}: {score} ({first}:{second})", done=sum(wins), games=games, score=score,
+                        first=result.scores[0], second=result.scores[1]), file=sys.stderr)
 
         yield on_result

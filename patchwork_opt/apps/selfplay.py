@@ -31,6 +31,7 @@ from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.match import GameResult, GameTask, MatchSpec, bot_for, bot_seed, check_run, play, run_match
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import _, ngettext, number, percent, signed
 
 SHARD_GAMES = 100  # games per shard file
 BOT = "solver"
@@ -64,7 +65,7 @@ class SelfPlayGame:
         state = State.new(seed=self.circle_seed(spec.seed, task.index))
         record = Record.start(state)
         rng = random.Random(f"{self.namespace}|{spec.seed}|game|{task.index}|moves")
-        for _ in range(self.openings(spec.seed, task.index)):
+        for _opening in range(self.openings(spec.seed, task.index)):
             if state.is_terminal():
                 break
             move = random_move(state, rng)
@@ -178,7 +179,8 @@ def run_selfplay(
         positions += sum(len(g.margin) for g in pending)
         pending.clear()
         if say is not None:
-            say(f"self-play: {done}/{spec.games} games, {path.name} written")
+            # Translators: self-play's progress line: {done} of {games} games played, {file} the shard just written
+            say(_("self-play: {done}/{games} games, {file} written", done=done, games=spec.games, file=path.name))
 
     def on_result(result: GameResult) -> None:
         nonlocal done
@@ -189,7 +191,7 @@ def run_selfplay(
                                  opening=player.openings(spec.seed, index)))
         done += 1
         if progress is not None:
-            progress("self-play games", done, spec.games)
+            progress(_("self-play games"), done, spec.games)
         if len(pending) >= SHARD_GAMES:
             flush()
 
@@ -208,10 +210,17 @@ def run_selfplay(
 
 def render_report(report: SelfPlayReport, out: str) -> str:
     data = report.to_json()
+    # Translators: the lines of self-play's summary (a label padded to 13 characters, then its figures)
+    games = ngettext("{count} game", "{count} games", report.games)
+    positions = ngettext("{count} position", "{count} positions", report.positions)
     return "\n".join([
-        f"self-play    {report.games} games, {report.positions} positions in {len(report.shards)} shards under {out}/",
-        f"first player won {report.first_player_wins} ({report.first_player_wins / report.games:.0%}), "
-        f"mean margin {report.mean_margin:+.1f}",
-        f"time         {report.seconds:.1f}s: {data['games_per_hour']:.0f} games/hour with {report.workers} "
-        f"worker{'s' if report.workers != 1 else ''} ({data['games_per_hour_per_worker']:.0f} per worker)",
+        ngettext("self-play    {games}, {positions} in {count} shard under {out}/",
+                 "self-play    {games}, {positions} in {count} shards under {out}/", len(report.shards), games=games,
+                 positions=positions, out=out),
+        _("first player won {wins} ({share}), mean margin {margin}", wins=report.first_player_wins,
+          share=percent(report.first_player_wins / report.games), margin=signed(report.mean_margin, 1)),
+        ngettext("time         {seconds}s: {rate} games/hour with {count} worker ({per_worker} per worker)",
+                 "time         {seconds}s: {rate} games/hour with {count} workers ({per_worker} per worker)",
+                 report.workers, seconds=number(report.seconds, 1), rate=number(data["games_per_hour"], 0),
+                 per_worker=number(data["games_per_hour_per_worker"], 0)),
     ])

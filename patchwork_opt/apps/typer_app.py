@@ -40,16 +40,21 @@ def one_line_errors() -> Iterator[None]:
         ctx = getattr(exc, "ctx", None)
         if type(exc).__name__ == "NoArgsIsHelpError" or ctx is None:
             raise  # the help shown for a bare command, or an error with no command to point at
-        typer.echo(f"error: {exc.format_message().rstrip('.')} (see {ctx.command_path} --help)", err=True)
+        # Translators: a usage error: {message} is Click's own words (English), {command} the command ("patchwork hint")
+        typer.echo(_("error: {message} (see {command} --help)", message=exc.format_message().rstrip("."),
+                     command=ctx.command_path), err=True)
         raise typer.Exit(getattr(exc, "exit_code", 2)) from None
     except ModuleNotFoundError as exc:
         extra = EXTRAS.get((exc.name or "").split(".")[0])
         if extra is None:
             raise
-        typer.echo(f"error: this command needs the {extra!r} extra: pip install -e '.[{extra}]'", err=True)
+        # Translators: a missing optional part of the install; keep the pip command as it is
+        said = _("error: this command needs the {extra!r} extra: pip install -e '.[{extra}]'", extra=extra)
+        typer.echo(said, err=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        # Translators: the command was stopped with Ctrl-C
+        typer.echo(_("interrupted"), err=True)
         raise typer.Exit(130) from None
 
 

@@ -30,6 +30,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.inputs import LoadedInput
+from patchwork_opt.i18n import _, ngettext, number, percent, pgettext, signed
 
 #: ``live(state, stop=..., max_seconds=...)``: the snapshots of the live analysis (``wiring.live``)
 LiveRun = Callable[..., Iterator[Any]]
@@ -39,28 +40,52 @@ POLL_SECONDS = 0.1
 
 def _figures(line: dict[str, Any]) -> str:
     """A line's figures, short: ``62% +3.1``, ``won by 17 (proven)``, ``won, by at least 3 (proven)``."""
+    won = line["win"] > 0
+    expected = signed(line["margin"], 1)
+    # Translators: a move's figures in the terminal's live analysis, short ("won by 17 (proven)")
     if line["proven"]:
-        margin = line["margin"]
-        verdict = "won" if line["win"] > 0 else "lost"
-        return f"{verdict} on the tie-break (proven)" if margin == 0 else f"{verdict} by {abs(margin):g} (proven)"
+        margin = abs(line["margin"])
+        if margin == 0:
+            return _("won on the tie-break (proven)") if won else _("lost on the tie-break (proven)")
+        return (ngettext("won by {count} (proven)", "won by {count} (proven)", margin) if won
+                else ngettext("lost by {count} (proven)", "lost by {count} (proven)", margin))
     if line["outcome_proven"]:
-        verdict = "won" if line["win"] > 0 else "lost"
-        if line["margin_at_least"] is not None and line["win"] > 0:
-            verdict += f", by at least {line['margin_at_least']:g}"
-        return f"{verdict} (proven), {line['margin']:+.1f} expected"
-    return f"{line['win']:.0%} {line['margin']:+.1f}"
+        if line["margin_at_least"] is not None and won:
+            return ngettext("won, by at least {count} (proven), {expected} expected",
+                            "won, by at least {count} (proven), {expected} expected", line["margin_at_least"],
+                            expected=expected)
+        return (_("won (proven), {expected} expected", expected=expected) if won
+                else _("lost (proven), {expected} expected", expected=expected))
+    return f"{percent(line['win'])} {expected}"
+
+
+def _search(kind: str) -> str:
+    """The search's kind in words (``exact``, ``partly exact``, ``sampled``: the JSON keeps these)."""
+    # Translators: which search the live analysis runs: an exact one, partly exact, or sampling
+    words = {"exact": pgettext("search", "exact"), "partly exact": pgettext("search", "partly exact"),
+             "sampled": pgettext("search", "sampled")}
+    return words.get(kind, kind)
 
 
 def _head(snapshot: dict[str, Any]) -> str:
-    ended = {"solved": "solved", "time": "time is up", "stopped": "stopped"}.get(snapshot["end"] or "", "Ctrl-C stops")
-    return (f"{player_name(snapshot['player'])} to move · {snapshot['seconds']:.1f} s · {snapshot['nodes']:,} nodes · "
-            f"{snapshot['search']} · {ended}")
+    # Translators: how the terminal's live analysis ended, or how to stop it
+    ended = {"solved": _("solved"), "time": _("time is up"), "stopped": _("stopped")}.get(snapshot["end"] or "",
+                                                                                          _("Ctrl-C stops"))
+    # Translators: the head of the terminal's live analysis: {player} to move, {seconds} thought, {count} nodes
+    # searched, {search} its kind ("exact"), {ended} how it ended
+    return ngettext("{player} to move · {seconds} s · {count} node · {search} · {ended}",
+                    "{player} to move · {seconds} s · {count} nodes · {search} · {ended}", snapshot["nodes"],
+                    player=player_name(snapshot["player"]), seconds=number(snapshot["seconds"], 1),
+                    search=_search(snapshot["search"]), ended=ended)
 
 
 def one_line(snapshot: dict[str, Any]) -> str:
     """A snapshot as one line (for a pipe or a log)."""
     moves = " | ".join(f"#{i} {line['words']} {_figures(line)}" for i, line in enumerate(snapshot["lines"], start=1))
-    return f"{snapshot['seconds']:.1f}s {snapshot['nodes']} nodes {snapshot['search']}: {moves}"
+    # Translators: a snapshot of the live analysis on one line: {moves} its moves with their figures
+    return ngettext("{seconds}s {count} node {search}: {moves}", "{seconds}s {count} nodes {search}: {moves}",
+                    snapshot["nodes"], seconds=number(snapshot["seconds"], 1), search=_search(snapshot["search"]),
+                    moves=moves)
 
 
 def block(snapshot: dict[str, Any]) -> str:
@@ -70,7 +95,8 @@ def block(snapshot: dict[str, Any]) -> str:
     for i, line in enumerate(snapshot["lines"], start=1):
         out.append(f"#{i} {line['words']}: {line['outcome']}")
         if len(line["line"]) > 1:
-            out.append("    then " + "; ".join(line["line"][1:]))
+            # Translators: the play expected after a move of the live analysis ({line}: its moves, by who makes them)
+            out.append("    " + _("then {line}", line="; ".join(line["line"][1:])))
     return "\n".join(out)
 
 
@@ -171,11 +197,12 @@ def watch_hint(loaded: LoadedInput, *, refused: list[str], top: int | None, time
     if loaded.state is None:
         raise PatchworkError("--watch analyses a position or a record, not a bare quilt")
     if refused:
-        raise PatchworkError(f"--watch analyses the moves of a position: it takes no {', '.join(refused)}")
+        raise PatchworkError(_("--watch analyses the moves of a position: it takes no {options}",
+                               options=", ".join(refused)))
     if top is not None and not 1 <= top <= LINES_SHOWN:
-        raise PatchworkError(f"--top with --watch: 1..{LINES_SHOWN} lines, got {top}")
+        raise PatchworkError(_("--top with --watch: 1..{most} lines, got {top}", most=LINES_SHOWN, top=top))
     if time_limit is not None and not time_limit > 0:
-        raise PatchworkError(f"time limit must be positive, got {time_limit:g}")
+        raise PatchworkError(_("time limit must be positive, got {seconds}", seconds=number(time_limit)))
     require_running(loaded.state)
     warm_compiled_searches()  # before the clock starts: the first snapshot then has something to say
     watch(live, loaded.state, max_seconds=time_limit, lines=top or LINES_SHOWN, as_json=as_json)

@@ -18,6 +18,7 @@ from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import write_atomic
 from patchwork_opt.formats.shapes import Circle, Label, Lines, Picture, Rect
+from patchwork_opt.i18n import _, ngettext
 
 CELL = 34  # px per quilt cell, as on the page
 MARGIN = 16
@@ -122,7 +123,9 @@ def quilt_picture(quilt: int, placed: list[tuple[int, int]] | None = None, capti
     pic.shapes.append(Rect(0, 0, pic.width, pic.height, PAGE))
     _quilt(pic, MARGIN, MARGIN, quilt, placed or [])
     covered = quilt.bit_count()
-    pic.shapes.append(Label(MARGIN, MARGIN + side + 18, f"covered {covered}, empty {SIZE * SIZE - covered}", 13, MUTED))
+    # Translators: under a quilt's picture: its covered and empty cells
+    counts = _("covered {covered}, empty {empty}", covered=covered, empty=SIZE * SIZE - covered)
+    pic.shapes.append(Label(MARGIN, MARGIN + side + 18, counts, 13, MUTED))
     for i, line in enumerate(lines):
         pic.shapes.append(Label(MARGIN, MARGIN + side + 37 + 17 * i, line, 12, INK))
     return pic
@@ -139,7 +142,7 @@ def _patch_card(pic: Picture, x: float, y: float, patch_id: int) -> None:
     p = PATCHES[patch_id]
     pic.shapes.append(Rect(x, y, CARD_W - 8, CARD_H - 8, "#fffaf0", CELL_LINE, radius=6))
     pic.shapes.append(Label(x + 8, y + 18, f"#{p.id}", 14, bold=True))
-    pic.shapes.append(Label(x + 44, y + 18, f"{p.area} cells", 12, MUTED))
+    pic.shapes.append(Label(x + 44, y + 18, ngettext("{count} cell", "{count} cells", p.area), 12, MUTED))
     top = y + 28
     cells = [(r, c) for r, row in enumerate(p.shape) for c, ch in enumerate(row) if ch in "#o"]
     colour = patch_colour(p.id)
@@ -147,7 +150,8 @@ def _patch_card(pic: Picture, x: float, y: float, patch_id: int) -> None:
                    for r, c in cells]
     pic.shapes += [Circle(x + 8 + (c + 0.5) * PATCH_CELL, top + (r + 0.5) * PATCH_CELL, PATCH_CELL * 0.24, BUTTON,
                           "#ffffff", 1) for r, row in enumerate(p.shape) for c, ch in enumerate(row) if ch == "o"]
-    facts = f"cost {p.cost} · time {p.time} · income {p.income}"
+    # Translators: a patch card's facts in a picture
+    facts = _("cost {cost} · time {time} · income {income}", cost=p.cost, time=p.time, income=p.income)
     pic.shapes.append(Label(x + 8, y + CARD_H - 18, facts, 11, INK))
 
 
@@ -186,20 +190,29 @@ def position_picture(state: State) -> Picture:
     for p in (0, 1):
         view = state.player(p)
         x = MARGIN + p * (side + gap)
-        turn = "" if over or state.to_move() != p else " (to move)"
+        # Translators: a player's head in a game's picture ({player}: "Player 1")
+        head = (_("{player}: score {score}", player=player_name(p), score=view.score) if over or state.to_move() != p
+                else _("{player}: score {score} (to move)", player=player_name(p), score=view.score))
         pic.shapes.append(Circle(x + 7, MARGIN + 9, 7, TOKENS[p]))
-        pic.shapes.append(Label(x + 20, MARGIN + 14, f"{player_name(p)}: score {view.score}{turn}", 15, bold=True))
-        bonus = ", 7x7 bonus" if view.bonus else ""
-        pic.shapes.append(Label(x, MARGIN + 32, f"space {view.position}, buttons {view.buttons}, "
-                                f"income {view.income}, empty {view.empty}{bonus}", 12, MUTED))
+        pic.shapes.append(Label(x + 20, MARGIN + 14, head, 15, bold=True))
+        # Translators: a player's figures in a game's picture: space on the time board, buttons, income, empty cells
+        figures = (_("space {space}, buttons {buttons}, income {income}, empty {empty}, 7x7 bonus", space=view.position,
+                     buttons=view.buttons, income=view.income, empty=view.empty) if view.bonus else
+                   _("space {space}, buttons {buttons}, income {income}, empty {empty}", space=view.position,
+                     buttons=view.buttons, income=view.income, empty=view.empty))
+        pic.shapes.append(Label(x, MARGIN + 32, figures, 12, MUTED))
         _quilt(pic, x, quilt_y, state.quilts[p], state.placed[p])
     _track(pic, MARGIN, track_y, state)
     if over:
         winner = state.winner()
-        caption = f"game over: {player_name(0)} {state.score(0)}, {player_name(1)} {state.score(1)}; " \
-                  f"{player_name(winner if winner is not None else 0)} wins"
+        # Translators: a finished game's picture's caption: both scores, then who wins
+        caption = _("game over: {first} {first_score}, {second} {second_score}; {winner} wins", first=player_name(0),
+                    first_score=state.score(0), second=player_name(1), second_score=state.score(1),
+                    winner=player_name(winner if winner is not None else 0))
     else:
-        caption = f"{player_name(state.to_move())} to move; on offer: " + ", ".join(f"#{i}" for i in state.offers())
+        # Translators: a game's picture's caption: who moves, and the patches on offer ("#3, #17, #22")
+        caption = _("{player} to move; on offer: {offers}", player=player_name(state.to_move()),
+                    offers=", ".join(f"#{i}" for i in state.offers()))
     pic.shapes.append(Label(MARGIN, pic.height - 12, caption, 13, INK))
     return pic
 

@@ -13,6 +13,7 @@ import typer
 
 from patchwork_opt.apps.typer_app import BackendOption, JsonFlag, RayAddressOption, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
+from patchwork_opt.i18n import _, ngettext
 
 ai_app = new_typer("Matches, self-play and training.")
 BOTS_HELP = "random, greedy, mcts, solver, solver-rollout or engine:CMD (a program speaking docs/engine.md)."
@@ -50,7 +51,7 @@ def match(
                         iterations=iterations, workers=workers, backend=backend, save=save, advisor_factory=advisor,
                         p2_time_per_move=p2_time, p2_level=p2_level)
     if solver and advisor is None:
-        typer.echo("warning: solvers.advisor is not available; the solver bot uses the heuristic advisor", err=True)
+        typer.echo(_("warning: solvers.advisor is not available; the solver bot uses the heuristic advisor"), err=True)
     started = time.perf_counter()
     with match_progress(spec.p1, spec.p2, games) as on_result:
         results = run_match(spec, workers=workers, backend=backend, address=address, on_result=on_result)
@@ -62,7 +63,9 @@ def match(
     else:
         typer.echo(render_summary(summary))
         if save:
-            typer.echo(f"records      {len(results)} games written to {save}/")
+            # Translators: a line of a match's summary (the label padded to 13 characters): where its records went
+            typer.echo(ngettext("records      {count} game written to {path}/", "records      {count} games written to "
+                                "{path}/", len(results), path=save))
 
 
 @ai_app.command()
