@@ -187,6 +187,21 @@ def test_an_offer_lapses_once_a_move_lands(client: TestClient) -> None:
     assert late.status_code == 409
 
 
+def test_a_lapsed_offer_does_not_stop_the_next_one(client: TestClient) -> None:
+    view, secrets = friend_game(client)
+    game_id = view["id"]
+    first = play(client, game_id, secrets, 1)["moves"][-1]["player"]
+    url = f"/api/games/{game_id}/takeback"
+    assert client.post(url, json={"ply": 1}, headers=bearer(secrets[first])).status_code == 200
+    ply = play(client, game_id, secrets, 1)["ply"]  # the offer lapses
+    again = client.post(url, json={"ply": ply}, headers=bearer(secrets[first]))
+    assert again.status_code == 200, again.text
+    assert again.json()["people"]["takeback"] == {"seat": first, "ply": ply}
+    answer = f"/api/games/{game_id}/takeback/answer"
+    accepted = client.post(answer, json={"ply": ply, "accept": True}, headers=bearer(secrets[1 - first]))
+    assert accepted.status_code == 200 and accepted.json()["ply"] < ply
+
+
 def test_resign_then_a_rematch_with_the_seats_swapped_and_new_secrets(client: TestClient) -> None:
     view, secrets = friend_game(client)
     game_id = view["id"]

@@ -8,8 +8,9 @@ nobody move, and a secret is compared with ``hmac.compare_digest``. A seat is fr
 proves; ``join`` never gives it). At one table (``here``) one secret holds both seats.
 
 Every change that two requests could race for is one conditional ``UPDATE`` (the seat still free,
-no takeback offered yet, nobody resigned, no rematch yet): of two, exactly one lands, on SQLite and
-on PostgreSQL shared by several servers alike.
+no takeback open at that position yet, nobody resigned, no rematch yet): of two, exactly one lands,
+on SQLite and on PostgreSQL shared by several servers alike. An offer lapses once a move or another
+takeback lands (its ply and ``takeback_seq`` no longer match the game), and the next offer replaces it.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ class PeopleStore(Protocol):
         """Take the free seat (``held``: the seat kept for a rematch's player); False if it is not."""
 
     def offer_takeback(self, game_id: str, offer: Takeback) -> bool:
-        """Record the offer if none is open; False if one is."""
+        """Record the offer if none is open at its position (one made at another ply or before
+        another takeback lapsed and is replaced); False if one is."""
 
     def clear_takeback(self, game_id: str, offer: Takeback) -> bool:
         """Close the offer (accepted or declined); False if it is no longer open."""
@@ -155,9 +157,9 @@ class SqlPeopleStore:
 
     def offer_takeback(self, game_id: str, offer: Takeback) -> bool:
         return self._update(
-            "UPDATE people SET takeback_seat = ?, takeback_ply = ?, takeback_seq = ? "
-            "WHERE game_id = ? AND takeback_seat IS NULL AND resigned IS NULL",
-            (offer.seat, offer.ply, offer.seq, game_id))
+            "UPDATE people SET takeback_seat = ?, takeback_ply = ?, takeback_seq = ? WHERE game_id = ? "
+            "AND (takeback_seat IS NULL OR takeback_ply <> ? OR takeback_seq <> ?) AND resigned IS NULL",
+            (offer.seat, offer.ply, offer.seq, game_id, offer.ply, offer.seq))
 
     def clear_takeback(self, game_id: str, offer: Takeback) -> bool:
         return self._update(
