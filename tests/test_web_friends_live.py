@@ -41,8 +41,9 @@ WITHIN = 1.0
 class Stream:
     """An open ``events`` stream read in a thread: ``next(timeout)`` is the next event (id, data)."""
 
-    def __init__(self, url: str, game_id: str, last_event_id: int | None = None) -> None:
-        headers = {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
+    def __init__(self, url: str, game_id: str, last_event_id: int | bytes | None = None) -> None:
+        sent = last_event_id if isinstance(last_event_id, bytes) else str(last_event_id).encode()
+        headers = {} if last_event_id is None else {b"Last-Event-ID": sent}
         self.client = httpx.Client(timeout=httpx.Timeout(30.0, connect=5.0))
         self.response = self.client.send(self.client.build_request(
             "GET", f"{url}/api/games/{game_id}/events", headers=headers), stream=True)
@@ -86,7 +87,7 @@ class Stream:
 
 
 @contextmanager
-def stream(url: str, game_id: str, last_event_id: int | None = None) -> Iterator[Stream]:
+def stream(url: str, game_id: str, last_event_id: int | bytes | None = None) -> Iterator[Stream]:
     opened = Stream(url, game_id, last_event_id)
     try:
         yield opened
@@ -146,6 +147,17 @@ def test_a_reopened_stream_first_gets_the_plies_it_missed(tmp_path: Path) -> Non
             assert got[-1][1]["people"]["seats"][0]["last_moved"] is not None
         with stream(url, game_id, last_event_id=4) as current:  # nothing missed: the game as it is
             assert current.next()[0] == 4
+
+
+def test_a_last_event_id_that_names_no_ply_gets_the_game_as_it_is(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "g.db", Services(), LIMITS)
+    with serving(app) as url:
+        game_id, secrets = friend_game(url)
+        play_one(url, game_id, secrets)
+        for sent in (b"\xb2", b"-1", b"1.0", b"x", b"9" * 40):  # "\xb2" is a digit to str.isdigit, not to int
+            with stream(url, game_id, last_event_id=sent) as back:
+                assert back.response.status_code == 200
+                assert back.next()[0] == 1
 
 
 def test_streams_count_against_the_client_cap_and_a_dropped_one_frees_its_place(tmp_path: Path) -> None:

@@ -224,8 +224,10 @@ LastEventId = Annotated[str | None, Header(description=(
 
 
 def _last_seen(header: str | None) -> int | None:
+    """The ply a reopened stream saw last; None for no header or one that names no ply (``str.isdigit``
+    alone takes "²", which ``int`` refuses)."""
     text = (header or "").strip()
-    return int(text) if text.isdigit() and len(text) < 6 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
 def missed_views(game: Game, who: People | None, last_seen: int | None) -> list[GameView]:
