@@ -23,10 +23,12 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 from test_web_faults import serving
 from web_databases import pg_url_fixture, postgres_url_or_skip  # noqa: F401  (fixture pg_url)
 
 from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.routers import people as people_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.core.move import Move
 from patchwork_opt.formats.models import move_model
@@ -158,6 +160,29 @@ def test_a_last_event_id_that_names_no_ply_gets_the_game_as_it_is(tmp_path: Path
             with stream(url, game_id, last_event_id=sent) as back:
                 assert back.response.status_code == 200
                 assert back.next()[0] == 1
+
+
+def test_a_long_catch_up_keeps_the_server_answering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The views a reopened stream missed are made off the event loop: meanwhile other requests are
+    answered (each view replays the game; at 100 plies missed they took seconds of the one loop)."""
+    app = create_app(tmp_path / "g.db", Services(), LIMITS)
+    slow_view = people_router.game_view
+
+    def game_view(*args: Any) -> Any:
+        time.sleep(0.3)
+        return slow_view(*args)
+
+    with serving(app) as url:
+        game_id, secrets = friend_game(url)
+        for _ in range(4):
+            play_one(url, game_id, secrets)
+        monkeypatch.setattr(people_router, "game_view", game_view)
+        with stream(url, game_id, last_event_id=0) as back:
+            time.sleep(0.2)  # the stream is making its 4 views (1.2 s)
+            asked = time.monotonic()
+            assert httpx.get(f"{url}/api/ais").status_code == 200
+            assert time.monotonic() - asked < 0.6
+            assert [back.next()[0] for _ in range(4)] == [1, 2, 3, 4]
 
 
 def test_streams_count_against_the_client_cap_and_a_dropped_one_frees_its_place(tmp_path: Path) -> None:

@@ -244,6 +244,12 @@ def _event(view: GameView) -> ServerSentEvent:
     return ServerSentEvent(raw_data=view.model_dump_json(), id=str(view.ply))
 
 
+def _caught_up(store: GameStore, people: PeopleStore, game_id: str, last_seen: int | None) -> list[ServerSentEvent]:
+    """A stream's first events (blocking, as the views replay the game: up to ``MAX_MISSED_PLIES``
+    of them, which on the event loop would stall every other request)."""
+    return [_event(view) for view in missed_views(*load(store, people, game_id), last_seen)]
+
+
 @router.get("/games/{game_id}/events", response_class=EventSourceResponse,
             responses=json_answers(404, 422, 429, 503))
 async def game_events(
@@ -257,22 +263,23 @@ async def game_events(
     Any game can be watched: spectators see what the players see. Refused before it starts: 404,
     429 (this client's streams at once), 503 with Retry-After (this server's)."""
     try:
-        game, who = await in_thread(lambda: load(store, people, game_id))
-        sent = ""
-        for view in missed_views(game, who, _last_seen(last_event_id)):
-            sent = view.model_dump_json()
-            yield _event(view)  # type: ignore[misc]
+        last_seen = _last_seen(last_event_id)
+        try:
+            first = await in_thread(lambda: _caught_up(store, people, game_id, last_seen))
+        except GameNotFoundError:
+            return  # deleted since the stream was let in
+        sent: ServerSentEvent | None = None
+        for sent in first:
+            yield sent  # type: ignore[misc]
         while True:
             await watch.wait(RECHECK_SECONDS)
             try:
-                game, who = await in_thread(lambda: load(store, people, game_id))
+                now = await in_thread(lambda: _event(seated_view(store, people, game_id)))
             except GameNotFoundError:
                 return  # the game expired
-            view = game_view(game, game.state(), who)
-            text = view.model_dump_json()
-            if text != sent:
-                sent = text
-                yield _event(view)  # type: ignore[misc]
+            if sent is None or now.raw_data != sent.raw_data:
+                sent = now
+                yield now  # type: ignore[misc]
     finally:
         watch.close()
 
