@@ -7,9 +7,10 @@
 //                            error (thrown), not a second wording
 //   where(cells)             "rows 3-4, cols 0-2", "row 4, col 4": cells, not a move (what a refused
 //                            placement overlaps, a workshop fill's patch)
-//   count(n, noun, plural?)  "1 button", "2 buttons", "0 inaccuracies" (plural given when not noun+s)
-//   pct(x), signedPct(x), points(x), capital(text), article(word), byWords(margin)
-//                            "42%", "+4%" / "−4%", "2.5 points" / "1 point", "Abc", "a mistake", "by 3 points"
+//   pct(x, digits?), signedPct(x), points(x), capital(text), byWords(margin)
+//                            "42%" ("3.4%" to one decimal), "+4%" / "−4%", "2.5 points" / "1 point", "Abc",
+//                            "by 3 points", as the page's language writes them (a count with its noun is a
+//                            whole message of the page's scripts: i18n.js tn, never a noun glued to a number)
 
 import { t, tn } from "./i18n.js";
 
@@ -39,11 +40,11 @@ export function moveWords(move, words = null) {
   return said;
 }
 
-/** @param {number} n @param {string} noun @param {string} [plural] @returns {string} */
-export const count = (n, noun, plural) => `${n} ${n === 1 ? noun : plural || `${noun}s`}`;
-
-/** @param {number} x a chance in [0, 1] */
-export const pct = (x) => new Intl.NumberFormat(numberLocale(), { style: "percent" }).format(Math.round(100 * x) / 100);
+/** @param {number} x a chance in [0, 1] @param {number} [digits] decimals of the percentage: none by default,
+ * rounded half up ("42%"); with decimals, as the figure's own decimal rounds ("3.4%", as toFixed) */
+export const pct = (x, digits = 0) => new Intl.NumberFormat(numberLocale(), { style: "percent",
+  minimumFractionDigits: digits, maximumFractionDigits: digits })
+  .format(digits ? Number((100 * x).toFixed(digits)) / 100 : Math.round(100 * x) / 100);
 
 /** The locale numbers are written in (the page's language; English for the pseudo-locale). */
 function numberLocale() {
@@ -65,9 +66,6 @@ export const points = (x) => {
 
 /** @param {string} text */
 export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** @param {string} word */
-export const article = (word) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 
 /** @param {number} margin the final margin: "by 3 points", "by 1 point", "on the tie-break" */
 export const byWords = (margin) => (margin === 0 ? t("on the tie-break")

@@ -19,12 +19,10 @@ import { drawButtons } from "../components/patch.js";
 import { PositionBoard } from "../components/position.js";
 import { CELL } from "../components/quilt.js";
 import { drawTrack, stripAround } from "../components/track.js";
+import { t } from "../components/i18n.js";
 import { pct } from "../components/words.js";
 import { S, aiSeat, canAct, humanSeat, render } from "./state.js";
 import { betterMove } from "./teaching.js";
-
-//: The hints' colours, best first, as the hint's words name them (style.css: .hint-1, .hint-2, .hint-3).
-export const HINT_COLOURS = ["orange", "violet", "blue"];
 
 /** @typedef {[number, number]} Cell */
 
@@ -41,7 +39,8 @@ function aiPlacementsSinceHuman(moves) {
 
 /** A hint's board label: "win" or "loss" once proven, else its win chance. @param {any} h */
 export function hintLabel(h) {
-  if (h.proven) return h.win ? "win" : "loss";
+  // Translators: a hint's tag on a quilt's cell (a narrow band): the move wins, or loses, for sure.
+  if (h.proven) return h.win ? t("win") : t("loss");
   return pct(h.win);
 }
 
@@ -128,9 +127,12 @@ function drawOverHumanQuilt() {
   const better = betterMove();
   if (better && better.cells.length) {
     const g = drawMove(view, better.move, "best", { testid: "lesson-best" });
-    if (g) tag(g, tagCells([{ cells: better.cells, buttons: buttonsOf(better.move) }])[0], "best", ["better"]);
+    if (g) tag(g, tagCells([{ cells: better.cells, buttons: buttonsOf(better.move) }])[0], "best", [betterTag()]);
   }
 }
+
+// Translators: the tag on a teaching game's better move, drawn on your quilt or shaded on the track (a narrow band).
+const betterTag = () => t("better");
 
 /** The AI's latest placements outlined on its quilt, and its quilt in the phone's strip. */
 function drawOverAiQuilt() {
@@ -143,8 +145,9 @@ function drawOverAiQuilt() {
 
 /** The game's two panels: yours (the near side) and the AI's, which nobody on this page moves. */
 const PANELS = [
-  { key: "human", title: "Your quilt", who: "you", token: { cls: "human", letter: "Y" } },
-  { key: "ai", title: "The AI's quilt", who: "the AI", token: { cls: "ai", letter: "A" }, plays: false },
+  // Translators: the game page's quilts; "you" and "the AI" name the tokens in the track's legend.
+  { key: "human", title: t("Your quilt"), who: t("you"), token: { cls: "human", letter: "Y" } },
+  { key: "ai", title: t("The AI's quilt"), who: t("the AI"), token: { cls: "ai", letter: "A" }, plays: false },
 ];
 
 /** A hinted patch, chosen from the offers, is first held as the hint places it. @param {number} pid */
@@ -204,7 +207,7 @@ export function trackSpans() {
     spans.push({ from: me.position, to: me.advance_to, kind: "hint", label: hintLabel(advance) });
   }
   const better = betterMove();
-  if (better && better.advance) spans.push({ ...betterAdvance(), kind: "best", label: "better" });
+  if (better && better.advance) spans.push({ ...betterAdvance(), kind: "best", label: betterTag() });
   return spans;
 }
 

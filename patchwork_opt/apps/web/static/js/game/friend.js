@@ -16,11 +16,13 @@
 
 import { api } from "../components/api.js";
 import { $, showError } from "../components/dom.js";
-import { capital, moveWords } from "../components/words.js";
+import { t, tn } from "../components/i18n.js";
+import { moveWords } from "../components/words.js";
 import { follow, unfollow } from "./live.js";
 import { rematch, request, setGame, startGame } from "./play.js";
 import { S, render } from "./state.js";
-import { holdSeat, peopleOf, seatName } from "./seats.js";
+import { drawCurveKey } from "./review.js";
+import { holdSeat, peopleOf, sayOf } from "./seats.js";
 
 /** @param {string} id @returns {HTMLButtonElement} */
 const button = (id) => /** @type {HTMLButtonElement} */ ($(id));
@@ -30,14 +32,11 @@ const select = (id) => /** @type {HTMLSelectElement} */ ($(id));
 /** "2 minutes ago", "just now": how long ago a time was. @param {number} ms since 1970 */
 function ago(ms) {
   const seconds = Math.max((Date.now() - ms) / 1000, 0);
-  if (seconds < 45) return "just now";
-  /** @type {[number, string][]} */
-  const units = [[86400, "day"], [3600, "hour"], [60, "minute"]];
-  for (const [size, unit] of units) {
-    const n = Math.round(seconds / size);
-    if (seconds >= size * 0.75 || unit === "minute") return n === 1 ? `a${unit === "hour" ? "n" : ""} ${unit} ago` : `${n} ${unit}s ago`;
-  }
-  return "just now";
+  // Translators: how long ago a player last moved, said after "last moved" ("Your friend last moved {when}").
+  if (seconds < 45) return t("just now");
+  if (seconds >= 86400 * 0.75) return tn("{count} day ago", "{count} days ago", Math.round(seconds / 86400));
+  if (seconds >= 3600 * 0.75) return tn("{count} hour ago", "{count} hours ago", Math.round(seconds / 3600));
+  return tn("{count} minute ago", "{count} minutes ago", Math.round(seconds / 60));
 }
 
 /** The form's fields for the opponent chosen: the AI's, or a friend's (seat at random, hints). */
@@ -110,45 +109,79 @@ function onView(view) {
 
 /** @param {any} g the game on screen */
 function turnWords(g) {
-  if (g.state.over) return "Game over";
-  const seat = g.state.to_move;
-  return seatName(g, seat) === "you" ? "Your turn" : `${capital(seatName(g, seat))}'s turn`;
+  if (g.state.over) return t("Game over");
+  return sayOf(g, g.state.to_move, {
+    you: () => t("Your turn"),
+    friend: () => t("Your friend's turn"),
+    player: (number) => t("Player {number}'s turn", { number }),
+  });
 }
 
 /** Who won, the winner's score first, or who resigned. @param {any} g */
 export function peopleResult(g) {
   const people = peopleOf(g);
   const winner = g.state.winner;
-  const name = (/** @type {number} */ seat) => seatName(g, seat);
-  const won = name(winner) === "you" ? "You won" : `${capital(name(winner))} won`;
   if (people && people.resigned !== null) {
-    return `${capital(name(people.resigned))} resigned: ${name(winner) === "you" ? "you win" : `${name(winner)} wins`}`;
+    const resigned = people.resigned;
+    return sayOf(g, resigned, {
+      you: () => t("You resigned: your friend wins"),
+      friend: () => t("Your friend resigned: you win"),
+      player: (number) => t("Player {number} resigned: Player {winner} wins", { number, winner: 2 - resigned }),
+    });
   }
-  const a = g.state.players[winner].score, b = g.state.players[1 - winner].score;
-  const tie = a === b ? ` (a tie on points: ${name(winner)} reached the end first)` : "";
-  return `${won}, ${a} to ${b}${tie}`;
+  const scores = { high: g.state.players[winner].score, low: g.state.players[1 - winner].score };
+  if (scores.high === scores.low) {
+    return sayOf(g, winner, {
+      you: () => t("You won, {high} to {low} (a tie on points: you reached the end first)", scores),
+      friend: () => t("Your friend won, {high} to {low} (a tie on points: your friend reached the end first)", scores),
+      player: (number) => t("Player {number} won, {high} to {low} (a tie on points: Player {number} reached the end first)",
+        { ...scores, number }),
+    });
+  }
+  // Translators: the final scores, the winner's first ("Your friend won, 29 to -34").
+  return sayOf(g, winner, {
+    you: () => t("You won, {high} to {low}", scores),
+    friend: () => t("Your friend won, {high} to {low}", scores),
+    player: (number) => t("Player {number} won, {high} to {low}", { ...scores, number }),
+  });
+}
+
+/** The last move in the status line: who made it and the move in the server's words. @param {any} g */
+function lastWords(g) {
+  const last = g.moves[g.moves.length - 1];
+  if (!last) return "";
+  const move = moveWords(last.move, last.words);
+  // Translators: the last move in the status line; {move} is the move in words ("advance 3 spaces").
+  return `${sayOf(g, last.player, {
+    you: () => t("You: {move}.", { move }),
+    friend: () => t("Your friend: {move}.", { move }),
+    player: (number) => t("Player {number}: {move}.", { number, move }),
+  })} `;
 }
 
 /** The status line: the player to move, what they may do, the last move. @param {any} g @param {any} people
  * @param {string} usual what the page says to the player to move (status.js) */
 function statusWords(g, people, usual) {
-  if (g.state.over) return `${peopleResult(g)}.`;
-  const last = g.moves[g.moves.length - 1];
-  const lastSaid = last ? `${capital(seatName(g, last.player))}: ${moveWords(last.move, last.words)}. ` : "";
-  if (g.human_to_move) return people.mine === "both" ? `${lastSaid}${capital(seatName(g, g.seat))}, your move. ${usual}` : usual;
-  const mover = seatName(g, g.state.to_move);
-  return `${lastSaid}${people.mine === null ? `${capital(mover)} to move.` : `Waiting for ${mover}'s move.`}`;
+  if (g.state.over) return t("{result}.", { result: peopleResult(g) });
+  const lastSaid = lastWords(g);
+  if (g.human_to_move) {
+    // Translators: at one device, the player whose turn it is is told so, then what they may do.
+    return people.mine === "both" ? `${lastSaid}${t("Player {number}, your move.", { number: g.seat + 1 })} ${usual}` : usual;
+  }
+  if (people.mine === null) return `${lastSaid}${t("Player {number} to move.", { number: g.state.to_move + 1 })}`;
+  return `${lastSaid}${t("Waiting for your friend's move.")}`;
 }
 
-/** Who sits where, in words. @param {any} g @param {any} people */
-function seatWords(g, people) {
+/** Who sits where, in words. @param {any} people */
+function seatWords(people) {
   if (people.mine === "both") {
-    return "Two players at this device: Player 1 moved first. Pass it to the player whose turn it is; "
-      + "the page shows that player's quilt.";
+    return t("Two players at this device: Player 1 moved first. Pass it to the player whose turn it is; "
+      + "the page shows that player's quilt.");
   }
-  if (people.mine === null) return "You are watching this game, live: Player 1 against Player 2. Only the players can move.";
-  return `You play ${people.mine === 0 ? "first" : "second"} (Player ${people.mine + 1}); your friend plays `
-    + `${people.mine === 0 ? "second" : "first"}.${people.hints ? " Hints are allowed." : ""}`;
+  if (people.mine === null) return t("You are watching this game, live: Player 1 against Player 2. Only the players can move.");
+  const seats = people.mine === 0 ? t("You play first (Player 1); your friend plays second.")
+    : t("You play second (Player 2); your friend plays first.");
+  return people.hints ? `${seats} ${t("Hints are allowed.")}` : seats;
 }
 
 /** @param {any} g @param {any} people */
@@ -160,13 +193,19 @@ function drawInvite(g, people) {
   /** @type {HTMLInputElement} */ ($("invite-link")).value = new URL(held.invite || `/#${g.id}`, location.origin).href;
 }
 
-/** When each side last moved, the other player's first: "Your friend last moved 2 hours ago; you last
+/** When each side last moved, the other player's first: "Your friend last moved 2 hours ago. You last
  * moved just now." @param {any} g @param {any} people */
 function lastMovedWords(g, people) {
   const seats = people.mine === 0 ? [1, 0] : [0, 1];
-  const said = seats.filter((seat) => people.lastMoved[seat]).map((seat) => `${seatName(g, seat)} last moved `
-    + `${ago(people.lastMoved[seat])}`);
-  return said.length ? `${capital(said.join("; "))}.` : "";
+  return seats.filter((seat) => people.lastMoved[seat]).map((seat) => {
+    const when = { when: ago(people.lastMoved[seat]) };
+    // Translators: {when} is how long ago: "just now", "2 hours ago".
+    return sayOf(g, seat, {
+      you: () => t("You last moved {when}.", when),
+      friend: () => t("Your friend last moved {when}.", when),
+      player: (number) => t("Player {number} last moved {when}.", { ...when, number }),
+    });
+  }).join(" ");
 }
 
 /** A take-back asked: the other player answers. @param {any} g @param {any} people */
@@ -174,12 +213,15 @@ function drawOffer(g, people) {
   const asked = people.takeback;
   $("offer").hidden = !asked || g.state.over;
   if (!asked || g.state.over) return;
-  const asker = seatName(g, asked.seat);
   const mine = people.mine === asked.seat;
   const answers = people.mine === "both" || (people.mine !== null && !mine);
-  $("offer-text").textContent = mine ? "You asked to take back your last move: waiting for your friend's answer."
-    : people.mine === "both" ? `${capital(asker)} asks to take back their last move: ${seatName(g, 1 - asked.seat)}, do you agree?`
-      : `${capital(asker)} asks to take back their last move.`;
+  $("offer-text").textContent = mine ? t("You asked to take back your last move: waiting for your friend's answer.")
+    : people.mine === "both" ? t("Player {number} asks to take back their last move: Player {other}, do you agree?",
+      { number: asked.seat + 1, other: 2 - asked.seat })
+      : sayOf(g, asked.seat, {
+        friend: () => t("Your friend asks to take back their last move."),
+        player: (number) => t("Player {number} asks to take back their last move.", { number }),
+      });
   button("accept-takeback").hidden = button("decline-takeback").hidden = !answers;
 }
 
@@ -199,45 +241,57 @@ export function drawPeople() {
   $("turn").className = `turn ${g.state.over ? "over" : g.state.to_move === near ? "human" : "ai"}`;
   $("board-human").classList.toggle("to-move", !g.state.over && g.state.to_move === near);
   $("board-ai").classList.toggle("to-move", !g.state.over && g.state.to_move === far);
-  const nearName = seatName(g, near);
-  $("human-title").textContent = nearName === "you" ? `Your quilt (you move ${near === 0 ? "first" : "second"})`
-    : `${capital(nearName)}'s quilt`;
-  $("ai-title").textContent = `${capital(seatName(g, far))}'s quilt`;
-  $("strip-quilt-ai").setAttribute("aria-label", `${seatName(g, far)}'s quilt, the latest patches outlined`);
-  $("legend-near").textContent = nearName;
-  $("legend-far").textContent = seatName(g, far);
+  $("human-title").textContent = sayOf(g, near, {
+    you: () => (near === 0 ? t("Your quilt (you move first)") : t("Your quilt (you move second)")),
+    player: (number) => t("Player {number}'s quilt", { number }),
+  });
+  $("ai-title").textContent = sayOf(g, far, {
+    friend: () => t("Your friend's quilt"),
+    player: (number) => t("Player {number}'s quilt", { number }),
+  });
+  $("strip-quilt-ai").setAttribute("aria-label", sayOf(g, far, {
+    friend: () => t("your friend's quilt, the latest patches outlined"),
+    player: (number) => t("Player {number}'s quilt, the latest patches outlined", { number }),
+  }));
+  $("legend-near").textContent = legendName(g, near);
+  $("legend-far").textContent = legendName(g, far);
   $("status").textContent = statusWords(g, people, $("status").textContent || "");
-  $("seat-words").textContent = seatWords(g, people);
+  $("seat-words").textContent = seatWords(people);
   $("last-moved").textContent = lastMovedWords(g, people);
   if (g.state.over) $("result-title").textContent = peopleResult(g);
   for (const row of document.querySelectorAll("#scores tbody tr")) {
     const head = row.querySelector("th");
-    if (head) head.textContent = capital(seatName(g, Number(/** @type {HTMLElement} */ (row).dataset.seat)));
+    if (head) head.textContent = rowName(g, Number(/** @type {HTMLElement} */ (row).dataset.seat));
   }
   drawInvite(g, people);
   drawOffer(g, people);
   $("people").classList.toggle("urgent", !$("invite").hidden || !$("offer").hidden);  // friend.css: on a phone
-  if (S.review) drawCurveKey(g);
+  if (S.review) drawCurveKey();
   drawControls(g, people, watching);
 }
 
-/** The review's chart is the first player's chance to win, said by name. @param {any} g */
-function drawCurveKey(g) {
-  const first = seatName(g, 0);
-  const whose = first === "you" ? "your" : `${first}'s`;
-  $("curve-key").textContent = `The curve is ${whose} chance to win before each move (above the middle line: `
-    + `${first} ahead).`;
-  $("review-chart").querySelector("svg")?.setAttribute("aria-label", `${whose} chance to win before each move`);
+/** A player in the track's legend, beside their token. @param {any} g @param {number} seat */
+function legendName(g, seat) {
+  // Translators: a player named in the track's legend, beside their token.
+  return sayOf(g, seat, { you: () => t("you"), friend: () => t("your friend"),
+    player: (number) => t("Player {number}", { number }) });
+}
+
+/** A player as the head of a row of the final scores' table. @param {any} g @param {number} seat */
+function rowName(g, seat) {
+  // Translators: the head of a row of the final scores' table.
+  return sayOf(g, seat, { you: () => t("You"), friend: () => t("Your friend"),
+    player: (number) => t("Player {number}", { number }) });
 }
 
 /** A game against the AI after one between people: its words and controls as main.js draws them. */
 function drawAgainstTheAi() {
-  $("legend-near").textContent = "you";
-  $("legend-far").textContent = "the AI";
+  $("legend-near").textContent = t("you");
+  $("legend-far").textContent = t("the AI");
   $("actions").hidden = $("tray").hidden = button("undo").hidden = button("hint").hidden = false;
   button("rematch").hidden = button("practise").hidden = false;
-  button("rematch").textContent = "Rematch";
-  button("practise").textContent = "Practise your mistakes";
+  button("rematch").textContent = t("Rematch");
+  button("practise").textContent = t("Practise your mistakes");
   button("practise-second").hidden = true;
 }
 
@@ -255,8 +309,8 @@ function drawControls(g, people, watching) {
   const heldInRematch = people.rematch && localStorage.getItem(`patchwork-seat:${people.rematch}`);
   button("join-rematch").hidden = !people.rematch || !!heldInRematch || watching;
   button("rematch").hidden = watching;
-  button("rematch").textContent = heldInRematch ? "Go to the rematch" : "Rematch (seats swapped)";
-  button("practise").textContent = people.mine === "both" ? "Practise Player 1's mistakes" : "Practise your mistakes";
+  button("rematch").textContent = heldInRematch ? t("Go to the rematch") : t("Rematch (seats swapped)");
+  button("practise").textContent = people.mine === "both" ? t("Practise Player 1's mistakes") : t("Practise your mistakes");
   button("practise-second").hidden = people.mine !== "both";
   button("practise-second").disabled = button("practise").disabled;
   button("practise").hidden = watching;
@@ -312,5 +366,5 @@ async function copyInvite() {
     field.select();  // no clipboard (an address that is not secure): the link selected, to copy by hand
     document.execCommand("copy");
   }
-  $("copy-said").textContent = "Copied: send it to your friend.";
+  $("copy-said").textContent = t("Copied: send it to your friend.");
 }

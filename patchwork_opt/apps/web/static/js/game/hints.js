@@ -6,8 +6,8 @@
 import { api } from "../components/api.js";
 import { $, showError } from "../components/dom.js";
 import { SYMMETRIES, cellKeys, moveCells } from "../components/geometry.js";
+import { t } from "../components/i18n.js";
 import { moveWords, pct } from "../components/words.js";
-import { HINT_COLOURS } from "./board.js";
 import { S, canAct, humanSeat, render } from "./state.js";
 
 // Two hinted moves that are the same for the rest of the game: the same words, or the same patch
@@ -35,15 +35,31 @@ function readHint(result) {
     if (!shown.some((s) => sameHint(s, item, covered))) shown.push(item);
     if (shown.length === 3) break;
   }
-  if (!shown.length) return { shown, text: "No hint: there is nothing to choose." };
+  if (!shown.length) return { shown, text: t("No hint: there is nothing to choose.") };
   const [best, ...others] = shown;
-  const chance = (/** @type {any} */ h) => (h.proven ? (h.win ? "a sure win" : "a sure loss") : `you win about ${pct(h.win)}`);
-  const drawn = (/** @type {any} */ h, /** @type {number} */ i) => (h.move.type === "advance"
-    ? `${i + 1}, shaded on the track` : `${i + 1}, ${HINT_COLOURS[i]} on your quilt`);
-  const also = others.length
-    ? ` Next best: ${others.map((h, i) => `${h.words} (${drawn(h, i + 1)}: ${chance(h)})`).join("; ")}.` : "";
-  const follow = best.move.type === "buy" ? ` Choose #${best.move.patch} to place it there.` : "";
-  return { shown, text: `Hint: ${best.reason} (${drawn(best, 0)}).${also}${follow}` };
+  // Translators: what the hinted move leaves you: a win or a loss for sure, else your win chance ("about 62%").
+  const chance = (/** @type {any} */ h) => (h.proven ? (h.win ? t("a sure win") : t("a sure loss"))
+    : t("you win about {chance}", { chance: pct(h.win) }));
+  // Translators: one of the hint's next best moves: {move} in words, {where} where it is drawn ("2, violet on your
+  // quilt"), {chance} what it leaves you ("you win about 40%").
+  const next = others.map((h, i) => t("{move} ({where}: {chance})", { move: h.words, where: drawn(h, i + 1), chance: chance(h) }));
+  // Translators: the hint's next best moves, joined by semicolons.
+  const also = others.length ? ` ${t("Next best: {moves}.", { moves: next.join("; ") })}` : "";
+  // Translators: {patch} is a patch's number, such as 12.
+  const follow = best.move.type === "buy" ? ` ${t("Choose #{patch} to place it there.", { patch: best.move.patch })}` : "";
+  // Translators: the hint: {reason} is the best move in words with why, {where} where it is drawn ("1, orange on your quilt").
+  return { shown, text: `${t("Hint: {reason} ({where}).", { reason: best.reason, where: drawn(best, 0) })}${also}${follow}` };
+}
+
+/** Where a hint is drawn, by its number (1 the best) and colour (style.css's .hint-1 to .hint-3:
+ * orange, violet, blue). @param {any} h @param {number} i its index, best first */
+function drawn(h, i) {
+  const rank = i + 1;
+  // Translators: where a hint is drawn: its number ({rank}), shaded on the time track or in its colour on your quilt.
+  if (h.move.type === "advance") return t("{rank}, shaded on the track", { rank });
+  if (i === 0) return t("{rank}, orange on your quilt", { rank });
+  if (i === 1) return t("{rank}, violet on your quilt", { rank });
+  return t("{rank}, blue on your quilt", { rank });
 }
 
 export async function showHint() {
@@ -51,7 +67,7 @@ export async function showHint() {
   S.busy = true;
   showError(null);
   render();
-  $("hint-text").textContent = "Thinking about a hint…";
+  $("hint-text").textContent = t("Thinking about a hint…");
   const id = S.game.id, ply = S.game.ply;
   try {
     const hint = await api("GET", `/api/games/${id}/hint`);

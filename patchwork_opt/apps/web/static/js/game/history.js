@@ -4,10 +4,11 @@
 import { api } from "../components/api.js";
 import { $, showError } from "../components/dom.js";
 import { drawStats } from "../components/track.js";
-import { capital, moveWords } from "../components/words.js";
+import { t } from "../components/i18n.js";
+import { moveWords } from "../components/words.js";
 import { moveCells } from "../components/geometry.js";
 import { drawGameTrack, drawStripTrack } from "./board.js";
-import { S, actorName, aiSeat, humanSeat, render } from "./state.js";
+import { S, aiSeat, humanSeat, render, sayFor, seatOf } from "./state.js";
 
 export function drawLog() {
   const log = $("log");
@@ -18,16 +19,36 @@ export function drawLog() {
     li.dataset.index = String(i);
     if (S.viewing && S.viewing.index === i) li.classList.add("current");
     const next = S.game.moves[i + 1];
-    const again = next && next.actor === m.actor && next.move.type !== "leather"
-      ? `, and ${actorName(m.actor)} ${m.actor === "human" ? "move" : "moves"} again` : "";
+    const again = !!next && next.actor === m.actor && next.move.type !== "leather";
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `${capital(actorName(m.actor))}: ${moveWords(m.move, m.words)}${again}`;
+    button.textContent = moveSaid(m, again);
     button.addEventListener("click", () => viewMove(i));
     li.appendChild(button);
     log.appendChild(li);
   });
   if (!S.viewing) log.scrollTop = log.scrollHeight;
+}
+
+/** A move of the list: who made it, the move in the server's words, and whether they move again.
+ * @param {any} m a game's move @param {boolean} again */
+function moveSaid(m, again) {
+  const move = moveWords(m.move, m.words);
+  // Translators: a move in the list of moves played; {move} is the move in words ("advance 3 spaces").
+  if (again) {
+    return sayFor(seatOf(m.actor), {
+      you: () => t("You: {move}, and you move again", { move }),
+      ai: () => t("The AI: {move}, and the AI moves again", { move }),
+      friend: () => t("Your friend: {move}, and your friend moves again", { move }),
+      player: (number) => t("Player {number}: {move}, and Player {number} moves again", { move, number }),
+    });
+  }
+  return sayFor(seatOf(m.actor), {
+    you: () => t("You: {move}", { move }),
+    ai: () => t("The AI: {move}", { move }),
+    friend: () => t("Your friend: {move}", { move }),
+    player: (number) => t("Player {number}: {move}", { move, number }),
+  });
 }
 
 /** @param {number} index */
@@ -66,8 +87,10 @@ export function stepView(delta) {
 export function drawViewing() {
   const v = S.viewing;
   const m = S.game.moves[v.index];
-  $("viewing-text").textContent = `The position after move ${v.index + 1} of ${S.game.moves.length}, `
-    + `${actorName(m.actor)}: ${moveWords(m.move, m.words)} (outlined). ← and → step, Escape goes back to the game.`;
+  // Translators: above a past position shown from the list of moves; {said} is the move as the list says it
+  // ("The AI: advance 3 spaces"); ← and → are the arrow keys.
+  $("viewing-text").textContent = t("The position after move {number} of {total} ({said}, outlined). ← and → step, "
+    + "Escape goes back to the game.", { number: v.index + 1, total: S.game.moves.length, said: moveSaid(m, false) });
   S.quilts.human.show({ pieces: v.after.boards[humanSeat()].pieces });
   S.quilts.ai.show({ pieces: v.after.boards[aiSeat()].pieces });
   S.quilts.strip.show({ pieces: v.after.boards[aiSeat()].pieces });

@@ -1,6 +1,6 @@
 // game/live.js: a game between people followed live: the server's stream of the game
 // (GET /api/games/{id}/events, server-sent events: each event's data is the game's public view with
-// its ply, its id the ply). EventSource reconnects by itself after a dropped connection, sending the
+// its ply, its id the ply), its moves in the page's language (withLang). EventSource reconnects by itself after a dropped connection, sending the
 // last id it saw (Last-Event-ID), and the server first sends what was missed; a stream the server
 // closed for good (a refusal) is opened again a few seconds later. One game is followed at a time.
 //
@@ -8,6 +8,8 @@
 //   unfollow()           stop following (another game on screen)
 //   document.body.dataset.live   "open" while the stream is connected, "connecting" otherwise (for tests
 //                        and scripts: what the page is waiting for)
+
+import { withLang } from "../components/i18n.js";
 
 const RETRY_MS = 3000;
 
@@ -32,7 +34,7 @@ export function follow(id, onView) {
 /** @param {string} id @param {(view: any) => void} onView */
 function open(id, onView) {
   say("connecting");
-  const stream = new EventSource(`/api/games/${encodeURIComponent(id)}/events`);
+  const stream = new EventSource(withLang(`/api/games/${encodeURIComponent(id)}/events`));
   source = stream;
   stream.onopen = () => say("open");
   stream.onmessage = (evt) => {

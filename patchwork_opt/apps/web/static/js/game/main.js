@@ -7,6 +7,7 @@
 
 import { api, catalogue } from "../components/api.js";
 import { $, editing, showError } from "../components/dom.js";
+import { t } from "../components/i18n.js";
 import { analysisHref, drawNav, workshopHref } from "../components/nav.js";
 import { QuiltView } from "../components/quilt.js";
 import { onLayoutChange } from "../components/track.js";
@@ -30,8 +31,12 @@ function draw() {
   if (!g) return;
   $("game").hidden = false;
   $("viewing").hidden = !S.viewing;
-  const titles = [`Your quilt (you move ${humanSeat() === 0 ? "first" : "second"}${g.teaching ? "; a teaching game" : ""})`,
-    `The AI's quilt (${g.ai}, level ${g.level})`];
+  const first = humanSeat() === 0;
+  const yours = g.teaching ? (first ? t("Your quilt (you move first; a teaching game)")
+    : t("Your quilt (you move second; a teaching game)"))
+    : first ? t("Your quilt (you move first)") : t("Your quilt (you move second)");
+  // Translators: {ai} is the AI's name (such as greedy or mcts), {level} its level, a number.
+  const titles = [yours, t("The AI's quilt ({ai}, level {level})", { ai: g.ai, level: g.level })];
   if (S.viewing) {
     $("human-title").textContent = titles[0];
     $("ai-title").textContent = titles[1];
@@ -52,7 +57,7 @@ function draw() {
   $("review").hidden = !S.review;
   button("review-start").disabled = S.busy || !g.state.over;
   button("rematch").disabled = S.busy;
-  button("review-start").textContent = S.review ? "Review again" : "Review the game";
+  button("review-start").textContent = S.review ? t("Review again") : t("Review the game");
   button("practise").disabled = S.busy || !S.review;
   // for scripts and tests: what the page is waiting for
   document.body.dataset.ply = g.ply;

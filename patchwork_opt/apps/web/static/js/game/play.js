@@ -7,6 +7,7 @@
 import { api } from "../components/api.js";
 import { $, REDUCED_MOTION, showError, sleep } from "../components/dom.js";
 import { LEATHER_SELECTION } from "../components/geometry.js";
+import { t } from "../components/i18n.js";
 import { walkToken } from "../components/track.js";
 import { moveWords } from "../components/words.js";
 import { S, aiSeat, render } from "./state.js";
@@ -97,7 +98,9 @@ async function aiTurns() {
       S.busy = false;
       const m = game.moves[game.moves.length - 1];
       const again = game.ai_to_move && !game.state.over;
-      S.aiNote = `The AI: ${moveWords(m.move, m.words)}.${again ? " The AI moves again." : ""}`;
+      // Translators: the AI's move in the status line; {move} is the move in words ("advance 3 spaces").
+      const said = t("The AI: {move}.", { move: moveWords(m.move, m.words) });
+      S.aiNote = again ? `${said} ${t("The AI moves again.")}` : said;
       setGame(game);
       const from = before.state.players[aiSeat()].position, to = game.state.players[aiSeat()].position;
       await Promise.all([walkToken(/** @type {any} */ ($("track")), "token-ai", from, to),

@@ -5,18 +5,11 @@
 
 import { api } from "../components/api.js";
 import { $, showError } from "../components/dom.js";
-import { count } from "../components/words.js";
-import { S, humanSeat, render } from "./state.js";
+import { num, t, tn } from "../components/i18n.js";
+import { S, humanSeat, render, sayFor } from "./state.js";
 
 const PRACTISED = new Set(["mistake", "blunder"]);
 const MAX_PRACTISED = 12;  // the server's MAX_PRACTISE_PLIES: the latest ones
-
-/** Your flagged moves in words: "your blunder", "your 2 mistakes and 19 blunders". @param {any[]} plies */
-function yours(plies) {
-  const said = ["mistake", "blunder"].map((label) => [plies.filter((p) => p.label === label).length, label])
-    .filter(([n]) => n).map(([n, label]) => (plies.length === 1 ? label : count(Number(n), String(label))));
-  return `your ${said.join(" and ")}`;
-}
 
 /** @param {number} [seat] whose mistakes (at one device, each player's in turn): yours by default */
 export async function practise(seat = humanSeat()) {
@@ -25,7 +18,10 @@ export async function practise(seat = humanSeat()) {
   const mine = r.plies.filter((/** @type {any} */ p) => p.player === seat && PRACTISED.has(p.label));
   const result = $("practise-result");
   if (!mine.length) {
-    result.textContent = "You made no mistake or blunder in this game: nothing to practise.";
+    result.textContent = sayFor(seat, {
+      you: () => t("You made no mistake or blunder in this game: nothing to practise."),
+      player: (number) => t("Player {number} made no mistake or blunder in this game: nothing to practise.", { number }),
+    });
     return;
   }
   const id = S.game.id;
@@ -33,7 +29,8 @@ export async function practise(seat = humanSeat()) {
   S.busy = true;
   showError(null);
   render();
-  $("practise-wait").textContent = `Making ${asked.length === 1 ? "an exercise" : "exercises"} of ${yours(asked)}…`;
+  $("practise-wait").textContent = tn("Making {count} exercise of your mistakes and blunders…",
+    "Making {count} exercises of your mistakes and blunders…", asked.length);
   try {
     const made = await api("POST", `/api/games/${id}/mistake-puzzles`,
       { plies: asked.map((/** @type {any} */ p) => p.ply), time_per_move: S.reviewAsked });
@@ -52,18 +49,24 @@ function drawPractise(made, mine) {
   const result = $("practise-result");
   result.replaceChildren();
   document.body.dataset.practised = String(made.puzzles.length);
-  const from = made.tried < mine.length ? `the latest ${made.tried} of ${yours(mine)}` : yours(mine);
   if (!made.puzzles.length) {
-    result.textContent = `None of ${from} makes an exercise: analysed again, ${made.tried === 1 ? "it is" : "they are"} `
-      + "no longer called a mistake.";
+    result.textContent = made.tried < mine.length
+      ? t("None of the latest {count} of your {total} mistakes and blunders makes an exercise: analysed again, they "
+        + "are no longer called mistakes.", { count: made.tried, total: mine.length })
+      : tn("Your {count} mistake or blunder makes no exercise: analysed again, it is no longer called a mistake.",
+        "None of your {count} mistakes and blunders makes an exercise: analysed again, they are no longer called mistakes.",
+        made.tried);
     return;
   }
-  const moves = made.plies.map((/** @type {number} */ ply) => ply + 1).join(", ");
-  result.append(`${count(made.puzzles.length, "exercise")} from ${from}, "find a better move" `
-    + `(before ${made.plies.length === 1 ? "move" : "moves"} ${moves}): `);
+  const moves = made.plies.map((/** @type {number} */ ply) => num(ply + 1)).join(", ");
+  // Translators: the exercises made of your mistakes, played on the Puzzles page; {moves} are move numbers
+  // ("4, 17, 30"); a link follows.
+  result.append(tn("{count} exercise of your mistakes, \"find a better move\" (before move {moves}):",
+    "{count} exercises of your mistakes, \"find a better move\" (before moves {moves}):", made.puzzles.length, { moves }), " ");
   const link = document.createElement("a");
   link.id = "practise-link";
   link.href = `/puzzles?set=${made.puzzles.join(",")}`;
-  link.textContent = made.puzzles.length === 1 ? "practise it on the Puzzles page" : "practise them on the Puzzles page";
+  // Translators: the link to the exercises just made ("it": one exercise, "them": several).
+  link.textContent = tn("practise it on the Puzzles page", "practise them on the Puzzles page", made.puzzles.length);
   result.appendChild(link);
 }

@@ -15,7 +15,11 @@
 //                                 by seat), takeback {seat, ply}, resigned, winner, rematch, mine} of a game
 //                                 between people, or null for a game against the AI
 //   localView(view)               the view as the page reads it (above)
-//   seatName(view, seat)          "you", "your friend", "Player 1" (at one device, or to a spectator)
+//   seatKind(view, seat)          who sits there as the page speaks of them: "you", "ai", "friend", or
+//                                 "player" (Player 1 or 2: at one device, or to a spectator)
+//   sayOf(view, seat, forms)      the message for that kind of player: forms {you, ai, friend, player(number)},
+//                                 each a whole message (i18n.js: never a name glued into English word order);
+//                                 a kind without its form is said by `player`, by number
 //   nearSeat(view)                the seat drawn as the near side
 
 import { authorize } from "../components/api.js";
@@ -74,12 +78,24 @@ export function nearSeat(view) {
   return 0;
 }
 
-/** @param {any} view @param {number} seat */
-export function seatName(view, seat) {
+/** @typedef {"you" | "ai" | "friend" | "player"} SeatKind */
+
+/** @param {any} view @param {number} seat @returns {SeatKind} */
+export function seatKind(view, seat) {
   const people = peopleOf(view);
-  if (!people) return seat === view.seat ? "you" : "the AI";
-  if (people.mine === 0 || people.mine === 1) return seat === people.mine ? "you" : "your friend";
-  return `Player ${seat + 1}`;
+  if (!people) return seat === view.seat ? "you" : "ai";
+  if (people.mine === 0 || people.mine === 1) return seat === people.mine ? "you" : "friend";
+  return "player";
+}
+
+/**
+ * @typedef {{you?: () => string, ai?: () => string, friend?: () => string, player: (number: number) => string}} Forms
+ * @param {any} view @param {number} seat @param {Forms} forms @returns {string}
+ */
+export function sayOf(view, seat, forms) {
+  const kind = seatKind(view, seat);
+  const said = kind === "player" ? undefined : forms[kind];
+  return said ? said() : forms.player(seat + 1);
 }
 
 /** @param {any} view a GameView @returns {any} */

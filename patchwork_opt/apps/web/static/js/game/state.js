@@ -2,9 +2,11 @@
 //
 //   S            the page's state (below)
 //   render()     redraws the page (main.js registers how, with setRenderer)
-//   humanSeat(), aiSeat(), canAct(), actorName(actor), moverName(seat)
+//   humanSeat(), aiSeat(), canAct(), seatOf(actor)
+//   sayFor(seat, forms)   the message for the player at `seat` of the game on screen (seats.js sayOf:
+//                         one whole message per kind of player: you, the AI, your friend, Player 2)
 
-import { seatName } from "./seats.js";
+import { sayOf } from "./seats.js";
 
 /** @type {{catalogue: any, game: any, board: any, placer: any, quilts: any, hint: any, hintAvailable: boolean,
  *   busy: boolean, span: any, aiNote: string, viewing: any, review: any, reviewAsked: number, reviewPly: number|null,
@@ -41,10 +43,10 @@ export function render() {
 
 export const humanSeat = () => S.game.seat;
 export const aiSeat = () => 1 - S.game.seat;
-/** @param {string} actor */
-export const actorName = (actor) => moverName(actor === "human" ? humanSeat() : aiSeat());
-/** @param {number} seat */
-export const moverName = (seat) => seatName(S.game, seat);  // "you", "the AI", "your friend", "Player 2"
+/** @param {string} actor a move's actor, "human" or "ai" @returns {number} */
+export const seatOf = (actor) => (actor === "human" ? humanSeat() : aiSeat());
+/** @param {number} seat @param {import("./seats.js").Forms} forms */
+export const sayFor = (seat, forms) => sayOf(S.game, seat, forms);
 
 export function canAct() {
   return !!S.game && !S.busy && !S.viewing && S.game.human_to_move && !S.game.state.over;

@@ -19,7 +19,7 @@
 
 import { $ } from "../components/dom.js";
 import { moveCells } from "../components/geometry.js";
-import { count } from "../components/words.js";
+import { t, tn } from "../components/i18n.js";
 import { chancesText, verdictWords } from "./measures.js";
 import { S } from "./state.js";
 
@@ -75,18 +75,30 @@ export function tookBack(game) {
 /** The verdict in words. @param {any} l */
 function lessonText(l) {
   if (l.takenBack) {
-    return `Taken back: your move again (${count(S.game.takebacks, "take-back")} in this game; the review counts them).`;
+    return tn("Taken back: your move again ({count} take-back in this game; the review counts them).",
+      "Taken back: your move again ({count} take-backs in this game; the review counts them).", S.game.takebacks);
   }
   const v = l.verdict;
   // the server's words of a move are what the player does ("buy #12 at ...", "put the leather
   // patch on ..."): "you chose to" and "was to" make them whole sentences
-  const said = `Move ${l.move.ply + 1}, you chose to ${v.played_words}: ${verdictWords(v)} (${chancesText(v)}).`;
+  // Translators: {played} is a move in words as a verb phrase ("buy #12 at rows 0-1, cols 3-5"), {verdict} a
+  // move's label ("a mistake", "the best move"), {chances} what it did to the win chance.
+  const said = t("Move {number}, you chose to {played}: {verdict} ({chances}).",
+    { number: l.move.ply + 1, played: v.played_words, verdict: verdictWords(v), chances: chancesText(v) });
   if (v.label === "best" || v.label === "good") return said;
-  if (!open()) return `${said} Better was to ${v.best_words}.`;  // kept, or the game went on
-  const where = v.best.type === "advance" ? "shaded in green on the track" : "drawn in green on your quilt";
-  if (!offered()) return `${said} Better was to ${v.best_words} (${where}).`;  // the game is over: nothing to take back
-  const choice = waiting() ? "Take it back and try another move, or play on." : "Take it back, or make your next move.";
-  return `${said} Better: ${v.best_words} (${where}). ${choice}`;
+  const best = { best: v.best_words };
+  // Translators: {best} is the better move in words, a verb phrase ("advance 3 spaces").
+  if (!open()) return `${said} ${t("Better was to {best}.", best)}`;  // kept, or the game went on
+  const advance = v.best.type === "advance";
+  if (!offered()) {  // the game is over: nothing to take back
+    return `${said} ${advance ? t("Better was to {best} (shaded in green on the track).", best)
+      : t("Better was to {best} (drawn in green on your quilt).", best)}`;
+  }
+  // Translators: {best} is the better move in words, a verb phrase; it is drawn on the page as said.
+  const better = advance ? t("Better: {best} (shaded in green on the track).", best)
+    : t("Better: {best} (drawn in green on your quilt).", best);
+  const choice = waiting() ? t("Take it back and try another move, or play on.") : t("Take it back, or make your next move.");
+  return `${said} ${better} ${choice}`;
 }
 
 export function drawLesson() {
