@@ -269,6 +269,17 @@ def test_no_secret_in_any_view_error_or_log_line(client: TestClient, caplog: pyt
     assert stored is not None and all(h is not None and h not in secrets.values() for h in stored.hashes)
 
 
+def test_no_answer_that_carries_a_secret_may_be_cached(client: TestClient) -> None:
+    made = client.post("/api/games", json={"opponent": "friend"})
+    joined = client.post(f"/api/games/{made.json()['id']}/join")
+    here = client.post("/api/games", json={"opponent": "here"})
+    client.post(f"/api/games/{here.json()['id']}/resign", json={}, headers=bearer(here.json()["secret"]))
+    rematch = client.post(f"/api/games/{here.json()['id']}/rematch", headers=bearer(here.json()["secret"]))
+    for answer in (made, joined, here, rematch):
+        assert answer.status_code in (200, 201) and "secret" in answer.json()
+        assert "no-store" in answer.headers.get("Cache-Control", ""), answer.request.url
+
+
 def test_the_review_and_each_seats_exercises_of_a_friend_game(db: str) -> None:
     rigged = Rigged()
     app = create_app(db, rigged_services(rigged), LIMITS)

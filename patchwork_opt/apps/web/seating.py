@@ -5,7 +5,7 @@ as ``Authorization: Bearer <secret>``; the id alone only shows the game. ``seats
 secret into the seats it holds (401 with none, 403 with a wrong one or a spectator's), compared in
 constant time against the stored hashes (``people_store.py``); a secret never appears in a view, an
 error or a log line. At one device (``here``) one secret holds both seats, and the request names the
-seat that acts where the rules cannot tell.
+seat that acts where the rules cannot tell. An answer that gives a secret is never cached (``uncached``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from patchwork_opt.apps.web.errors import SeatRefusedError, SecretMissingError
@@ -78,6 +78,11 @@ def acting_seat(held: frozenset[int], asked: int | None, usual: int) -> int:
             raise SeatRefusedError(f"your secret does not hold seat {asked}")
         return asked
     return next(iter(held)) if len(held) == 1 else usual
+
+
+def uncached(response: Response) -> None:
+    """An answer that carries a secret: no cache, the browser's or a proxy's, may keep it."""
+    response.headers["Cache-Control"] = "no-store"
 
 
 def invite_path(game_id: str) -> str:

@@ -62,7 +62,14 @@ from patchwork_opt.apps.web.schemas import (
     game_view,
     move_verdict,
 )
-from patchwork_opt.apps.web.seating import SentSecretDep, draw_seat, invite_path, open_people_game, seats_held
+from patchwork_opt.apps.web.seating import (
+    SentSecretDep,
+    draw_seat,
+    invite_path,
+    open_people_game,
+    seats_held,
+    uncached,
+)
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS
 from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import GameOverError, PatchworkError
@@ -128,7 +135,7 @@ async def list_ais(services: ServicesDep) -> list[AiInfo]:
              dependencies=[Depends(strict_body(CreateGameRequest))])
 async def create_game(
     body: CreateGameRequest, store: StoreDep, people: PeopleDep, services: ServicesDep, creations: CreationsDep,
-    purge: PurgeDep, client: ClientDep,
+    purge: PurgeDep, client: ClientDep, response: Response,
 ) -> CreatedGame | GameView:
     """Set up a new game (random circle from ``seed``); a client may create ``client_games`` games per
     ``game_window_seconds`` (else 429 with Retry-After). Against the AI (``opponent`` ai, the default):
@@ -148,7 +155,9 @@ async def create_game(
             shown = game_view(made.game, state, made.people)
             return CreatedGame(**shown.model_dump(), secret=made.secret, invite=invite_path(made.game.id))
 
-        return await in_thread(open_game)
+        created = await in_thread(open_game)
+        uncached(response)
+        return created
     ai = body.ai or services.default_ai
     if services.make_bot is None:
         raise ServiceMissingError("this server runs without an AI")

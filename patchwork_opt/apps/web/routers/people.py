@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from patchwork_opt.apps.web.deps import (
@@ -49,6 +49,7 @@ from patchwork_opt.apps.web.seating import (
     invite_path,
     open_people_game,
     seats_held,
+    uncached,
 )
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
@@ -84,7 +85,8 @@ async def _published(feed: GameFeed, game_id: str, act: Callable[[], GameView]) 
 
 
 @router.post("/games/{game_id}/join", responses=answers(404, 409, 422))
-async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: FeedDep) -> SeatSecret:
+async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: FeedDep,
+                    response: Response) -> SeatSecret:
     """Take the free seat of a friend's game: its seat and secret, given once (keep it: every action of
     the seat sends it as ``Authorization: Bearer <secret>``). 409 when both seats are taken (watch the
     game instead) or the game is against the AI."""
@@ -99,6 +101,7 @@ async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: F
         raise SeatsTakenError(f"both seats of game {game_id} are taken: you can watch it")
 
     joined = await in_thread(join)
+    uncached(response)
     await feed.publish(game_id, -1)
     return joined
 
@@ -197,12 +200,13 @@ def _rematch(store: GameStore, people: PeopleStore, game_id: str, secret: str) -
 @router.post("/games/{game_id}/rematch", status_code=201, responses=answers(401, 403, 404, 409, 422, 429),
              dependencies=[SEAT_FIRST])
 async def rematch(game_id: GameId, secret: SeatSecretDep, store: StoreDep, people: PeopleDep, feed: FeedDep,
-                  creations: CreationsDep, client: ClientDep) -> CreatedGame:
+                  creations: CreationsDep, client: ClientDep, response: Response) -> CreatedGame:
     """After the game, a new one with the seats swapped and new secrets: the first player to ask makes
     it and gets their seat's secret; the other player, asking too (with their old secret), gets the
     other seat's. 409: the game is not over, or your seat of the rematch is taken already."""
     creations.check(client)
     made = await in_thread(lambda: _rematch(store, people, game_id, secret))
+    uncached(response)
     await feed.publish(game_id, -1)
     await feed.publish(made.id, made.ply)
     return made
