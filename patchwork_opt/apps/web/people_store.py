@@ -116,8 +116,6 @@ class PeopleStore(Protocol):
     def set_rematch(self, game_id: str, rematch: str) -> bool:
         """Name the game's rematch; False if it has one."""
 
-    def delete(self, game_id: str) -> None: ...
-
 
 class SqlPeopleStore:
     """``PeopleStore`` in a ``Database`` (after the game store, whose ``games`` it references)."""
@@ -173,10 +171,6 @@ class SqlPeopleStore:
 
     def set_rematch(self, game_id: str, rematch: str) -> bool:
         return self._update("UPDATE people SET rematch = ? WHERE game_id = ? AND rematch IS NULL", (rematch, game_id))
-
-    def delete(self, game_id: str) -> None:
-        with self.db.transaction() as conn:
-            conn.execute("DELETE FROM people WHERE game_id = ?", (game_id,))
 
 
 def _check(conn: Connection, dialect: Dialect) -> None:
