@@ -39,7 +39,7 @@ Each module holds one part and reads alone, bottom to top:
 * ``cells``: the lowest cell, a cell taken out, the connected parts (on ``core.bitwords``' layout);
 * ``bounds``: what the unused patches could still add (subset sums, density knapsack) or cost;
 * ``state``: the state the kernels share (``Instance``, ``Stack``, ``Memo``: named tuples of arrays);
-* ``node``: a new node cut or readied (``expand``: prune, parts, table, bounds, the cell to settle);
+* ``node``: a new node cut or readied (prune, parts, table, bounds, the cell to settle);
 * ``loop``: the slice of nodes over the stack (``run``), its children and the table's entries;
 * ``index``: a ``PackingProblem`` as an ``Instance`` (placements indexed, slots ordered);
 * ``packer``: ``Packer``, ``pack`` and ``warm_up``.

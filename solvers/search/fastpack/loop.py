@@ -1,7 +1,7 @@
 """The packing search's loop, compiled: one slice of nodes over the explicit stack, resumable.
 
 Each depth of ``Stack`` goes through three phases. New (0): the node is counted, its value kept
-when it is the best (``keep_best``), and ``node.expand`` cuts it or readies it. Placing (1): its
+when it is the best (``keep_best``), and ``node``'s kernels cut it or ready it. Placing (1): its
 cell is covered by the next placement whose first cell it is (``push_placement``), each child in
 turn, then, unless the cell must be covered, left empty (``push_empty``). Done (2): nothing from
 this state adds more than the best less its value, which the transposition table remembers
@@ -18,7 +18,18 @@ from numba import njit
 
 import patchwork_opt.jitcache  # noqa: F401  (the compiled code's cache directory, before any @njit)
 from solvers.search.fastpack.cells import without_cell
-from solvers.search.fastpack.node import expand, is_excluded, used_slots
+from solvers.search.fastpack.node import (
+    bound,
+    focus_parts,
+    is_excluded,
+    quick_cut,
+    ready,
+    seen,
+    settle,
+    still_fitting,
+    too_dear,
+    used_slots,
+)
 from solvers.search.fastpack.state import (
     EXHAUSTED,
     M_BEST,
@@ -145,9 +156,28 @@ def run(budget_nodes: int, upper: int, p: Instance, s: Stack, m: Memo) -> int:  
                     meta[M_DEPTH] = -1
                     meta[M_BEST] = best
                     return REACHED
-            if not expand(p, s, m, d, best):
+            # cut the node (d -= 1), or ready it for its children (``node``'s kernels, in order)
+            lo = s.lo[d]
+            hi = s.hi[d]
+            unused = s.unused[d]
+            if quick_cut(p, lo, hi, unused, value, best):
                 d -= 1
                 continue
+            n_comp = 0
+            if s.placed[d]:
+                fitting, n_fit = settle(p, s, d, lo, hi, unused)
+                if fitting == 0:  # no open cell is coverable any more
+                    d -= 1
+                    continue
+                n_comp = focus_parts(p, s, d, n_fit)
+            else:
+                fitting = still_fitting(p, s, d, lo, hi, unused)
+            s.unused[d] = fitting
+            if (fitting == 0 or seen(p, s, m, d, value, best) or value + bound(p, s, d, n_comp) <= best
+                    or too_dear(p, s, d, best + 1 - value)):
+                d -= 1
+                continue
+            ready(p, s, d)
             phase = 1
         if phase == 1:
             if push_placement(p, s, d):
