@@ -141,6 +141,40 @@ def test_two_moves_racing_for_one_ply_land_once(client: TestClient) -> None:
     assert client.get(f"/api/games/{view['id']}").json()["ply"] == 1
 
 
+def test_a_move_or_a_takeback_racing_a_resignation_does_not_land_after_it(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other player resigns while a move (or an accepted takeback) is being stored: the game
+    ends as resigned, with no move after the resignation (the store checks it inside the transaction)."""
+    store, people = client.app.state.store, client.app.state.stores.people  # type: ignore[attr-defined]
+    view, secrets = friend_game(client)
+    game_id = view["id"]
+    seat, body = move_body(client, game_id)
+    real_append, real_truncate = store.append, store.truncate
+
+    def resigned_first(real: Any) -> Any:
+        def storing(*args: Any, **kwargs: Any) -> Any:
+            assert people.resign(game_id, 1 - seat)  # lands while the request is on its way to the store
+            return real(*args, **kwargs)
+        return storing
+
+    monkeypatch.setattr(store, "append", resigned_first(real_append))
+    moved = client.post(f"/api/games/{game_id}/moves", json=body, headers=bearer(secrets[seat]))
+    assert moved.status_code == 409 and "resigned" in moved.json()["detail"]
+    assert client.get(f"/api/games/{game_id}").json()["ply"] == 0
+    monkeypatch.setattr(store, "append", real_append)
+
+    view, secrets = friend_game(client)
+    game_id = view["id"]
+    first = play(client, game_id, secrets, 1)["moves"][-1]["player"]
+    client.post(f"/api/games/{game_id}/takeback", json={"ply": 1}, headers=bearer(secrets[first]))
+    seat = first
+    monkeypatch.setattr(store, "truncate", resigned_first(real_truncate))
+    taken = client.post(f"/api/games/{game_id}/takeback/answer", json={"ply": 1, "accept": True},
+                        headers=bearer(secrets[1 - first]))
+    assert taken.status_code == 409 and "resigned" in taken.json()["detail"]
+    assert client.get(f"/api/games/{game_id}").json()["ply"] == 1
+
+
 def test_hints_only_in_a_game_that_allows_them(client: TestClient) -> None:
     off, _ = friend_game(client)
     refused = client.get(f"/api/games/{off['id']}/hint")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,10 +34,13 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record, TakeBack
 
-__all__ = ["Game", "GameNotFoundError", "GameStore", "IdlePurge", "MoveRow", "SqlGameStore", "SqliteGameStore",
-           "StaleGameError", "StoreError", "new_game_id"]
+__all__ = ["Game", "GameNotFoundError", "GameStore", "Guard", "IdlePurge", "MoveRow", "SqlGameStore",
+           "SqliteGameStore", "StaleGameError", "StoreError", "new_game_id"]
 
 Actor = Literal["human", "ai"]
+#: what else must hold for a change to land, checked inside the transaction that holds the game (a
+#: game between people: nobody resigned, ``people_store.unresigned``); it raises a domain error if not
+Guard = Callable[[Connection], None]
 
 def _tables(real: str, integer: str, without_rowid: str) -> list[str]:
     """The games' tables, with the dialect's floating-point and 64-bit integer types (and SQLite's
@@ -189,13 +192,13 @@ class GameStore(Protocol):
         """Delete the games with no move nor undo for ``idle_seconds``; how many."""
 
     def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "",
-               verdict: dict[str, Any] | None = None) -> Game:
+               verdict: dict[str, Any] | None = None, guard: Guard | None = None) -> Game:
         """Play ``move`` as ply ``ply`` and store it, with a teaching game's ``verdict`` on it
-        (``StaleGameError``: the game is elsewhere now)."""
+        (``StaleGameError``: the game is elsewhere now; ``guard``'s error: it does not hold)."""
 
-    def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
-        """Delete the moves from ply ``keep`` on, if the game is still at ``expected_ply``; the move
-        at ``keep`` is kept as taken back."""
+    def truncate(self, game_id: str, keep: int, *, expected_ply: int, guard: Guard | None = None) -> Game:
+        """Delete the moves from ply ``keep`` on, if the game is still at ``expected_ply`` (and
+        ``guard`` holds); the move at ``keep`` is kept as taken back."""
 
     def delete(self, game_id: str) -> None:
         """Delete the game and its moves (a game whose set-up could not be completed)."""
@@ -229,14 +232,17 @@ class SqlGameStore:
                 raise StaleGameError(f"game {game_id} changed meanwhile; reload it") from None
 
     @contextmanager
-    def _holding_at(self, game_id: str, ply: int, stale: str) -> Iterator[tuple[Connection, Game]]:
-        """``_holding`` the game, read, if it is still at ``ply`` (the number of moves the caller saw);
-        else ``StaleGameError`` says ``stale``, a whole sentence with ``{game}``, ``{now}`` and ``{ply}``
-        (the id, the stored game's ply, the one asked for)."""
+    def _holding_at(self, game_id: str, ply: int, stale: str,
+                    guard: Guard | None) -> Iterator[tuple[Connection, Game]]:
+        """``_holding`` the game, read, if it is still at ``ply`` (the number of moves the caller saw)
+        and ``guard`` holds; else ``StaleGameError`` says ``stale``, a whole sentence with ``{game}``,
+        ``{now}`` and ``{ply}`` (the id, the stored game's ply, the one asked for)."""
         with self._holding(game_id) as conn:
             game = self._read(conn, game_id)
             if len(game.moves) != ply:
                 raise StaleGameError(stale.format(game=game_id, now=len(game.moves), ply=ply))
+            if guard is not None:
+                guard(conn)
             yield conn, game
 
     def create(self, state: State, *, seed: int | None, ai: str, level: int, seat: int,
@@ -289,15 +295,16 @@ class SqlGameStore:
         return game
 
     def append(self, game_id: str, ply: int, move: Move, *, actor: Actor, reason: str = "",
-               verdict: dict[str, Any] | None = None) -> Game:
+               verdict: dict[str, Any] | None = None, guard: Guard | None = None) -> Game:
         """Play ``move`` as ply ``ply`` (the number of moves the caller saw) and store it, with a
         teaching game's ``verdict`` on it.
 
         The move is checked against the rules on the stored game inside the transaction; it is
-        stored only if legal and only if no other move landed at that ply meanwhile.
+        stored only if legal, only if no other move landed at that ply meanwhile and only if
+        ``guard`` holds.
         """
         stale = "game {game} is at ply {now}, the move was made for ply {ply}; reload it"
-        with self._holding_at(game_id, ply, stale) as (conn, game):
+        with self._holding_at(game_id, ply, stale, guard) as (conn, game):
             state = game.state()
             player = state.to_move()
             state.apply(move)  # IllegalMoveError rolls back
@@ -317,11 +324,11 @@ class SqlGameStore:
             for table in ("moves", "takebacks", "games"):
                 conn.execute(f"DELETE FROM {table} WHERE {'id' if table == 'games' else 'game_id'} = ?", (game_id,))
 
-    def truncate(self, game_id: str, keep: int, *, expected_ply: int) -> Game:
-        """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``;
-        the move at ``keep`` is kept as taken back (``takebacks``)."""
+    def truncate(self, game_id: str, keep: int, *, expected_ply: int, guard: Guard | None = None) -> Game:
+        """Delete the moves from ply ``keep`` on (undo), if the game is still at ``expected_ply``
+        (and ``guard`` holds); the move at ``keep`` is kept as taken back (``takebacks``)."""
         stale = "game {game} is at ply {now}, the undo was asked at ply {ply}; reload it"
-        with self._holding_at(game_id, expected_ply, stale) as (conn, game):
+        with self._holding_at(game_id, expected_ply, stale, guard) as (conn, game):
             now = time.time()
             if keep < len(game.moves):
                 taken = game.moves[keep]

@@ -11,6 +11,9 @@ Every change that two requests could race for is one conditional ``UPDATE`` (the
 no takeback open at that position yet, nobody resigned, no rematch yet): of two, exactly one lands,
 on SQLite and on PostgreSQL shared by several servers alike. An offer lapses once a move or another
 takeback lands (its ply and ``takeback_seq`` no longer match the game), and the next offer replaces it.
+A resignation holds the game as a move does, and a move or an accepted takeback checks inside its
+transaction that nobody resigned (``unresigned``, the game store's guard): of a move and a
+resignation racing, the move lands before it or not at all.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from patchwork_opt.apps.web.database import Connection, Database, Dialect, Schema
+from patchwork_opt.apps.web.game_store import Guard
+from patchwork_opt.core.errors import GameOverError
 
 Opponent = Literal["friend", "here"]
 
@@ -166,11 +171,28 @@ class SqlPeopleStore:
             (game_id, offer.seat, offer.ply, offer.seq))
 
     def resign(self, game_id: str, seat: int) -> bool:
-        return self._update("UPDATE people SET resigned = ?, takeback_seat = NULL, takeback_ply = NULL, "
-                            "takeback_seq = NULL WHERE game_id = ? AND resigned IS NULL", (seat, game_id))
+        """Holding the game's row as a move does (PostgreSQL; SQLite's transaction holds the file), so
+        a move racing the resignation lands before it or not at all (``unresigned``)."""
+        with self.db.transaction() as conn:
+            conn.execute(f"SELECT id FROM games WHERE id = ?{self.db.row_lock}", (game_id,))
+            return int(conn.execute(
+                "UPDATE people SET resigned = ?, takeback_seat = NULL, takeback_ply = NULL, takeback_seq = NULL "
+                "WHERE game_id = ? AND resigned IS NULL", (seat, game_id)).rowcount) == 1
 
     def set_rematch(self, game_id: str, rematch: str) -> bool:
         return self._update("UPDATE people SET rematch = ? WHERE game_id = ? AND rematch IS NULL", (rematch, game_id))
+
+
+def unresigned(game_id: str) -> Guard:
+    """The game store's guard of a move or a takeback between people, checked in the transaction that
+    holds the game: ``GameOverError`` once a seat resigned."""
+
+    def guard(conn: Connection) -> None:
+        row = conn.execute("SELECT resigned FROM people WHERE game_id = ?", (game_id,)).fetchone()
+        if row is not None and row[0] is not None:
+            raise GameOverError("the game is over: a player resigned")
+
+    return guard
 
 
 def _check(conn: Connection, dialect: Dialect) -> None:

@@ -50,7 +50,7 @@ from patchwork_opt.apps.web.errors import (
     answers,
 )
 from patchwork_opt.apps.web.game_store import Game, GameStore, StaleGameError
-from patchwork_opt.apps.web.people_store import People, PeopleStore
+from patchwork_opt.apps.web.people_store import People, PeopleStore, unresigned
 from patchwork_opt.apps.web.schemas import (
     AiInfo,
     AiMoveRequest,
@@ -226,7 +226,9 @@ async def play_move(game_id: GameId, body: PlayMoveRequest, store: StoreDep, peo
             return move_verdict(review_move(state, move, analyse, ply=body.ply)).model_dump(mode="json")
 
         verdict = await worker.run(judge)
-    played = await in_thread(lambda: store.append(game_id, body.ply, move, actor="human", verdict=verdict))
+    guard = None if who is None else unresigned(game_id)  # a resignation racing the move: it lands first or not at all
+    played = await in_thread(lambda: store.append(game_id, body.ply, move, actor="human", verdict=verdict,
+                                                  guard=guard))
     if who is None:
         return view(played)
     await feed.publish(game_id, len(played.moves))

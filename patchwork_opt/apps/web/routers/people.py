@@ -30,7 +30,7 @@ from patchwork_opt.apps.web.deps import (
 from patchwork_opt.apps.web.errors import SeatRefusedError, SeatsTakenError, answers, json_answers
 from patchwork_opt.apps.web.game_feed import GameFeed, Watch
 from patchwork_opt.apps.web.game_store import Game, GameNotFoundError, GameStore, StaleGameError
-from patchwork_opt.apps.web.people_store import People, PeopleStore, Takeback, new_secret, secret_hash
+from patchwork_opt.apps.web.people_store import People, PeopleStore, Takeback, new_secret, secret_hash, unresigned
 from patchwork_opt.apps.web.routers.games import GameId, load, people_of, seated_view
 from patchwork_opt.apps.web.schemas import (
     CreatedGame,
@@ -149,7 +149,7 @@ async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSec
             raise StaleGameError("the takeback was answered meanwhile")
         if body.accept:
             keep = max(row.ply for row in game.moves if row.player == offer.seat)
-            store.truncate(game_id, keep, expected_ply=offer.ply)
+            store.truncate(game_id, keep, expected_ply=offer.ply, guard=unresigned(game_id))
         return seated_view(store, people, game_id)
 
     return await _published(feed, game_id, answer)
