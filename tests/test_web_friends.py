@@ -344,6 +344,9 @@ def test_the_openapi_schema_documents_the_routes_between_people(client: TestClie
     events = paths["/api/games/{game_id}/events"]["get"]
     assert "text/event-stream" in events["responses"]["200"]["content"]
     assert {p["name"] for p in events["parameters"]} >= {"game_id", "last-event-id"}
+    for refused in ("404", "429", "503"):
+        assert "application/json" in events["responses"][refused]["content"]
+    assert all("Retry-After" in events["responses"][busy]["headers"] for busy in ("429", "503"))
     created = paths["/api/games"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
     assert {"$ref": "#/components/schemas/CreatedGame"} in created["anyOf"]
     request = schema["components"]["schemas"]["CreateGameRequest"]["properties"]

@@ -116,10 +116,14 @@ def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def json_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """``answers`` for a route whose success is no JSON (a picture): its errors are JSON all the same,
-    which the schema says outright (FastAPI would give them the route's media type)."""
-    error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
-    return {status: {"description": MEANINGS[status], "content": error} for status in (400, *statuses)}
+    """``answers`` for a route whose success is no JSON (a picture, a stream): its errors are JSON all
+    the same, which the schema says outright (FastAPI would give them the route's media type), and
+    429 and 503 carry ``Retry-After`` as there."""
+    out = answers(400, *statuses)
+    for answer in out.values():
+        del answer["model"]
+        answer["content"] = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    return out
 
 
 #: What any route may answer: a foreign Host header (the guards' 400).
