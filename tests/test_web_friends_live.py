@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from psycopg_pool import PoolTimeout
 from test_web_faults import serving
 from web_databases import pg_url_fixture, postgres_url_or_skip  # noqa: F401  (fixture pg_url)
 
@@ -107,13 +108,18 @@ def friend_game(url: str) -> tuple[str, dict[int, str]]:
     return made["id"], {0: made["secret"], 1: joined["secret"]}
 
 
-def play_one(url: str, game_id: str, secrets: dict[int, str]) -> tuple[float, dict[str, Any]]:
-    """Play the first legal move of the seat to move; when its answer came, and the answer."""
+def play_one_answer(url: str, game_id: str, secrets: dict[int, str]) -> httpx.Response:
+    """Play the first legal move of the seat to move: the answer."""
     view = httpx.get(f"{url}/api/games/{game_id}").json()
     position = Record.from_json(httpx.get(f"{url}/api/games/{game_id}/record").json()).replay()
     move: Move = next(iter(position.legal_moves()))
-    answer = httpx.post(f"{url}/api/games/{game_id}/moves", headers=bearer(secrets[position.to_move()]),
-                        json={"ply": view["ply"], "move": move_model(move).model_dump(mode="json")})
+    return httpx.post(f"{url}/api/games/{game_id}/moves", headers=bearer(secrets[position.to_move()]),
+                      json={"ply": view["ply"], "move": move_model(move).model_dump(mode="json")})
+
+
+def play_one(url: str, game_id: str, secrets: dict[int, str]) -> tuple[float, dict[str, Any]]:
+    """Play the first legal move of the seat to move; when its answer came, and the answer."""
+    answer = play_one_answer(url, game_id, secrets)
     assert answer.status_code == 200, answer.text
     return time.monotonic(), answer.json()
 
@@ -239,6 +245,35 @@ def test_a_move_on_one_server_reaches_a_stream_on_another_through_postgresql(pg_
             assert two.state.feed.reopened >= 1
             answered, _ = play_one(url_one, game_id, secrets)
             assert watching.until_ply(3)[0] == 3 and time.monotonic() - answered < WITHIN
+
+
+class _Unreachable:
+    """A connection pool whose server went away."""
+
+    def connection(self) -> Any:
+        raise PoolTimeout("couldn't get a connection after 30.00 sec")
+
+
+def test_a_move_stored_whose_notice_cannot_go_out_is_answered_as_stored(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL goes away between the move's commit and its NOTIFY: the mover is told the move
+    landed (a 5xx would have them retry a move that is stored); the other servers' streams re-read."""
+    app = create_app(pg_url, Services(), LIMITS)
+    database, store = app.state.stores.database, app.state.store
+    pool, stored = database.pool, store.append
+
+    def then_gone(*args: Any, **kwargs: Any) -> Any:
+        game = stored(*args, **kwargs)
+        monkeypatch.setattr(database, "pool", _Unreachable())
+        return game
+
+    with serving(app) as url:
+        game_id, secrets = friend_game(url)
+        monkeypatch.setattr(store, "append", then_gone)
+        answered = play_one_answer(url, game_id, secrets)
+        monkeypatch.setattr(database, "pool", pool)
+        assert answered.status_code == 200, answered.text
+        assert httpx.get(f"{url}/api/games/{game_id}").json()["ply"] == 1
 
 
 def _free_port() -> int:

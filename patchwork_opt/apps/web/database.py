@@ -84,8 +84,9 @@ class Database(ABC):
         """Let go of pooled connections (the database is not used afterwards)."""
 
     def notify(self, channel: str, payload: str) -> None:  # noqa: B027  (SQLite: nothing to do)
-        """Tell the other ``serve`` processes on this database (PostgreSQL's ``NOTIFY``); a SQLite
-        file has one process, which tells its own streams in memory: nothing to do."""
+        """Tell the other ``serve`` processes on this database (PostgreSQL's ``NOTIFY``; ``StoreError``
+        when the database cannot be reached); a SQLite file has one process, which tells its own
+        streams in memory: nothing to do."""
 
     def listen(self, channel: str, heard: Callable[[str], None],
                reopened: Callable[[], None]) -> Callable[[], None] | None:

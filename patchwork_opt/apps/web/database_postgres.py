@@ -77,8 +77,11 @@ class PostgresDatabase(Database):
             yield _Qmark(conn)
 
     def notify(self, channel: str, payload: str) -> None:
-        with self.pool.connection() as conn:
-            conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+        try:
+            with self.pool.connection() as conn:
+                conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise StoreError(f"{self.where}: cannot tell the other servers ({_first_line(exc)})") from None
 
     def listen(self, channel: str, heard: Callable[[str], None],
                reopened: Callable[[], None]) -> Callable[[], None]:

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import anyio.to_thread
 
-from patchwork_opt.apps.web.database import Database
+from patchwork_opt.apps.web.database import Database, StoreError
 from patchwork_opt.apps.web.jobs import ClientBusyError, QueueFullError
+
+log = logging.getLogger(__name__)
 
 #: the channel of ``NOTIFY``/``LISTEN`` the games' changes go on
 CHANNEL = "patchwork_games"
@@ -116,10 +119,16 @@ class GameFeed:
             self._clients.pop(watch.client, None)
 
     async def publish(self, game_id: str, ply: int) -> None:
-        """``game_id`` changed (stored, now at ``ply``): wake its streams here, then tell the others."""
+        """``game_id`` changed (stored, now at ``ply``): wake its streams here, then tell the others.
+        The change is stored whatever happens here: when the others cannot be told (the database
+        is unreachable), a warning says so and their streams see it at their next read (at most
+        ``routers/people.RECHECK_SECONDS`` later, or when their listening connection is back)."""
         self.wake(game_id)
         if self._stop_listening is not None:
-            await anyio.to_thread.run_sync(self.database.notify, CHANNEL, f"{game_id} {ply}")
+            try:
+                await anyio.to_thread.run_sync(self.database.notify, CHANNEL, f"{game_id} {ply}")
+            except StoreError as exc:
+                log.warning("game %s changed (ply %d), not told to the other servers: %s", game_id, ply, exc)
 
     def wake(self, game_id: str) -> None:
         for watch in self._watches.get(game_id, ()):
