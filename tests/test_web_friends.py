@@ -175,6 +175,23 @@ def test_a_move_or_a_takeback_racing_a_resignation_does_not_land_after_it(
     assert client.get(f"/api/games/{game_id}").json()["ply"] == 1
 
 
+def test_an_offer_racing_a_resignation_says_the_game_is_over(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    people = client.app.state.stores.people  # type: ignore[attr-defined]
+    view, secrets = friend_game(client)
+    game_id = view["id"]
+    first = play(client, game_id, secrets, 1)["moves"][-1]["player"]
+    offer = people.offer_takeback
+
+    def resigned_first(game: str, made: Any) -> bool:
+        assert people.resign(game, 1 - first)  # lands while the offer is on its way to the store
+        return bool(offer(game, made))
+
+    monkeypatch.setattr(people, "offer_takeback", resigned_first)
+    offered = client.post(f"/api/games/{game_id}/takeback", json={"ply": 1}, headers=bearer(secrets[first]))
+    assert offered.status_code == 409 and "resigned" in offered.json()["detail"], offered.text
+
+
 def test_hints_only_in_a_game_that_allows_them(client: TestClient) -> None:
     off, _ = friend_game(client)
     refused = client.get(f"/api/games/{off['id']}/hint")

@@ -124,6 +124,8 @@ async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSec
         if not any(row.player == seat for row in game.moves):
             raise StaleGameError(f"seat {seat} has no move to take back")
         if not people.offer_takeback(game_id, Takeback(seat, body.ply, len(game.takebacks))):
+            if people_of(people.find(game_id), game_id).resigned is not None:  # meanwhile
+                raise GameOverError("the game is over: a player resigned")
             raise StaleGameError("a takeback is already offered: it is answered first")
         return seated_view(store, people, game_id)
 
