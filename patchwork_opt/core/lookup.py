@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, Patch, check_patch_ids
 from patchwork_opt.core.errors import UnknownPatchError
+from patchwork_opt.i18n import N_, _, ngettext
 
 #: The facts a piece shows, in the order a patch named by its facts gives them.
 FACTS = ("cost", "time", "income", "cells")
@@ -29,8 +30,9 @@ _FACTS = re.compile(r"(\d{1,3})/(\d{1,3})(?:/(\d{1,3}))?(?:/(\d{1,3}))?")
 #: A fact's filter: one value (``3``) or an inclusive range (``2-4``).
 RANGE_PATTERN = r"^[0-9]{1,3}(-[0-9]{1,3})?$"
 _RANGE = re.compile(RANGE_PATTERN)
-IDS_WORDS = f"ids are 0-{PATCH_COUNT - 1}"
-FACTS_HINT = "or name a piece by what it shows: cost/time[/income[/cells]], e.g. 3/6"
+#: How a patch is named, said in the refusals of a name that is none (``{last}``: the last id).
+# Translators: how to name a patch: keep cost/time[/income[/cells]] as it is (the order of the facts typed)
+NAMING = N_("ids are 0-{last}, or name a piece by what it shows: cost/time[/income[/cells]], e.g. 3/6")
 
 
 def facts_of(p: Patch) -> dict[str, int]:
@@ -55,7 +57,8 @@ class FactRange:
     def parse(cls, text: str, where: str) -> FactRange:
         """``3`` or ``2-4`` (UnknownPatchError naming ``where`` otherwise)."""
         if not _RANGE.search(text.strip()):
-            raise UnknownPatchError(f"{where}: expected a number or a range like 2-4, got {text!r}")
+            raise UnknownPatchError(N_("{where}: expected a number or a range like 2-4, got {text!r}"), where=where,
+                                    text=text)
         low, _, high = text.strip().partition("-")
         return cls(int(low), int(high or low))
 
@@ -68,7 +71,10 @@ class FactRange:
 
 
 def _wanted_words(wanted: Mapping[str, FactRange]) -> str:
-    return ", ".join(f"{name} {wanted[name]}" for name in FACTS if name in wanted)
+    # Translators: the facts a patch was asked for ("cost 5, time 4"): a fact's name and its value or range
+    names = {"cost": _("cost {value}"), "time": _("time {value}"), "income": _("income {value}"),
+             "cells": _("cells {value}")}
+    return ", ".join(names[name].format(value=wanted[name]) for name in FACTS if name in wanted)
 
 
 def matching(wanted: Mapping[str, FactRange]) -> list[int]:
@@ -87,7 +93,8 @@ def closest(wanted: Mapping[str, FactRange], count: int = CLOSEST_SHOWN) -> list
 def no_match_words(wanted: Mapping[str, FactRange]) -> str:
     """``no patch has cost 5, time 4, income 1; the closest: #21 (...), #23 (...)``."""
     near = ", ".join(patch_words(i) for i in closest(wanted))
-    return f"no patch has {_wanted_words(wanted)}; the closest: {near}"
+    # Translators: {wanted} is the facts asked for ("cost 5, time 4"), {near} the closest patches in words
+    return _("no patch has {wanted}; the closest: {near}", wanted=_wanted_words(wanted), near=near)
 
 
 def facts_name(patch_id: int) -> str:
@@ -109,20 +116,26 @@ def find_patch(token: str, where: str = "patch") -> int:
     if by_id:
         pid = int(by_id.group(1))
         if pid >= PATCH_COUNT:
-            raise UnknownPatchError(f"{where}: no patch #{pid} ({IDS_WORDS}, {FACTS_HINT})")
+            raise UnknownPatchError(N_("{where}: no patch #{pid} ({naming})"), where=where, pid=pid,
+                                    naming=_(NAMING, last=PATCH_COUNT - 1))
         return pid
     by_facts = _FACTS.fullmatch(text)
     if by_facts is None:
-        raise UnknownPatchError(f"{where}: {token!r} is not a patch id ({IDS_WORDS}, {FACTS_HINT})")
+        raise UnknownPatchError(N_("{where}: {token!r} is not a patch id ({naming})"), where=where, token=token,
+                                naming=_(NAMING, last=PATCH_COUNT - 1))
     wanted = {name: FactRange(int(v), int(v)) for name, v in zip(FACTS, by_facts.groups(), strict=True)
               if v is not None}
     found = matching(wanted)
     if not found:
-        raise UnknownPatchError(f"{where}: {no_match_words(wanted)}")
+        raise UnknownPatchError(N_("{where}: {error}"), where=where, error=no_match_words(wanted))
     if len(found) > 1:
         named = ", ".join(patch_words(i) for i in found)
-        raise UnknownPatchError(f"{where}: {text} names {len(found)} patches: {named}; add more of its facts, "
-                                f"e.g. {facts_name(found[0])} for #{found[0]}, or give the id")
+        patches = ngettext("{count} patch", "{count} patches", len(found))
+        # Translators: facts several patches share: {text} the facts typed, {patches} how many ("3 patches"),
+        # {named} the patches in words, {facts} more facts that name the first alone ("3/6/2"), {pid} its id
+        raise UnknownPatchError(N_("{where}: {text} names {patches}: {named}; add more of its facts, e.g. {facts} for "
+                                   "#{pid}, or give the id"), where=where, text=text, patches=patches, named=named,
+                                facts=facts_name(found[0]), pid=found[0])
     return found[0]
 
 
@@ -131,7 +144,7 @@ def parse_patch_ids(text: str, where: str = "--patches") -> list[int]:
     each at most once, as ``check_patch_ids`` checks lists."""
     out = [find_patch(token, where) for token in text.replace(",", " ").split()]
     if not out:
-        raise UnknownPatchError(f"{where}: no patch ids given (write them like 1,2,5)")
+        raise UnknownPatchError(N_("{where}: no patch ids given (write them like 1,2,5)"), where=where)
     return check_patch_ids(out, where)
 
 
