@@ -192,6 +192,39 @@ def test_an_offer_racing_a_resignation_says_the_game_is_over(
     assert offered.status_code == 409 and "resigned" in offered.json()["detail"], offered.text
 
 
+def racing(calls: list[Any]) -> list[Any]:
+    """Each of ``calls`` at once, from a thread of its own: their answers, in order."""
+    answers: list[Any] = [None] * len(calls)
+    start = threading.Barrier(len(calls))
+
+    def run(i: int) -> None:
+        start.wait()
+        answers[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def test_joins_racing_for_the_free_seat_and_both_players_asking_for_the_rematch_at_once(client: TestClient) -> None:
+    made = client.post("/api/games", json={"opponent": "friend", "seat": 0}).json()
+    joins = racing([lambda: client.post(f"/api/games/{made['id']}/join") for _ in range(4)])
+    assert sorted(j.status_code for j in joins) == [200, 409, 409, 409]
+    secrets = {0: made["secret"], 1: next(j.json()["secret"] for j in joins if j.status_code == 200)}
+    client.post(f"/api/games/{made['id']}/resign", json={}, headers=bearer(secrets[0]))
+    games = client.app.state.store.count()  # type: ignore[attr-defined]
+    asked = racing([lambda seat=seat: client.post(f"/api/games/{made['id']}/rematch", headers=bearer(secrets[seat]))
+                    for seat in (0, 1)])
+    assert [a.status_code for a in asked] == [201, 201]
+    assert asked[0].json()["id"] == asked[1].json()["id"] and [a.json()["seat"] for a in asked] == [1, 0]
+    assert client.app.state.store.count() == games + 1  # type: ignore[attr-defined]
+    new = {a.json()["seat"]: a.json()["secret"] for a in asked}
+    assert play(client, asked[0].json()["id"], new, 2)["ply"] == 2
+
+
 def test_hints_only_in_a_game_that_allows_them(client: TestClient) -> None:
     off, _ = friend_game(client)
     refused = client.get(f"/api/games/{off['id']}/hint")
