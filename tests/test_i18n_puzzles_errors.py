@@ -99,3 +99,25 @@ def test_a_matchs_summary_is_said_in_german() -> None:
     assert text.startswith("greedy (p1) gegen random (p2): 6 Partien in 3 Paaren, Plätze innerhalb eines Paars")
     assert "Siege        greedy " in text and "zu wenige Partien für 95%-Intervalle: 3 Paare gespielt" in text
     assert " wins " not in text and "games" not in text
+
+
+def test_the_terminal_games_refusals_are_said_in_french() -> None:
+    from conftest import ORDERED_CIRCLE
+
+    from patchwork_opt.ai.bots.greedy import GreedyBot
+    from patchwork_opt.apps.play.commands import CommandError, parse_command
+    from patchwork_opt.apps.play.session import Session
+    from patchwork_opt.formats.record import Record
+
+    session = Session(Record.start(State.new(ORDERED_CIRCLE)), 0, GreedyBot())
+    said = {}
+    with using("fr"):
+        for line in ("buy 3", "buy #9", "1"):
+            command = parse_command(line)
+            assert command is not None
+            with pytest.raises(CommandError) as refused:
+                session.handle(command)
+            said[line] = str(refused.value)
+    assert said == {"buy 3": "#3 coûte 7 boutons et vous en avez 5",
+                    "buy #9": "#9 n'est pas proposé (proposés : #1, #2, #3)",
+                    "1": "rien à poser : achetez d'abord un morceau (buy 1-3 ou buy #ID)"}

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from patchwork_opt.ai.base import Bot
-from patchwork_opt.ai.explain import describe
 from patchwork_opt.ai.heuristic import HeuristicAdvisor
 from patchwork_opt.apps.play.commands import (
     Advance,
@@ -34,11 +33,12 @@ from patchwork_opt.apps.play.suggest import Suggestion, leather_suggestions, pat
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.bitboard import bit, cells_of
 from patchwork_opt.core.catalogue import PATCHES, placement
-from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
+from patchwork_opt.core.errors import IllegalMoveError, PatchworkError, words
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import OFFER_SIZE, State, leather_spaces
-from patchwork_opt.core.words import move_words, plural
+from patchwork_opt.core.words import cells_words, move_words, placed_words
 from patchwork_opt.formats.record import Record, TakeBack
+from patchwork_opt.i18n import _, ngettext
 
 DEFAULT_TOP_K = 5
 
@@ -80,9 +80,18 @@ class Reply:
 
 def you_text(move: Move) -> str:
     """``you buy #12 for 3 buttons ...``: the move said to the person who made it."""
-    verb, _, rest = describe(move).partition(" ")
-    verb = {"buys": "buy", "advances": "advance", "puts": "put"}.get(verb, verb)
-    return f"you {verb} {rest}".rstrip()
+    if move.kind == "advance":
+        # Translators: the person's own move, said to them in the terminal game
+        return _("you advance")
+    if move.kind == "leather":
+        # Translators: the person's own move; {where}: "row 4, col 4"
+        return _("you put the leather patch on {where}", where=cells_words(move.mask))
+    p = PATCHES[move.patch]
+    # Translators: the person's own move: they buy patch {patch} for {count} buttons (its time and income)
+    # and sew it at {where}
+    return ngettext("you buy #{patch} for {count} button (time {time}, income {income}) at {where}",
+                    "you buy #{patch} for {count} buttons (time {time}, income {income}) at {where}", p.cost,
+                    patch=p.id, time=p.time, income=p.income, where=placed_words(p.id, move.mask))
 
 
 def cells_text(mask: int) -> str:
@@ -104,7 +113,7 @@ class Session:
         top_k: int = DEFAULT_TOP_K,
     ) -> None:
         if human not in (0, 1):
-            raise PatchworkError(f"the person sits at seat 0 (Player 1) or 1 (Player 2), not {human!r}")
+            raise PatchworkError(_("the person sits at seat 0 (Player 1) or 1 (Player 2), not {human!r}", human=human))
         self.record = Record(record.circle[:], list(record.moves), record.leather,
                              takebacks=list(record.takebacks))
         self.state: State = self.record.replay()
@@ -154,19 +163,22 @@ class Session:
     def ai_move(self) -> AiReport:
         """Let the bot choose and play its move (it must be the bot's turn)."""
         if not self.ai_to_move:
-            raise PatchworkError("it is not the AI's turn")
+            raise PatchworkError(_("it is not the AI's turn"))
         decision = self.bot.decide(self.state.clone())
         move = decision.move
         try:
             self.state.check(move)
         except PatchworkError as exc:
-            raise PatchworkError(f"the AI ({self.bot.name}) chose an illegal move {move}: {exc}") from None
+            raise PatchworkError(_("the AI ({name}) chose an illegal move {move}: {error}", name=self.bot.name,
+                                   move=str(move), error=words(exc))) from None
         # what it did in words, short enough to stay on one line of an 80x24 screen beside the
         # board (the offers on screen give the patch's price; no internal scores)
-        text = f"AI {self._ai_words(move)}"
+        # Translators: the AI's move in the terminal game ({move}: "buys #12 at ...", said of another)
+        text = _("AI {move}", move=self._ai_words(move))
         self._play(move)
         again = self.again_text(self.ai)
-        return AiReport(move, f"{text}; {again}" if again else text, decision.expected)
+        # Translators: the AI's move ({move}), then why it moves again ({again})
+        return AiReport(move, _("{move}; {again}", move=text, again=again) if again else text, decision.expected)
 
     def _ai_words(self, move: Move) -> str:
         """``buys #12 at rows 0-2, cols 0-2, turned right``, ``advances 3 spaces (+3 buttons)``,
@@ -182,11 +194,11 @@ class Session:
             return None
         if mover == self.human:
             if state.pos[0] == state.pos[1]:
-                return "you landed on the AI's space, on top of its token: you move again"
-            return "you are still behind the AI on the time track: you move again"
+                return _("you landed on the AI's space, on top of its token: you move again")
+            return _("you are still behind the AI on the time track: you move again")
         if state.pos[0] == state.pos[1]:
-            return "it landed on your space, on top of your token: the AI moves again"
-        return "it is still behind you on the time track: the AI moves again"
+            return _("it landed on your space, on top of your token: the AI moves again")
+        return _("it is still behind you on the time track: the AI moves again")
 
     # --- the person's commands -------------------------------------------------------------
     def handle(self, command: Command) -> Reply:
@@ -199,21 +211,24 @@ class Session:
             return Reply(quit=True)
         if isinstance(command, Save):
             self.save(command.path)
-            return Reply([f"saved the record ({len(self.record.moves)} moves) to {command.path}"])
+            saved = ngettext("saved the record ({count} move) to {path}", "saved the record ({count} moves) to {path}",
+                             len(self.record.moves), path=command.path)
+            return Reply([saved])
         if isinstance(command, Undo):
             return self._undo()
         if isinstance(command, Hint):
             return self._hint(command.count)
         if self.over:
-            raise CommandError("the game is over: undo, save, show or quit")
+            # Translators: keep the commands (undo, save, show, quit) as they are
+            raise CommandError(_("the game is over: undo, save, show or quit"))
         if self.ai_to_move:
-            raise CommandError("it is the AI's turn")
+            raise CommandError(_("it is the AI's turn"))
         if isinstance(command, Cancel):
             if self.buying is None:
-                raise CommandError("nothing to cancel: no patch is waiting to be placed")
+                raise CommandError(_("nothing to cancel: no patch is waiting to be placed"))
             pid, self.buying = self.buying, None
             self.suggestions = []
-            return Reply([f"put #{pid} back on offer"], show=True)
+            return Reply([_("put #{pid} back on offer", pid=pid)], show=True)
         if isinstance(command, Advance):
             self._not_buying("advance")
             return self._human_move(ADVANCE)
@@ -223,20 +238,24 @@ class Session:
             return self._place(command.spec)
         if isinstance(command, PlayMove):
             return self._play_text_move(command.move)
-        raise CommandError(f"unknown command {command!r}")
+        raise CommandError(_("unknown command {command!r}", command=command))
 
     def _not_buying(self, what: str) -> None:
         """A patch chosen and not yet placed is this session's own step (the rules know a buy only
         with its cells): it is placed or put back before anything else."""
         if self.buying is not None:
-            raise CommandError(f"you are placing #{self.buying}: place it, or cancel, before you {what}")
+            # Translators: keep "cancel" (a command) as it is
+            raise CommandError(_("you are placing #{pid}: place it, or cancel, before you buy", pid=self.buying)
+                               if what == "buy" else
+                               _("you are placing #{pid}: place it, or cancel, before you advance", pid=self.buying))
 
     def _buy(self, command: Buy) -> Reply:
         self._not_buying("buy")
         if command.offer is not None:
             offers = self.state.offers()
             if command.offer > len(offers):  # late in the game fewer than three remain to number
-                raise CommandError(f"only {len(offers)} patches are on offer")
+                raise CommandError(ngettext("only {count} patch is on offer", "only {count} patches are on offer",
+                                            len(offers)))
             pid = offers[command.offer - 1]
         else:
             assert command.patch is not None
@@ -267,12 +286,15 @@ class Session:
         if self.placing_leather:
             return self._human_move(Move("leather", -1, self._leather_mask(spec)))
         if self.buying is None:
-            raise CommandError("nothing to place: buy a patch first (buy 1-3 or buy #ID)")
+            # Translators: keep the commands (buy 1-3, buy #ID) as they are
+            raise CommandError(_("nothing to place: buy a patch first (buy 1-3 or buy #ID)"))
         return self._human_move(Move.buy(self.buying, self._patch_mask(self.buying, spec)))
 
     def _suggested(self, number: int) -> int:
         if not 1 <= number <= len(self.suggestions):
-            raise CommandError(f"there are {len(self.suggestions)} suggestions, numbered 1-{len(self.suggestions)}")
+            raise CommandError(ngettext("there is {count} suggestion, numbered 1-{last}",
+                                        "there are {count} suggestions, numbered 1-{last}", len(self.suggestions),
+                                        last=len(self.suggestions)))
         return self.suggestions[number - 1].mask
 
     def _patch_mask(self, pid: int, spec: PlaceSpec) -> int:
@@ -282,39 +304,40 @@ class Session:
         if spec.orientation is not None:
             assert spec.cell is not None
             if spec.orientation >= count:
-                raise CommandError(f"#{pid} has orientations o0-o{count - 1}, not o{spec.orientation}")
+                raise CommandError(_("#{pid} has orientations o0-o{last}, not o{given}", pid=pid, last=count - 1,
+                                     given=spec.orientation))
             try:
                 mask = placement(pid, spec.orientation, *spec.cell)
             except PatchworkError:
                 o = PATCHES[pid].orientations[spec.orientation]
-                raise CommandError(
-                    f"o{spec.orientation} of #{pid} is {o.height} rows by {o.width} columns: with its "
-                    f"top-left on {spec.cell[0]},{spec.cell[1]} it runs off the quilt"
-                ) from None
+                # Translators: an orientation of a patch that runs off the quilt: its size, and where its
+                # top-left cell was put ({row},{col})
+                raise CommandError(_("o{orientation} of #{pid} is {height} rows by {width} columns: with its top-left "
+                                     "on {row},{col} it runs off the quilt", orientation=spec.orientation, pid=pid,
+                                     height=o.height, width=o.width, row=spec.cell[0], col=spec.cell[1])) from None
         elif spec.cells:
             mask = spec.cells  # its shape and the cells it covers are the rules' to judge (State.check)
         else:
-            raise CommandError(
-                f"a patch needs more than one cell: a suggestion, o0-o{count - 1} row,col, or all its cells"
-            )
+            raise CommandError(_("a patch needs more than one cell: a suggestion, o0-o{last} row,col, or all its cells",
+                                 last=count - 1))
         return mask
 
     def _leather_mask(self, spec: PlaceSpec) -> int:
         if spec.suggestion is not None:
             return self._suggested(spec.suggestion)
         if spec.orientation is not None:
-            raise CommandError("a leather patch is one cell: give a suggestion number or a cell like 4,5")
+            raise CommandError(_("a leather patch is one cell: give a suggestion number or a cell like 4,5"))
         if spec.cell is not None:
             mask = bit(*spec.cell)
         elif spec.cells.bit_count() == 1:
             mask = spec.cells
         else:
-            raise CommandError("a leather patch is one cell: give one cell like 4,5")
+            raise CommandError(_("a leather patch is one cell: give one cell like 4,5"))
         return mask
 
     def _play_text_move(self, move: Move) -> Reply:
         if self.buying is not None and not (move.kind == "buy" and move.patch == self.buying):
-            raise CommandError(f"you are placing #{self.buying}: place it, or cancel first")
+            raise CommandError(_("you are placing #{pid}: place it, or cancel first", pid=self.buying))
         return self._human_move(move)
 
     def _human_move(self, move: Move) -> Reply:
@@ -330,8 +353,8 @@ class Session:
         lines = [you_text(move)]
         if self.placing_leather:
             self._suggest_leather()
-            lines.append("you took a leather patch: place it (a suggestion 1-"
-                         f"{len(self.suggestions)} or a cell like 4,5)")
+            lines.append(_("you took a leather patch: place it (a suggestion 1-{last} or a cell like 4,5)",
+                           last=len(self.suggestions)))
             return Reply(lines, moved=True, placing=True)
         again = self.again_text(self.human)
         return Reply([*lines, again] if again else lines, moved=True)
@@ -341,21 +364,29 @@ class Session:
         said to them; the rules' own words for a refusal that names no rule."""
         why, pid, cells = exc.why, exc.patch, exc.cells
         if why == "leather_first":
-            return f"place your leather patch before you {doing} (a suggestion number or a cell)"
+            # Translators: a refusal in the terminal game: a leather patch waits to be placed first
+            return {"buy": _("place your leather patch before you buy (a suggestion number or a cell)"),
+                    "advance": _("place your leather patch before you advance (a suggestion number or a cell)"),
+                    }.get(doing, _("place your leather patch first (a suggestion number or a cell)"))
         if why == "fits_nowhere":
-            return f"#{pid} fits nowhere on your quilt"
+            return _("#{pid} fits nowhere on your quilt", pid=pid)
         if why == "not_offered":
             listed = ", ".join(f"#{p}" for p in self.state.offers())
-            return f"#{pid} is not on offer (on offer: {listed})"
+            return _("#{pid} is not on offer (on offer: {listed})", pid=pid, listed=listed)
         if why == "too_dear":
-            return f"#{pid} costs {plural(PATCHES[pid].cost, 'button')} and you have {self.state.buttons[self.human]}"
+            # Translators: a refused buy: #{pid} costs {count} buttons and the person has {has}
+            return ngettext("#{pid} costs {count} button and you have {has}",
+                            "#{pid} costs {count} buttons and you have {has}", PATCHES[pid].cost, pid=pid,
+                            has=self.state.buttons[self.human])
         if why == "not_a_placement":
-            return f"cells {cells_text(cells)} are not the shape of #{pid} ({PATCHES[pid].area} cells)"
+            return ngettext("cells {shape} are not the shape of #{pid} ({count} cell)",
+                            "cells {shape} are not the shape of #{pid} ({count} cells)", PATCHES[pid].area,
+                            shape=cells_text(cells), pid=pid)
         if why == "covered" and pid < 0:
-            return f"cell {cells_text(cells)} of your quilt is already covered"
+            return _("cell {shape} of your quilt is already covered", shape=cells_text(cells))
         if why == "covered":
-            return f"cells {cells_text(cells)} of your quilt are already covered"
-        return str(exc)
+            return _("cells {shape} of your quilt are already covered", shape=cells_text(cells))
+        return words(exc)
 
     def _play(self, move: Move) -> None:
         self.state.apply(move)
@@ -370,9 +401,9 @@ class Session:
         if self.buying is not None:
             pid, self.buying = self.buying, None
             self.suggestions = []
-            return Reply([f"put #{pid} back on offer"], show=True)
+            return Reply([_("put #{pid} back on offer", pid=pid)], show=True)
         if not self.undo_marks:
-            raise CommandError("nothing to undo: you have not moved yet")
+            raise CommandError(_("nothing to undo: you have not moved yet"))
         mark = self.undo_marks.pop()
         taken = self.record.moves[mark:]
         state = self.record.replay(mark)
@@ -388,22 +419,25 @@ class Session:
         del self.record.moves[mark:]
         self.state = self.record.replay()
         self.suggestions = []
-        text = "took back: " + (you_text(mover_moves[0]) if mover_moves else "your move")
-        if replies:
-            text += f", and the AI's {replies} repl{'y' if replies == 1 else 'ies'}"
+        taken_back = you_text(mover_moves[0]) if mover_moves else _("your move")
+        # Translators: a take-back in the terminal game: {move} the person's move taken back ("you buy #12 ..."),
+        # then how many replies of the AI went with it
+        text = (ngettext("took back: {move}, and the AI's {count} reply", "took back: {move}, and the AI's {count} "
+                         "replies", replies, move=taken_back) if replies else
+                _("took back: {move}", move=taken_back))
         return Reply([text], moved=True)
 
     def _hint(self, count: int) -> Reply:
         if self.over:
-            raise CommandError("the game is over")
+            raise CommandError(_("the game is over"))
         if self.ai_to_move:
-            raise CommandError("it is the AI's turn")
+            raise CommandError(_("it is the AI's turn"))
         if self.hinter is None:
-            raise CommandError("no hint function is plugged in")
+            raise CommandError(_("no hint function is plugged in"))
         try:
             hints = list(self.hinter(self.state.clone(), count))
         except PatchworkError as exc:
-            raise CommandError(f"hint failed: {exc}") from None
+            raise CommandError(_("hint failed: {error}", error=words(exc))) from None
         return Reply(hints=hints[:count])
 
     # --- output ----------------------------------------------------------------------------
@@ -414,7 +448,8 @@ class Session:
             return "advance"
         if move.kind == "leather":
             (r, c), = cells_of(move.mask)
-            return f"{r},{c}  (the leather patch)"
+            # Translators: a hinted leather move as the person types it ({r},{c}: its cell)
+            return _("{r},{c}  (the leather patch)", r=r, c=c)
         offers = self.state.offers()[:OFFER_SIZE]
         which = f"{offers.index(move.patch) + 1}" if move.patch in offers else f"#{move.patch}"
         return f"buy {which} {cells_text(move.mask)}  (#{move.patch})"
@@ -423,9 +458,14 @@ class Session:
         """The final scores and the winner (with the tie-break when scores are equal)."""
         you, ai = self.state.score(self.human), self.state.score(self.ai)
         winner = self.state.winner()
-        who = "you win" if winner == self.human else f"the AI ({self.bot.name}) wins"
-        tie = " (equal scores: the first to reach the centre wins)" if you == ai else ""
-        return f"game over: you {you}, AI {ai}: {who}{tie}"
+        # Translators: the terminal game's end: the person's score, the AI's, and who wins ({name}: the AI's name);
+        # the tie-break's words when the scores are equal
+        if winner == self.human:
+            return (_("game over: you {you}, AI {ai}: you win (equal scores: the first to reach the centre wins)",
+                      you=you, ai=ai) if you == ai else _("game over: you {you}, AI {ai}: you win", you=you, ai=ai))
+        return (_("game over: you {you}, AI {ai}: the AI ({name}) wins (equal scores: the first to reach the centre "
+                  "wins)", you=you, ai=ai, name=self.bot.name) if you == ai else
+                _("game over: you {you}, AI {ai}: the AI ({name}) wins", you=you, ai=ai, name=self.bot.name))
 
     def save(self, path: str | Path) -> None:
         """Write the game record (atomically); ``patchwork replay`` reads it back."""
@@ -440,5 +480,6 @@ def start_record(load: str | None, seed: int | None, leather: str | None) -> Rec
     record = Record.load(load)
     record.replay()
     if leather is not None and leather_spaces(leather) != record.leather:
-        raise PatchworkError(f"--leather {leather} conflicts with the record's leather {list(record.leather)}")
+        raise PatchworkError(_("--leather {leather} conflicts with the record's leather {spaces}", leather=leather,
+                               spaces=list(record.leather)))
     return record

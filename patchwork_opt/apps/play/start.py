@@ -16,6 +16,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import _
 
 if TYPE_CHECKING:
     from patchwork_opt.apps.play import HintLine
@@ -48,7 +49,8 @@ def play_in_terminal(*, ai: str, level: int, seed: int | None, you: str, leather
     """A game against ``ai`` at ``level`` on standard input and output, new (``seed``, ``leather``)
     or continued from the record ``load``, kept in ``save``; the exit code when it ends."""
     if you not in PLAY_SIDES:
-        raise PatchworkError(f"--you must be first or second, not {you!r}")
+        # Translators: keep --you, first and second (the option and its values) as they are
+        raise PatchworkError(_("--you must be first or second, not {you!r}", you=you))
     record = start_record(load, seed, leather)
     # the bot's, and what the game's hints and review use
     prepare(list(dict.fromkeys([*groups_for_bot(ai, level), "search", "learned", "exact"])))
