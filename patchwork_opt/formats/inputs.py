@@ -64,7 +64,8 @@ def load_position_input(arg: str) -> LoadedInput:
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"{source}: not JSON: {exc.msg} at line {exc.lineno}") from None
+            raise RecordError(N_("{source}: not JSON: {problem} at line {line}"), source=source, problem=exc.msg,
+                              line=exc.lineno) from None
         if isinstance(data, dict) and "position" in data and isinstance(data["position"], str):
             state = from_notation(data["position"])
             return LoadedInput(quilt=Quilt(state.quilts[state.to_move()]), state=state)

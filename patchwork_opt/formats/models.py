@@ -17,6 +17,7 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import END, State
 from patchwork_opt.formats.notation import from_notation, to_notation
 from patchwork_opt.formats.views import position_summary
+from patchwork_opt.i18n import N_, _
 
 Coord = Annotated[int, Field(ge=0, le=8, strict=True)]
 CellModel = Annotated[tuple[Coord, Coord], Field(description="[row, col], row 0 at the top")]
@@ -83,14 +84,16 @@ class RecordModel(BaseModel):
     def _every_patch_once(cls, circle: list[int]) -> list[int]:
         missing = sorted(set(range(PATCH_COUNT)) - set(circle))
         if missing:
-            raise ValueError(f"must hold each of the {PATCH_COUNT} patch ids once; missing {missing}")
+            # Translators: a record's circle that lacks patches (said after the field's name)
+            raise ValueError(_("must hold each of the {count} patch ids once; missing {missing}", count=PATCH_COUNT,
+                               missing=missing))
         return circle
 
     @field_validator("leather")
     @classmethod
     def _distinct_spaces(cls, spaces: list[int] | None) -> list[int] | None:
         if spaces is not None and len(set(spaces)) != len(spaces):
-            raise ValueError(f"leather spaces repeat: {spaces}")
+            raise ValueError(_("leather spaces repeat: {spaces}", spaces=spaces))
         return spaces
 
 
@@ -170,6 +173,7 @@ def json_schema(name: str = "all") -> dict[str, Any]:
     if name == "all":
         return {key: build() for key, build in _SCHEMAS.items()}
     if name not in _SCHEMAS:
-        raise PatchworkError(f"unknown schema {name!r} (expected record, position, move or all)")
+        # Translators: keep the schemas' names (record, position, move, all) as they are
+        raise PatchworkError(N_("unknown schema {name!r} (expected record, position, move or all)"), name=name)
     schema: dict[str, Any] = _SCHEMAS[name]()
     return schema

@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from patchwork_opt.core.errors import RecordError
 from patchwork_opt.formats.shapes import Circle, Label, Lines, Picture, Rect
+from patchwork_opt.i18n import N_
 
 SCALE = 2  # pixels per SVG unit: sharp on high-density screens and in print
 
@@ -78,4 +79,4 @@ def write_png(pic: Picture, path: str | Path) -> None:
     try:
         render_png(pic).save(path, format="PNG")
     except OSError as exc:
-        raise RecordError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise RecordError(N_("{path}: cannot write: {error}"), path=path, error=exc.strerror or exc) from None

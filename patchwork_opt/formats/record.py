@@ -156,7 +156,7 @@ def read_text(path: str | Path) -> str:
     except UnicodeDecodeError:
         raise RecordError(N_("{path}: not a UTF-8 text file"), path=path) from None
     except OSError as exc:
-        raise RecordError(f"{path}: {exc.strerror}") from None
+        raise RecordError(N_("{path}: {error}"), path=path, error=exc.strerror) from None
 
 
 def writable_dir(directory: str | Path, option: str) -> Path:
@@ -170,7 +170,8 @@ def writable_dir(directory: str | Path, option: str) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PatchworkError(f"{option} {directory}: cannot create it: {exc.strerror or exc}") from None
+        raise PatchworkError(N_("{option} {directory}: cannot create it: {error}"), option=option, directory=directory,
+                             error=exc.strerror or exc) from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise PatchworkError(N_("{option} {directory}: cannot write there (permission denied)"), option=option,
                              directory=directory)
@@ -194,7 +195,7 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
         os.replace(tmp, target)
         tmp = None
     except OSError as exc:
-        raise RecordError(f"{path}: cannot write: {exc.strerror}") from None
+        raise RecordError(N_("{path}: cannot write: {error}"), path=path, error=exc.strerror) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):

@@ -25,7 +25,7 @@ from patchwork_opt.core.state import END, State, leather_spaces
 from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.models import CellModel, LeatherSpace, PatchId
 from patchwork_opt.formats.notation import from_notation
-from patchwork_opt.i18n import N_, ngettext
+from patchwork_opt.i18n import N_, _, ngettext
 
 Seat = Literal[0, 1]
 T = TypeVar("T")
@@ -36,7 +36,7 @@ def _each_once(items: list[T]) -> list[T]:
     seen: list[T] = []
     for item in items:
         if item in seen:
-            raise ValueError(f"{list(item) if isinstance(item, tuple) else item} is listed twice")
+            raise ValueError(_("{item} is listed twice", item=list(item) if isinstance(item, tuple) else item))
         seen.append(item)
     return items
 
