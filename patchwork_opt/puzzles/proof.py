@@ -25,6 +25,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import N_
 
 MoveKey = tuple[str, int, int]
 #: Plies of a line of best play at most (a whole endgame from a puzzle fits in far fewer).
@@ -100,7 +101,7 @@ class Prover:
         result = solve(state, deadline=deadline_after(self.seconds), node_limit=nodes or self.nodes,
                        every_move=every_move, table=self.table, pv_plies=pv_plies, stop=self.stop)
         if not result.solved:
-            raise UnprovenError("the exact search did not settle this position in time")
+            raise UnprovenError(N_("the exact search did not settle this position in time"))
         return tuple(result.moves)
 
     def classify(self, state: State, nodes: int | None = None) -> Classified:

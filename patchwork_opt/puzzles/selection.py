@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.bank import Bank, NoBankError, PuzzleNotFoundError
 from patchwork_opt.puzzles.glicko import START_RATING, Rating
 from patchwork_opt.puzzles.kinds import BANKED, Puzzle, kind_of, puzzle_from_json
@@ -50,7 +51,7 @@ def find_puzzle(bank: Bank, puzzles: PuzzleStore, puzzle_id: str) -> Puzzle:
         return found
     data = puzzles.stored_puzzle(puzzle_id)
     if data is None:
-        raise PuzzleNotFoundError(f"no puzzle with id {puzzle_id!r}")
+        raise PuzzleNotFoundError(N_("no puzzle with id {id!r}"), id=puzzle_id)
     return puzzle_from_json(json.loads(data))
 
 
@@ -110,7 +111,7 @@ def daily_puzzle(bank: Bank, day: date) -> Puzzle:
     bank serves the same one all day."""
     pool = sorted((p for kind in BANKED for p in bank.puzzles.get(kind, ())), key=lambda p: p.id)
     if not pool:
-        raise NoBankError("this server has no puzzle bank, so no daily puzzle")
+        raise NoBankError(N_("this server has no puzzle bank, so no daily puzzle"))
     return random.Random(f"daily puzzle {day.isoformat()}").choice(pool)
 
 
@@ -152,7 +153,9 @@ def pick(request: PuzzleRequest, bank: Bank, puzzles: PuzzleStore, visitors: Vis
         again = (bank.pick(request.kind, None, rng, on_screen, theme=request.theme)  # met before: not rated again
                  or bank.pick(request.kind, None, rng, theme=request.theme))
         if again is None:
-            raise PuzzleNotFoundError(f"this server has no {request.kind} puzzle of theme {request.theme!r}")
+            # Translators: {kind} is a kind of puzzle (endgame, fill), {theme} a theme's name: keep them as they are
+            raise PuzzleNotFoundError(N_("this server has no {kind} puzzle of theme {theme!r}"), kind=request.kind,
+                                      theme=request.theme)
         return Pick(again, stats, False, difficulty)
     return Pick(None, stats, False, difficulty)
 
@@ -163,6 +166,6 @@ def repeated(bank: Bank, kind: str, difficulty: int, rng: random.Random | None =
     rng = rng or random.Random()
     again = bank.pick(kind, difficulty, rng) or bank.pick(kind, None, rng)
     if again is None:
-        raise NoBankError(f"this server has no {kind} puzzles")
+        raise NoBankError(N_("this server has no {kind} puzzles"), kind=kind)
     return again
 

@@ -22,6 +22,7 @@ from pydantic import Field
 
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, Verdict
 from patchwork_opt.puzzles.kinds.endgame import ENDGAME, EndgameDetails, EndgamePuzzle, EndgameVerdictDetails
 from patchwork_opt.puzzles.kinds.exercise import EXERCISE, Exercise, ExerciseDetails, ExerciseVerdictDetails
@@ -97,13 +98,17 @@ def read_answer(kind: PuzzleKind[Any, Any], move: object | None, placements: obj
     """An answer (parsed JSON) in the form the kind takes: a move, or a fill's placements;
     ``PatchworkError`` naming the options when the other one, or none, is given (``names``: what the
     two are called where they are given, e.g. ``--move`` and ``--placements``)."""
-    article = _article(kind.name)
+    # Translators: how a puzzle of a kind is answered: {given} and {other} are options (--move, --placements)
+    answered = {"endgame": N_("an endgame puzzle is answered with {given} JSON (and no {other})"),
+                "exercise": N_("an exercise puzzle is answered with {given} JSON (and no {other})"),
+                "fill": N_("a fill puzzle is answered with {given} JSON (and no {other})")}
+    said = answered.get(kind.name, f"{_article(kind.name)} puzzle is answered with {{given}} JSON (and no {{other}})")
     if kind.answer == "move":
         if move is None or placements is not None:
-            raise PatchworkError(f"{article} puzzle is answered with {names[0]} JSON (and no {names[1]})")
+            raise PatchworkError(said, given=names[0], other=names[1])
         return Move.from_json(move)
     if placements is None or move is not None:
-        raise PatchworkError(f"{article} puzzle is answered with {names[1]} JSON (and no {names[0]})")
+        raise PatchworkError(said, given=names[1], other=names[0])
     return read_placements(placements, names[1])
 
 
@@ -131,17 +136,25 @@ def check_puzzle_request(kind: str, variant: str | None, theme: str | None = Non
     made = [k for k in KINDS.values() if k.maker is not None]
     found = next((k for k in made if k.name == kind), None)
     if found is None:
-        raise PatchworkError(f"kind must be {' or '.join(k.name for k in made)}, not {kind!r}")
+        # Translators: keep the kinds' and variants' names (endgame, fill; cells, points, bonus) as they are
+        raise PatchworkError(N_("kind must be {kinds}, not {kind!r}"), kinds=" or ".join(k.name for k in made),
+                             kind=kind)
     if variant is not None:
         if not found.variants:
             with_variants = " or ".join(k.name for k in made if k.variants)
-            raise PatchworkError(f"--variant is for {with_variants} puzzles")
+            raise PatchworkError(N_("--variant is for {kinds} puzzles"), kinds=with_variants)
         if variant not in found.variants:
-            raise PatchworkError(f"variant must be one of {', '.join(found.variants)}, not {variant!r}")
+            raise PatchworkError(N_("variant must be one of {variants}, not {variant!r}"),
+                                 variants=", ".join(found.variants), variant=variant)
     if theme is None:
         return
     if theme not in found.themes:
-        raise PatchworkError(f"{_article(kind)} theme is one of {', '.join(found.themes)}, not {theme!r}")
+        # Translators: keep the themes' names (7x7-race, leather, budget ...) as they are
+        themes = {"endgame": N_("an endgame theme is one of {themes}, not {theme!r}"),
+                  "fill": N_("a fill theme is one of {themes}, not {theme!r}")}
+        raise PatchworkError(themes.get(kind, f"{_article(kind)} theme is one of {{themes}}, not {{theme!r}}"),
+                             themes=", ".join(found.themes), theme=theme)
     variants = found.theme_variants.get(theme, found.variants)
     if variant is not None and variant not in variants:
-        raise PatchworkError(f"the theme {theme} is for the {' or '.join(variants)} variant, not {variant}")
+        raise PatchworkError(N_("the theme {theme} is for the {variants} variant, not {variant}"), theme=theme,
+                             variants=" or ".join(variants), variant=variant)

@@ -197,17 +197,17 @@ def fill_from_json(data: dict[str, Any]) -> FillPuzzle:
 def read_placements(data: object, where: str = "placements") -> list[Placement]:
     """A fill's answer, ``[{"patch": ID, "cells": [[r, c], ...]}, ...]``, as (patch, mask) pairs."""
     if not isinstance(data, list):
-        raise NotationError(f"{where}: a list of placements, got {type(data).__name__}")
+        raise NotationError(N_("{where}: a list of placements, got {type}"), where=where, type=type(data).__name__)
     out = []
     for i, item in enumerate(data):
         try:
             model = PlacementModel.model_validate(item)
         except ValidationError as exc:
             _, message = one_line(exc, "a placement")
-            raise NotationError(f"{where}[{i}]: {message}") from None
+            raise NotationError(N_("{where}[{i}]: {error}"), where=where, i=i, error=message) from None
         mask = mask_of(model.cells)
         if mask.bit_count() != len(model.cells):
-            raise NotationError(f"{where}[{i}]: a cell is listed twice")
+            raise NotationError(N_("{where}[{i}]: a cell is listed twice"), where=where, i=i)
         out.append((model.patch, mask))
     return out
 
