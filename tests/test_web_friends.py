@@ -370,6 +370,12 @@ def test_the_review_and_each_seats_exercises_of_a_friend_game(db: str) -> None:
     with TestClient(app, base_url="http://localhost") as client:
         view, secrets = friend_game(client)
         played = play(client, view["id"], secrets, 6)
+        # hints are off (the default): no review, no exercises while the game runs
+        closed = client.get(f"/api/games/{view['id']}/review")
+        assert closed.status_code == 403
+        assert closed.json()["detail"] == "the review opens when the game is over: hints are off in this game"
+        assert client.post(f"/api/games/{view['id']}/mistake-puzzles", json={"plies": [0]}).status_code == 403
+        assert client.post(f"/api/games/{view['id']}/resign", json={}, headers=bearer(secrets[0])).status_code == 200
         review = client.get(f"/api/games/{view['id']}/review")
         assert review.status_code == 200, review.text
         names = [p["name"] for p in review.json()["players"]]
@@ -379,6 +385,15 @@ def test_the_review_and_each_seats_exercises_of_a_friend_game(db: str) -> None:
             made = client.post(f"/api/games/{view['id']}/mistake-puzzles", json={"plies": plies[seat][:2]})
             assert made.status_code == 200, made.text
             assert made.json()["tried"] == len(set(plies[seat][:2]))
+
+
+def test_a_game_with_hints_on_is_reviewed_while_it_runs(db: str) -> None:
+    app = create_app(db, rigged_services(Rigged()), LIMITS)
+    with TestClient(app, base_url="http://localhost") as client:
+        view, secrets = friend_game(client, hints=True)
+        play(client, view["id"], secrets, 2)
+        assert client.get(f"/api/games/{view['id']}/review").status_code == 200
+        assert client.post(f"/api/games/{view['id']}/mistake-puzzles", json={"plies": [0]}).status_code == 200
 
 
 def test_the_openapi_schema_documents_the_routes_between_people(client: TestClient) -> None:

@@ -72,6 +72,13 @@ class SeatRefusedError(PatchworkError):
     http_status = 403
 
 
+class ReviewClosedError(PatchworkError):
+    """The review or exercises of a game between people with hints off, asked while it runs: they
+    would be hints (as on lichess, no analysis during a game)."""
+
+    http_status = 403
+
+
 class SeatsTakenError(PatchworkError):
     """Both seats of the game are taken (a spectator watches instead), or its rematch's are."""
 
@@ -91,7 +98,8 @@ class NotBetweenPeopleError(PatchworkError):
 MEANINGS: dict[int, str] = {
     400: "input that cannot be read (a position, record or quilt), or a Host this server does not serve",
     401: "a seat's action in a game between people without its secret (Authorization: Bearer <secret>)",
-    403: "a secret that holds no seat of this game, or not the seat that acts; or hints in a game without them",
+    403: "a secret that holds no seat of this game, or not the seat that acts; or hints in a game without them "
+         "(its review and exercises too, until it is over)",
     404: "no such game, or no such ply of it, or no such job on this server",
     409: "the game is over, has no moves to review yet, is out of turn, or changed since it was read (reload it); "
          "both its seats are taken; the job has no answer to export (yet)",

@@ -35,8 +35,9 @@ from patchwork_opt.apps.web.deps import (
     in_thread,
     strict_body,
 )
-from patchwork_opt.apps.web.errors import NothingToReviewError, ServiceMissingError, answers
+from patchwork_opt.apps.web.errors import NothingToReviewError, ReviewClosedError, ServiceMissingError, answers
 from patchwork_opt.apps.web.game_store import Game
+from patchwork_opt.apps.web.people_store import People
 from patchwork_opt.apps.web.routers.games import GameId
 from patchwork_opt.apps.web.schemas import GameReviewView, optional_field, refuse_nulls, review_view
 from patchwork_opt.apps.web.services import PAGE_REVIEW_SECONDS, Limits
@@ -46,6 +47,7 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import MoveModel, move_model
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.kinds.exercise import Exercise
 
 #: Analysis time per position a review asks for by default, the page's (the server may cut it, see
@@ -68,7 +70,15 @@ def review_seconds(game: Game, time_per_move: float, limits: Limits) -> float:
     return limits.review_seconds(time_per_move, len(game.moves) + (0 if game.state().is_terminal() else 1))
 
 
-@router.get("/games/{game_id}/review", responses=answers(404, 409, 422, 429, 503),
+def review_open(game: Game, who: People | None) -> None:
+    """403 for the review or exercises of a game between people with hints off while it runs: the
+    engine's verdicts would be hints the players agreed to go without (games against the AI, and
+    games with hints on, are reviewed at any time)."""
+    if who is not None and not who.hints and who.resigned is None and not game.state().is_terminal():
+        raise ReviewClosedError(N_("the review opens when the game is over: hints are off in this game"))
+
+
+@router.get("/games/{game_id}/review", responses=answers(403, 404, 409, 422, 429, 503),
             summary="Review of a stored game (as patchwork analyze --json)")
 async def review_stored_game(
     game_id: GameId, store: StoreDep, people: PeopleDep, limits: LimitsDep, analyses: AnalysesDep,
@@ -76,11 +86,13 @@ async def review_stored_game(
 ) -> GameReviewView:
     """Every move of the game against the AI's best: win chances before and after, labels
     (best, good, inaccuracy, mistake, blunder), each player's accuracy and the win-chance chart.
-    A game still running is reviewed up to its last move (``final_scores`` is then null); a game
-    without moves is refused (409: nothing to review yet). The work runs in the bounded job queue."""
+    A game still running is reviewed up to its last move (``final_scores`` is then null), except a
+    game between people with hints off (403 until it is over); a game without moves is refused (409:
+    nothing to review yet). The work runs in the bounded job queue."""
     if analyses.analyse is None:
         raise ServiceMissingError("this server runs without the game review")
     game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
+    review_open(game, who)
     if not game.moves:
         raise NothingToReviewError(f"game {game_id} has no moves to review yet")
     record = game.record
@@ -160,7 +172,7 @@ def _practised(game: Game, plies: Sequence[int], people: bool) -> list[int]:
     return sorted(set(plies))
 
 
-@router.post("/games/{game_id}/mistake-puzzles", responses=answers(404, 409, 413, 422, 429, 503),
+@router.post("/games/{game_id}/mistake-puzzles", responses=answers(403, 404, 409, 413, 422, 429, 503),
              dependencies=[Depends(strict_body(PractiseRequest))], summary="Exercises from a game's mistakes")
 async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store: StoreDep, people: PeopleDep,
                                   puzzles: PuzzleStoreDep, limits: LimitsDep, analyses: AnalysesDep,
@@ -168,11 +180,13 @@ async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store:
     """Each of the named moves (your mistakes and blunders, as the review labelled them) becomes an
     exercise, "find a better move" from the position before it, made of the review's analyses (the
     analysis cache's, at the review's ``time_per_move``); the exercises are kept and served like any
-    puzzle. A move the analyses no longer call a mistake makes none (``tried`` counts it). 409: a ply
-    the game has not reached, or one that is the AI's move. The work runs in the bounded job queue."""
+    puzzle. A move the analyses no longer call a mistake makes none (``tried`` counts it). 403: a game
+    between people with hints off, still running; 409: a ply the game has not reached, or one that
+    is the AI's move. The work runs in the bounded job queue."""
     if analyses.analyse is None:
         raise ServiceMissingError("this server runs without the game review")
     game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
+    review_open(game, who)
     plies = _practised(game, body.plies, who is not None)
     record = game.record
     seconds = review_seconds(game, body.time_per_move or REVIEW_SECONDS, limits)
