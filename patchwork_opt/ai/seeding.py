@@ -18,7 +18,7 @@ def require_running(state: State) -> None:
     """Bots, searches and analyses are asked about a game only while it runs; say so plainly
     otherwise (with the one error for it, ``GameOverError``)."""
     if state.is_terminal():
-        raise GameOverError("the game is over: there is no move to choose")
+        raise GameOverError()
 
 
 def decision_rng(seed: int | None, state: State) -> random.Random:

@@ -48,7 +48,7 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import words_in
-from patchwork_opt.i18n import _, decimal, ngettext, percent, signed
+from patchwork_opt.i18n import N_, _, decimal, ngettext, percent, signed
 
 LINE_PLIES = 4  # plies of expected continuation reported per move
 #: One standard deviation of a sampled move's figures, ``sqrt(A^2 / depth + B^2)`` with (A, B), where
@@ -197,7 +197,7 @@ def analyse_position(
     if iterations is None and deadline is None:
         raise AnalysisError("an analysis needs a time budget or iterations")
     if iterations is not None and iterations < 1:
-        raise AnalysisError(f"iterations must be at least 1, got {iterations}")
+        raise AnalysisError(N_("iterations must be at least 1, got {iterations}"), iterations=iterations)
     if iterations is not None:
         deadline = None  # a fixed budget rules: the figures are repeatable
     started = time.perf_counter()

@@ -12,6 +12,7 @@ from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.state import State
+from patchwork_opt.i18n import N_
 
 
 def move_answer(
@@ -25,7 +26,7 @@ def move_answer(
 ) -> dict[str, Any]:
     """``{"move", "reason", "win", "margin", "exact"}`` for the player to move of ``state``."""
     if state is None:
-        raise PatchworkError("a bare quilt has no player to move: give a position or a record")
+        raise PatchworkError(N_("a bare quilt has no player to move: give a position or a record"))
     if state.is_terminal():
         # like a bare quilt, a finished game is input with no player to move: ``patchwork move``
         # has always exited 2 for it

@@ -18,6 +18,7 @@ from __future__ import annotations
 from patchwork_opt.ai.base import Bot
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.i18n import N_
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "solver", "solver-rollout")
 #: The bots that use a plugged-in PlacementAdvisor (the caller's CP-SAT one).
@@ -42,7 +43,7 @@ class UnknownBotError(PatchworkError):
 
 def level_time(level: int) -> float:
     if level not in LEVEL_TIME:
-        raise UnknownBotError(f"unknown level {level!r} (levels are 1..{max(LEVEL_TIME)})")
+        raise UnknownBotError(N_("unknown level {level!r} (levels are 1..{last})"), level=level, last=max(LEVEL_TIME))
     return LEVEL_TIME[level]
 
 
@@ -62,9 +63,9 @@ def make_bot(
     if time_per_move is not None:
         seconds = time_per_move
     if seconds <= 0:
-        raise UnknownBotError(f"time per move must be positive, got {seconds}")
+        raise UnknownBotError(N_("time per move must be positive, got {seconds}"), seconds=seconds)
     if iterations is not None and iterations < 1:
-        raise UnknownBotError(f"iterations must be at least 1, got {iterations}")
+        raise UnknownBotError(N_("iterations must be at least 1, got {iterations}"), iterations=iterations)
     if key == "random":
         from patchwork_opt.ai.bots.random_bot import RandomBot
 
@@ -90,4 +91,5 @@ def make_bot(
         if reference:
             bot.name = key if advisor is not None else f"{key}(heuristic)"
         return bot
-    raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)})")
+    # Translators: keep the bots' names as they are
+    raise UnknownBotError(N_("unknown bot {name!r} (bots: {bots})"), name=name, bots=", ".join(BOT_NAMES))

@@ -40,6 +40,7 @@ from patchwork_opt.core.clock import Deadline, solver_seconds
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
+from patchwork_opt.i18n import N_
 
 
 class _Stopped(Exception):
@@ -146,7 +147,7 @@ def solve(
     ``threads`` (1..8) split the root moves, sharing ``table`` (keep one per game to reuse it; by
     default the calling thread's own 128 MB one). ``stats``, when given, gains what the tree did."""
     if state.is_terminal():
-        raise GameOverError("the game is over: there is nothing to solve")
+        raise GameOverError(N_("the game is over: there is nothing to solve"))
     if not 1 <= threads <= MAX_THREADS:
         raise PatchworkError(f"exact search: threads must be 1..{MAX_THREADS}, got {threads}")
     _check_range(state)
