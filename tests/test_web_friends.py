@@ -315,6 +315,20 @@ def test_resign_then_a_rematch_with_the_seats_swapped_and_new_secrets(client: Te
     assert play(client, rematch["id"], new, 1)["ply"] == 1
 
 
+def test_a_rematch_counts_once_against_new_games_and_only_with_a_seat_secret(db: str) -> None:
+    app = create_app(db, Services(), Limits(client_games=3))
+    with TestClient(app, base_url="http://localhost") as client:
+        view, secrets = friend_game(client)  # 1 new game
+        game_id = view["id"]
+        assert client.post(f"/api/games/{game_id}/resign", json={}, headers=bearer(secrets[0])).status_code == 200
+        for _ in range(3):  # refused secrets are no new games
+            assert client.post(f"/api/games/{game_id}/rematch", headers=bearer("wrong")).status_code == 403
+        assert client.post(f"/api/games/{game_id}/rematch", headers=bearer(secrets[0])).status_code == 201  # 2
+        assert client.post(f"/api/games/{game_id}/rematch", headers=bearer(secrets[1])).status_code == 201
+        assert client.post("/api/games", json={"opponent": "friend"}).status_code == 201  # 3
+        assert client.post("/api/games", json={"opponent": "friend"}).status_code == 429
+
+
 def test_two_players_at_one_device_share_one_secret(client: TestClient) -> None:
     made = client.post("/api/games", json={"opponent": "here"})
     assert made.status_code == 201

@@ -175,13 +175,19 @@ async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, st
     return await _published(feed, game_id, give_up)
 
 
-def _rematch(store: GameStore, people: PeopleStore, game_id: str, secret: str) -> CreatedGame:
-    """The rematch with the seats swapped: made by the first player to ask (their seat's secret), its
-    other seat then given to the other player when they ask (with the old game's secret)."""
+def _rematch_asked(store: GameStore, people: PeopleStore, game_id: str, secret: str) -> tuple[Game, People, int]:
+    """Who asks for the rematch (blocking): the finished game, its people and the asking seat (401,
+    403 for a wrong secret; 409 while the game runs)."""
     game, who, held = _seated(store, people, game_id, secret)
     if not _over(game, who):
         raise StaleGameError("the game is not over yet: a rematch follows it")
-    seat = next(iter(held))
+    return game, who, next(iter(held))
+
+
+def _rematch(store: GameStore, people: PeopleStore, game: Game, who: People, seat: int) -> CreatedGame:
+    """The rematch with the seats swapped: made by the first player to ask (their seat's secret), its
+    other seat then given to the other player when they ask (with the old game's secret)."""
+    game_id = game.id
     swapped: Seat = 1 if seat == 0 else 0
     if who.rematch is None:
         made = open_people_game(store, people, State.new(leather=game.leather), seed=None, opponent=who.opponent,
@@ -205,9 +211,13 @@ async def rematch(game_id: GameId, secret: SeatSecretDep, store: StoreDep, peopl
                   creations: CreationsDep, client: ClientDep, response: Response) -> CreatedGame:
     """After the game, a new one with the seats swapped and new secrets: the first player to ask makes
     it and gets their seat's secret; the other player, asking too (with their old secret), gets the
-    other seat's. 409: the game is not over, or your seat of the rematch is taken already."""
-    creations.check(client)
-    made = await in_thread(lambda: _rematch(store, people, game_id, secret))
+    other seat's. 409: the game is not over, or your seat of the rematch is taken already. The new
+    game counts against its maker's new games (429) once their secret is accepted; taking its other
+    seat does not."""
+    game, who, seat = await in_thread(lambda: _rematch_asked(store, people, game_id, secret))
+    if who.rematch is None:
+        creations.check(client)
+    made = await in_thread(lambda: _rematch(store, people, game, who, seat))
     uncached(response)
     await feed.publish(game_id, -1)
     await feed.publish(made.id, made.ply)
