@@ -11,7 +11,7 @@ error table gives, or 422s naming the field (``board.py``).
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.sse import EventSourceResponse, ServerSentEvent
@@ -40,7 +40,7 @@ from patchwork_opt.apps.web.deps import (
     in_thread,
     strict_body,
 )
-from patchwork_opt.apps.web.errors import PlyNotFoundError, ServiceMissingError, answers
+from patchwork_opt.apps.web.errors import PlyNotFoundError, ServiceMissingError, answers, json_answers
 from patchwork_opt.apps.web.routers.games import GameId, Ply
 from patchwork_opt.apps.web.schemas import read_position
 from patchwork_opt.apps.web.streams import AnalysisFailedError, LiveStream
@@ -150,16 +150,7 @@ async def live_stream(
 LiveDep = Annotated[LiveStream, Depends(live_stream)]
 
 
-def _json_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """``answers`` for a route whose own answer is no JSON: its error answers are JSON all the same."""
-    out = answers(*statuses)
-    for answer in out.values():
-        del answer["model"]
-        answer["content"] = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
-    return out
-
-
-@router.get("/analysis/stream", response_class=EventSourceResponse, responses=_json_answers(400, 409, 422, 429, 503))
+@router.get("/analysis/stream", response_class=EventSourceResponse, responses=json_answers(409, 422, 429, 503))
 async def analysis_stream(live: LiveDep) -> AsyncIterable[StreamEvent]:
     """The engine thinking about a position, live (server-sent events): each event's ``data`` is one
     snapshot (``StreamEvent``). The loop makes the first about 0.15 s after it starts, then one every
