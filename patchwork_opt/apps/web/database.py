@@ -13,6 +13,10 @@ committed change survives a restart or a power cut. PostgreSQL (``database_postg
 only when asked for): a small pool of connections per process, shared by every ``serve`` process
 that names the same database; a read that a write of the same row follows appends ``row_lock``
 (``FOR UPDATE``).
+
+A database that stops answering mid-request (a file that cannot be opened or stays locked, a server
+gone, a connection cut) is ``StoreUnavailableError`` whatever the driver: the transaction rolled
+back, and the service answers 503 with ``Retry-After`` (``errors.py``).
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.i18n import N_
 
 Dialect = Literal["sqlite", "postgres"]
 #: A concern's tables: the statements that create them (``IF NOT EXISTS``) in each dialect.
@@ -36,6 +41,23 @@ class StoreError(PatchworkError):
     """The database cannot be opened or is not a games database (the service answers 503)."""
 
     http_status = 503
+
+
+#: seconds a client is told to wait (``Retry-After``) when the database stopped answering
+STORE_RETRY_SECONDS = 5
+
+
+class StoreUnavailableError(StoreError):
+    """The database stopped answering mid-request: a SQLite file locked past the wait or that cannot
+    be opened, a PostgreSQL server gone, a connection of the pool cut or none free in time. The
+    transaction rolled back (nothing half-written); the client may try again shortly (503 with
+    ``Retry-After``). ``where`` and ``reason`` (the driver's first line) are for the log alone."""
+
+    headers: ClassVar[dict[str, str]] = {"Retry-After": str(STORE_RETRY_SECONDS)}
+
+    def __init__(self, where: str = "", reason: str = "") -> None:
+        super().__init__(N_("the game store is unavailable; try again shortly"))
+        self.where, self.reason = where, reason
 
 
 class Cursor(Protocol):
@@ -97,8 +119,16 @@ class Database(ABC):
 
     def failed(self, exc: BaseException) -> StoreError:
         """The one-line error for a database that cannot be used."""
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        first = exc.reason if isinstance(exc, StoreUnavailableError) else first_line(exc)
         return StoreError(f"{self.where}: cannot use it as the games database ({first})")
+
+    def unavailable(self, exc: BaseException) -> StoreUnavailableError:
+        """The error for a database that stopped answering mid-request (``exc``: the driver's)."""
+        return StoreUnavailableError(self.where, first_line(exc))
+
+
+def first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 class SqliteDatabase(Database):
@@ -120,12 +150,19 @@ class SqliteDatabase(Database):
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        """A connection; a file that cannot be opened, or is locked past the wait, is
+        ``StoreUnavailableError`` (SQLite's ``OperationalError``, however deep in the work it comes)."""
+        try:
+            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        except sqlite3.OperationalError as exc:
+            raise self.unavailable(exc) from None
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
             yield conn
+        except sqlite3.OperationalError as exc:
+            raise self.unavailable(exc) from None
         finally:
             conn.close()
 
@@ -137,7 +174,8 @@ class SqliteDatabase(Database):
             try:
                 yield conn
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # SQLite rolled some failures back already
+                    conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
 
@@ -148,7 +186,7 @@ class SqliteDatabase(Database):
                     conn.execute(statement)
                 if upgrade is not None:
                     upgrade(conn, self.dialect)
-        except (OSError, sqlite3.Error) as exc:
+        except (OSError, sqlite3.Error, StoreUnavailableError) as exc:
             raise self.failed(exc) from None
 
 

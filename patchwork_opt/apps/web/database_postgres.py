@@ -23,7 +23,16 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from patchwork_opt.apps.web.database import Database, Dialect, Schema, StoreError, Upgrade, redacted_url
+from patchwork_opt.apps.web.database import (
+    Database,
+    Dialect,
+    Schema,
+    StoreError,
+    StoreUnavailableError,
+    Upgrade,
+    first_line,
+    redacted_url,
+)
 
 #: serializes schema creation between servers starting at once (CREATE IF NOT EXISTS can race)
 _SCHEMA_LOCK = 0x70617463  # "patc"
@@ -61,27 +70,36 @@ class PostgresDatabase(Database):
             self.pool.open(wait=True, timeout=10.0)
         except (psycopg.Error, PoolTimeout) as exc:
             self.pool.close()
-            raise StoreError(f"{self.where}: cannot connect to PostgreSQL ({_first_line(exc)})") from None
+            raise StoreError(f"{self.where}: cannot connect to PostgreSQL ({first_line(exc)})") from None
 
     def close(self) -> None:
         self.pool.close()
 
     @contextmanager
     def connect(self) -> Iterator[_Qmark]:
-        with self.pool.connection() as conn:
-            yield _Qmark(conn)
+        """A pooled connection; a server gone, a connection cut or none free in time is
+        ``StoreUnavailableError`` (the pool drops a broken connection as it comes back)."""
+        try:
+            with self.pool.connection() as conn:
+                yield _Qmark(conn)
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise self.unavailable(exc) from None
 
     @contextmanager
     def transaction(self) -> Iterator[_Qmark]:
-        with self.pool.connection() as conn, conn.transaction():
-            yield _Qmark(conn)
+        """One transaction, rolled back by any exception (the server's own when the connection is cut)."""
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                yield _Qmark(conn)
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise self.unavailable(exc) from None
 
     def notify(self, channel: str, payload: str) -> None:
         try:
             with self.pool.connection() as conn:
                 conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
         except (psycopg.Error, PoolTimeout) as exc:
-            raise StoreError(f"{self.where}: cannot tell the other servers ({_first_line(exc)})") from None
+            raise StoreError(f"{self.where}: cannot tell the other servers ({first_line(exc)})") from None
 
     def listen(self, channel: str, heard: Callable[[str], None],
                reopened: Callable[[], None]) -> Callable[[], None]:
@@ -96,13 +114,9 @@ class PostgresDatabase(Database):
                     conn.execute(statement)
                 if upgrade is not None:
                     upgrade(conn, self.dialect)
-        except psycopg.Error as exc:
+        except (psycopg.Error, StoreUnavailableError) as exc:
             self.pool.close()
             raise self.failed(exc) from None
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 class _Listener:

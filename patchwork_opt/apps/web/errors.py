@@ -13,6 +13,7 @@ route's error answers into the OpenAPI schema.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, ClassVar
 
 from fastapi import FastAPI, Request
@@ -20,11 +21,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from patchwork_opt.apps.web.database import StoreUnavailableError
 from patchwork_opt.apps.web.jobs import BusyError
 from patchwork_opt.apps.web.schemas import ErrorBody
 from patchwork_opt.core.catalogue import PATCH_COUNT
 from patchwork_opt.core.errors import PatchworkError, words
 from patchwork_opt.i18n import N_, _, npgettext
+
+log = logging.getLogger(__name__)
 
 
 class ServiceMissingError(PatchworkError):
@@ -106,7 +110,8 @@ MEANINGS: dict[int, str] = {
     413: "request body too large",
     422: "invalid request (fields named in detail), or a move the rules refuse",
     429: "this client has too many jobs or new games now; see Retry-After",
-    503: "this server runs without that solver or AI, or the solvers are busy (then with Retry-After)",
+    503: "this server runs without that solver or AI, or the solvers are busy, or the game store is unavailable "
+         "(these two with Retry-After)",
 }
 _RETRY_AFTER = {
     "Retry-After": {"description": "seconds to wait before asking again", "schema": {"type": "integer"}}
@@ -356,6 +361,15 @@ async def _domain(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": said, "words": said}, status_code=exc.http_status, headers=headers)
 
 
+async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """The database stopped answering mid-request: one warning line (where, and the driver's reason;
+    no traceback), and the one-line 503 with ``Retry-After``."""
+    assert isinstance(exc, StoreUnavailableError)
+    log.warning("%s %s: the game store is unavailable: %s: %s", request.method, request.url.path, exc.where,
+                exc.reason)
+    return await _domain(request, exc)
+
+
 async def _http(request: Request, exc: Exception) -> JSONResponse:
     """The framework's own answers (no such route, a body over the limit as it is read): the same body."""
     assert isinstance(exc, StarletteHTTPException)
@@ -366,4 +380,5 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(PatchworkError, _domain)
+    app.add_exception_handler(StoreUnavailableError, _store_unavailable)
     app.add_exception_handler(StarletteHTTPException, _http)
