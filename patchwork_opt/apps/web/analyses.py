@@ -37,6 +37,7 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.i18n import N_
 
 #: the version of an entry's JSON; entries of another version are misses (2: ``searched``; 3: ``floor``,
 #: without which a move proven won but not by how much read back as unproven, and a review from the cache
@@ -97,9 +98,9 @@ class AnalysisCache:
         """An analysis of ``state`` at least ``budget`` deep: stored, or made now (its deadline
         starting now, not when the request came in) and stored."""
         if self.analyse is None:
-            raise ServiceMissingError("this server runs without the AI's analysis")
+            raise ServiceMissingError(N_("this server runs without the AI's analysis"))
         if state.is_terminal():
-            raise GameOverError("the game is over: there is nothing to analyse")
+            raise GameOverError(N_("the game is over: there is nothing to analyse"))
         position = to_notation(state)
         stored = self.store.cached_analysis(position, budget.seconds)
         found = analysis_from_json(stored) if stored is not None else None

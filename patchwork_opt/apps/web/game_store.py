@@ -33,6 +33,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record, TakeBack
+from patchwork_opt.i18n import N_
 
 __all__ = ["Game", "GameNotFoundError", "GameStore", "Guard", "IdlePurge", "MoveRow", "SqlGameStore",
            "SqliteGameStore", "StaleGameError", "StoreError", "new_game_id"]
@@ -225,11 +226,11 @@ class SqlGameStore:
             if self.db.row_lock:
                 held = conn.execute(f"SELECT id FROM games WHERE id = ?{self.db.row_lock}", (game_id,)).fetchone()
                 if held is None:
-                    raise GameNotFoundError(f"no game with id {game_id!r}")
+                    raise GameNotFoundError(N_("no game with id {game!r}"), game=game_id)
             try:
                 yield conn
             except self.db.duplicate:
-                raise StaleGameError(f"game {game_id} changed meanwhile; reload it") from None
+                raise StaleGameError(N_("game {game} changed meanwhile; reload it"), game=game_id) from None
 
     @contextmanager
     def _holding_at(self, game_id: str, ply: int, stale: str,
@@ -279,7 +280,7 @@ class SqlGameStore:
     def _read(conn: Connection, game_id: str) -> Game:
         row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise GameNotFoundError(f"no game with id {game_id!r}")
+            raise GameNotFoundError(N_("no game with id {game!r}"), game=game_id)
         game = Game(id=row[0], created=row[1], seed=row[2], circle=json.loads(row[3]),
                     leather=tuple(json.loads(row[4])), ai=row[5], level=row[6], seat=row[7], teaching=bool(row[8]))
         for ply, player, actor, move, reason, verdict, created in conn.execute(

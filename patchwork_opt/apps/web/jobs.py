@@ -29,6 +29,7 @@ from starlette.types import Receive
 
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import _
 
 T = TypeVar("T")
 #: A slot freed by an abandoned job is handed on after this long, so that when many clients give
@@ -162,7 +163,7 @@ class JobQueue:
             too_long = self.max_wait is not None and queued >= self.slots and wait > self.max_wait
             if queued >= self.max_queued or too_long:
                 retry = min(self.retry_after, max(1, math.ceil(wait)))
-                raise QueueFullError("the solvers are busy (queue full); retry later", retry)
+                raise QueueFullError(_("the solvers are busy (queue full); retry later"), retry)
         self._jobs[client] = self._jobs.get(client, 0) + 1
 
     def expected_wait(self) -> float:

@@ -77,6 +77,7 @@ from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import RecordModel, move_from_model
+from patchwork_opt.i18n import N_
 
 GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{16,64}$", description="the game's id")]
 Ply = Annotated[int, PathParam(ge=0, le=1000, description="the number of moves played before the position")]
@@ -115,7 +116,7 @@ def seated_view(store: GameStore, people: PeopleStore, game_id: str) -> GameView
 def people_of(people: People | None, game_id: str) -> People:
     """The people of a game between people; 409 for a game against the AI."""
     if people is None:
-        raise NotBetweenPeopleError(f"game {game_id} is against the AI: it has no seats for people")
+        raise NotBetweenPeopleError(N_("game {game} is against the AI: it has no seats for people"), game=game_id)
     return people
 
 
@@ -160,11 +161,12 @@ async def create_game(
         return created
     ai = body.ai or services.default_ai
     if services.make_bot is None:
-        raise ServiceMissingError("this server runs without an AI")
+        raise ServiceMissingError(N_("this server runs without an AI"))
     if body.teaching and services.analyse is None:
-        raise ServiceMissingError("this server runs without the AI's analysis, which a teaching game needs")
+        raise ServiceMissingError(N_("this server runs without the AI's analysis, which a teaching game needs"))
     if ai not in services.ai_names:
-        raise UnknownAiError(f"unknown AI {ai!r} (expected one of {', '.join(services.ai_names)})")
+        raise UnknownAiError(N_("unknown AI {ai!r} (expected one of {names})"), ai=ai,
+                             names=", ".join(services.ai_names))
 
     def create() -> Game:
         purge()
@@ -187,13 +189,15 @@ def playable(game: Game, ply: int, move: Move, people: People | None, secret: st
     state = game.state()
     held = None if people is None else seats_held(people, secret)
     if state.is_terminal() or (people is not None and people.resigned is not None):
-        raise GameOverError("the game is over")
+        raise GameOverError(N_("the game is over"))
     if held is not None and state.to_move() not in held:
-        raise StaleGameError("it is the other player's turn, not yours")
+        raise StaleGameError(N_("it is the other player's turn, not yours"))
     if held is None and state.to_move() != game.seat:
-        raise StaleGameError("it is the AI's turn, not yours")
+        raise StaleGameError(N_("it is the AI's turn, not yours"))
     if len(game.moves) != ply:
-        raise StaleGameError(f"game {game.id} is at ply {len(game.moves)}, the move was made for ply {ply}; reload it")
+        # Translators: a move sent for a ply the game has left behind (another tab moved): reload the game
+        raise StaleGameError(N_("game {game} is at ply {at}, the move was made for ply {ply}; reload it"), game=game.id,
+                             at=len(game.moves), ply=ply)
     state.check(move)
     return state
 
@@ -247,14 +251,15 @@ async def ai_move(
     no_people(who, "AI to move")
     make_bot = services.make_bot
     if make_bot is None:
-        raise ServiceMissingError("this server runs without an AI")
+        raise ServiceMissingError(N_("this server runs without an AI"))
     state = game.state()
     if len(game.moves) != body.ply:
-        raise StaleGameError(f"game {game_id} is at ply {len(game.moves)}, not {body.ply}; reload it")
+        raise StaleGameError(N_("game {game} is at ply {at}, not {ply}; reload it"), game=game_id, at=len(game.moves),
+                             ply=body.ply)
     if state.is_terminal():
-        raise GameOverError("the game is over")
+        raise GameOverError(N_("the game is over"))
     if state.to_move() != game.ai_seat:
-        raise StaleGameError("it is your turn, not the AI's")
+        raise StaleGameError(N_("it is your turn, not the AI's"))
     seed = bot_seed(game, body.ply)
 
     def decide(stop: StopSignal) -> Decision:
@@ -283,7 +288,7 @@ async def undo(game_id: GameId, body: UndoRequest, store: StoreDep, people: Peop
         no_people(who, "undo: a takeback is offered and agreed instead (POST /api/games/{id}/takeback)")
         human = [row.ply for row in game.moves if row.actor == "human"]
         if not human:
-            raise StaleGameError("nothing to undo: you have not moved yet")
+            raise StaleGameError(N_("nothing to undo: you have not moved yet"))
         return store.truncate(game_id, human[-1], expected_ply=body.ply)
 
     return view(await in_thread(take_back))
@@ -305,5 +310,6 @@ async def read_game_at(game_id: GameId, ply: Ply, store: StoreDep) -> GameView:
     to show a position of the past: its ``moves`` are the moves before it."""
     game = await in_thread(lambda: store.get(game_id))
     if ply > len(game.moves):
-        raise PlyNotFoundError(f"game {game_id} has {len(game.moves)} moves: no ply {ply}")
+        raise PlyNotFoundError(N_("game {game} has {count} moves: no ply {ply}"), game=game_id, count=len(game.moves),
+                               ply=ply)
     return view(replace(game, moves=game.moves[:ply]))

@@ -62,6 +62,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import move_from_model
+from patchwork_opt.i18n import N_, _
 from patchwork_opt.puzzles.bank import Bank, shipped_bank
 from patchwork_opt.puzzles.glicko import Rating, rate_answer
 from patchwork_opt.puzzles.kinds import BANKED, ID_PATTERN, KINDS, Judging, Puzzle, kind_of
@@ -163,11 +164,11 @@ def _answer_of(kind: PuzzleKind[Any, Any], body: AnswerRequest) -> Answer:
     """The answer in the form the puzzle's kind takes: ``AnswerError`` (422) for the other form."""
     if kind.answer == "move":
         if body.move is None:
-            raise AnswerError(f"a{'n' if kind.name[0] in 'aeiou' else ''} {kind.name} puzzle is answered with a move, "
-                              "not placements")
+            # Translators: {kind} is a kind of puzzle (endgame, exercise): keep it as it is
+            raise AnswerError(N_("this {kind} puzzle is answered with a move, not placements"), kind=kind.name)
         return move_from_model(body.move)
     if body.placements is None:
-        raise AnswerError(f"a {kind.name} puzzle is answered with placements, not a move")
+        raise AnswerError(N_("this {kind} puzzle is answered with placements, not a move"), kind=kind.name)
     return read_placements([p.model_dump() for p in body.placements])
 
 
@@ -201,7 +202,7 @@ async def answer_puzzle(puzzle_id: PuzzleId, body: AnswerRequest, puzzles: Puzzl
     if visitor is None:
         wait = creations.take(client)
         if wait:
-            raise TooManyVisitorsError(f"too many new visitors from you; retry in {wait}s", wait)
+            raise TooManyVisitorsError(_("too many new visitors from you; retry in {seconds} s", seconds=wait), wait)
         visitor = new_game_id()
         await in_thread(lambda: visitors.new_visitor(visitor, Rating()))
     known = visitor

@@ -90,11 +90,11 @@ async def review_stored_game(
     game between people with hints off (403 until it is over); a game without moves is refused (409:
     nothing to review yet). The work runs in the bounded job queue."""
     if analyses.analyse is None:
-        raise ServiceMissingError("this server runs without the game review")
+        raise ServiceMissingError(N_("this server runs without the game review"))
     game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
     review_open(game, who)
     if not game.moves:
-        raise NothingToReviewError(f"game {game_id} has no moves to review yet")
+        raise NothingToReviewError(N_("game {game} has no moves to review yet"), game=game_id)
     record = game.record
     # the page speaks to the person: "you" and "the AI", never seat numbers; between people, both
     # players read the one review: each by their seat
@@ -166,9 +166,10 @@ def _practised(game: Game, plies: Sequence[int], people: bool) -> list[int]:
     ``people``, every move is a person's: each seat practises its own)."""
     for ply in plies:
         if ply >= len(game.moves):
-            raise PlyChoiceError(f"plies: game {game.id} has {len(game.moves)} moves, so no ply {ply}")
+            raise PlyChoiceError(N_("plies: game {game} has {count} moves, so no ply {ply}"), game=game.id,
+                                 count=len(game.moves), ply=ply)
         if not people and game.moves[ply].player != game.seat:
-            raise PlyChoiceError(f"plies: ply {ply} is the AI's move, not yours")
+            raise PlyChoiceError(N_("plies: ply {ply} is the AI's move, not yours"), ply=ply)
     return sorted(set(plies))
 
 
@@ -184,7 +185,7 @@ async def mistake_puzzles_of_game(game_id: GameId, body: PractiseRequest, store:
     between people with hints off, still running; 409: a ply the game has not reached, or one that
     is the AI's move. The work runs in the bounded job queue."""
     if analyses.analyse is None:
-        raise ServiceMissingError("this server runs without the game review")
+        raise ServiceMissingError(N_("this server runs without the game review"))
     game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
     review_open(game, who)
     plies = _practised(game, body.plies, who is not None)

@@ -35,6 +35,7 @@ from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import N_
 
 
 def solvers_router(solvers: Mapping[str, Endpoint]) -> APIRouter:
@@ -99,12 +100,12 @@ async def game_hint(
     that was set up without hints)."""
     game, who = await in_thread(lambda: (store.get(game_id), people.find(game_id)))
     if who is not None and not who.hints:
-        raise SeatRefusedError(f"game {game_id} was set up without hints: none during the game")
+        raise SeatRefusedError(N_("game {game} was set up without hints: none during the game"), game=game_id)
     render = services.game_hint
     if render is None or services.analyse is None:
-        raise ServiceMissingError("this server runs without the hint solver")
+        raise ServiceMissingError(N_("this server runs without the hint solver"))
     state = game.state()
     if state.is_terminal() or (who is not None and who.resigned is not None):
-        raise GameOverError("the game is over")
+        raise GameOverError(N_("the game is over"))
     budget = limits.hint_budget
     return await worker.run(lambda stop: render(state, analyses.analysis(state, budget, stop)))

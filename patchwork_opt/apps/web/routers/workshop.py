@@ -67,7 +67,7 @@ from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.formats.picture import quilt_picture, to_svg
 from patchwork_opt.formats.png import png_bytes
 from patchwork_opt.formats.shapes import Picture
-from patchwork_opt.i18n import _
+from patchwork_opt.i18n import N_, _
 from solvers.bonus import BonusResult
 from solvers.fill import FillResult
 from solvers.model import SolveStatus
@@ -100,7 +100,7 @@ Fact = Annotated[str | None, AfterValidator(_fact_range)]
 
 def _workshop(services: ServicesDep) -> Workshop:
     if services.workshop is None:
-        raise ServiceMissingError("this server runs without the workshop's solvers")
+        raise ServiceMissingError(N_("this server runs without the workshop's solvers"))
     return services.workshop
 
 
@@ -149,7 +149,8 @@ async def quilt_of_game(game_id: GameId, ply: Ply, store: StoreDep, player: Play
     with the patches on offer then; the player to move's by default."""
     game = await in_thread(lambda: store.get(game_id))
     if ply > len(game.moves):
-        raise PlyNotFoundError(f"game {game_id} has {len(game.moves)} moves: no ply {ply}")
+        raise PlyNotFoundError(N_("game {game} has {count} moves: no ply {ply}"), game=game_id, count=len(game.moves),
+                               ply=ply)
     state = game.record.replay(ply)
     whose = player if player is not None else (0 if state.is_terminal() else state.to_move())
     return quilt_source(state, whose, Quilt(state.quilts[whose]))
@@ -322,7 +323,7 @@ def _answer_picture(job: Job) -> Picture:
     """The answer drawn as the page draws it: the quilt, the placed patches with their buttons, the verdict."""
     result = job.result
     if not isinstance(result, FillResult | BonusResult):
-        raise NoAnswerError(f"job {job.id} has no answer to export ({job.state})")
+        raise NoAnswerError(N_("job {job} has no answer to export ({state})"), job=job.id, state=job.state)
     assert isinstance(job.request, FillRequest | BonusRequest)
     placed = [(p.patch, p.mask) for p in result.placements]
     quilt = job.request.quilt_mask()
@@ -369,5 +370,5 @@ async def export_json(job_id: JobId, board: BoardDep) -> JSONResponse:
     job has no answer)."""
     job = board.get(job_id)
     if not isinstance(job.result, FillResult | BonusResult):
-        raise NoAnswerError(f"job {job.id} has no answer to export ({job.state})")
+        raise NoAnswerError(N_("job {job} has no answer to export ({state})"), job=job.id, state=job.state)
     return JSONResponse(job.result.to_json(), headers=_download(job, "json"))
