@@ -11,6 +11,18 @@ import { S, humanSeat, render, sayFor } from "./state.js";
 const PRACTISED = new Set(["mistake", "blunder"]);
 const MAX_PRACTISED = 12;  // the server's MAX_PRACTISE_PLIES: the latest ones
 
+/** Your flagged moves in words, as what exercises are made from: "your blunder", "your 12 blunders", "your
+ * 21 mistakes and blunders". @param {any[]} plies */
+function yours(plies) {
+  const mistakes = plies.filter((p) => p.label === "mistake").length, blunders = plies.length - mistakes;
+  // Translators: your flagged moves, as what exercises are made from; the phrase follows "from" and "None of"
+  // in the messages below (German: dative, Russian: genitive).
+  if (plies.length === 1) return mistakes ? t("your mistake") : t("your blunder");
+  if (!blunders) return tn("your {count} mistake", "your {count} mistakes", mistakes);
+  if (!mistakes) return tn("your {count} blunder", "your {count} blunders", blunders);
+  return tn("your {count} mistake and blunder", "your {count} mistakes and blunders", plies.length);
+}
+
 /** @param {number} [seat] whose mistakes (at one device, each player's in turn): yours by default */
 export async function practise(seat = humanSeat()) {
   const r = S.review;
@@ -29,8 +41,9 @@ export async function practise(seat = humanSeat()) {
   S.busy = true;
   showError(null);
   render();
-  $("practise-wait").textContent = tn("Making {count} exercise of your mistakes and blunders…",
-    "Making {count} exercises of your mistakes and blunders…", asked.length);
+  // Translators: {yours} is "your 12 blunders", "your mistake" ...
+  $("practise-wait").textContent = asked.length === 1 ? t("Making an exercise of {yours}…", { yours: yours(asked) })
+    : t("Making exercises of {yours}…", { yours: yours(asked) });
   try {
     const made = await api("POST", `/api/games/${id}/mistake-puzzles`,
       { plies: asked.map((/** @type {any} */ p) => p.ply), time_per_move: S.reviewAsked });
@@ -49,20 +62,23 @@ function drawPractise(made, mine) {
   const result = $("practise-result");
   result.replaceChildren();
   document.body.dataset.practised = String(made.puzzles.length);
+  // Translators: the flagged moves exercises were made from, when only the latest ones were tried:
+  // {count} of them, out of {yours} ("your 13 blunders").
+  const from = made.tried < mine.length ? t("the latest {count} of {yours}", { count: made.tried, yours: yours(mine) })
+    : yours(mine);
   if (!made.puzzles.length) {
-    result.textContent = made.tried < mine.length
-      ? t("None of the latest {count} of your {total} mistakes and blunders makes an exercise: analysed again, they "
-        + "are no longer called mistakes.", { count: made.tried, total: mine.length })
-      : tn("Your {count} mistake or blunder makes no exercise: analysed again, it is no longer called a mistake.",
-        "None of your {count} mistakes and blunders makes an exercise: analysed again, they are no longer called mistakes.",
-        made.tried);
+    // Translators: {from} is "your 2 mistakes", "the latest 12 of your 13 blunders" ...
+    result.textContent = made.tried === 1
+      ? t("None of {from} makes an exercise: analysed again, it is no longer called a mistake.", { from })
+      : t("None of {from} makes an exercise: analysed again, they are no longer called mistakes.", { from });
     return;
   }
   const moves = made.plies.map((/** @type {number} */ ply) => num(ply + 1)).join(", ");
-  // Translators: the exercises made of your mistakes, played on the Puzzles page; {moves} are move numbers
-  // ("4, 17, 30"); a link follows.
-  result.append(tn("{count} exercise of your mistakes, \"find a better move\" (before move {moves}):",
-    "{count} exercises of your mistakes, \"find a better move\" (before moves {moves}):", made.puzzles.length, { moves }), " ");
+  // Translators: the exercises made, played on the Puzzles page: {from} is "your 12 blunders" ..., {moves} are move
+  // numbers ("4, 17, 30"); a link follows.
+  result.append(tn("{count} exercise from {from}, \"find a better move\" (before move {moves}):",
+    "{count} exercises from {from}, \"find a better move\" (before moves {moves}):", made.puzzles.length,
+    { from, moves }), " ");
   const link = document.createElement("a");
   link.id = "practise-link";
   link.href = `/puzzles?set=${made.puzzles.join(",")}`;
