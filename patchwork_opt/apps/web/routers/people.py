@@ -11,12 +11,14 @@ event's data is the game's public view and its id is the view's ply; a stream re
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
+from patchwork_opt.apps.web.database import StoreUnavailableError
 from patchwork_opt.apps.web.deps import (
     ClientDep,
     CreationsDep,
@@ -55,6 +57,7 @@ from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
 
 router = APIRouter(prefix="/api", tags=["people"], route_class=WholeNumbersRoute)
+log = logging.getLogger(__name__)
 
 #: seconds a stream waits for a change before it reads its game anyway (a safety net: a change is
 #: pushed as it lands; this also ends the stream of a game that expired)
@@ -266,6 +269,13 @@ def _caught_up(store: GameStore, people: PeopleStore, game_id: str, last_seen: i
     return [_event(view) for view in missed_views(*load(store, people, game_id), last_seen)]
 
 
+def _store_down(game_id: str, exc: StoreUnavailableError) -> list[ServerSentEvent]:
+    """A stream whose read found the database gone: one warning line, nothing sent; the stream stays
+    open and reads again at the next change or recheck (the error boundary is behind it)."""
+    log.warning("stream of game %s: the game store is unavailable: %s: %s", game_id, exc.where, exc.reason)
+    return []
+
+
 @router.get("/games/{game_id}/events", response_class=EventSourceResponse,
             responses=json_answers(404, 422, 429, 503))
 async def game_events(
@@ -284,6 +294,8 @@ async def game_events(
             first = await in_thread(lambda: _caught_up(store, people, game_id, last_seen))
         except GameNotFoundError:
             return  # deleted since the stream was let in
+        except StoreUnavailableError as exc:
+            first = _store_down(game_id, exc)
         sent: ServerSentEvent | None = None
         for sent in first:
             yield sent  # type: ignore[misc]
@@ -293,6 +305,9 @@ async def game_events(
                 now = await in_thread(lambda: _event(seated_view(store, people, game_id)))
             except GameNotFoundError:
                 return  # the game expired
+            except StoreUnavailableError as exc:
+                _store_down(game_id, exc)
+                continue
             if sent is None or now.raw_data != sent.raw_data:
                 sent = now
                 yield now  # type: ignore[misc]
