@@ -86,9 +86,10 @@ class MatchSpec:
             if is_engine(name):
                 engine_command(name)  # a command line (the program itself starts with the first game)
             elif name.strip().lower() not in BOT_NAMES:
-                raise UnknownBotError(f"unknown bot {name!r} (bots: {', '.join(BOT_NAMES)}, or engine:CMD)")
+                raise UnknownBotError(_("unknown bot {name!r} (bots: {bots}, or engine:CMD)", name=name,
+                                        bots=", ".join(BOT_NAMES)))
         if self.games < 1:
-            raise MatchError(f"--games must be at least 1, got {self.games}")
+            raise MatchError(_("--games must be at least 1, got {games}", games=self.games))
         # Building the bots once checks the level, time and iterations with the registry's messages
         # (an engine's too: it gets the same level, time and iterations).
         for role in (0, 1):
@@ -246,9 +247,10 @@ BACKENDS = ("local", "ray")
 def check_run(workers: int, backend: str) -> None:
     """Refuse a bad worker count or backend before any game is played."""
     if workers < 1:
-        raise MatchError(f"--workers must be at least 1, got {workers}")
+        raise MatchError(_("--workers must be at least 1, got {workers}", workers=workers))
     if backend not in BACKENDS:
-        raise MatchError(f"unknown backend {backend!r} (expected {' or '.join(BACKENDS)})")
+        raise MatchError(_("unknown backend {backend!r} (expected {backends})", backend=backend,
+                           backends=" or ".join(BACKENDS)))
     if backend == "ray":
         try:
             import ray  # noqa: F401  (the games import it anyway: checked here before any progress is drawn)
@@ -409,7 +411,7 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
     """Wins by bot across both seats; the score difference (--p1 minus --p2) averaged per pair
     (a pair's two games form one sample, an unpaired last game its own) for the interval."""
     if not results:
-        raise MatchError("no games were played")
+        raise MatchError(_("no games were played"))
     n = len(results)
     w1 = sum(1 for r in results if r.p1_won)
     by_pair: dict[int, list[float]] = {}
@@ -417,7 +419,7 @@ def summarize(spec: MatchSpec, results: Sequence[GameResult], seconds: float = 0
         by_pair.setdefault(r.pair, []).append(float(r.scores[0] - r.scores[1]))
     pair_means = [statistics.fmean(v) for v in by_pair.values()]
     diff_mean = statistics.fmean(r.scores[0] - r.scores[1] for r in results)
-    _, diff_ci = mean_ci(pair_means)
+    _mean, diff_ci = mean_ci(pair_means)
     half = (diff_ci[1] - diff_ci[0]) / 2
     m1, ci1 = mean_ci([float(r.scores[0]) for r in results])
     m2, ci2 = mean_ci([float(r.scores[1]) for r in results])

@@ -76,7 +76,7 @@ from patchwork_opt.apps.judge import (
 )
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.clock import deadline_after
-from patchwork_opt.core.errors import PatchworkError, RecordError
+from patchwork_opt.core.errors import PatchworkError, RecordError, words
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -238,12 +238,13 @@ def takebacks_of(record: Record, states: Sequence[State]) -> tuple[int, int]:
     for i, taken in enumerate(record.takebacks):
         state = states[taken.ply] if taken.ply < len(states) else None
         if state is None or state.is_terminal():
-            raise RecordError(f"takebacks[{i}]: no move can be played at ply {taken.ply} of this record")
+            raise RecordError(_("takebacks[{i}]: no move can be played at ply {ply} of this record", i=i,
+                                ply=taken.ply))
         try:
             state.check(taken.move)
         except PatchworkError as exc:
-            raise RecordError(f"takebacks[{i}]: {taken.move} cannot have been played at ply {taken.ply}: "
-                              f"{exc}") from None
+            raise RecordError(_("takebacks[{i}]: {move} cannot have been played at ply {ply}: {error}", i=i,
+                                move=str(taken.move), ply=taken.ply, error=words(exc))) from None
         counts[state.to_move()] += 1
     return counts[0], counts[1]
 
@@ -281,7 +282,7 @@ def review_game(
     The close calls (``close_calls``) have both their positions analysed again by ``deeper``: with the
     review's own analyses, ``REFINE_DEPTH`` times as long; with ``analyse`` given, only when ``deeper`` is."""
     if not record.moves:
-        raise ReviewError("the record has no moves to review")
+        raise ReviewError(_("the record has no moves to review"))
     record.replay()  # a move the rules refuse is reported with its ply before any search
     states: list[State] = [record.initial_state()]
     for move in record.moves:
@@ -332,7 +333,7 @@ def _analysed(states: Sequence[State], moves: Sequence[Move], analyse: PositionA
             analyses.append(None)
             continue
         if stop is not None and stop.is_set():
-            raise ReviewError("the review was stopped before its end")
+            raise ReviewError(_("the review was stopped before its end"))
         analyses.append(analyse(state, [moves[i]] if i < len(moves) else []))
         if progress is not None:
             progress("analysing positions", i + 1, total)
@@ -369,7 +370,7 @@ def _close_calls_again(states: Sequence[State], moves: Sequence[Move], analyses:
     again = sorted({j for i in close_calls(plies) for j in (i, i + 1) if not states[j].is_terminal()})
     for done, j in enumerate(again, start=1):
         if stop is not None and stop.is_set():
-            raise ReviewError("the review was stopped before its end")
+            raise ReviewError(_("the review was stopped before its end"))
         analyses[j] = deeper(states[j], [moves[j]] if j < len(moves) else [])
         if progress is not None:
             progress("checking the close calls again, deeper", done, len(again))
@@ -521,7 +522,8 @@ def chart_target(path: str) -> Path:
     if not target.suffix:
         return target.with_suffix(".svg")
     if target.suffix.lower() not in CHART_SUFFIXES:
-        raise RecordError(f"--chart {path}: the chart is written as .svg or .png, not {target.suffix}")
+        raise RecordError(_("--chart {path}: the chart is written as .svg or .png, not {suffix}", path=path,
+                              suffix=target.suffix))
     return target
 
 
