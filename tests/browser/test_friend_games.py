@@ -190,6 +190,8 @@ def test_two_friends_play_a_whole_game_by_its_link_live_while_a_third_watches(
     expect(host.locator("body")).to_have_attribute("data-live", "open")
     assert "You play first" in host.inner_text("#seat-words")
     expect(host.locator("#hint")).to_be_hidden()
+    # hints off: no way to the engine while the game runs (the workshop and the analysis board)
+    expect(host.get_by_role("link", name="Open in the analysis board")).to_be_hidden()
     assert serious_violations(host) == []
 
     # whoever opens the link first takes the free seat; the host sees it, live
@@ -249,6 +251,7 @@ def test_two_friends_play_a_whole_game_by_its_link_live_while_a_third_watches(
 
     # the review for both players, and each one's mistakes as their own exercises
     for page in pages.values():
+        expect(page.get_by_role("link", name="Open in the analysis board")).to_be_visible()  # over: open
         page.select_option("#review-depth", "0.1")
         press(page, "#review-start")
         page.wait_for_selector("body[data-review-ply='0'], #error:not(:empty)", timeout=120_000)
@@ -319,6 +322,7 @@ def test_two_players_at_one_phone_play_a_whole_game_on_one_page(guest: Page, rig
     new_game(page, rigged_server, "here", seed=9, hints=True)
     expect(page.locator("body")).to_have_attribute("data-seat", "both")
     expect(page.locator("#hint")).to_be_visible()  # hints allowed (hidden when not: the game by link)
+    expect(page.get_by_role("link", name="Open in the analysis board")).to_be_visible()
     assert serious_violations(page) == []
     bought: set[int] = set()
     view = _api(rigged_server, "GET", f"/api/games/{game_id(page)}")

@@ -289,6 +289,7 @@ function drawAgainstTheAi() {
   $("legend-near").textContent = t("you");
   $("legend-far").textContent = t("the AI");
   $("actions").hidden = $("tray").hidden = button("undo").hidden = button("hint").hidden = false;
+  $("open-in").hidden = false;
   button("rematch").hidden = button("practise").hidden = false;
   button("rematch").textContent = t("Rematch");
   button("practise").textContent = t("Practise your mistakes");
@@ -300,6 +301,9 @@ function drawControls(g, people, watching) {
   $("actions").hidden = $("tray").hidden = $("people-actions").hidden = watching;
   button("undo").hidden = true;
   button("hint").hidden = !people.hints;
+  // hints off: no engine while the game runs, so no way into the workshop or the analysis board
+  // either (the server closes the review likewise until the game is over)
+  $("open-in").hidden = !people.hints && !g.state.over;
   const playing = !g.state.over && !S.busy && !watching;
   const mine = people.mine === "both" ? g.moves.length > 0
     : g.moves.some((/** @type {any} */ m) => m.player === people.mine);
