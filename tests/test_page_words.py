@@ -4,6 +4,7 @@ forms by CLDR category, and the HTML's messages found by ``pybabel extract``."""
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import warnings
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.page_words import _category_forms, extract_html, message_of
@@ -20,6 +22,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 LOCAL = "http://127.0.0.1"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +104,41 @@ def test_every_page_has_a_language_picker_and_a_lang_of_its_own() -> None:
         text = page.read_text(encoding="utf-8")
         assert '<html lang="en">' in text, page.name
         assert 'id="site-nav"' in text, f"{page.name} draws no header nav, so no language picker"
+
+
+#: A string literal of JavaScript, and a ``t(`` or ``tn(`` call whose message is literals joined with ``+``
+#: (what ``pybabel extract`` reads) or a template literal (which it does not).
+_JS_LITERAL = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+_JS_SAID = re.compile(rf"""(?<![\w$.])tn?\(\s*({_JS_LITERAL}(?:\s*\+\s*{_JS_LITERAL})*|`)""")
+
+
+def _messages_by_file() -> dict[str, set[str]]:
+    """Each file the pages' template names, and the messages it found there."""
+    with (ROOT / "patchwork_opt" / "locale" / "pages.pot").open("rb") as template:
+        catalogue = read_po(template, domain="pages")
+    found: dict[str, set[str]] = {}
+    for message in catalogue:
+        if message.id:
+            for file, _line in message.locations:
+                found.setdefault(file, set()).add(message.id if isinstance(message.id, str) else message.id[0])
+    return found
+
+
+def test_every_message_the_scripts_say_is_in_the_pages_template() -> None:
+    # pybabel's JavaScript extractor misses a t() inside a quoted attribute of a template literal
+    # (aria-label="${t(...)}") and any message written as a template literal, and such a message shows in
+    # English in every language: each call must be found in its own file's entries of pages.pot.
+    extracted = _messages_by_file()
+    missed = []
+    for script in sorted((ROOT / "patchwork_opt" / "apps" / "web" / "static" / "js").rglob("*.js")):
+        source = script.read_text(encoding="utf-8")
+        file = script.relative_to(ROOT).as_posix()
+        for call in _JS_SAID.finditer(source):
+            line = source.count("\n", 0, call.start()) + 1
+            if call.group(1) == "`":
+                missed.append(f"{file}:{line}: a template literal as the message (give t() named values instead)")
+                continue
+            message = "".join(ast.literal_eval(part) for part in re.findall(_JS_LITERAL, call.group(1)))
+            if message not in extracted.get(file, set()):
+                missed.append(f"{file}:{line}: {message!r} is not in pages.pot (say it before the template)")
+    assert missed == []

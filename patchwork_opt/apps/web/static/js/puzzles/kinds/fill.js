@@ -11,14 +11,20 @@ import { Placer, drawTray } from "../../components/placer.js";
 import { QuiltView } from "../../components/quilt.js";
 import { t, tn } from "../../components/i18n.js";
 
+// The labels are said before the template: `pybabel extract` does not read a t() call inside a quoted
+// attribute of a template literal (aria-label="${t(...)}"), so it would never reach the catalogue.
+const QUILT_LABEL = t("the quilt to fill: choose a patch, then the arrow keys move it, R and F turn it, Enter places it");
+const TRAY_LABEL = t("the chosen patch as it will be placed");
+const OPTIMUM_LABEL = t("the proven optimum");
+
 const SECTION = `
   <div id="fill-boards">
     <div class="board">
       <h2>${t("Your quilt")}</h2>
       <svg id="fill-quilt" class="quilt" role="application"
-           aria-label="${t("the quilt to fill: choose a patch, then the arrow keys move it, R and F turn it, Enter places it")}"></svg>
+           aria-label="${QUILT_LABEL}"></svg>
       <div class="tray">
-        <svg id="fill-tray-shape" class="tray-shape" role="img" aria-label="${t("the chosen patch as it will be placed")}"></svg>
+        <svg id="fill-tray-shape" class="tray-shape" role="img" aria-label="${TRAY_LABEL}"></svg>
         <p id="fill-tray-caption" class="tray-caption"></p>
       </div>
       <p id="fill-score" data-testid="fill-score"></p>
@@ -37,7 +43,7 @@ const SECTION = `
     </div>
     <div class="board" id="fill-optimum-box" hidden>
       <h2>${t("The proven optimum")}</h2>
-      <svg id="fill-optimum" class="quilt" role="img" aria-label="${t("the proven optimum")}" data-testid="optimum"></svg>
+      <svg id="fill-optimum" class="quilt" role="img" aria-label="${OPTIMUM_LABEL}" data-testid="optimum"></svg>
     </div>
   </div>`;
 
