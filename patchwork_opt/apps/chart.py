@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
+from patchwork_opt.apps.seated import Seated, chart_title, numbered
+from patchwork_opt.i18n import percent, pgettext
+
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 24, 36
 CURVE = "#3a6ea5"
@@ -33,7 +36,7 @@ class _Layout:
     marks: list[tuple[float, float, str, int, str]] = field(default_factory=list)  # (x, y, colour, ply, title)
 
 
-def _layout(first_wins: Sequence[float], marks: Sequence[Mark], names: Sequence[str]) -> _Layout:
+def _layout(first_wins: Sequence[float], marks: Sequence[Mark], seats: Sequence[Seated] | None) -> _Layout:
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     steps = max(len(first_wins) - 1, 1)
 
@@ -44,11 +47,11 @@ def _layout(first_wins: Sequence[float], marks: Sequence[Mark], names: Sequence[
         return TOP + plot_h * (1.0 - win)
 
     out = _Layout(
-        title=f"{names[0]}: chance to win (above the middle line: {names[0]} ahead; below: {names[1]})",
+        title=chart_title(*(seats or numbered())),
         middle=y(0.5),
     )
     for level in (0.0, 0.25, 0.5, 0.75, 1.0):
-        out.rules.append((y(level), "#888888" if level == 0.5 else "#dddddd", f"{level:.0%}"))
+        out.rules.append((y(level), "#888888" if level == 0.5 else "#dddddd", percent(level)))
     tick = max(1, steps // 10)
     out.ticks = [(x(ply), str(ply)) for ply in range(0, steps + 1, tick)]
     out.points = [(x(i), y(w)) for i, w in enumerate(first_wins)]
@@ -58,14 +61,21 @@ def _layout(first_wins: Sequence[float], marks: Sequence[Mark], names: Sequence[
     return out
 
 
+def axis_words() -> str:
+    """The horizontal axis's label."""
+    # Translators: the win-chance chart's horizontal axis: the plies (half-moves) of the game, counted
+    return pgettext("chart axis", "ply")
+
+
 def win_chart_svg(
     first_wins: Sequence[float],
     marks: Sequence[Mark] = (),
-    names: Sequence[str] = ("Player 1", "Player 2"),
+    seats: Sequence[Seated] | None = None,
 ) -> str:
     """``first_wins[i]``: player 1's win chance before ply i (the last entry: the result);
-    ``marks``: (ply, label, title) for each move to point out."""
-    chart = _layout(first_wins, marks, names)
+    ``marks``: (ply, label, title) for each move to point out; ``seats``: who plays (Player 1 and 2
+    when not given), for the title. Its words are in the language in effect."""
+    chart = _layout(first_wins, marks, seats)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">',
@@ -77,7 +87,9 @@ def win_chart_svg(
         parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
     for x, label in chart.ticks:
         parts.append(f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{label}</text>')
-    parts.append(f'<text x="{LEFT + (WIDTH - LEFT - RIGHT) / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle">ply</text>')
+    parts.append(
+        f'<text x="{LEFT + (WIDTH - LEFT - RIGHT) / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle">'
+        f"{escape(axis_words())}</text>")
     if chart.points:
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in chart.points)
         area = f"{chart.points[0][0]:.1f},{chart.middle:.1f} {points} {chart.points[-1][0]:.1f},{chart.middle:.1f}"
@@ -95,14 +107,14 @@ def win_chart_svg(
 def win_chart_png(
     first_wins: Sequence[float],
     marks: Sequence[Mark] = (),
-    names: Sequence[str] = ("Player 1", "Player 2"),
+    seats: Sequence[Seated] | None = None,
 ) -> bytes:
     """The same chart as ``win_chart_svg``, as the bytes of a PNG file (written whole by the
     caller, so a failed write leaves no half picture)."""
     from PIL import Image, ImageDraw, ImageFont  # Pillow is needed for this picture only
 
     s = PNG_SCALE
-    chart = _layout(first_wins, marks, names)
+    chart = _layout(first_wins, marks, seats)
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), "#ffffff")
     draw = ImageDraw.Draw(image)
     draw_shaded = ImageDraw.Draw(image, "RGBA")
@@ -113,7 +125,7 @@ def win_chart_png(
         draw.text(((LEFT - 6) * s, (y + 4) * s), label, fill="#000000", font=small, anchor="rs")
     for x, label in chart.ticks:
         draw.text((x * s, (HEIGHT - BOTTOM + 16) * s), label, fill="#000000", font=small, anchor="ms")
-    draw.text(((LEFT + (WIDTH - LEFT - RIGHT) / 2) * s, (HEIGHT - 6) * s), "ply", fill="#000000", font=small,
+    draw.text(((LEFT + (WIDTH - LEFT - RIGHT) / 2) * s, (HEIGHT - 6) * s), axis_words(), fill="#000000", font=small,
               anchor="ms")
     if chart.points:
         scaled = [(x * s, y * s) for x, y in chart.points]

@@ -74,6 +74,7 @@ from patchwork_opt.apps.judge import (
     label_words,
     position_figure,
 )
+from patchwork_opt.apps.seated import Seated, named, numbered, won_words
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.clock import deadline_after
 from patchwork_opt.core.errors import PatchworkError, RecordError, words
@@ -117,6 +118,8 @@ class PlayerReview:
     takebacks: int = 0
     #: the mean expected points lost per decision, the game's decided part included (its margin counts)
     points_per_decision: float = 0.0
+    #: who plays in this seat, for the sentences about them (``name`` is its label)
+    seated: Seated | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "accuracy": round(self.accuracy, 1), "inaccuracies": self.inaccuracies,
@@ -149,6 +152,11 @@ class GameReview:
             "summary": summary_words(self),
             "deal": self.deal.to_json() if self.deal is not None else None,
         }
+
+    def seated(self, seat: int) -> Seated:
+        """Who played in ``seat`` (a review made before seats were kept: the player's name)."""
+        player = self.players[seat]
+        return player.seated if player.seated is not None else named(player.name)
 
     def marks(self) -> list[tuple[int, str, str]]:
         """(ply, label, title) of each inaccuracy, mistake and blunder, for the chart."""
@@ -275,9 +283,11 @@ def review_game(
     analyse: PositionAnalyser | None = None,
     deeper: PositionAnalyser | None = None,
     with_deal: bool = True,
+    seats: Sequence[Seated] | None = None,
 ) -> GameReview:
     """Review every ply of ``record`` (``seconds`` or ``iterations`` per position analysed), and its deal
-    (``with_deal``); a set ``stop`` (nobody waits for the review any more) ends it with ReviewError.
+    (``with_deal``); ``seats`` says who played (the record's player names, else Player 1 and 2); a set
+    ``stop`` (nobody waits for the review any more) ends it with ReviewError.
     ``analyse(state, extra)`` replaces ``analyse_position`` for each position (the service's analysis cache).
     The close calls (``close_calls``) have both their positions analysed again by ``deeper``: with the
     review's own analyses, ``REFINE_DEPTH`` times as long; with ``analyse`` given, only when ``deeper`` is."""
@@ -301,8 +311,9 @@ def review_game(
         plies = [replace(p, analysed_win=f.analysed_win, analysed_exact=f.analysed_exact)
                  for p, f in zip(plies, first, strict=True)]
     first_wins = [figure.win for figure in figures]
-    players = _with_skill(_players(record.players or ["Player 1", "Player 2"], plies, first_wins), plies, states,
-                          taken)
+    if seats is None:
+        seats = [named(name) for name in record.players] if record.players else numbered()
+    players = _with_skill(_players(seats, plies, first_wins), plies, states, taken)
     end = states[-1]
     final = (end.score(0), end.score(1)) if end.is_terminal() else None
     return GameReview(plies, players, first_wins, final, seconds or 0.0, deal_of(record) if with_deal else None)
@@ -377,14 +388,14 @@ def _close_calls_again(states: Sequence[State], moves: Sequence[Move], analyses:
     return chained_plies(states, moves, analyses)
 
 
-def _players(names: Sequence[str], plies: Sequence[PlyReview], first_wins: Sequence[float]) -> list[PlayerReview]:
+def _players(seats: Sequence[Seated], plies: Sequence[PlyReview], first_wins: Sequence[float]) -> list[PlayerReview]:
     """Each seat's accuracy and labels counted (``_with_skill`` adds the rest)."""
     weights = volatility_weights(first_wins)
     players = []
     for seat in (0, 1):
         own = [p for p in plies if p.player == seat]
         players.append(PlayerReview(
-            name=names[seat], accuracy=accuracy_of(own, weights),
+            name=seats[seat].label(), seated=seats[seat], accuracy=accuracy_of(own, weights),
             inaccuracies=sum(p.label == "inaccuracy" for p in own), mistakes=sum(p.label == "mistake" for p in own),
             blunders=sum(p.label == BLUNDER for p in own),
         ))
@@ -417,16 +428,13 @@ def summary_words(review: GameReview) -> str:
     """What the game's result reflects, in a line above the players' figures: who won by how much,
     when the game was decided (from that move on, moves changed only the margin) and the points each
     player lost per decision, so a heavy loss never reads as a near-perfect game."""
-    names = [p.name for p in review.players]
     if review.final_scores is None:
         said = _("The game is not over")
     else:
         s0, s1 = review.final_scores
         winner = 0 if review.first_wins[-1] == 1.0 else 1
         high, low = (s0, s1) if winner == 0 else (s1, s0)
-        # Translators: a finished game's result: {winner} ("Player 1") won, {high} points to {low}
-        said = (_("{winner} won, {high} to {low}", winner=names[winner], high=high, low=low) if high != low
-                else _("{winner} won on the tie-break, {high} to {low}", winner=names[winner], high=high, low=low))
+        said = won_words(review.seated(winner), high, low)
     decided = review.decided_at
     if decided is not None and decided < len(review.plies):
         # Translators: {said} is the result ("Player 1 won, 20 to 12"); {move} the move that decided the game
@@ -531,9 +539,9 @@ def write_chart(review: GameReview, path: str) -> str:
     """Write the win-chance chart as SVG, or as PNG for a ``.png`` name, whole or not at all; the
     path written."""
     target = chart_target(path)
-    names = [p.name for p in review.players]
+    seats = [review.seated(seat) for seat in (0, 1)]
     if target.suffix.lower() == ".png":
-        write_atomic(target, win_chart_png(review.first_wins, review.marks(), names))
+        write_atomic(target, win_chart_png(review.first_wins, review.marks(), seats))
     else:
-        write_atomic(target, win_chart_svg(review.first_wins, review.marks(), names))
+        write_atomic(target, win_chart_svg(review.first_wins, review.marks(), seats))
     return str(target)

@@ -24,6 +24,7 @@ from pydantic.json_schema import SkipJsonSchema
 from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.practice import exercises_at
 from patchwork_opt.apps.review import GameReview, review_game
+from patchwork_opt.apps.seated import numbered, the_ai, you
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
     LimitsDep,
@@ -97,10 +98,9 @@ async def review_stored_game(
         raise NothingToReviewError(N_("game {game} has no moves to review yet"), game=game_id)
     record = game.record
     # the page speaks to the person: "you" and "the AI", never seat numbers; between people, both
-    # players read the one review: each by their seat
-    names = ({game.seat: "You", game.ai_seat: f"The AI ({game.ai})"} if who is None
-             else {0: "Player 1", 1: "Player 2"})
-    record.players = [names[0], names[1]]
+    # players read the one review: each by their seat (each sentence about them is said per kind)
+    by_seat = {game.seat: you(), game.ai_seat: the_ai(game.ai)}
+    seats = [by_seat[0], by_seat[1]] if who is None else numbered()
     seconds = review_seconds(game, time_per_move, limits)
     budget = ThinkBudget(seconds)  # each position's, started as its analysis starts
 
@@ -110,7 +110,7 @@ async def review_stored_game(
         def analyse(state: State, extra: Sequence[Move]) -> SearchedPosition:
             return analysis_of(state, budget, extra)
 
-        return review_game(record, seconds=seconds, stop=stop, analyse=analyse)
+        return review_game(record, seconds=seconds, stop=stop, analyse=analyse, seats=seats)
 
     return review_view(await worker.run(review), game.seat, seconds)
 

@@ -121,7 +121,7 @@ class GameReviewView(BaseModel):
 def review_view(review: GameReview, seat: int, seconds_per_move: float) -> GameReviewView:
     plies = [ReviewedPly.model_validate(reviewed_ply(p)) for p in review.plies]
     data = review.to_json()
-    chart = win_chart_svg(review.first_wins, review.marks(), [p.name for p in review.players])
+    chart = win_chart_svg(review.first_wins, review.marks(), [review.seated(0), review.seated(1)])
     return GameReviewView(
         plies=plies, players=[ReviewedPlayer.model_validate(p) for p in data["players"]],
         first_wins=data["first_wins"], final_scores=data["final_scores"], decided_at=data["decided_at"],
