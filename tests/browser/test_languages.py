@@ -23,6 +23,7 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import Browser, Page, expect
 from served_pages import (  # noqa: F401  (fixtures browser, server, served_db, rigged_server, rigged_db, rigged_store)
+    SCREENS,
     advancing_game,
     browser_fixture,
     checked_page,
@@ -42,7 +43,6 @@ pytestmark = pytest.mark.slow
 #: The pages wholly translated, and what each shows once ready.
 PAGES = {"/workshop": "body[data-ready='true']", "/analysis": "body[data-ready='true']", "/rules": "#site-nav a",
          "/puzzles": "body[data-ready='true'][data-busy='false']", "/": "body[data-ready='true']"}
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 #: The visible text of a page, a text node (or a read attribute) at a time: the picker's language
 #: names (each in itself), <code> (commands) and what the argument's selector matches left out.
@@ -100,9 +100,10 @@ def outside_the_catalogue(text: str) -> str:
     return left if re.search(r"[A-Za-z]{2,}", left) else ""
 
 
-@pytest.fixture(name="sized", params=sorted(SIZES))
+@pytest.fixture(name="sized", params=sorted(SCREENS))
 def sized_fixture(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    for page in checked_page(browser, viewport=SIZES[request.param]):
+    """A checked page at each of ``SCREENS`` (test_languages_puzzles.py uses it too)."""
+    for page in checked_page(browser, **SCREENS[request.param]):
         page.set_default_timeout(120_000)
         yield page
 
@@ -169,7 +170,7 @@ def test_the_game_screen_speaks_the_language_during_and_after_a_game(sized: Page
 
 @pytest.mark.parametrize("lang", ["en-XA", "de"])
 def test_a_game_between_people_speaks_the_language(browser: Browser, rigged_server: str, lang: str) -> None:
-    for page in checked_page(browser, viewport=SIZES["desktop"]):
+    for page in checked_page(browser, **SCREENS["desktop"]):
         page.set_default_timeout(120_000)
         start(page, rigged_server, lang, "friend")  # the invite link, who plays first
         page.click("#advance")

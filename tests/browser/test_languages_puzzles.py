@@ -3,25 +3,32 @@
 task) together. In the pseudo-locale (``?lang=en-XA``) at desktop and phone size an endgame and a
 fill show no visible text outside the catalogues; in German, French and Russian (an endgame; a fill in
 German) they show no English message of either catalogue, nothing overflowing its box, and axe-core
-finds nothing serious (in German). The checks are test_languages.py's, imported."""
+finds nothing serious (in German). The checks and the ``sized`` page (at each of served_pages.SCREENS)
+are test_languages.py's, imported."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 
 import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import Browser, Page
 from served_pages import (  # noqa: F401  (fixtures browser, server, served_db)
+    SCREENS,
     browser_fixture,
     checked_page,
     serious_violations,
     served_db_fixture,
     server_fixture,
 )
-from test_languages import OVERFLOWING, SIZES, VISIBLE_TEXT, english_messages, outside_the_catalogue
+from test_languages import (  # noqa: F401  (fixture sized)
+    OVERFLOWING,
+    VISIBLE_TEXT,
+    english_messages,
+    outside_the_catalogue,
+    sized_fixture,
+)
 
 from patchwork_opt.i18n import DOMAIN, LOCALE_DIR
 from patchwork_opt.puzzles.bank import shipped_bank
@@ -52,13 +59,6 @@ def english_said(code: str) -> frozenset[str]:
     return frozenset(found)
 
 
-@pytest.fixture(name="sized", params=sorted(SIZES))
-def sized_fixture(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    for page in checked_page(browser, viewport=SIZES[request.param]):
-        page.set_default_timeout(120_000)
-        yield page
-
-
 def opened(page: Page, server: str, kind: str, lang: str) -> Page:
     """The puzzles page in ``lang`` with the puzzle of ``kind`` open, its task and board drawn."""
     puzzle = PUZZLES[kind]
@@ -68,13 +68,7 @@ def opened(page: Page, server: str, kind: str, lang: str) -> Page:
     return page
 
 
-#: The fill's quilt says its aria-label through ``t()`` inside a template literal (js/puzzles/kinds/fill.js),
-#: which ``pybabel extract`` does not read, so it is missing from the pages catalogue: known, strict (this
-#: fails as soon as the label is in the catalogue, and the mark must go).
-FILL_LABEL_ESCAPES = pytest.mark.xfail(strict=True, reason="the fill quilt's aria-label is not in pages.pot")
-
-
-@pytest.mark.parametrize("kind", ["endgame", pytest.param("fill", marks=FILL_LABEL_ESCAPES)])
+@pytest.mark.parametrize("kind", ["endgame", "fill"])
 def test_an_opened_puzzle_in_the_pseudo_locale_has_no_text_outside_the_catalogues(sized: Page, server: str,
                                                                                    kind: str) -> None:
     opened(sized, server, kind, "en-XA")
@@ -85,7 +79,7 @@ def test_an_opened_puzzle_in_the_pseudo_locale_has_no_text_outside_the_catalogue
 @pytest.mark.parametrize(("kind", "code"), [("endgame", "de"), ("endgame", "fr"), ("endgame", "ru"), ("fill", "de")])
 def test_an_opened_puzzle_leaves_no_english_no_overflow_and_is_accessible(browser: Browser, server: str, kind: str,
                                                                           code: str) -> None:
-    for page in checked_page(browser, viewport=SIZES["desktop"]):
+    for page in checked_page(browser, **SCREENS["desktop"]):
         opened(page, server, kind, code)
         assert page.evaluate("() => document.documentElement.lang") == code
         shown = page.evaluate(VISIBLE_TEXT)
