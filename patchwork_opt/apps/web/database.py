@@ -120,7 +120,8 @@ class Database(ABC):
     def failed(self, exc: BaseException) -> StoreError:
         """The one-line error for a database that cannot be used."""
         first = exc.reason if isinstance(exc, StoreUnavailableError) else first_line(exc)
-        return StoreError(f"{self.where}: cannot use it as the games database ({first})")
+        # Translators: {where} is the database's file or address; {reason} what went wrong (in English)
+        return StoreError(N_("{where}: cannot use it as the games database ({reason})"), where=self.where, reason=first)
 
     def unavailable(self, exc: BaseException) -> StoreUnavailableError:
         """The error for a database that stopped answering mid-request (``exc``: the driver's)."""

@@ -21,6 +21,7 @@ from patchwork_opt.apps.web.errors import SeatRefusedError, SecretMissingError
 from patchwork_opt.apps.web.game_store import Game, GameStore
 from patchwork_opt.apps.web.people_store import Opponent, People, PeopleStore, new_secret, secret_hash
 from patchwork_opt.core.state import State
+from patchwork_opt.i18n import N_
 
 #: longest secret read (ours are 43 characters): anything longer is wrong without hashing it
 MAX_SECRET_CHARS = 128
@@ -41,7 +42,8 @@ async def declared_secret(credentials: Annotated[HTTPAuthorizationCredentials | 
     without one, before anything else about the request is looked at."""
     secret = _secret_of(credentials)
     if secret is None:
-        raise SecretMissingError("this is a seat's action: send your seat's secret (Authorization: Bearer <secret>)")
+        raise SecretMissingError(
+            N_("this is a seat's action: send your seat's secret (Authorization: Bearer <secret>)"))
     return secret
 
 
@@ -63,10 +65,12 @@ def seats_held(people: People, secret: str | None) -> frozenset[int]:
     """The seats ``secret`` holds in the game: 401 without one, 403 when it holds none."""
     if secret is None:
         raise SecretMissingError(
-            f"game {people.game_id} is between people: send your seat's secret (Authorization: Bearer <secret>)")
+            N_("game {game} is between people: send your seat's secret (Authorization: Bearer <secret>)"),
+            game=people.game_id)
     held = people.seats_of(secret)
     if not held:
-        raise SeatRefusedError(f"that secret holds no seat of game {people.game_id}: spectators watch, seats act")
+        raise SeatRefusedError(N_("that secret holds no seat of game {game}: spectators watch, seats act"),
+                               game=people.game_id)
     return held
 
 
@@ -75,7 +79,8 @@ def acting_seat(held: frozenset[int], asked: int | None, usual: int) -> int:
     holds, or, when it holds both (one device), ``usual``."""
     if asked is not None:
         if asked not in held:
-            raise SeatRefusedError(f"your secret does not hold seat {asked}")
+            # Translators: {seat} is a seat's number in the API, 0 or 1
+            raise SeatRefusedError(N_("your secret does not hold seat {seat}"), seat=asked)
         return asked
     return next(iter(held)) if len(held) == 1 else usual
 

@@ -27,6 +27,7 @@ from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.i18n import N_
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 #: seconds the answers in flight get to finish once the server is told to stop
@@ -92,7 +93,8 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise ServeError(f"--host {host}: cannot resolve it ({exc.strerror})") from None
+        # Translators: {reason} is the system's reason, in English
+        raise ServeError(N_("--host {host}: cannot resolve it ({reason})"), host=host, reason=exc.strerror) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -104,8 +106,11 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise ServeError(f"port {port} on {host} is already in use (choose another with --port)") from None
-        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            raise ServeError(N_("port {port} on {host} is already in use (choose another with --port)"), port=port,
+                             host=host) from None
+        # Translators: {reason} is the system's reason, in English
+        raise ServeError(N_("cannot listen on {host}:{port}: {reason}"), host=host, port=port,
+                         reason=exc.strerror or str(exc)) from None
     sock.set_inheritable(True)
     return sock
 

@@ -51,7 +51,7 @@ from patchwork_opt.apps.web.jobs import ClientBusyError, QueueFullError
 from patchwork_opt.apps.web.services import LiveEvents
 from patchwork_opt.core.errors import PatchworkError, words
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.i18n import current, using
+from patchwork_opt.i18n import N_, current, using
 
 #: seconds a worker may take to start (import, load the compiled searches) before a stream gives up
 START_SECONDS = 300.0
@@ -284,7 +284,7 @@ class AnalysisPool:
             while not worker.ready.is_set() and time.monotonic() - waited < START_SECONDS:
                 await asyncio.sleep(READY_POLL_SECONDS)  # only while the workers start
             if not worker.alive or not worker.ready.is_set():
-                raise AnalysisFailedError("the analysis worker could not start; retry later")
+                raise AnalysisFailedError(N_("the analysis worker could not start; retry later"))
         except BaseException:
             self._ended(sid)
             raise

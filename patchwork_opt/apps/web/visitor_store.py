@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 
 from patchwork_opt.apps.web.database import Connection, Database, Schema
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.glicko import Rating
 from patchwork_opt.puzzles.stores import RETRY_AFTER, RatedAnswer, RateFn, VisitorNotFoundError, VisitorStats
 
@@ -84,7 +85,7 @@ class SqlVisitorStore:
                 "SELECT rating, deviation, volatility FROM visitors WHERE id = ?", (visitor_id,)
             ).fetchone()
         if row is None:
-            raise VisitorNotFoundError(f"no puzzle solver with visitor id {visitor_id!r}")
+            raise VisitorNotFoundError(N_("no puzzle solver with visitor id {visitor!r}"), visitor=visitor_id)
         return Rating(*row)
 
     def puzzle_rating(self, puzzle_id: str, start: Rating) -> Rating:
@@ -107,7 +108,7 @@ class SqlVisitorStore:
                 "WHERE v.id = ?", (visitor_id,)
             ).fetchone()
         if row is None:
-            raise VisitorNotFoundError(f"no puzzle solver with visitor id {visitor_id!r}")
+            raise VisitorNotFoundError(N_("no puzzle solver with visitor id {visitor!r}"), visitor=visitor_id)
         return VisitorStats(Rating(*row[:3]), int(row[3]), int(row[4]), int(row[5]))
 
     def due_retries(self, visitor_id: str) -> list[str]:
@@ -131,7 +132,7 @@ class SqlVisitorStore:
                 f"SELECT rating, deviation, volatility FROM visitors WHERE id = ?{self.db.row_lock}", (visitor_id,)
             ).fetchone()
             if row is None:
-                raise VisitorNotFoundError(f"no puzzle solver with visitor id {visitor_id!r}")
+                raise VisitorNotFoundError(N_("no puzzle solver with visitor id {visitor!r}"), visitor=visitor_id)
             outcome = self._rated(conn, visitor_id, Rating(*row), puzzle_id, correct, start, rate if rated else None)
             return self._habits(conn, visitor_id, puzzle_id, correct, streak, outcome)
 

@@ -49,6 +49,7 @@ from patchwork_opt.formats.models import RecordModel, move_from_model
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
 from patchwork_opt.formats.setup import PhysicalSetup, setup_state
+from patchwork_opt.i18n import N_
 
 
 async def _start_workers(streams: StreamsDep) -> None:
@@ -75,7 +76,9 @@ async def game_position(game_id: GameId, ply: Ply, store: StoreDep) -> BoardPosi
     notation, to open on the board."""
     game = await in_thread(lambda: store.get(game_id))
     if ply > len(game.moves):
-        raise PlyNotFoundError(f"game {game_id} has {len(game.moves)} moves: no ply {ply}")
+        # Translators: {moves} is the game's number of moves so far; {ply} the one asked for
+        raise PlyNotFoundError(N_("game {game} has {moves} moves: no ply {ply}"), game=game_id, moves=len(game.moves),
+                               ply=ply)
     return board_position(game.record.replay(ply), game=game_id, ply=ply)
 
 
@@ -137,7 +140,7 @@ async def live_stream(
     """The live analysis a stream reads (a dependency, so that a refusal is an error answer before
     the stream starts), stopped when the request ends."""
     if streams is None:
-        raise ServiceMissingError("this server runs without live analysis")
+        raise ServiceMissingError(N_("this server runs without live analysis"))
     require_running(state)
     stream = await streams.open(client, to_notation(state), limits.max_analysis_seconds if seconds is None
                                 else seconds, lines)

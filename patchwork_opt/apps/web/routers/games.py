@@ -120,10 +120,11 @@ def people_of(people: People | None, game_id: str) -> People:
     return people
 
 
-def no_people(people: People | None, what: str) -> None:
-    """409 for the AI's actions (its move, undo) asked of a game between people."""
+def no_people(people: People | None, refusal: str) -> None:
+    """409 for the AI's actions (its move, undo) asked of a game between people: ``refusal`` is the
+    whole message (marked with ``N_``), with the game as ``{game}``."""
     if people is not None:
-        raise NotBetweenPeopleError(f"game {people.game_id} is between people: it has no {what}")
+        raise NotBetweenPeopleError(refusal, game=people.game_id)
 
 
 @router.get("/ais")
@@ -248,7 +249,7 @@ async def ai_move(
     """Let the AI choose and play its move (in the job queue, its time capped by the server; the
     solver AI plays from the shared analysis cache)."""
     game, who = await in_thread(lambda: load(store, people, game_id))
-    no_people(who, "AI to move")
+    no_people(who, N_("game {game} is between people: it has no AI to move"))
     make_bot = services.make_bot
     if make_bot is None:
         raise ServiceMissingError(N_("this server runs without an AI"))
@@ -270,7 +271,7 @@ async def ai_move(
     try:
         state.check(decision.move)
     except PatchworkError as exc:
-        raise AiFaultError(f"the AI chose an illegal move {decision.move}: {exc}") from None
+        raise AiFaultError(N_("the AI chose an illegal move {move}: {error}"), move=decision.move, error=exc) from None
     return view(await in_thread(
         lambda: store.append(game_id, body.ply, decision.move, actor="ai", reason=decision.reason)
     ))
@@ -285,7 +286,9 @@ async def undo(game_id: GameId, body: UndoRequest, store: StoreDep, people: Peop
 
     def take_back() -> Game:
         game, who = load(store, people, game_id)
-        no_people(who, "undo: a takeback is offered and agreed instead (POST /api/games/{id}/takeback)")
+        # Translators: the address in parentheses is the API's (with the game id), kept as it is
+        no_people(who, N_("game {game} is between people: it has no undo: a takeback is offered and agreed instead "
+                          "(POST /api/games/{game}/takeback)"))
         human = [row.ply for row in game.moves if row.actor == "human"]
         if not human:
             raise StaleGameError(N_("nothing to undo: you have not moved yet"))

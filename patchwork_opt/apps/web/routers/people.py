@@ -55,6 +55,7 @@ from patchwork_opt.apps.web.seating import (
 )
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import State
+from patchwork_opt.i18n import N_
 
 router = APIRouter(prefix="/api", tags=["people"], route_class=WholeNumbersRoute)
 log = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: F
         for seat in (0, 1):
             if not who.taken(seat) and not who.held[seat] and people.join(game_id, seat, secret_hash(secret)):
                 return SeatSecret(seat=0 if seat == 0 else 1, secret=secret)
-        raise SeatsTakenError(f"both seats of game {game_id} are taken: you can watch it")
+        raise SeatsTakenError(N_("both seats of game {game} are taken: you can watch it"), game=game_id)
 
     joined = await in_thread(join)
     uncached(response)
@@ -120,16 +121,19 @@ async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSec
     def offer() -> GameView:
         game, who, held = _seated(store, people, game_id, secret)
         if _over(game, who):
-            raise GameOverError("the game is over")
+            raise GameOverError(N_("the game is over"))
         seat = acting_seat(held, body.seat, game.moves[-1].player if game.moves else next(iter(held)))
         if len(game.moves) != body.ply:
-            raise StaleGameError(f"game {game_id} is at ply {len(game.moves)}, the offer was made at {body.ply}")
+            # Translators: a take-back offer came late: the game moved on from ply {offered} to {ply}
+            raise StaleGameError(N_("game {game} is at ply {ply}, the offer was made at {offered}"), game=game_id,
+                                 ply=len(game.moves), offered=body.ply)
         if not any(row.player == seat for row in game.moves):
-            raise StaleGameError(f"seat {seat} has no move to take back")
+            # Translators: {seat} is a seat's number in the API, 0 or 1
+            raise StaleGameError(N_("seat {seat} has no move to take back"), seat=seat)
         if not people.offer_takeback(game_id, Takeback(seat, body.ply, len(game.takebacks))):
             if people_of(people.find(game_id), game_id).resigned is not None:  # meanwhile
-                raise GameOverError("the game is over: a player resigned")
-            raise StaleGameError("a takeback is already offered: it is answered first")
+                raise GameOverError(N_("the game is over: a player resigned"))
+            raise StaleGameError(N_("a takeback is already offered: it is answered first"))
         return seated_view(store, people, game_id)
 
     return await _published(feed, game_id, offer)
@@ -147,11 +151,11 @@ async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSec
         game, who, held = _seated(store, people, game_id, secret)
         offer = who.takeback
         if offer is None or offer.ply != len(game.moves) or offer.seq != len(game.takebacks) or offer.ply != body.ply:
-            raise StaleGameError(f"no takeback is offered at ply {body.ply} of game {game_id}")
+            raise StaleGameError(N_("no takeback is offered at ply {ply} of game {game}"), ply=body.ply, game=game_id)
         if 1 - offer.seat not in held:
-            raise SeatRefusedError("a takeback is answered by the other player")
+            raise SeatRefusedError(N_("a takeback is answered by the other player"))
         if not people.clear_takeback(game_id, offer):
-            raise StaleGameError("the takeback was answered meanwhile")
+            raise StaleGameError(N_("the takeback was answered meanwhile"))
         if body.accept:
             keep = max(row.ply for row in game.moves if row.player == offer.seat)
             store.truncate(game_id, keep, expected_ply=offer.ply, guard=unresigned(game_id))
@@ -169,10 +173,10 @@ async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, st
     def give_up() -> GameView:
         game, who, held = _seated(store, people, game_id, secret)
         if _over(game, who):
-            raise GameOverError("the game is over")
+            raise GameOverError(N_("the game is over"))
         seat = acting_seat(held, body.seat, game.state().to_move())
         if not people.resign(game_id, seat):
-            raise GameOverError("the game is over: a player resigned")
+            raise GameOverError(N_("the game is over: a player resigned"))
         return seated_view(store, people, game_id)
 
     return await _published(feed, game_id, give_up)
@@ -183,7 +187,7 @@ def _rematch_asked(store: GameStore, people: PeopleStore, game_id: str, secret: 
     403 for a wrong secret; 409 while the game runs)."""
     game, who, held = _seated(store, people, game_id, secret)
     if not _over(game, who):
-        raise StaleGameError("the game is not over yet: a rematch follows it")
+        raise StaleGameError(N_("the game is not over yet: a rematch follows it"))
     return game, who, next(iter(held))
 
 
@@ -203,7 +207,8 @@ def _rematch(store: GameStore, people: PeopleStore, game: Game, who: People, sea
     assert who.rematch is not None
     fresh = new_secret()
     if who.opponent == "here" or not people.join(who.rematch, 1 - seat, secret_hash(fresh), held=True):
-        raise SeatsTakenError(f"your seat of the rematch {who.rematch} is taken already")
+        # Translators: {game} is the rematch's game id
+        raise SeatsTakenError(N_("your seat of the rematch {game} is taken already"), game=who.rematch)
     return CreatedGame(**seated_view(store, people, who.rematch).model_dump(exclude={"seat"}),
                        seat=swapped, secret=fresh, invite=invite_path(who.rematch))
 
