@@ -18,6 +18,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import words_in as move_words
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import using
 
 #: Player 2 to move before move 11 of a recorded game: UCT's best move leaves the next ones unvisited
 #: for seconds there (the analysis board's lines 2 and 3 stood still while line 1 grew)
@@ -102,6 +103,11 @@ def test_a_snapshot_says_each_line_in_the_players_words() -> None:
             assert text == f"Player {walk.to_move() + 1}: {move_words(walk, move)}"
             walk.apply(move)  # the line is playable move by move, leather placements included
     assert len(snapshot_json(state, snapshot)["lines"]) <= MAX_LINES
+    # in Russian, each step of a line is one Russian sentence, the player's seat and the move in words
+    with using("ru"):
+        said = snapshot_json(state, snapshot, 1)["lines"][0]
+        first = Move.from_json(said["line_moves"][0]["move"])
+        assert said["line"][0] == f"Игрок {state.to_move() + 1}: {move_words(state, first)}"
 
 
 def test_the_sampling_searchs_unlisted_leather_placement_is_said_where_it_happens() -> None:

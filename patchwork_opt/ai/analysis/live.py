@@ -47,7 +47,8 @@ from patchwork_opt.core.clock import EXACT_SHARE, LINES_SHARE, PROBE_SHARE, Cloc
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.core.words import player_name, words_in
+from patchwork_opt.core.words import words_in
+from patchwork_opt.i18n import _
 
 #: seconds from the start to the first snapshot, and between snapshots after it
 FIRST_SNAPSHOT = 0.15
@@ -349,6 +350,12 @@ def margin_bounds(m: AnalysedMove) -> tuple[float | None, float | None]:
     return None, None
 
 
+def line_step_words(player: int, move_words: str) -> str:
+    """A move of a line with who makes it: ``Player 2: advance 3 spaces (+3 buttons)``."""
+    # Translators: a move of the analysis's line: who makes it (Player 1 or 2) and the move in words
+    return _("Player {number}: {move}", number=player + 1, move=move_words)
+
+
 def line_json(state: State, m: AnalysedMove) -> dict[str, Any]:
     """One line of a snapshot as the stream, ``hint --watch --json`` and the page read it."""
     said = spoken_line(state, m.line or (m.move,))
@@ -364,7 +371,7 @@ def line_json(state: State, m: AnalysedMove) -> dict[str, Any]:
         "margin_at_most": at_most,
         "outcome": position.outcome_words(m),
         "visits": m.visits,
-        "line": [f"{player_name(p)}: {text}" for p, _, text in said],
+        "line": [line_step_words(p, text) for p, _, text in said],
         "line_moves": [{"player": p, "move": move.to_json()} for p, move, _ in said],
     }
 
