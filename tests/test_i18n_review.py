@@ -1,6 +1,6 @@
-"""A game's review speaks the reader's language about its players: "you" and "the AI" in whole
-sentences per kind of player (never an English name in a German sentence), and its win-chance
-chart's title, axis and percentages in the language asked for."""
+"""The service speaks the reader's language about a game: a review names "you" and "the AI" in whole
+sentences per kind of player (never an English name in a German sentence), its win-chance chart's
+title, axis and percentages follow the language asked for, and so do a friends' game's refusals."""
 
 from __future__ import annotations
 
@@ -25,23 +25,29 @@ FAST = 0.05
 
 
 @pytest.fixture(scope="module")
-def reviews(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
-    """One game against the greedy AI, six plies in, reviewed in English and in German."""
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     app = create_app(tmp_path_factory.mktemp("review") / "games.db", web_services(max_ai_seconds=FAST))
     with TestClient(app, base_url=LOCAL) as c:
-        game = c.post("/api/games", json={"seed": 5, "ai": "greedy"}).json()
-        url = f"/api/games/{game['id']}"
-        while game["ply"] < 6:
-            if game["ai_to_move"]:
-                game = c.post(f"{url}/ai-move", json={"ply": game["ply"]}).json()
-            else:
-                game = c.post(f"{url}/moves", json={"ply": game["ply"], "move": {"type": "advance"}}).json()
-        said = {}
-        for code in ("en", "de"):
-            response = c.get(f"{url}/review", params={"time_per_move": FAST, "lang": code})
-            assert response.status_code == 200, response.text
-            said[code] = response.json()
-        yield said
+        yield c
+
+
+@pytest.fixture(scope="module")
+def reviews(client: TestClient) -> dict[str, dict[str, Any]]:
+    """One game against the greedy AI, six plies in, reviewed in English and in German."""
+    c = client
+    game = c.post("/api/games", json={"seed": 5, "ai": "greedy"}).json()
+    url = f"/api/games/{game['id']}"
+    while game["ply"] < 6:
+        if game["ai_to_move"]:
+            game = c.post(f"{url}/ai-move", json={"ply": game["ply"]}).json()
+        else:
+            game = c.post(f"{url}/moves", json={"ply": game["ply"], "move": {"type": "advance"}}).json()
+    said = {}
+    for code in ("en", "de"):
+        response = c.get(f"{url}/review", params={"time_per_move": FAST, "lang": code})
+        assert response.status_code == 200, response.text
+        said[code] = response.json()
+    return said
 
 
 def test_a_german_review_names_you_and_the_ai_in_german(reviews: dict[str, dict[str, Any]]) -> None:
@@ -74,3 +80,17 @@ def test_who_won_is_one_sentence_per_kind_of_player(code: str, yours: str, ais: 
             assert won_words(named("Anna"), 20, 12) == named_won
         title = chart_title(you(), the_ai("greedy"))
     assert "You" not in title and "The AI" not in title and "(greedy)" in title
+
+
+def test_a_friends_game_refuses_in_the_language_asked_for(client: TestClient) -> None:
+    made = client.post("/api/games", json={"opponent": "friend", "seat": 0}).json()
+    assert client.post(f"/api/games/{made['id']}/join").status_code == 200
+    full = client.post(f"/api/games/{made['id']}/join", params={"lang": "de"})
+    assert full.status_code == 409 and full.json()["detail"] == (
+        f"beide Plätze der Partie {made['id']} sind besetzt: Du kannst zuschauen")
+    early = client.post(f"/api/games/{made['id']}/rematch", params={"lang": "fr"},
+                        headers={"Authorization": f"Bearer {made['secret']}"})
+    assert early.status_code == 409 and early.json()["detail"] == (
+        "la partie n'est pas encore terminée : une revanche vient après")
+    english = client.post(f"/api/games/{made['id']}/join")
+    assert english.json()["detail"] == f"both seats of game {made['id']} are taken: you can watch it"

@@ -18,6 +18,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patchwork_opt.apps.web.jobs import BusyError
+from patchwork_opt.i18n import _
 
 #: The page loads only its own script and style, and may be framed by nobody.
 PAGE_CSP = (
@@ -141,7 +142,8 @@ class CreationLimit:
         """Count a new game of ``client``, or raise ``TooManyGamesError`` saying when to retry."""
         wait = self.take(client)
         if wait:
-            raise TooManyGamesError(f"too many new games from you; retry in {wait}s", wait)
+            # Translators: {wait} is a number of seconds ("retry in 30s")
+            raise TooManyGamesError(_("too many new games from you; retry in {wait}s", wait=wait), wait)
 
     def take(self, client: str, now: float | None = None) -> int:
         """0 if ``client`` may create a game now (and counts it), else the seconds to wait."""

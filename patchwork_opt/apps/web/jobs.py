@@ -29,7 +29,7 @@ from starlette.types import Receive
 
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.i18n import _
+from patchwork_opt.i18n import _, ngettext
 
 T = TypeVar("T")
 #: A slot freed by an abandoned job is handed on after this long, so that when many clients give
@@ -124,7 +124,7 @@ class JobQueue:
             job.cancel()
             with contextlib.suppress(BaseException):
                 await job
-            raise ClientGoneError("the client went away; its job was dropped")
+            raise ClientGoneError(_("the client went away; its job was dropped"))
         finally:
             if watcher is not None:
                 watcher.cancel()
@@ -154,7 +154,9 @@ class JobQueue:
     def _admit(self, client: str) -> None:
         if self._jobs.get(client, 0) >= self.client_jobs:
             raise ClientBusyError(
-                f"you already have {self.client_jobs} solver or AI jobs queued or running; retry later",
+                ngettext("you already have {count} solver or AI job queued or running; retry later",
+                         "you already have {count} solver or AI jobs queued or running; retry later",
+                         self.client_jobs),
                 self.retry_after,
             )
         if not self._can_start(client):

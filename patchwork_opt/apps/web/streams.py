@@ -51,7 +51,7 @@ from patchwork_opt.apps.web.jobs import ClientBusyError, QueueFullError
 from patchwork_opt.apps.web.services import LiveEvents
 from patchwork_opt.core.errors import PatchworkError, words
 from patchwork_opt.core.stop import StopSignal
-from patchwork_opt.i18n import N_, current, using
+from patchwork_opt.i18n import N_, current, ngettext, using
 
 #: seconds a worker may take to start (import, load the compiled searches) before a stream gives up
 START_SECONDS = 300.0
@@ -257,11 +257,13 @@ class AnalysisPool:
         now = time.monotonic()
         if self.running >= self.capacity:
             raise AnalysesBusyError(
-                f"this server runs {self.capacity} live analyses at once, all taken; retry later",
+                ngettext("this server runs {count} live analysis at once, all taken; retry later",
+                         "this server runs {count} live analyses at once, all taken; retry later", self.capacity),
                 self._retry_after(now, None))
         if sum(1 for s, _ in self._streams.values() if s.client == client) >= self.per_client:
             raise ClientAnalysesError(
-                f"you already run {self.per_client} live analyses at once; close one or retry later",
+                ngettext("you already run {count} live analysis at once; close it or retry later",
+                         "you already run {count} live analyses at once; close one or retry later", self.per_client),
                 self._retry_after(now, client))
 
     def _retry_after(self, now: float, client: str | None) -> int:
