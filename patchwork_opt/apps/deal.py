@@ -36,7 +36,7 @@ from patchwork_opt.core.catalogue import LEATHER_PRINTINGS
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
-from patchwork_opt.i18n import _, number, percent
+from patchwork_opt.i18n import N_, _, number, percent
 
 #: The deal's analysis: iterations of the review's position analysis at the start, and its seed.
 #: 20,000 iterations take about a quarter second of one core (within the review's default half second
@@ -112,7 +112,7 @@ def read_deal_averages(path: str | Path) -> dict[str, DealAverage]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if data.get("format") != DEAL_FORMAT:
-            raise DealFileError(f"{path}: not a deal file of format {DEAL_FORMAT}")
+            raise DealFileError(N_("{path}: not a deal file of format {format}"), path=path, format=DEAL_FORMAT)
         same = (data["iterations"] == DEAL_ITERATIONS and data["seed"] == DEAL_SEED
                 and all(data[k] == v for k, v in analysis_digests().items()))
         if not same:
@@ -121,7 +121,8 @@ def read_deal_averages(path: str | Path) -> dict[str, DealAverage]:
                                   float(p["interval"][1]))
                 for name, p in data["printings"].items()}
     except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
-        raise DealFileError(f"{path}: cannot read the deal's averages ({exc})") from None
+        # Translators: {reason} is what went wrong, in English
+        raise DealFileError(N_("{path}: cannot read the deal's averages ({reason})"), path=path, reason=exc) from None
 
 
 @functools.cache

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+from patchwork_opt.apps.solutions import fill_phase_words
 from patchwork_opt.i18n import _, number
 
 
@@ -38,8 +39,9 @@ def solve_status(label: str) -> Iterator[Callable[[float | None, float, str], No
 
         def report(best: float | None, bound: float, phase: str) -> None:
             # Translators: a solver's progress: {phase} its stage, {best} the best value found yet, {bound} its bound
-            status.update(_("{label} ({phase}): best {best}   bound {bound}", label=label, phase=phase,
-                            best=number(best) if best is not None else "-", bound=number(bound)))
+            status.update(_("{label} ({phase}): best {best}   bound {bound}", label=label,
+                            phase=fill_phase_words(phase), best=number(best) if best is not None else "-",
+                            bound=number(bound)))
 
         yield report
 

@@ -347,7 +347,7 @@ def _analysed(states: Sequence[State], moves: Sequence[Move], analyse: PositionA
             raise ReviewError(_("the review was stopped before its end"))
         analyses.append(analyse(state, [moves[i]] if i < len(moves) else []))
         if progress is not None:
-            progress("analysing positions", i + 1, total)
+            progress(_("analysing positions"), i + 1, total)
     return analyses
 
 
@@ -384,7 +384,7 @@ def _close_calls_again(states: Sequence[State], moves: Sequence[Move], analyses:
             raise ReviewError(_("the review was stopped before its end"))
         analyses[j] = deeper(states[j], [moves[j]] if j < len(moves) else [])
         if progress is not None:
-            progress("checking the close calls again, deeper", done, len(again))
+            progress(_("checking the close calls again, deeper"), done, len(again))
     return chained_plies(states, moves, analyses)
 
 

@@ -31,7 +31,7 @@ from patchwork_opt.ai.random_play import random_move
 from patchwork_opt.apps.match import GameResult, GameTask, MatchSpec, bot_for, bot_seed, check_run, play, run_match
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
-from patchwork_opt.i18n import _, ngettext, number, percent, signed
+from patchwork_opt.i18n import N_, _, ngettext, number, percent, signed
 
 SHARD_GAMES = 100  # games per shard file
 BOT = "solver"
@@ -110,9 +110,9 @@ def selfplay_spec(*, games: int, seed: int, time_per_move: float | None, iterati
                   advisor_factory: str | None) -> MatchSpec:
     """The match a self-play run plays (checked: counts, clock, bot)."""
     if games < 1:
-        raise DatasetError(f"--games must be at least 1, got {games}")
+        raise DatasetError(N_("--games must be at least 1, got {games}"), games=games)
     if time_per_move is not None and iterations is not None:
-        raise DatasetError("give --time-per-move or --iterations, not both")
+        raise DatasetError(N_("give --time-per-move or --iterations, not both"))
     if time_per_move is None and iterations is None:
         time_per_move = DEFAULT_SECONDS
     spec = MatchSpec(p1=BOT, p2=BOT, games=games, seed=seed, time_per_move=time_per_move, iterations=iterations,
@@ -126,11 +126,11 @@ def check_request(spec: MatchSpec, out: str | Path, *, random_openings: int, wor
     counts, an ``out`` that is a file or already holds this seed's games (two runs of one seed
     would be the same games twice)."""
     if random_openings < 0:
-        raise DatasetError(f"--random-openings must be at least 0, got {random_openings}")
+        raise DatasetError(N_("--random-openings must be at least 0, got {count}"), count=random_openings)
     check_run(workers, backend)
     root = Path(out)
     if root.exists() and not root.is_dir():
-        raise DatasetError(f"--out {out}: exists and is not a directory")
+        raise DatasetError(N_("--out {out}: exists and is not a directory"), out=out)
     if root.is_dir() and shards_of_seed(root, spec.seed):
         raise DatasetError(
             f"--out {out}: already holds self-play games of seed {spec.seed}; choose another --seed or --out")
@@ -142,7 +142,9 @@ def prepare_out(out: str | Path) -> Path:
     try:
         (root / RECORDS).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise DatasetError(f"--out {out}: cannot create it: {exc.strerror or exc}") from None
+        # Translators: {reason} is the system's reason, in English
+        raise DatasetError(N_("--out {out}: cannot create it: {reason}"), out=out,
+                           reason=exc.strerror or str(exc)) from None
     return root
 
 

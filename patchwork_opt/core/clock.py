@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.i18n import N_
 
 Clock = Callable[[], float]
 W = TypeVar("W")
@@ -62,6 +63,11 @@ class BudgetError(PatchworkError):
     """A time budget that is not a positive number of seconds."""
 
 
+#: A time budget that is no positive number of seconds, in words (said where it is reported).
+# Translators: {seconds:g} is the number given (the option's or the request's)
+BUDGET_REFUSAL = N_("a time budget must be a positive number of seconds, got {seconds:g}")
+
+
 @dataclass(frozen=True, slots=True)
 class Deadline:
     """A point in time on ``clock`` by which some work must be done."""
@@ -73,7 +79,7 @@ class Deadline:
     def after(cls, seconds: float, clock: Clock = time.perf_counter) -> Deadline:
         """The deadline ``seconds`` from now; ``seconds`` must be positive (the edge checks it)."""
         if not seconds > 0 or math.isinf(seconds):
-            raise BudgetError(f"a time budget must be a positive number of seconds, got {seconds:g}")
+            raise BudgetError(BUDGET_REFUSAL, seconds=seconds)
         return cls(clock() + seconds, clock)
 
     def remaining(self) -> float:
@@ -109,7 +115,7 @@ class ThinkBudget:
 
     def __post_init__(self) -> None:
         if not self.seconds > 0 or math.isinf(self.seconds):
-            raise BudgetError(f"a time budget must be a positive number of seconds, got {self.seconds:g}")
+            raise BudgetError(BUDGET_REFUSAL, seconds=self.seconds)
 
     def deadline(self, clock: Clock = time.perf_counter) -> Deadline:
         """The deadline of work that starts now with this budget."""
