@@ -33,6 +33,7 @@ from patchwork_opt.apps.web.database import (
     first_line,
     redacted_url,
 )
+from patchwork_opt.i18n import N_
 
 #: serializes schema creation between servers starting at once (CREATE IF NOT EXISTS can race)
 _SCHEMA_LOCK = 0x70617463  # "patc"
@@ -70,7 +71,9 @@ class PostgresDatabase(Database):
             self.pool.open(wait=True, timeout=10.0)
         except (psycopg.Error, PoolTimeout) as exc:
             self.pool.close()
-            raise StoreError(f"{self.where}: cannot connect to PostgreSQL ({first_line(exc)})") from None
+            # Translators: {where} is the database's address; {reason} the driver's reason, in English
+            raise StoreError(N_("{where}: cannot connect to PostgreSQL ({reason})"), where=self.where,
+                             reason=first_line(exc)) from None
 
     def close(self) -> None:
         self.pool.close()
@@ -99,7 +102,9 @@ class PostgresDatabase(Database):
             with self.pool.connection() as conn:
                 conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
         except (psycopg.Error, PoolTimeout) as exc:
-            raise StoreError(f"{self.where}: cannot tell the other servers ({first_line(exc)})") from None
+            # Translators: the servers sharing the database are told of a change; {reason} is in English
+            raise StoreError(N_("{where}: cannot tell the other servers ({reason})"), where=self.where,
+                             reason=first_line(exc)) from None
 
     def listen(self, channel: str, heard: Callable[[str], None],
                reopened: Callable[[], None]) -> Callable[[], None]:

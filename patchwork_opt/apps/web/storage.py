@@ -22,6 +22,7 @@ from patchwork_opt.apps.web.game_store import GameStore, SqlGameStore
 from patchwork_opt.apps.web.people_store import PeopleStore, SqlPeopleStore
 from patchwork_opt.apps.web.puzzle_store import SqlPuzzleStore
 from patchwork_opt.apps.web.visitor_store import SqlVisitorStore
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.stores import PuzzleStore, VisitorStore
 
 
@@ -32,7 +33,8 @@ def open_database(db: str | Path, max_connections: int = 8) -> Database:
         try:
             from patchwork_opt.apps.web.database_postgres import PostgresDatabase
         except ImportError as exc:
-            raise StoreError(f"PostgreSQL needs the psycopg driver: pip install 'patchwork-opt[web]' ({exc})") from None
+            raise StoreError(N_("PostgreSQL needs the psycopg driver: pip install 'patchwork-opt[web]' ({reason})"),
+                             reason=exc) from None
         return PostgresDatabase(db, max_connections=max_connections)
     return SqliteDatabase(db)
 
