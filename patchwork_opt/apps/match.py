@@ -29,7 +29,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record, writable_dir
-from patchwork_opt.i18n import _, ngettext, number, percent, signed
+from patchwork_opt.i18n import N_, _, ngettext, number, percent, signed
 
 Z95 = 1.959963984540054
 #: Pairs a match needs before it quotes 95% intervals: the normal approximation behind them is
@@ -142,7 +142,9 @@ def load_advisor(factory: str) -> PlacementAdvisor:
             module = importlib.import_module(module_name)
             _ADVISORS[factory] = getattr(module, attr)()
         except (ImportError, AttributeError) as exc:
-            raise MatchError(f"cannot load the placement advisor {factory!r}: {exc}") from None
+            # Translators: {reason} is what went wrong, in English
+            raise MatchError(N_("cannot load the placement advisor {factory!r}: {reason}"), factory=factory,
+                             reason=exc) from None
     return _ADVISORS[factory]
 
 
@@ -173,7 +175,7 @@ def play(state: State, bots: Sequence[Bot]) -> list[Move]:
     moves: list[Move] = []
     while not state.is_terminal():
         if len(moves) >= MAX_PLIES:
-            raise MatchError(f"game did not finish within {MAX_PLIES} plies")
+            raise MatchError(N_("game did not finish within {plies} plies"), plies=MAX_PLIES)
         move = bots[state.to_move()].decide(state).move
         state.apply(move)
         moves.append(move)

@@ -27,6 +27,7 @@ from typing import Literal, Protocol
 from patchwork_opt.apps.web.database import Connection, Database, Dialect, Schema
 from patchwork_opt.apps.web.game_store import Guard
 from patchwork_opt.core.errors import GameOverError
+from patchwork_opt.i18n import N_
 
 Opponent = Literal["friend", "here"]
 
@@ -190,7 +191,7 @@ def unresigned(game_id: str) -> Guard:
     def guard(conn: Connection) -> None:
         row = conn.execute("SELECT resigned FROM people WHERE game_id = ?", (game_id,)).fetchone()
         if row is not None and row[0] is not None:
-            raise GameOverError("the game is over: a player resigned")
+            raise GameOverError(N_("the game is over: a player resigned"))
 
     return guard
 
