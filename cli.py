@@ -30,7 +30,7 @@ from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.lookup import parse_patch_ids
 from patchwork_opt.formats.inputs import load_position_input
-from patchwork_opt.i18n import _, ngettext, number
+from patchwork_opt.i18n import N_, _, ngettext, number
 
 app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
 app.add_typer(rules_app)  # replay, new, show, schema, patches: top-level commands
@@ -123,9 +123,9 @@ def fill(
 
     ids = parse_patch_ids(patches)
     if objective not in ("cells", "points"):
-        raise PatchworkError(f"--objective must be cells or points, not {objective!r}")
+        raise PatchworkError(N_("--objective must be cells or points, not {given}"), given=repr(objective))
     if time_limit <= 0 or workers < 1 or seed < 0:
-        raise PatchworkError("--time-limit must be positive, --workers at least 1, --seed at least 0")
+        raise PatchworkError(N_("--time-limit must be positive, --workers at least 1, --seed at least 0"))
     quilt = load_quilt(quilt_arg).mask if quilt_arg is not None else 0
     with solve_status("fill") as report:
         result = fill_on_any_run(quilt, ids, seconds=min(time_limit, 3600),
@@ -151,7 +151,7 @@ def bonus(
 
     ids = parse_patch_ids(patches)
     if time_limit <= 0 or workers < 1:
-        raise PatchworkError("--time-limit must be positive and --workers at least 1")
+        raise PatchworkError(N_("--time-limit must be positive and --workers at least 1"))
     quilt = load_quilt(quilt_arg).mask
     _prepare("packing")
     result = bonus_completion(quilt, ids, deadline=Deadline.after(min(time_limit, 3600)),  # the edge: one clock

@@ -9,10 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 import cli
 from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.schemas.solvers import HintRequest
 from patchwork_opt.apps.web.services import Services
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.notation import to_notation
@@ -121,3 +123,21 @@ def test_the_terminal_games_refusals_are_said_in_french() -> None:
     assert said == {"buy 3": "#3 coûte 7 boutons et vous en avez 5",
                     "buy #9": "#9 n'est pas proposé (proposés : #1, #2, #3)",
                     "1": "rien à poser : achetez d'abord un morceau (buy 1-3 ou buy #ID)"}
+
+
+def test_a_requests_own_refusal_is_said_in_german() -> None:
+    """A validator's own sentence (what a 422 says after the field's name) in the language in effect:
+    a patch listed twice, and a position, record and quilt all missing."""
+    with using("de"), pytest.raises(ValidationError, match="Flicken 5 steht zweimal in der Liste"):
+        HintRequest.model_validate({"quilt": [], "patch": 3, "next": [5, 5]})
+    with using("de"), pytest.raises(ValidationError, match="gib genau eines an: position, record oder quilt"):
+        HintRequest.model_validate({"patch": 3})
+    with pytest.raises(ValidationError, match="patch 5 is listed twice"):
+        HintRequest.model_validate({"quilt": [], "patch": 3, "next": [5, 5]})
+
+
+def test_the_fills_option_errors_are_said_in_russian() -> None:
+    said = CliRunner().invoke(cli.app, ["--lang", "ru", "fill", "--patches", "1,2", "--objective", "area"],
+                              env=NO_LOCALE)
+    assert said.exit_code != 0
+    assert "--objective должно быть cells или points, а не 'area'" in said.output

@@ -86,7 +86,7 @@ Player = Annotated[int | None, Query(ge=0, le=1, description="whose quilt: 0 (Pl
 def _fact_range(text: str | None) -> str | None:
     """A fact's filter as the schema's pattern says (Python's ``re``, as Schemathesis reads it)."""
     if text is not None and not re.search(RANGE_PATTERN, text):
-        raise ValueError("expected a number or a range like 2-4")
+        raise ValueError(_("expected a number or a range like 2-4"))
     return text
 
 

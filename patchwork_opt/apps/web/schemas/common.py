@@ -69,7 +69,8 @@ def refuse_nulls(model: BaseModel, names: tuple[str, ...]) -> None:
     """An optional field sent as ``null``: refused, as the schema (which has no null) says."""
     sent_null = [name for name in names if name in model.model_fields_set and getattr(model, name) is None]
     if sent_null:
-        raise ValueError(f"{sent_null[0]}: leave the field out instead of sending null")
+        # Translators: {field} is a request field's name as the API spells it (left in English)
+        raise ValueError(_("{field}: leave the field out instead of sending null", field=sent_null[0]))
 
 
 PatchIdField = Annotated[int, Field(ge=0, le=32)]
@@ -81,5 +82,5 @@ def _each_once(ids: list[int] | None) -> list[int] | None:
     if ids is not None:
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
-            raise ValueError(f"patch {twice[0]} is listed twice (each patch exists once)")
+            raise ValueError(_("patch {patch} is listed twice (each patch exists once)", patch=twice[0]))
     return ids

@@ -74,14 +74,18 @@ class NewPuzzleRequest(BaseModel):
     @classmethod
     def _known_kind(cls, kind: str) -> str:
         if kind not in BANKED:
-            raise ValueError(f"unknown kind {kind!r}: a new puzzle is one of {', '.join(BANKED)}")
+            # Translators: {kind} and {kinds} are the API's names of puzzle kinds (left in English)
+            raise ValueError(_("unknown kind {kind}: a new puzzle is one of {kinds}",
+                               kind=repr(kind), kinds=", ".join(BANKED)))
         return kind
 
     @field_validator("theme")
     @classmethod
     def _known_theme(cls, theme: str | None) -> str | None:
         if theme is not None and theme not in THEMES:
-            raise ValueError(f"unknown theme {theme!r}: the themes are {', '.join(THEMES)}")
+            # Translators: {theme} and {themes} are the API's names of puzzle themes (left in English)
+            raise ValueError(_("unknown theme {theme}: the themes are {themes}",
+                               theme=repr(theme), themes=", ".join(THEMES)))
         return theme
 
     @model_validator(mode="after")
@@ -89,8 +93,8 @@ class NewPuzzleRequest(BaseModel):
         refuse_nulls(self, ("difficulty", "theme", "visitor", "instead_of"))
         themes = KINDS[self.kind].themes
         if self.theme is not None and self.theme not in themes:
-            raise ValueError(f"theme {self.theme!r} is no {self.kind} theme: an {self.kind} puzzle's themes are "
-                             f"{', '.join(themes)}")
+            raise ValueError(_("theme {theme} is no {kind} theme: an {kind} puzzle's themes are {themes}",
+                               theme=repr(self.theme), kind=self.kind, themes=", ".join(themes)))
         return self
 
 
@@ -114,7 +118,7 @@ class AnswerRequest(BaseModel):
     def _exactly_one(self) -> AnswerRequest:
         refuse_nulls(self, ("move", "placements", "visitor"))
         if (self.move is None) == (self.placements is None):
-            raise ValueError("give exactly one of move (a puzzle set in a position) or placements (a fill)")
+            raise ValueError(_("give exactly one of move (a puzzle set in a position) or placements (a fill)"))
         return self
 
 

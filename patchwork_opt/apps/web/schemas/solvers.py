@@ -27,6 +27,7 @@ from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.models import CellModel, RecordModel
 from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import _
 
 
 class PositionInput(_Strict):
@@ -46,7 +47,7 @@ class PositionInput(_Strict):
     @classmethod
     def _notation(cls, value: str | None) -> str | None:
         if value is not None and not _NOTATION.fullmatch(value):
-            raise ValueError("not a position in the notation of RULES.md (9 space-separated fields)")
+            raise ValueError(_("not a position in the notation of RULES.md (9 space-separated fields)"))
         return value
 
     @model_validator(mode="after")
@@ -54,7 +55,9 @@ class PositionInput(_Strict):
         refuse_nulls(self, _SOURCES)
         given = [name for name in _SOURCES if getattr(self, name) is not None]
         if len(given) != 1:
-            raise ValueError(f"give exactly one of position, record or quilt (got {', '.join(given) or 'none'})")
+            if not given:
+                raise ValueError(_("give exactly one of position, record or quilt (got none)"))
+            raise ValueError(_("give exactly one of position, record or quilt (got {given})", given=", ".join(given)))
         return self
 
     def load(self) -> LoadedInput:
@@ -110,11 +113,11 @@ class HintRequest(PositionInput):
     def _what_goes_together(self) -> HintRequest:
         refuse_nulls(self, ("patch", "next", "pool"))
         if self.quilt is not None and self.patch is None:
-            raise ValueError("a bare quilt needs a patch to place")
+            raise ValueError(_("a bare quilt needs a patch to place"))
         if self.next is not None and self.patch is None:
-            raise ValueError("next patches need a patch (a position's next patches are its circle)")
+            raise ValueError(_("next patches need a patch (a position's next patches are its circle)"))
         if self.pool is not None and self.quilt is None:
-            raise ValueError("a pool is for a bare quilt (a position's patches to come are its circle)")
+            raise ValueError(_("a pool is for a bare quilt (a position's patches to come are its circle)"))
         return self
 
 

@@ -27,10 +27,11 @@ from patchwork_opt.apps.web.schemas.common import (
 from patchwork_opt.apps.web.schemas.games import PieceView, piece_view
 from patchwork_opt.core.bitboard import cells_of
 from patchwork_opt.core.catalogue import PATCHES, button_cells, fits_anywhere
-from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.core.errors import PatchworkError, words
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.state import State, marks_ahead
 from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.i18n import _
 from solvers.bestfit import BestFitResult
 from solvers.bonus import BonusResult
 from solvers.fill import FillResult
@@ -78,9 +79,9 @@ class QuiltTextRequest(_Strict):
             try:
                 Quilt.from_text(text)
             except PatchworkError as exc:
-                raise ValueError(f"not a 9x9 quilt: {exc}") from None
-            raise ValueError("not a 9x9 quilt: write 9 lines of 9 characters, . for an empty cell and # (or any "
-                             "printable ASCII character) for a covered one")
+                raise ValueError(_("not a 9x9 quilt: {reason}", reason=words(exc))) from None
+            raise ValueError(_("not a 9x9 quilt: write 9 lines of 9 characters, . for an empty cell and # (or any "
+                               "printable ASCII character) for a covered one"))
         return text
 
 
@@ -172,7 +173,8 @@ class PlacementsRequest(_Strict):
     def _patch_not_next(self) -> PlacementsRequest:
         refuse_nulls(self, ("pool",))
         if self.patch in self.next:
-            raise ValueError(f"next: patch {self.patch} is the patch being placed (each patch exists once)")
+            raise ValueError(_("next: patch {patch} is the patch being placed (each patch exists once)",
+                               patch=self.patch))
         return self
 
     def quilt_mask(self) -> int:
