@@ -101,3 +101,18 @@ def test_the_pseudo_locale_wraps_every_message_and_keeps_its_placeholders(domain
         for form in forms:
             assert isinstance(form, str) and form.startswith("[") and form.endswith("]"), key
             assert _fields(form) == _fields(message.id), key
+
+
+#: The polite German address. A sentence whose "sie"/"ihr" ("they", "it") would stand capitalised at its start
+#: is worded otherwise, so that no reader takes it for the polite "you".
+_POLITE = re.compile(r"\b(Sie|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres|Ihnen)\b")
+
+
+def test_german_says_du_to_the_player_everywhere(domain: str) -> None:
+    """The pages and the service's messages share one screen, so they share one register: du, as lichess's
+    German does ("du bist am Zug", "finde einen gewinnenden Zug"), never the polite Sie."""
+    catalog = _read(LOCALE_DIR / "de" / "LC_MESSAGES" / f"{domain}.po", "de", domain)
+    polite = sorted(str(form) for m in catalog if m.id
+                    for form in (m.string if isinstance(m.string, tuple | list) else (m.string,))
+                    if _POLITE.search(form or ""))
+    assert polite == [], f"{domain}, de: the polite Sie in {polite}"

@@ -48,14 +48,14 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 def test_a_puzzles_task_and_themes_are_said_in_german(client: TestClient) -> None:
     view = client.get(f"/api/puzzles/{ENDGAME.id}", params={"lang": "de"}).json()
-    assert view["task"].startswith(f"Spieler {ENDGAME.player + 1} (Sie) ist am Zug: finden Sie einen gewinnenden Zug.")
+    assert view["task"].startswith(f"Spieler {ENDGAME.player + 1} (du) ist am Zug: finde einen gewinnenden Zug.")
     assert f"Schwierigkeit {ENDGAME.difficulty} von 5. Themen: " in view["task"]
     with using("de"):
         assert [t["words"] for t in view["themes"]] == [_(THEME_WORDS[t]) for t in ENDGAME.themes]
     assert view["themes"][0]["words"] != THEME_WORDS[ENDGAME.themes[0]]
     assert {t["theme"] for t in view["themes"]} == set(ENDGAME.themes)  # the ids stay as they are
     fill = client.get(f"/api/puzzles/{FILL.id}", headers={"Accept-Language": "de"}).json()
-    assert fill["task"].startswith("Füllen Sie den Flickenteppich mit einigen der Flicken")
+    assert fill["task"].startswith("Fülle den Flickenteppich mit einigen der Flicken")
     assert "patch" not in fill["task"] and "Difficulty" not in fill["task"]
 
 
@@ -66,7 +66,7 @@ def test_an_endgames_verdict_is_said_in_german(client: TestClient) -> None:
     verdict = client.post(f"/api/puzzles/{ENDGAME.id}/answer", params={"lang": "de"},
                           json={"move": wrong.to_json()}).json()
     assert verdict["correct"] is False
-    assert verdict["text"].startswith("falsch: bestes Spiel widerlegt das, und Sie verlieren ")
+    assert verdict["text"].startswith("falsch: bestes Spiel widerlegt das, und du verlierst ")
     assert "ein gewinnender Zug war: " in verdict["text"]
 
 
