@@ -68,10 +68,19 @@ VISIBLE_TEXT = """(skip) => {
 }"""
 
 #: Buttons, labels and headings whose text runs out of their box.
-OVERFLOWING = """() => [...document.querySelectorAll("button, label, h1, h2, h3, legend, summary, th, .site-nav a")]
-  .filter((el) => el.getClientRects().length > 0 && !el.closest(".sr-only") && el.clientWidth > 1
-    && el.scrollWidth > el.clientWidth + 1)
-  .map((el) => `${el.tagName.toLowerCase()}#${el.id}: ${el.textContent.trim().slice(0, 60)}`)"""
+OVERFLOWING = """() => {
+  const panelOf = (el) => el.parentElement && el.parentElement.closest("section, .board, .side");
+  const beyond = (el) => {  // a control wider than its panel: it spills over the next one
+    const panel = panelOf(el);
+    if (!panel) return false;
+    const r = el.getBoundingClientRect(), p = panel.getBoundingClientRect();
+    return r.right > p.right + 1 || r.left < p.left - 1;
+  };
+  return [...document.querySelectorAll("button, label, h1, h2, h3, legend, summary, th, .site-nav a")]
+    .filter((el) => el.getClientRects().length > 0 && !el.closest(".sr-only") && el.clientWidth > 1
+      && (el.scrollWidth > el.clientWidth + 1 || beyond(el)))
+    .map((el) => `${el.tagName.toLowerCase()}#${el.id}: ${el.textContent.trim().slice(0, 60)}`);
+}"""
 
 
 @cache
