@@ -1,13 +1,18 @@
 """The games database going away mid-request (a SQLite file that cannot be opened, a PostgreSQL
 server whose connections are cut): a one-line 503 with Retry-After, one warning line without a
 traceback, nothing half-written, and the service answering again once the database is back; a
-game's live stream stays open through it."""
+game's live stream stays open through it. A PostgreSQL server that refuses connections is a 503
+after one short wait, where a busy pool keeps a request waiting its turn."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import re
 import secrets
 import shutil
+import socket
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -15,11 +20,14 @@ from typing import Any
 
 import httpx
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 from test_web_faults import serving
 from test_web_friends_live import stream
 from web_databases import pg_url_fixture, postgres_url_or_skip  # noqa: F401  (fixture pg_url)
 
+from patchwork_opt.apps.web import database_postgres
 from patchwork_opt.apps.web.app import create_app
+from patchwork_opt.apps.web.database_postgres import POOL_WAIT_SECONDS, RECONNECT_SECONDS, UNREACHABLE_WAIT_SECONDS
 from patchwork_opt.apps.web.routers import people as people_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.formats.models import move_model
@@ -123,3 +131,136 @@ def test_postgresql_connections_cut_mid_game_answer_503_and_write_nothing(
                 break
             assert_unavailable(again, caplog)
         assert again.status_code == 200 and again.json()["ply"] == 0  # the refused move left nothing behind
+
+
+class Relay:
+    """A TCP relay on 127.0.0.1 to the test's PostgreSQL server that the test takes down (its port
+    then refuses connections, and the connections through it are cut, as a stopped server's are)
+    and up again on the same port: the shared server itself keeps running for the other tests."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.open: list[socket.socket] = []
+        self.thread = self._serve()
+
+    def _serve(self) -> threading.Thread:
+        thread = threading.Thread(target=self._accept, args=(self.listener,), daemon=True)
+        thread.start()
+        return thread
+
+    def _accept(self, listener: socket.socket) -> None:
+        listener.settimeout(0.05)
+        while listener.fileno() >= 0:
+            try:
+                near, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            far = socket.create_connection(self.target)
+            self.open += [near, far]
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def down(self) -> None:
+        self.listener.close()
+        self.thread.join(5)
+        for end in self.open:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+        self.open = []
+
+    def up(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", self.port))
+        self.thread = self._serve()
+
+
+def through(url: str, relay: Relay) -> str:
+    """``url`` with its server's address replaced by the relay's."""
+    return re.sub(r"@[^/@]+/", f"@127.0.0.1:{relay.port}/", url, count=1)
+
+
+def test_a_postgresql_server_that_refuses_connections_answers_503_after_one_short_wait(
+        pg_url: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stopped server (connections refused) costs a request one wait of ``UNREACHABLE_WAIT_SECONDS``
+    for a pooled connection, not the pool's 30 s; the service answers again once the server is back."""
+    assert UNREACHABLE_WAIT_SECONDS <= 3 < POOL_WAIT_SECONDS and RECONNECT_SECONDS <= 10
+    server = conninfo_to_dict(pg_url)
+    relay = Relay(str(server["host"]), int(server.get("port") or 5432))
+    app = create_app(through(pg_url, relay), Services(), Limits())
+    with serving(app) as url, httpx.Client(base_url=url, timeout=POOL_WAIT_SECONDS - 5) as client:
+        made = client.post("/api/games", json={"opponent": "here"}).json()
+        pool = app.state.stores.database.pool
+        waits: list[float | None] = []
+
+        def getconn(timeout: float | None = None) -> Any:
+            waits.append(timeout)
+            return type(pool).getconn(pool, timeout)
+
+        monkeypatch.setattr(pool, "getconn", getconn)
+        relay.down()
+        for _ in range(3):  # the first may take a cut connection; then the pool tries and fails to connect
+            waits.clear()
+            assert_unavailable(client.get(f"/api/games/{made['id']}"), caplog)
+        assert app.state.stores.database.reach.failing
+        assert waits == [UNREACHABLE_WAIT_SECONDS]  # one short wait, not slices up to POOL_WAIT_SECONDS
+        waits.clear()
+        assert_unavailable(client.post("/api/games", json={"opponent": "here"}), caplog)
+        assert waits == [UNREACHABLE_WAIT_SECONDS]
+        relay.up()
+        for _ in range(10):  # a waiting request has the pool try afresh
+            again = client.get(f"/api/games/{made['id']}")
+            if again.status_code == 200:
+                break
+            assert_unavailable(again, caplog)
+        assert again.status_code == 200 and not app.state.stores.database.reach.failing
+    relay.down()
+
+
+def test_a_busy_postgresql_pool_keeps_a_request_waiting_past_the_short_wait(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every connection out but the server answering: a request waits its turn, slice after slice,
+    and is served once a connection comes back (no 503)."""
+    from patchwork_opt.apps.web.database_postgres import PostgresDatabase
+
+    monkeypatch.setattr(database_postgres, "UNREACHABLE_WAIT_SECONDS", 0.05)
+    db = PostgresDatabase(pg_url, max_connections=1)
+    slices: list[float | None] = []
+    answered: list[Any] = []
+
+    def getconn(timeout: float | None = None) -> Any:
+        slices.append(timeout)
+        return type(db.pool).getconn(db.pool, timeout)
+
+    def read() -> None:
+        with db.connect() as conn:
+            answered.append(conn.execute("SELECT 1").fetchone())
+
+    monkeypatch.setattr(db.pool, "getconn", getconn)
+    try:
+        with db.connect():  # the pool's one connection, held
+            waiting = threading.Thread(target=read)
+            waiting.start()
+            for _ in range(400):
+                if len(slices) > 4:
+                    break
+                time.sleep(0.01)
+            assert len(slices) > 4 and not db.reach.failing  # waited past several short waits
+        waiting.join(POOL_WAIT_SECONDS)
+        assert answered == [(1,)]
+    finally:
+        db.close()
