@@ -16,10 +16,11 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
 from psycopg.conninfo import conninfo_to_dict
 from test_web_faults import serving
 from test_web_friends_live import stream
@@ -28,6 +29,8 @@ from web_databases import pg_url_fixture, postgres_url_or_skip  # noqa: F401  (f
 from patchwork_opt.apps.web import database_postgres
 from patchwork_opt.apps.web.app import create_app
 from patchwork_opt.apps.web.database_postgres import POOL_WAIT_SECONDS, RECONNECT_SECONDS, UNREACHABLE_WAIT_SECONDS
+from patchwork_opt.apps.web.deps import PeopleDep, PuzzleStoreDep, StoreDep, VisitorStoreDep
+from patchwork_opt.apps.web.routers import analysis, games, pages, people, puzzles, reviews, solvers, workshop
 from patchwork_opt.apps.web.routers import people as people_router
 from patchwork_opt.apps.web.services import Limits, Services
 from patchwork_opt.formats.models import move_model
@@ -264,3 +267,24 @@ def test_a_busy_postgresql_pool_keeps_a_request_waiting_past_the_short_wait(
         assert answered == [(1,)]
     finally:
         db.close()
+
+
+def test_every_route_that_reads_or_writes_the_database_documents_its_503(tmp_path: Path) -> None:
+    """The schema tells a client which routes may answer that the store is unavailable, and that the
+    answer says when to retry: every route that depends on a store of the database."""
+    app = create_app(tmp_path / "g.db", Services(), Limits())
+    stores = {get_args(dep)[1].dependency for dep in (StoreDep, PeopleDep, PuzzleStoreDep, VisitorStoreDep)}
+
+    def calls(dependant: Any) -> set[Any]:
+        return {dependant.call}.union(*(calls(d) for d in dependant.dependencies))
+
+    paths = app.openapi()["paths"]
+    routers = (pages.router, games.router, people.router, solvers.solvers_router(app.state.services.solvers),
+               reviews.router, puzzles.router, workshop.router, analysis.router)
+    touching = [(route.path, method.lower()) for router in routers for route in router.routes
+                if isinstance(route, APIRoute) and route.include_in_schema and calls(route.dependant) & stores
+                for method in route.methods or ()]
+    assert len(touching) > 15  # the games', seats', puzzles' and reviews' routes
+    for path, method in touching:
+        answer = paths[path][method]["responses"].get("503")
+        assert answer is not None and "Retry-After" in answer["headers"], (method, path)

@@ -70,7 +70,7 @@ async def open_position(state: PositionDep) -> BoardPosition:
     return board_position(state)
 
 
-@router.get("/games/{game_id}/plies/{ply}/position", responses=answers(404, 422))
+@router.get("/games/{game_id}/plies/{ply}/position", responses=answers(404, 422, 503))
 async def game_position(game_id: GameId, ply: Ply, store: StoreDep) -> BoardPosition:
     """A stored game's position before move ``ply`` (0: the start; the game's ply: now), with its
     notation, to open on the board."""

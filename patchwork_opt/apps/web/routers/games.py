@@ -176,7 +176,7 @@ async def create_game(
     return view(await in_thread(create))
 
 
-@router.get("/games/{game_id}", responses=answers(404, 422))
+@router.get("/games/{game_id}", responses=answers(404, 422, 503))
 async def read_game(game_id: GameId, store: StoreDep, people: PeopleDep) -> GameView:
     """The game now: set-up, position, quilts, offers and the moves so far; between people its seats
     and offers (``people``), never a secret: anyone with the id may watch."""
@@ -277,7 +277,7 @@ async def ai_move(
     ))
 
 
-@router.post("/games/{game_id}/undo", responses=answers(404, 409, 413, 422),
+@router.post("/games/{game_id}/undo", responses=answers(404, 409, 413, 422, 503),
              dependencies=[Depends(strict_body(UndoRequest))])
 async def undo(game_id: GameId, body: UndoRequest, store: StoreDep, people: PeopleDep) -> GameView:
     """Take back the human's last move and the AI moves after it (409 when there is none, or the
@@ -298,7 +298,7 @@ async def undo(game_id: GameId, body: UndoRequest, store: StoreDep, people: Peop
 
 
 @router.get("/games/{game_id}/record", response_model=RecordModel, response_model_exclude_none=True,
-            responses=answers(404, 422))
+            responses=answers(404, 422, 503))
 async def export_record(game_id: GameId, store: StoreDep, response: Response, download: bool = False) -> Any:
     """The game record of RULES.md (``patchwork replay`` reads it); ``download`` names a file."""
     game = await in_thread(lambda: store.get(game_id))
@@ -307,7 +307,7 @@ async def export_record(game_id: GameId, store: StoreDep, response: Response, do
     return game.record.to_json()
 
 
-@router.get("/games/{game_id}/plies/{ply}", responses=answers(404, 422))
+@router.get("/games/{game_id}/plies/{ply}", responses=answers(404, 422, 503))
 async def read_game_at(game_id: GameId, ply: Ply, store: StoreDep) -> GameView:
     """The game as it was before move ``ply`` (0: the start; the game's ply: now), for a review
     to show a position of the past: its ``moves`` are the moves before it."""

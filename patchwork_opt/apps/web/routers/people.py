@@ -88,7 +88,7 @@ async def _published(feed: GameFeed, game_id: str, act: Callable[[], GameView]) 
     return view
 
 
-@router.post("/games/{game_id}/join", responses=answers(404, 409, 422))
+@router.post("/games/{game_id}/join", responses=answers(404, 409, 422, 503))
 async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: FeedDep,
                     response: Response) -> SeatSecret:
     """Take the free seat of a friend's game: its seat and secret, given once (keep it: every action of
@@ -110,7 +110,7 @@ async def join_game(game_id: GameId, store: StoreDep, people: PeopleDep, feed: F
     return joined
 
 
-@router.post("/games/{game_id}/takeback", responses=answers(401, 403, 404, 409, 413, 422),
+@router.post("/games/{game_id}/takeback", responses=answers(401, 403, 404, 409, 413, 422, 503),
              dependencies=[SEAT_FIRST, Depends(strict_body(TakebackRequest))])
 async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSecretDep, store: StoreDep,
                          people: PeopleDep, feed: FeedDep) -> GameView:
@@ -139,7 +139,7 @@ async def offer_takeback(game_id: GameId, body: TakebackRequest, secret: SeatSec
     return await _published(feed, game_id, offer)
 
 
-@router.post("/games/{game_id}/takeback/answer", responses=answers(401, 403, 404, 409, 413, 422),
+@router.post("/games/{game_id}/takeback/answer", responses=answers(401, 403, 404, 409, 413, 422, 503),
              dependencies=[SEAT_FIRST, Depends(strict_body(TakebackAnswer))])
 async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSecretDep, store: StoreDep,
                           people: PeopleDep, feed: FeedDep) -> GameView:
@@ -164,7 +164,7 @@ async def answer_takeback(game_id: GameId, body: TakebackAnswer, secret: SeatSec
     return await _published(feed, game_id, answer)
 
 
-@router.post("/games/{game_id}/resign", responses=answers(401, 403, 404, 409, 413, 422),
+@router.post("/games/{game_id}/resign", responses=answers(401, 403, 404, 409, 413, 422, 503),
              dependencies=[SEAT_FIRST, Depends(strict_body(ResignRequest))])
 async def resign(game_id: GameId, body: ResignRequest, secret: SeatSecretDep, store: StoreDep, people: PeopleDep,
                  feed: FeedDep) -> GameView:
@@ -213,7 +213,7 @@ def _rematch(store: GameStore, people: PeopleStore, game: Game, who: People, sea
                        seat=swapped, secret=fresh, invite=invite_path(who.rematch))
 
 
-@router.post("/games/{game_id}/rematch", status_code=201, responses=answers(401, 403, 404, 409, 422, 429),
+@router.post("/games/{game_id}/rematch", status_code=201, responses=answers(401, 403, 404, 409, 422, 429, 503),
              dependencies=[SEAT_FIRST])
 async def rematch(game_id: GameId, secret: SeatSecretDep, store: StoreDep, people: PeopleDep, feed: FeedDep,
                   creations: CreationsDep, client: ClientDep, response: Response) -> CreatedGame:

@@ -151,7 +151,7 @@ async def daily(visitors: VisitorStoreDep, bank: BankDep) -> PuzzleView:
     return puzzle_view(puzzle, rating, None, daily=today)
 
 
-@router.get("/api/puzzles/{puzzle_id}", responses=answers(404, 422))
+@router.get("/api/puzzles/{puzzle_id}", responses=answers(404, 422, 503))
 async def read_puzzle(puzzle_id: PuzzleId, puzzles: PuzzleStoreDep, visitors: VisitorStoreDep,
                       bank: BankDep) -> PuzzleView:
     """A puzzle without its answer, by id (404: no such puzzle)."""

@@ -142,7 +142,7 @@ async def quilt_of_position(body: PositionQuiltRequest) -> QuiltSource:
     return quilt_source(state, player, Quilt(state.quilts[player]))
 
 
-@router.get("/games/{game_id}/plies/{ply}", responses=answers(404, 422),
+@router.get("/games/{game_id}/plies/{ply}", responses=answers(404, 422, 503),
             summary="A player's quilt at a ply of a stored game")
 async def quilt_of_game(game_id: GameId, ply: Ply, store: StoreDep, player: Player = None) -> QuiltSource:
     """A player's quilt before move ``ply`` of a stored game (0: the start; the game's ply: now),
