@@ -22,6 +22,7 @@ from patchwork_opt.ai.base import AnalysedMove, SearchedPosition
 from patchwork_opt.apps.judge import LABELS, POINT_LABELS
 from patchwork_opt.apps.practice import PRACTISED, exercise_of, exercises_at, grade
 from patchwork_opt.apps.review import review_game, review_ply
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import IllegalMoveError, PatchworkError
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
@@ -46,9 +47,9 @@ def fixed(state: State, extra: Any = ()) -> SearchedPosition:
 def judging(calls: list[float] | None = None) -> Judging:
     """The review's label rule, and fixed-budget analyses of the positions answers lead to."""
 
-    def analysis_of(state: State, seconds: float) -> SearchedPosition:
+    def analysis_of(state: State, budget: ThinkBudget) -> SearchedPosition:
         if calls is not None:
-            calls.append(seconds)
+            calls.append(budget.seconds)
         return fixed(state)
 
     return Judging(analysis_of=analysis_of, grade=grade)

@@ -312,6 +312,33 @@ def test_cancel_frees_the_worker_for_the_next_job(tmp_path: Path, services: Serv
         assert c.post(first["links"]["cancel"]).json()["state"] == "cancelled"  # an ended job stays as it is
 
 
+def test_a_fill_waiting_in_the_job_queue_keeps_its_whole_time(tmp_path: Path, services: Services) -> None:
+    """A job's time is a ``ThinkBudget`` when it is submitted and a deadline only as its work starts:
+    the second fill, queued behind the first, has its whole time from when it starts."""
+    started: dict[int, Deadline] = {}
+    entered, release = threading.Event(), threading.Event()
+
+    def fill(request: Any, deadline: Deadline, stop: StopSignal, progress: JobProgress) -> FillResult:
+        started[request.patches[0]] = deadline
+        entered.set()
+        release.wait(10)
+        return FillResult(status=SolveStatus.FEASIBLE, objective=3, bound=9, optimal=False, covered=3, empty=78)
+
+    def unused(*args: Any) -> Any:
+        raise AssertionError("not called")
+
+    held = replace(services, workshop=Workshop(placements=unused, fill=fill, bonus=unused))
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "g.db", held, Limits(solver_workers=1))) as c:
+        c.post("/api/workshop/fills", json={"patches": [1], "time_limit": 2})
+        assert entered.wait(10)
+        second = c.post("/api/workshop/fills", json={"patches": [2], "time_limit": 2}).json()
+        assert c.get(second["links"]["self"]).json()["state"] == "queued" and second["progress"]["time_limit"] == 2
+        released = time.perf_counter()  # the second has waited in line until now
+        release.set()
+        assert finished(c, second)["state"] == "done"
+    assert started[2].at - 2 >= released  # its two seconds started with its work, not when it was queued
+
+
 def test_a_solver_slow_to_stop_gives_its_slot_on_at_once(tmp_path: Path, services: Services) -> None:
     entered, stop_seen = threading.Event(), list[float]()
     held = replace(services, workshop=_held_fill(entered, stop_seen, stubborn=1.0))

@@ -35,7 +35,7 @@ from patchwork_opt.apps.review import (
     review_game,
 )
 from patchwork_opt.apps.wiring import solver_advisor
-from patchwork_opt.core.clock import deadline_after
+from patchwork_opt.core.clock import ThinkBudget, deadline_after
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -313,7 +313,7 @@ def cli_judging() -> Judging:
     CP-SAT advisor placing the offers (an exercise's moves the review did not value)."""
     advisor = solver_advisor()
 
-    def analysis_of(state: State, seconds: float) -> SearchedPosition:
-        return analyse_position(state, deadline=deadline_after(seconds), advisor=advisor)
+    def analysis_of(state: State, budget: ThinkBudget) -> SearchedPosition:
+        return analyse_position(state, deadline=budget.deadline(), advisor=advisor)
 
     return Judging(analysis_of=analysis_of, grade=grade)

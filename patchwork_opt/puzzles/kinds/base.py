@@ -19,6 +19,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from patchwork_opt.ai.base import SearchedPosition
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
@@ -33,9 +34,9 @@ JUDGE_SECONDS = 20.0
 #: The exact search's table for judging one answer.
 JUDGE_TABLE_MB = 16.0
 
-#: ``analysis_of(state, seconds)``: the AI's analysis of a position (the service's analysis cache,
-#: or a fresh one on the command line).
-AnalysisOf = Callable[[State, float], SearchedPosition]
+#: ``analysis_of(state, budget)``: the AI's analysis of a position (the service's analysis cache,
+#: or a fresh one on the command line), its deadline made of ``budget`` as the analysis starts.
+AnalysisOf = Callable[[State, ThinkBudget], SearchedPosition]
 #: ``grade(loss, points_lost, is_best)``: the review's label of a move that lost ``loss`` win chance
 #: and ``points_lost`` expected points against the best move, and whether it stays below the mistake
 #: threshold (``apps.practice.grade``, on ``apps.judge.label_of``: plugged in by the applications, so
@@ -128,9 +129,10 @@ class PuzzleKind(ABC, Generic[P, V]):
     ``name`` is the ``kind`` of its files; ``label`` what it asks in a few words; ``prefix`` the
     letter its ids start with; ``answer`` the form of an answer; ``themes`` its themes with their
     words (``theme_words``); ``bank_file`` the shipped bank's file of its puzzles (None: not in the
-    bank); ``rated``: a first answer moves the visitor's and the puzzle's ratings;
-    ``comes_back_as``: a missed puzzle of this kind is served again when the visitor asks for a
-    puzzle of that kind; ``queued``: judging takes a search, so the service runs it in its job queue.
+    bank) and ``bank_words`` what the bank's progress bar says while it makes them; ``rated``: a
+    first answer moves the visitor's and the puzzle's ratings; ``comes_back_as``: a missed puzzle of
+    this kind is served again when the visitor asks for a puzzle of that kind; ``queued``: judging
+    takes a search, so the service runs it in its job queue.
 
     How puzzles of the kind are made and banked: ``maker`` names the module that makes them from
     seeded games (a ``Maker``; None: not made from seeds, as an exercise comes from a reviewed
@@ -148,6 +150,7 @@ class PuzzleKind(ABC, Generic[P, V]):
     themes: tuple[str, ...] = ()
     theme_words: dict[str, str] = {}  # noqa: RUF012  (read only: a kind's constant)
     bank_file: str | None = None
+    bank_words: str = ""
     rated: bool = True
     comes_back_as: str = ""
     queued: bool = False

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 
 from patchwork_opt.ai.analysis.position import analyse_position, value_after
 from patchwork_opt.ai.base import SearchedPosition, move_key
-from patchwork_opt.core.clock import deadline_after
+from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
@@ -307,10 +307,11 @@ def _valued(exercise: Exercise, state: State, move: Move, judging: Judging) -> S
     after.apply(move)
     following: SearchedPosition | None = None
     if not after.is_terminal():
+        budget = ThinkBudget(exercise.seconds)
         if judging.analysis_of is not None:
-            following = judging.analysis_of(after, exercise.seconds)
+            following = judging.analysis_of(after, budget)
         else:
-            following = analyse_position(after, deadline=deadline_after(exercise.seconds))
+            following = analyse_position(after, deadline=budget.deadline())
     win, margin, exact = value_after(state, move, following)
     line = (move, *following.best.line) if following is not None and following.moves else (move,)
     return Scored(move, win, margin, exact, playable(state, line))

@@ -26,7 +26,6 @@ from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse
 
-from patchwork_opt.ai.base import SearchedPosition
 from patchwork_opt.apps.practice import grade
 from patchwork_opt.apps.web.deps import (
     AnalysesDep,
@@ -57,9 +56,7 @@ from patchwork_opt.apps.web.schemas.puzzles import (
     themes_view,
 )
 from patchwork_opt.apps.web.services import Services
-from patchwork_opt.core.clock import ThinkBudget
 from patchwork_opt.core.errors import PatchworkError
-from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.models import move_from_model
 from patchwork_opt.i18n import N_, _
@@ -185,13 +182,8 @@ async def answer_puzzle(puzzle_id: PuzzleId, body: AnswerRequest, puzzles: Puzzl
     answer = _answer_of(kind, body)
     kind.check(puzzle, answer)  # an illegal move is refused before it takes a slot in the queue
     if kind.queued:
-        def judged(stop: StopSignal) -> Verdict:
-            analysis_of = analyses.bound_to(stop)
-
-            def analysis(state: State, seconds: float) -> SearchedPosition:  # the exercise's own budget
-                return analysis_of(state, ThinkBudget(seconds))
-
-            judging = Judging(stop=stop.attach, analysis_of=analysis, grade=grade)
+        def judged(stop: StopSignal) -> Verdict:  # an exercise's analysis, its own budget, in the job queue
+            judging = Judging(stop=stop.attach, analysis_of=analyses.bound_to(stop), grade=grade)
             verdict: Verdict = kind.judge(puzzle, answer, judging)
             return verdict
 

@@ -13,6 +13,8 @@ optimal fill and the 7x7 question, and the answers' exports.
   asked again (``more_seconds``: its cap). An answer exports as SVG, PNG and the CLI's JSON.
 
 Routes parse, call the services (``Services.workshop``, wired in ``web/solver_services.py``) and render.
+A solver request's time becomes a ``ThinkBudget`` as the request comes in, and its ``Deadline`` only as
+its work starts: waiting in the job queue spends none of it (``core.clock``).
 """
 
 from __future__ import annotations
@@ -59,7 +61,6 @@ from patchwork_opt.apps.web.schemas import (
 )
 from patchwork_opt.apps.web.services import JobProgress as JobProgressFn
 from patchwork_opt.apps.web.services import Limits, Workshop
-from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.lookup import RANGE_PATTERN, FactRange
 from patchwork_opt.core.quilt import Quilt
 from patchwork_opt.core.stop import StopSignal
@@ -169,9 +170,10 @@ async def best_placements(
     the 7x7 square, how the score adds up (as ``patchwork hint QUILT --patch ID --next IDS`` says
     them). 422: a patch that fits nowhere, or next patches that repeat the patch."""
 
+    budget = limits.solver_budget(limits.placements_seconds)
+
     def place(stop: StopSignal) -> BaseModel:
-        # the request's one clock, made as its work starts
-        return workshop.placements(body, Deadline.after(limits.solver_seconds(limits.placements_seconds)), stop)
+        return workshop.placements(body, budget.deadline(), stop)  # the request's one clock, made as its work starts
 
     return PlacementsView.model_validate(await worker.run(place))
 
@@ -204,12 +206,12 @@ async def submit_fill(body: FillRequest, workshop: WorkshopDep, limits: LimitsDe
     within a budget, the 7x7 square complete if asked: ``POST /api/fill``'s request, run as a job.
     Answers at once (202, ``Location`` the job) with the job queued or running; poll it for its
     progress and answer, which is ``patchwork fill --json``'s object with its verdict in words."""
-    cap = limits.solver_seconds(body.time_limit)
+    budget = limits.solver_budget(body.time_limit)
 
     def fill(stop: StopSignal, progress: JobProgressFn) -> BaseModel:
-        return workshop.fill(body, Deadline.after(cap), stop, progress)  # the job's one clock, made as it starts
+        return workshop.fill(body, budget.deadline(), stop, progress)  # the job's one clock, made as it starts
 
-    return _submitted(board.submit(client, "fill", body, cap, fill), response, limits)
+    return _submitted(board.submit(client, "fill", body, budget.seconds, fill), response, limits)
 
 
 @router.post("/bonus", status_code=202, responses=_JOB_ANSWERS, dependencies=[Depends(strict_body(BonusRequest))],
@@ -219,12 +221,12 @@ async def submit_bonus(body: BonusRequest, workshop: WorkshopDep, limits: Limits
     """Can a 7x7 square still be completed with these patches, and how: ``POST /api/bonus``'s request,
     run as a job (202, ``Location`` the job); its answer is ``patchwork bonus --json``'s object with
     its verdict in words."""
-    cap = limits.solver_seconds(body.time_limit)
+    budget = limits.solver_budget(body.time_limit)
 
     def bonus(stop: StopSignal, progress: JobProgressFn) -> BaseModel:
-        return workshop.bonus(body, Deadline.after(cap), stop, progress)  # the job's one clock, made as it starts
+        return workshop.bonus(body, budget.deadline(), stop, progress)  # the job's one clock, made as it starts
 
-    return _submitted(board.submit(client, "bonus", body, cap, bonus), response, limits)
+    return _submitted(board.submit(client, "bonus", body, budget.seconds, bonus), response, limits)
 
 
 @router.get("/jobs/{job_id}", responses=answers(404, 422), summary="A job's state, progress and answer",
