@@ -23,16 +23,16 @@ from patchwork_opt.apps.commands.ai import ai_app
 from patchwork_opt.apps.commands.engine import engine_app
 from patchwork_opt.apps.commands.puzzle import puzzle_app
 from patchwork_opt.apps.commands.rules import rules_app
-from patchwork_opt.apps.typer_app import JsonFlag, LangOption, VersionFlag, new_typer, use_language
+from patchwork_opt.apps.typer_app import JsonFlag, LangOption, VersionFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
 from patchwork_opt.bench.commands import bench_app
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.lookup import parse_patch_ids
 from patchwork_opt.formats.inputs import load_position_input
-from patchwork_opt.i18n import N_, _, ngettext, number
+from patchwork_opt.i18n import H_, N_, _, ngettext, number
 
-app = new_typer("Patchwork rules engine, CP-SAT quilt optimizer and AI.")
+app = new_typer(H_("Patchwork rules engine, CP-SAT quilt optimizer and AI."))
 app.add_typer(rules_app)  # replay, new, show, schema, patches: top-level commands
 app.add_typer(bench_app, name="bench")
 app.add_typer(puzzle_app, name="puzzle")
@@ -45,10 +45,9 @@ COMPILE_NOTICE_ENV = "PATCHWORK_COMPILE_NOTICE"
 
 
 @app.callback()
-def _root(ctx: typer.Context, version: VersionFlag = False, lang: LangOption = None) -> None:
-    """Patchwork rules engine, CP-SAT quilt optimizer and AI."""
+def _root(version: VersionFlag = False, lang: LangOption = None) -> None:
+    """The options before any command (``--lang`` and ``--version`` act as they are read)."""
     os.environ.setdefault(COMPILE_NOTICE_ENV, "1")
-    use_language(ctx, lang)
 
 
 def _prepare(*groups: str) -> None:
@@ -63,33 +62,34 @@ def _prepare(*groups: str) -> None:
 # ==== solver commands (hint, fill, bonus) ======================================================
 
 
-@app.command()
+@app.command(help=H_("Best placements of a patch on a quilt, or the ranked moves of the player to move."))
 def hint(
     what: Annotated[str, typer.Argument(
-        metavar="QUILT|POSITION|RECORD", help="A quilt (file or 9 lines), a position (file or string) or a record file."
+        metavar="QUILT|POSITION|RECORD",
+        help=H_("A quilt (file or 9 lines), a position (file or string) or a record file.")
     )],
     patch_text: Annotated[
-        str | None, typer.Option("--patch", help="Patch id to place (required for a bare quilt).")
+        str | None, typer.Option("--patch", help=H_("Patch id to place (required for a bare quilt)."))
     ] = None,
     next_ids: Annotated[
         str | None,
-        typer.Option("--next", help="Next patches, e.g. 3,5,7 (default: none for a quilt, the circle's)."),
+        typer.Option("--next", help=H_("Next patches, e.g. 3,5,7 (default: none for a quilt, the circle's).")),
     ] = None,
     pool_ids: Annotated[
         str | None,
-        typer.Option("--pool", help="Patches still to come, e.g. 0,4,9 (default: all but --patch)."),
+        typer.Option("--pool", help=H_("Patches still to come, e.g. 0,4,9 (default: all but --patch).")),
     ] = None,
-    top: Annotated[int | None, typer.Option("--top", help="Placements shown (3), or moves of a position (8).")] = None,
-    lookahead: Annotated[int, typer.Option(help="Upcoming patches of the circle to look ahead over.")] = 6,
+    top: Annotated[int | None, typer.Option("--top",
+                                            help=H_("Placements shown (3), or moves of a position (8)."))] = None,
+    lookahead: Annotated[int, typer.Option(help=H_("Upcoming patches of the circle to look ahead over."))] = 6,
     time_limit: Annotated[float | None, typer.Option(
-        "--time-limit", help="Seconds for the solver part (1; with --watch: none, until Ctrl-C)."
+        "--time-limit", help=H_("Seconds for the solver part (1; with --watch: none, until Ctrl-C).")
     )] = None,
     watch: Annotated[bool, typer.Option(
-        "--watch", help="A position's best lines live, growing as the AI thinks, until Ctrl-C (--json: JSON lines)."
+        "--watch", help=H_("A position's best lines live, growing as the AI thinks, until Ctrl-C (--json: JSON lines).")
     )] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Best placements of a patch on a quilt, or the ranked moves of the player to move."""
     from patchwork_opt.apps.hints import hint_command, render_hint
 
     answer = hint_command(what, patch_text=patch_text, next_text=next_ids, pool_text=pool_ids, top=top,
@@ -99,22 +99,21 @@ def hint(
         _print_json(result.model_dump(mode="json")) if as_json else typer.echo(render_hint(result, loaded))
 
 
-@app.command()
+@app.command(help=H_("Optimal fill: the patches (each at most once) and placements that cover the most."))
 def fill(
-    patches: Annotated[str, typer.Option("--patches", help="Patch ids to choose from, e.g. 1,2,5.")],
+    patches: Annotated[str, typer.Option("--patches", help=H_("Patch ids to choose from, e.g. 1,2,5."))],
     quilt_arg: Annotated[
-        str | None, typer.Option("--quilt", help="Starting quilt (file, 9 lines or JSON cells); empty by default.")
+        str | None, typer.Option("--quilt", help=H_("Starting quilt (file, 9 lines or JSON cells); empty by default."))
     ] = None,
-    objective: Annotated[str, typer.Option(help="cells (covered cells) or points (score change).")] = "cells",
-    marks: Annotated[int, typer.Option(help="Income marks still ahead, for --objective points.")] = 9,
-    budget: Annotated[int | None, typer.Option(help="Total button cost at most this.")] = None,
-    require_bonus: Annotated[bool, typer.Option("--require-bonus", help="A 7x7 square must be complete.")] = False,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds.")] = 10.0,
-    workers: Annotated[int, typer.Option(help="CP-SAT workers.")] = 2,
-    seed: Annotated[int, typer.Option(help="CP-SAT random seed.")] = 0,
+    objective: Annotated[str, typer.Option(help=H_("cells (covered cells) or points (score change)."))] = "cells",
+    marks: Annotated[int, typer.Option(help=H_("Income marks still ahead, for --objective points."))] = 9,
+    budget: Annotated[int | None, typer.Option(help=H_("Total button cost at most this."))] = None,
+    require_bonus: Annotated[bool, typer.Option("--require-bonus", help=H_("A 7x7 square must be complete."))] = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", help=H_("Seconds."))] = 10.0,
+    workers: Annotated[int, typer.Option(help=H_("CP-SAT workers."))] = 2,
+    seed: Annotated[int, typer.Option(help=H_("CP-SAT random seed."))] = 0,
     as_json: JsonFlag = False,
 ) -> None:
-    """Optimal fill: the patches (each at most once) and placements that cover the most."""
     from patchwork_opt.apps.first_fill import fill_on_any_run
     from patchwork_opt.apps.progress import solve_status
     from patchwork_opt.apps.solutions import render_fill
@@ -135,15 +134,14 @@ def fill(
     _print_json(result.to_json()) if as_json else typer.echo(render_fill(quilt, result, objective))
 
 
-@app.command()
+@app.command(help=H_("Can a 7x7 square be completed with these patches (each at most once)?"))
 def bonus(
-    quilt_arg: Annotated[str, typer.Argument(metavar="QUILT", help="A quilt (file, 9 lines or JSON cells).")],
-    patches: Annotated[str, typer.Option("--patches", help="Patch ids available, e.g. 1,2,5.")],
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds.")] = 10.0,
-    workers: Annotated[int, typer.Option(help="CP-SAT workers.")] = 2,
+    quilt_arg: Annotated[str, typer.Argument(metavar="QUILT", help=H_("A quilt (file, 9 lines or JSON cells)."))],
+    patches: Annotated[str, typer.Option("--patches", help=H_("Patch ids available, e.g. 1,2,5."))],
+    time_limit: Annotated[float, typer.Option("--time-limit", help=H_("Seconds."))] = 10.0,
+    workers: Annotated[int, typer.Option(help=H_("CP-SAT workers."))] = 2,
     as_json: JsonFlag = False,
 ) -> None:
-    """Can a 7x7 square be completed with these patches (each at most once)?"""
     from patchwork_opt.apps.solutions import render_bonus
     from patchwork_opt.formats.inputs import load_quilt
     from solvers.bonus import bonus_completion
@@ -162,17 +160,17 @@ def bonus(
 # ==== play =====================================================================================
 
 
-@app.command()
+@app.command(help=H_("Play a game against the AI in the terminal (or from a script on standard input)."))
 def play(
-    ai: Annotated[str, typer.Option("--ai", help="The AI: random, greedy, mcts, solver or solver-rollout.")] = "solver",
-    level: Annotated[int, typer.Option(min=1, max=5, help="AI strength 1-5 (its thinking time).")] = 3,
-    seed: Annotated[int | None, typer.Option(help="Seed for the circle and the AI (random when omitted).")] = None,
-    you: Annotated[str, typer.Option(help="Play first or second.")] = "first",
-    leather: Annotated[str | None, typer.Option(help="Leather printing: revised (default) or classic.")] = None,
-    load: Annotated[str | None, typer.Option(help="Continue the game in this record.")] = None,
-    save: Annotated[str | None, typer.Option(help="Keep the game record in this file.")] = None,
+    ai: Annotated[str, typer.Option("--ai",
+                                    help=H_("The AI: random, greedy, mcts, solver or solver-rollout."))] = "solver",
+    level: Annotated[int, typer.Option(min=1, max=5, help=H_("AI strength 1-5 (its thinking time)."))] = 3,
+    seed: Annotated[int | None, typer.Option(help=H_("Seed for the circle and the AI (random when omitted)."))] = None,
+    you: Annotated[str, typer.Option(help=H_("Play first or second."))] = "first",
+    leather: Annotated[str | None, typer.Option(help=H_("Leather printing: revised (default) or classic."))] = None,
+    load: Annotated[str | None, typer.Option(help=H_("Continue the game in this record."))] = None,
+    save: Annotated[str | None, typer.Option(help=H_("Keep the game record in this file."))] = None,
 ) -> None:
-    """Play a game against the AI in the terminal (or from a script on standard input)."""
     from patchwork_opt.apps.play.start import play_in_terminal
 
     raise typer.Exit(play_in_terminal(ai=ai, level=level, seed=seed, you=you, leather=leather, load=load, save=save))
@@ -180,42 +178,41 @@ def play(
 
 # ==== serve ====================================================================================
 
-#: where ``serve`` keeps the games unless ``--db`` says otherwise (``serve`` prints the full path)
-DEFAULT_DB = "games.sqlite3 in the per-user data directory (printed when serving)"
-
-
-@app.command()
+@app.command(help=H_(
+    "Serve the web page, the Puzzles page and the JSON API (games, puzzles, hint, fill, bonus; "
+    "docs at /docs)."))
 def serve(
-    host: Annotated[str, typer.Option(help="Address to bind (loopback by default; 0.0.0.0 exposes it).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    host: Annotated[str, typer.Option(
+        help=H_("Address to bind (loopback by default; 0.0.0.0 exposes it)."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help=H_("TCP port."))] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(help=f"Games database: a SQLite file, or a postgresql:// URL that several servers "
-                          f"share. Default: {DEFAULT_DB}.", show_default=False),
+        typer.Option(help=H_("Games database: a SQLite file, or a postgresql:// URL that several servers share. "
+                             "Default: games.sqlite3 in the per-user data directory (printed when serving)."),
+                     show_default=False),
     ] = None,
     max_solver_seconds: Annotated[
-        float, typer.Option(min=0.1, max=60, help="Cap on any solver time limit a request asks for.")
+        float, typer.Option(min=0.1, max=60, help=H_("Cap on any solver time limit a request asks for."))
     ] = 5.0,
-    max_ai_seconds: Annotated[float, typer.Option(min=0.05, max=60, help="Cap on the AI's time per move.")] = 3.0,
+    max_ai_seconds: Annotated[float, typer.Option(min=0.05, max=60, help=H_("Cap on the AI's time per move."))] = 3.0,
     max_review_seconds: Annotated[
-        float, typer.Option(min=1, max=600, help="Cap on the AI's time for a whole game review.")
+        float, typer.Option(min=1, max=600, help=H_("Cap on the AI's time for a whole game review."))
     ] = 30.0,
     allow_host: Annotated[
         list[str] | None,
-        typer.Option(help="Host header name to accept (repeatable; loopback names always; '*' any).",
+        typer.Option(help=H_("Host header name to accept (repeatable; loopback names always; '*' any)."),
                      show_default=False),
     ] = None,
     expire_days: Annotated[
-        float, typer.Option(min=0, max=36500, help="Delete games with no move for this many days (0: never).")
+        float, typer.Option(min=0, max=36500, help=H_("Delete games with no move for this many days (0: never)."))
     ] = 30.0,
     max_analyses: Annotated[
-        int, typer.Option(min=0, max=256, help="Live analyses (the analysis board's stream) running at once.")
+        int, typer.Option(min=0, max=256, help=H_("Live analyses (the analysis board's stream) running at once."))
     ] = 8,
     max_analysis_seconds: Annotated[
-        float, typer.Option(min=1, max=3600, help="Cap on how long one live analysis thinks.")
+        float, typer.Option(min=1, max=3600, help=H_("Cap on how long one live analysis thinks."))
     ] = 30.0,
 ) -> None:
-    """Serve the web page, the Puzzles page and the JSON API (games, puzzles, hint, fill, bonus; docs at /docs)."""
     from patchwork_opt.apps.web.server import LOOPBACK_NAMES, run_server
     from patchwork_opt.apps.web.services import Limits
     from patchwork_opt.apps.web.solver_services import web_services
@@ -229,12 +226,11 @@ def serve(
                say=lambda line: typer.echo(line, err=True))
 
 
-@app.command()
+@app.command(help=H_("Compile every search a command can use, once (in parallel processes), so no first use waits."))
 def warmup(
-    sequential: Annotated[bool, typer.Option("--sequential", help="Compile in this process only.")] = False,
+    sequential: Annotated[bool, typer.Option("--sequential", help=H_("Compile in this process only."))] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Compile every search a command can use, once (in parallel processes), so no first use waits."""
     from patchwork_opt.apps.warmup import GROUPS, prepare
 
     done = prepare(list(GROUPS), parallel=not sequential, say=lambda line: typer.echo(line, err=True))
@@ -253,19 +249,19 @@ def warmup(
 # ==== move (the AI's move for a position, for scripts) ==========================================
 
 
-@app.command("move")
+@app.command("move", help=H_("The AI's move for the player to move, with its reason, win chance and expected margin."))
 def move_command(
     what: Annotated[str, typer.Argument(
-        metavar="RECORD|POSITION", help="A game record (file) or a position (file or string).")],
-    ai: Annotated[str, typer.Option("--ai", help="The AI: random, greedy, mcts, solver or solver-rollout.")] = "solver",
-    level: Annotated[int, typer.Option(min=1, max=5, help="AI strength 1-5.")] = 3,
+        metavar="RECORD|POSITION", help=H_("A game record (file) or a position (file or string)."))],
+    ai: Annotated[str, typer.Option("--ai",
+                                    help=H_("The AI: random, greedy, mcts, solver or solver-rollout."))] = "solver",
+    level: Annotated[int, typer.Option(min=1, max=5, help=H_("AI strength 1-5."))] = 3,
     time_per_move: Annotated[
-        float | None, typer.Option("--time-per-move", help="Seconds to think (overrides the level's).")
+        float | None, typer.Option("--time-per-move", help=H_("Seconds to think (overrides the level's)."))
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the AI (repeatable choices).")] = None,
+    seed: Annotated[int | None, typer.Option(help=H_("Seed for the AI (repeatable choices)."))] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """The AI's move for the player to move, with its reason, win chance and expected margin."""
     from patchwork_opt.ai.bots.answer import move_answer, render_answer
     from patchwork_opt.apps.warmup import groups_for_bot
     from patchwork_opt.apps.wiring import bot_advisor
@@ -281,19 +277,19 @@ def move_command(
         typer.echo(render_answer(answer, str(Move.from_json(answer["move"]))))
 
 
-@app.command()
+@app.command(help=H_("Review a game: each move against the AI's best, win chances, mistakes and accuracy."))
 def analyze(
-    record: Annotated[str, typer.Argument(metavar="RECORD", help="A game record (JSON file).")],
-    time_per_move: Annotated[float, typer.Option("--time-per-move", help="Seconds of analysis per position.")] = 0.5,
-    chart: Annotated[str | None, typer.Option(help="Write the win-chance chart to this .svg or .png file.")] = None,
+    record: Annotated[str, typer.Argument(metavar="RECORD", help=H_("A game record (JSON file)."))],
+    time_per_move: Annotated[float, typer.Option("--time-per-move",
+                                                 help=H_("Seconds of analysis per position."))] = 0.5,
+    chart: Annotated[str | None, typer.Option(help=H_("Write the win-chance chart to this .svg or .png file."))] = None,
     puzzles: Annotated[
         str | None,
-        typer.Option(metavar="DIR", help="Also write each mistake or blunder as an exercise, find a better move, "
-                                         "in DIR (puzzle solve FILE plays one, puzzle check FILE judges)."),
+        typer.Option(metavar="DIR", help=H_("Also write each mistake or blunder as an exercise, find a better move, "
+                                            "in DIR (puzzle solve FILE plays one, puzzle check FILE judges).")),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Review a game: each move against the AI's best, win chances, mistakes and accuracy."""
     from patchwork_opt.apps.practice import analyze_command
 
     analysed = analyze_command(record, seconds=time_per_move, chart=chart, puzzles=puzzles)

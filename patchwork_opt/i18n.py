@@ -28,7 +28,8 @@ languages are the folders that hold the ``messages`` domain (``languages()``): a
 ``.po`` file, not code. The ``.po`` files are read with Babel at first use and kept (``.mo`` files are
 never built or shipped, so they cannot drift from the ``.po``); a fuzzy entry is not used. A domain
 is a set of messages (``messages``: what the engine, the service and the CLI say; ``pages``: the
-browser's), each with its own files; ``gettext_in`` and ``catalogue`` take the domain.
+browser's; ``cli``: the command line's ``--help`` and Click's own words, marked ``H_``), each with
+its own files; ``gettext_in`` and ``catalogue`` take the domain.
 
 The pseudo-locale ``en-XA`` wraps and accents every message of a domain's ``.pot`` (``[Ŝţàŕţ]``,
 placeholders untouched): text that shows up without the accents escaped the catalogue. It is made
@@ -248,6 +249,23 @@ def catalogue(domain: str, code: str) -> dict[str, str | list[str]]:
 def N_(message: str) -> str:
     """``message`` unchanged, marked for extraction: a table's words, translated where they are said."""
     return message
+
+
+#: The command line's help and Click's own words (``H_``): a domain of its own, said by the CLI's frame.
+CLI_DOMAIN = "cli"
+
+
+def H_(message: str) -> str:
+    """``message`` unchanged, marked for the ``cli`` domain: a command's or an option's ``--help`` text
+    or one of Click's own words, translated where the command line's frame shows it
+    (``apps/click_words.py``). Extracted with ``-k H_ -k HN_:1,2 --no-default-keywords``, so the
+    ``messages`` template does not take it in."""
+    return message
+
+
+def HN_(singular: str, plural: str) -> tuple[str, str]:
+    """``H_`` for a message with plural forms: ``(singular, plural)`` unchanged, said with a count."""
+    return singular, plural
 
 
 def gettext_in(domain: str, message: str, /, **values: Any) -> str:

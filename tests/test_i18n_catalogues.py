@@ -1,8 +1,8 @@
 """The catalogues are whole: every message the source says is in each language's ``.po``,
 translated, not fuzzy, with the same placeholders; the template the pseudo-locale is made from is
 current. CI fails here when a message is added without its translations (docs/languages.md). Each
-domain is checked: ``messages`` (the engine, the service, the CLI) and ``pages`` (the pages' HTML
-and scripts)."""
+domain is checked: ``messages`` (the engine, the service, the CLI), ``pages`` (the pages' HTML
+and scripts) and ``cli`` (the command line's ``--help`` and Click's own words)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from patchwork_opt.apps.web.page_words import DOMAIN as PAGES
+from patchwork_opt.i18n import CLI_DOMAIN as CLI
 from patchwork_opt.i18n import DOMAIN as MESSAGES
 from patchwork_opt.i18n import LOCALE_DIR, PSEUDO, SOURCE, catalogue, languages
 
@@ -25,6 +26,7 @@ _FIELD = re.compile(r"\{([^{}]*)\}")
 DOMAINS = {
     MESSAGES: ([], "as pictured"),
     PAGES: (["-k", "t", "-k", "tn:1,2", "--no-default-keywords"], "How to play"),
+    CLI: (["-k", "H_", "-k", "HN_:1,2", "--no-default-keywords"], "Show this message and exit."),
 }
 
 

@@ -13,34 +13,37 @@ import typer
 
 from patchwork_opt.apps.typer_app import BackendOption, JsonFlag, RayAddressOption, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
-from patchwork_opt.i18n import _, ngettext
+from patchwork_opt.i18n import H_, _, ngettext
 
-ai_app = new_typer("Matches, self-play and training.")
-BOTS_HELP = "random, greedy, mcts, solver, solver-rollout or engine:CMD (a program speaking docs/engine.md)."
+ai_app = new_typer(H_("Matches, self-play and training."))
 
 
-@ai_app.command()
+@ai_app.command(help=H_("Play bots against each other and report wins, scores and an Elo difference."))
 def match(
-    p1: Annotated[str, typer.Option("--p1", help=f"First bot: {BOTS_HELP}")],
-    p2: Annotated[str, typer.Option("--p2", help=f"Second bot: {BOTS_HELP}")],
-    games: Annotated[int, typer.Option(help="Number of games (played in pairs, seats swapped).")] = 20,
-    seed: Annotated[int, typer.Option(help="Seed for the circles and the bots.")] = 0,
+    p1: Annotated[str, typer.Option("--p1",
+                                    help=H_("First bot: random, greedy, mcts, solver, solver-rollout or engine:CMD "
+                                            "(a program speaking docs/engine.md)."))],
+    p2: Annotated[str, typer.Option("--p2",
+                                    help=H_("Second bot: random, greedy, mcts, solver, solver-rollout or engine:CMD "
+                                            "(a program speaking docs/engine.md)."))],
+    games: Annotated[int, typer.Option(help=H_("Number of games (played in pairs, seats swapped)."))] = 20,
+    seed: Annotated[int, typer.Option(help=H_("Seed for the circles and the bots."))] = 0,
     time_per_move: Annotated[
-        float | None, typer.Option("--time-per-move", help="Seconds per move for searching bots.")
+        float | None, typer.Option("--time-per-move", help=H_("Seconds per move for searching bots."))
     ] = None,
-    p2_time: Annotated[float | None, typer.Option("--p2-time-per-move", help="Seconds a move for --p2 alone.")] = None,
-    level: Annotated[int, typer.Option(help="Level 1-5 (time per move when --time-per-move is not given).")] = 3,
-    p2_level: Annotated[int | None, typer.Option("--p2-level", help="Level for --p2 alone.")] = None,
+    p2_time: Annotated[float | None, typer.Option("--p2-time-per-move",
+                                                  help=H_("Seconds a move for --p2 alone."))] = None,
+    level: Annotated[int, typer.Option(help=H_("Level 1-5 (time per move when --time-per-move is not given)."))] = 3,
+    p2_level: Annotated[int | None, typer.Option("--p2-level", help=H_("Level for --p2 alone."))] = None,
     iterations: Annotated[
-        int | None, typer.Option(help="Fixed simulations per move instead of a clock (repeatable).")
+        int | None, typer.Option(help=H_("Fixed simulations per move instead of a clock (repeatable)."))
     ] = None,
-    workers: Annotated[int, typer.Option(help="Games played in parallel (processes or Ray tasks).")] = 1,
-    save: Annotated[str | None, typer.Option(help="Directory to write each game's record to.")] = None,
+    workers: Annotated[int, typer.Option(help=H_("Games played in parallel (processes or Ray tasks)."))] = 1,
+    save: Annotated[str | None, typer.Option(help=H_("Directory to write each game's record to."))] = None,
     backend: BackendOption = "local",
     address: RayAddressOption = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Play bots against each other and report wins, scores and an Elo difference."""
     from patchwork_opt.apps.match import checked_spec, render_summary, run_match, save_records, summarize
     from patchwork_opt.apps.progress import match_progress
     from patchwork_opt.apps.wiring import match_advisor
@@ -68,24 +71,23 @@ def match(
                                 "{path}/", len(results), path=save))
 
 
-@ai_app.command()
+@ai_app.command(help=H_("The solver against itself: game records and, per position, training data (NumPy .npz)."))
 def selfplay(
-    out: Annotated[str, typer.Option(help="Directory for the records and the position files.")],
-    games: Annotated[int, typer.Option(help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed for the circles, the openings and the bots.")] = 0,
+    out: Annotated[str, typer.Option(help=H_("Directory for the records and the position files."))],
+    games: Annotated[int, typer.Option(help=H_("Games to play."))] = 100,
+    seed: Annotated[int, typer.Option(help=H_("Seed for the circles, the openings and the bots."))] = 0,
     time_per_move: Annotated[
-        float | None, typer.Option("--time-per-move", help="Seconds per move (0.1 when --iterations is not given).")
+        float | None, typer.Option("--time-per-move", help=H_("Seconds per move (0.1 when --iterations is not given)."))
     ] = None,
-    iterations: Annotated[int | None, typer.Option(help="Fixed simulations per move instead of a clock.")] = None,
+    iterations: Annotated[int | None, typer.Option(help=H_("Fixed simulations per move instead of a clock."))] = None,
     random_openings: Annotated[
-        int, typer.Option("--random-openings", help="Each game opens with 0 to this many random moves.")
+        int, typer.Option("--random-openings", help=H_("Each game opens with 0 to this many random moves."))
     ] = 0,
-    workers: Annotated[int, typer.Option(help="Games played in parallel (processes or Ray tasks).")] = 1,
+    workers: Annotated[int, typer.Option(help=H_("Games played in parallel (processes or Ray tasks)."))] = 1,
     backend: BackendOption = "local",
     address: RayAddressOption = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """The solver against itself: game records and, per position, training data (NumPy .npz)."""
     from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.apps.selfplay import check_request, render_report, run_selfplay, selfplay_spec
     from patchwork_opt.apps.wiring import solver_advisor_path
@@ -99,14 +101,14 @@ def selfplay(
     _print_json(result.to_json()) if as_json else typer.echo(render_report(result, out))
 
 
-@ai_app.command()
+@ai_app.command(help=H_(
+    "Fit the learned evaluation (win chance and margin) to self-play data (needs the 'train' extra)."))
 def train(
-    data: Annotated[str, typer.Option(help="Directory of self-play data (patchwork selfplay --out).")],
-    out: Annotated[str, typer.Option(help="Weights file to write (.npz; its report goes beside it as .json).")],
-    seed: Annotated[int, typer.Option(help="Seed of the split and the fits.")] = 0,
+    data: Annotated[str, typer.Option(help=H_("Directory of self-play data (patchwork selfplay --out)."))],
+    out: Annotated[str, typer.Option(help=H_("Weights file to write (.npz; its report goes beside it as .json)."))],
+    seed: Annotated[int, typer.Option(help=H_("Seed of the split and the fits."))] = 0,
     as_json: JsonFlag = False,
 ) -> None:
-    """Fit the learned evaluation (win chance and margin) to self-play data (needs the 'train' extra)."""
     from patchwork_opt.ai.learned.training import render_train_report, train_command
 
     report = train_command(data, out, seed=seed, say=lambda line: typer.echo(line, err=True))

@@ -8,14 +8,15 @@ import sys
 import typer
 
 from patchwork_opt.apps.typer_app import new_typer
+from patchwork_opt.i18n import H_
 
-engine_app = new_typer("The engine protocol.")
+engine_app = new_typer(H_("The engine protocol."))
 
 
-@engine_app.command()
+@engine_app.command(help=H_(
+    "Speak the engine protocol (modelled on UCI) on stdin and stdout, for other programs: upi, isready, "
+    "setoption, newgame, position, go, stop, quit (docs/engine.md)."))
 def engine() -> None:
-    """Speak the engine protocol (modelled on UCI) on stdin and stdout, for other programs: upi,
-    isready, setoption, newgame, position, go, stop, quit (docs/engine.md)."""
     from patchwork_opt.apps.engine.server import serve
 
     def write(line: str) -> None:

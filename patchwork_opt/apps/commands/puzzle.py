@@ -12,33 +12,34 @@ import typer
 
 from patchwork_opt.apps.typer_app import JsonFlag, new_typer
 from patchwork_opt.apps.typer_app import print_json as _print_json
-from patchwork_opt.i18n import _, ngettext, number
+from patchwork_opt.i18n import H_, _, ngettext, number
 
-puzzle_app = new_typer("Puzzles proven by the solvers (find the winning move, fill the quilt) and exercises from "
-                       "your own mistakes (find a better move).")
+puzzle_app = new_typer(H_("Puzzles proven by the solvers (find the winning move, fill the quilt) and exercises from "
+                          "your own mistakes (find a better move)."))
 
 
-@puzzle_app.command("new")
+@puzzle_app.command("new", help=H_(
+    "Make a puzzle from seeded games and prove it (endgame: the exact search; fill: the optimal fill)."))
 def puzzle_new(
-    kind: Annotated[str, typer.Option(help="endgame (find the winning move) or fill (fill the quilt).")] = "endgame",
+    kind: Annotated[str, typer.Option(
+        help=H_("endgame (find the winning move) or fill (fill the quilt)."))] = "endgame",
     difficulty: Annotated[
-        int | None, typer.Option(min=1, max=5, help="1 (easy) to 5 (hard); any when omitted.")
+        int | None, typer.Option(min=1, max=5, help=H_("1 (easy) to 5 (hard); any when omitted."))
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the games the puzzle comes from (random when omitted).")
+        int | None, typer.Option(help=H_("Seed of the games the puzzle comes from (random when omitted)."))
     ] = None,
     variant: Annotated[
-        str | None, typer.Option(help="A fill's variant: cells, points (with a button budget) or bonus (a 7x7).")
+        str | None, typer.Option(help=H_("A fill's variant: cells, points (with a button budget) or bonus (a 7x7)."))
     ] = None,
     theme: Annotated[
         str | None,
-        typer.Option(help="A theme the puzzle must have. Endgames: 7x7-race, leather, income-timing, tie-break, "
-                          "placement, buttons, long-line; fills: budget, 7x7, points."),
+        typer.Option(help=H_("A theme the puzzle must have. Endgames: 7x7-race, leather, income-timing, tie-break, "
+                             "placement, buttons, long-line; fills: budget, 7x7, points.")),
     ] = None,
-    save: Annotated[str | None, typer.Option(metavar="FILE", help="Also write the puzzle to FILE.")] = None,
+    save: Annotated[str | None, typer.Option(metavar="FILE", help=H_("Also write the puzzle to FILE."))] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Make a puzzle from seeded games and prove it (endgame: the exact search; fill: the optimal fill)."""
     import random
 
     from patchwork_opt.apps.progress import phase_progress
@@ -68,11 +69,11 @@ def puzzle_new(
                else _("puzzle {id} (--save FILE keeps it)", id=puzzle.id))
 
 
-@puzzle_app.command("solve")
+@puzzle_app.command("solve", help=H_(
+    "Solve a puzzle in the terminal: make your move (or place the patches), then see the proof."))
 def puzzle_solve(
-    path: Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle file (as puzzle new --save writes it).")],
+    path: Annotated[str, typer.Argument(metavar="PUZZLE", help=H_("A puzzle file (as puzzle new --save writes it)."))],
 ) -> None:
-    """Solve a puzzle in the terminal: make your move (or place the patches), then see the proof."""
     import sys
 
     from patchwork_opt.apps.play import terminal_for
@@ -83,21 +84,21 @@ def puzzle_solve(
     solve(load_puzzle(path), terminal_for(sys.stdin, sys.stdout, sys.stderr), cli_judging())
 
 
-@puzzle_app.command("check")
+@puzzle_app.command("check", help=H_(
+    'Judge an answer for scripts: correct or not, the final margin (a fill: value minus the optimum; an '
+    "exercise: expected), and the proof (the line of best play, or the optimum's placements); an "
+    "exercise's also the best move and why the move played was worse."))
 def puzzle_check(
-    path: Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle file.")],
+    path: Annotated[str, typer.Argument(metavar="PUZZLE", help=H_("A puzzle file."))],
     move: Annotated[
-        str | None, typer.Option(help='The answer to an endgame or an exercise: a move in JSON, e.g. {"type": '
-                                      '"advance"}.')
+        str | None, typer.Option(help=H_('The answer to an endgame or an exercise: a move in JSON, e.g. {"type": '
+                                         '"advance"}.'))
     ] = None,
     placements: Annotated[
-        str | None, typer.Option(help='A fill\'s answer: [{"patch": ID, "cells": [[r, c], ...]}, ...] in JSON.')
+        str | None, typer.Option(help=H_('A fill\'s answer: [{"patch": ID, "cells": [[r, c], ...]}, ...] in JSON.'))
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Judge an answer for scripts: correct or not, the final margin (a fill: value minus the optimum;
-    an exercise: expected), and the proof (the line of best play, or the optimum's placements); an
-    exercise's also the best move and why the move played was worse."""
     from patchwork_opt.apps.practice import cli_judging
     from patchwork_opt.puzzles.kinds import check_answer, load_puzzle
 
@@ -106,23 +107,23 @@ def puzzle_check(
     _print_json(verdict.to_json()) if as_json else typer.echo(verdict.text)
 
 
-@puzzle_app.command("bank")
+@puzzle_app.command("bank", help=H_(
+    "Write a bank of puzzles (the shipped one is patchwork_opt/data/puzzles, written by this command); "
+    "the same options write the same bank, whichever backend runs it."))
 def puzzle_bank(
-    out: Annotated[str, typer.Option(help="Directory to write endgames.json and fills.json to.")],
-    endgames: Annotated[int, typer.Option(help="Endgame puzzles, spread over the five difficulties.")] = 200,
-    fills: Annotated[int, typer.Option(help="Fill puzzles, spread over the five difficulties.")] = 200,
-    seed: Annotated[int, typer.Option(help="Seed of the games (the same command writes the same bank).")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (local), or CPUs of a local Ray cluster.")] = 2,
+    out: Annotated[str, typer.Option(help=H_("Directory to write endgames.json and fills.json to."))],
+    endgames: Annotated[int, typer.Option(help=H_("Endgame puzzles, spread over the five difficulties."))] = 200,
+    fills: Annotated[int, typer.Option(help=H_("Fill puzzles, spread over the five difficulties."))] = 200,
+    seed: Annotated[int, typer.Option(help=H_("Seed of the games (the same command writes the same bank)."))] = 0,
+    workers: Annotated[int, typer.Option(help=H_("Worker processes (local), or CPUs of a local Ray cluster."))] = 2,
     backend: Annotated[
-        str, typer.Option(help="local (worker processes) or ray (the 'ray' extra; where one machine is too slow).")
+        str, typer.Option(help=H_("local (worker processes) or ray (the 'ray' extra; where one machine is too slow)."))
     ] = "local",
     address: Annotated[
-        str | None, typer.Option(help="With --backend ray: the address of a running Ray cluster.")
+        str | None, typer.Option(help=H_("With --backend ray: the address of a running Ray cluster."))
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Write a bank of puzzles (the shipped one is patchwork_opt/data/puzzles, written by this command);
-    the same options write the same bank, whichever backend runs it."""
     from patchwork_opt.apps.progress import phase_progress
     from patchwork_opt.puzzles.banking import build_bank, check_backend
     from patchwork_opt.puzzles.kinds.endgame import ENDGAME
