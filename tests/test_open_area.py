@@ -61,7 +61,7 @@ def test_a_placement_that_neither_splits_nor_leaves_a_hole_says_nothing() -> Non
 def test_a_small_region_left_whole_is_a_hole_with_the_patches_that_fill_it() -> None:
     seven = FULL & ~mask_of((0, c) for c in range(7))
     words = open_area_words(seven, mask_of([(0, 0), (0, 1), (0, 2)]), EVERY_PATCH)
-    assert words == "leaves a 4-cell hole only #0, #1 or #2 can fill"
+    assert words == "leaves a 4-cell hole only #0, #1, or #2 can fill"
     assert "splits" not in words
     # one size past a hole: the corridor's 6 cells are not told
     assert open_area_words(seven, bit(0, 0), EVERY_PATCH) == ""

@@ -64,8 +64,8 @@ def _broken(base: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str
 
 
 ENDGAME_BREAKS = [
-    (("kind",), "puzzle", "kind: expected 'endgame', 'fill' or 'exercise', got 'puzzle'"),
-    (("id",), KeyError, "id: field required"),
+    (("kind",), "puzzle", "kind: expected 'endgame', 'fill', or 'exercise', got 'puzzle'"),
+    (("id",), KeyError, "id is missing"),
     (("player",), 2, "player"),
     (("difficulty",), 6, "difficulty"),
     (("position",), "1 2 3", "position: not the position the record reaches"),
@@ -176,9 +176,9 @@ def test_new_puzzle_of_a_theme(tmp_path: Path) -> None:
     assert code == 0 and "7x7" in data["themes"] and data["require_bonus"] is True
     code, out, err = run("puzzle", "new", "--kind", "endgame", "--theme", "zugzwang")
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert err.startswith("error: an endgame theme is one of 7x7-race, leather, income-timing")
+    assert err.startswith("error: an endgame theme is 7x7-race, leather, income-timing")
     code, out, err = run("puzzle", "new", "--kind", "fill", "--theme", "leather")
-    assert code == 2 and out == "" and err.startswith("error: a fill theme is one of budget, 7x7, points")
+    assert code == 2 and out == "" and err.startswith("error: a fill theme is budget, 7x7, or points")
 
 
 def test_new_fill_puzzle_from_a_seed(tmp_path: Path) -> None:
@@ -192,4 +192,4 @@ def test_new_fill_puzzle_from_a_seed(tmp_path: Path) -> None:
     code, _, err = run("puzzle", "new", "--kind", "chess")
     assert code == 2 and err.startswith("error: kind must be endgame or fill")  # no seed drawn first
     code, _, err = run("puzzle", "new", "--kind", "fill", "--variant", "squares")
-    assert code == 2 and err.startswith("error: variant must be one of cells, points, bonus")
+    assert code == 2 and err.startswith("error: variant must be cells, points, or bonus")

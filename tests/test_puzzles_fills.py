@@ -97,9 +97,9 @@ def test_a_theme_asked_for_is_a_theme_the_puzzle_has() -> None:
 
 
 @pytest.mark.parametrize(("kind", "variant", "theme", "message"), [
-    ("fill", None, "leather", "a fill theme is one of budget, 7x7, points, not 'leather'"),
+    ("fill", None, "leather", "a fill theme is budget, 7x7, or points, not 'leather'"),
     ("fill", "cells", "7x7", "the theme 7x7 is for the bonus variant, not cells"),
-    ("endgame", None, "budget", "an endgame theme is one of"),
+    ("endgame", None, "budget", "an endgame theme is 7x7-race, "),
 ])
 def test_a_theme_the_kind_does_not_have_is_refused_in_one_line(kind: str, variant: str | None, theme: str,
                                                                message: str) -> None:

@@ -77,7 +77,8 @@ def test_move_text_that_cannot_be_read_is_a_notation_error_in_every_command(tmp_
     illegal.write_text(json.dumps({"circle": state.circle, "moves": [{"type": "leather", "cell": [0, 0]}]}))
     for command in (["replay"], ["move", "--ai", "greedy"]):
         result = runner.invoke(app, [*command, str(unreadable)])
-        assert result.exit_code == 2 and result.stderr.startswith("error: ply 0: unknown move type"), result.output
+        said = result.stderr
+        assert result.exit_code == 2 and said.startswith("error: ply 0: move has the unknown type 'jump'"), said
         result = runner.invoke(app, [*command, str(illegal)])
         assert result.exit_code == 1 and "no leather patch" in result.stderr, result.output
 
@@ -97,16 +98,16 @@ def test_a_circle_too_short_is_said_in_a_players_words_beside_the_fields_place(c
     refused = client.post("/api/analysis/record", json={"circle": state.circle[:12], "moves": []})
     assert refused.status_code == 422
     body = refused.json()
-    assert body["detail"] == "body.circle: List should have at least 33 items after validation, not 12"
+    assert body["detail"] == "body.circle: the circle needs all 33 patches; it has 12"  # the place, then the words
     assert body["words"] == "The circle needs all 33 patches; it has 12."
 
 
 def test_a_position_that_cannot_be_read_says_so_without_the_apis_places(client: TestClient) -> None:
     body = client.get("/api/analysis/position", params={"position": "not a position"}).json()
-    assert body["detail"].startswith("query.position: not a position in the notation of RULES.md")
+    assert body["detail"].startswith("query.position: this position can't be read: not a position in the notation")
     assert body["words"] == "This position can't be read: not a position in the notation (9 space-separated fields)."
     missing = client.get("/api/analysis/position").json()
-    assert missing == {"detail": "query.position: Field required", "words": "This position is missing."}
+    assert missing == {"detail": "query.position: this position is missing", "words": "This position is missing."}
 
 
 def test_numbers_out_of_range_name_the_limit_and_what_was_sent_in_sentences(client: TestClient) -> None:

@@ -29,7 +29,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record, writable_dir
-from patchwork_opt.i18n import N_, _, ngettext, number, percent, signed
+from patchwork_opt.i18n import N_, _, ngettext, number, one_of, percent, signed
 
 Z95 = 1.959963984540054
 #: Pairs a match needs before it quotes 95% intervals: the normal approximation behind them is
@@ -252,7 +252,7 @@ def check_run(workers: int, backend: str) -> None:
         raise MatchError(_("--workers must be at least 1, got {workers}", workers=workers))
     if backend not in BACKENDS:
         raise MatchError(_("unknown backend {backend!r} (expected {backends})", backend=backend,
-                           backends=" or ".join(BACKENDS)))
+                           backends=one_of(BACKENDS)))
     if backend == "ray":
         try:
             import ray  # noqa: F401  (the games import it anyway: checked here before any progress is drawn)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from patchwork_opt.core.bitboard import contact_edges, mask_of
 from patchwork_opt.core.words import cells_words
-from patchwork_opt.i18n import _, ngettext, npgettext, number, percent, pgettext, signed
+from patchwork_opt.i18n import _, all_of, ngettext, npgettext, number, one_of, percent, pgettext, signed
 from solvers.bestfit import BestFitResult, Hint, ScoreWeights
 from solvers.bounds import Pool
 from solvers.open_area import Hole, OpenAreaChange, open_area_change
@@ -96,23 +96,20 @@ _NAMED = 4  # a hole's fitting pieces named one by one up to this many, counted 
 
 
 def _either(names: list[str]) -> str:
-    # Translators: the last of several alternatives: {names} ("#0, #1") or {last} ("#2")
-    return names[0] if len(names) == 1 else _("{names} or {last}", names=", ".join(names[:-1]), last=names[-1])
+    return str(one_of(names))  # "#0, #1, or #2"; "#0, #1 oder #2"
 
 
 def _split(change: OpenAreaChange) -> str:
     # Translators: the size of one part of the split area, after "parts of" ("parts of 8 cells and 7 cells")
     sizes = [npgettext("part size", "{count} cell", "{count} cells", part.bit_count()) for part in change.large]
-    for later in sizes[1:]:  # "8 cells and 7 cells (and 5 cells)"
-        # Translators: two sizes of parts of the open area ("8 cells", "7 cells")
-        sizes[0] = _("{first} and {second}", first=sizes[0], second=later)
+    listed = str(all_of(sizes))  # "8 cells and 7 cells"; "8 cells, 7 cells, and 5 cells"
     if change.regions_before == 1:
         # Translators: the object of "splits {area} in two": the quilt's open (empty) area, all in one part
         area = pgettext("split", "the open area")
     else:
         # Translators: the object of "splits {area} in two": the one part (of several) of the open area it is in
         area = pgettext("split", "its part of the open area")
-    words = _split_words(area, len(change.large), sizes[0])
+    words = _split_words(area, len(change.large), listed)
     cut = change.cut.bit_count()
     if cut:
         cells = _("any one of {count} of its cells", count=cut) if cut > 2 else _either(

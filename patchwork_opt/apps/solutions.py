@@ -11,7 +11,7 @@ from patchwork_opt.core.bitboard import WINDOW, bit
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.quilt import label_grid, render_grid
 from patchwork_opt.core.words import cells_words
-from patchwork_opt.i18n import N_, _, ngettext, number
+from patchwork_opt.i18n import N_, _, all_of, ngettext, number
 from solvers.bonus import BonusResult
 from solvers.fill import FillResult
 from solvers.model import PlacedPatch, SolveStatus
@@ -160,7 +160,7 @@ def bonus_verdict(result: BonusResult) -> str:
         # Translators: the 7x7 square at {where} ("rows 0-6, cols 2-8") is complete already
         return _("feasible: the square at {where} is already complete", where=where)
     ids = [f"#{p.patch}" for p in result.placements]
-    named = _("{first} and {second}", first=", ".join(ids[:-1]), second=ids[-1]) if len(ids) > 1 else ids[0]
+    named = str(all_of(ids))  # "#25 and #26"; "#25, #26 et #27"
     cost = sum(PATCHES[p.patch].cost for p in result.placements)
     # Translators: the 7x7 square at {where} ("rows 0-6, cols 2-8") can be completed with the patches
     # {patches} ("#25 and #26") for {count} buttons

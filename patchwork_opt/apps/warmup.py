@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from patchwork_opt.i18n import N_, _, all_of, number
+
 if TYPE_CHECKING:
     from patchwork_opt.core.state import State
     from patchwork_opt.core.stop import StopSignal
@@ -42,7 +44,7 @@ class Group:
     ``seconds``: about how long compiling it takes on one free core (``bench coldstart --kernels``)."""
 
     name: str
-    words: str
+    words: str  # marked for the catalogue, said through ``_``
     warm: Callable[[], None]
     seconds: int
 
@@ -82,11 +84,13 @@ def _rollout() -> None:
 
 #: Every group a user can meet, by name.
 GROUPS: dict[str, Group] = {g.name: g for g in (
-    Group("packing", "the packing search", _packing, 6),
-    Group("search", "the game search", _search, 8),
-    Group("learned", "its learned evaluation", _learned, 6),
-    Group("exact", "the exact endgame search", _exact, 25),
-    Group("rollout", "the reference bot's rollout", _rollout, 4),
+    # Translators: parts of the compiled code, listed in "compiling {groups} for first use ..."
+    # ("its": the game search's)
+    Group("packing", N_("the packing search"), _packing, 6),
+    Group("search", N_("the game search"), _search, 8),
+    Group("learned", N_("its learned evaluation"), _learned, 6),
+    Group("exact", N_("the exact endgame search"), _exact, 25),
+    Group("rollout", N_("the reference bot's rollout"), _rollout, 4),
 )}
 #: Marks of groups compiled under the cache's fingerprint.
 MARK = "ready-{}"
@@ -144,8 +148,9 @@ def answer_while_compiling(name: str, *, without: Callable[[StopSignal], T], set
     tell = _teller(say)
     worker = subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", name], env=_worker_env(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    tell(f"compiling {GROUPS[name].words} for first use in the background (once, about {GROUPS[name].seconds} s; "
-         "later runs load it); answering without it meanwhile...")
+    # Translators: {groups} is a part of the compiled code ("the packing search"), {seconds} about how long it takes
+    tell(_("compiling {groups} for first use in the background (once, about {seconds} s; later runs load it); "
+           "answering without it meanwhile...", groups=_(GROUPS[name].words), seconds=GROUPS[name].seconds))
     stop = StopSignal()
 
     def compiled() -> None:
@@ -184,19 +189,21 @@ def prepare(names: Sequence[str], *, parallel: bool = True, say: Callable[[str],
     started = time.perf_counter()
     unknown = [n for n in names if n not in GROUPS]
     if unknown:
-        raise ValueError(f"unknown compiled groups {unknown}; known: {sorted(GROUPS)}")
+        raise ValueError(f"unknown compiled groups {unknown}; known: {sorted(GROUPS)}")  # the program's own names
     missing = [n for n in dict.fromkeys(names) if not is_ready(n)]
     quiet = say is None and os.environ.get(jitcache.NOTICE_ENV) == "0"
     tell = _teller(say)
     processes = 0
     ticker = None
     if missing:
-        named = [GROUPS[n].words for n in missing]
-        words = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+        words = all_of(_(GROUPS[n].words) for n in missing)
         bins = _bins(missing, _workers(missing) if parallel else 1)
         about = max(sum(GROUPS[n].seconds for n in b) for b in bins)
-        why = "again: the compiled code changed with this version" if jitcache.upgraded() else "for first use"
-        tell(f"compiling {words} {why} (once, about {about} s; later runs load it)...")
+        # Translators: {groups} lists parts of the compiled code ("the game search and ..."), {seconds} the time
+        tell(_("compiling {groups} again: the compiled code changed with this version (once, about {seconds} s; "
+               "later runs load it)...", groups=words, seconds=about) if jitcache.upgraded()
+             else _("compiling {groups} for first use (once, about {seconds} s; later runs load it)...", groups=words,
+                    seconds=about))
         ticker = _Ticker(about) if say is None and not quiet and sys.stderr.isatty() else None
         if len(bins) > 1:
             processes = _compile_in_workers(bins, tell)
@@ -209,7 +216,7 @@ def prepare(names: Sequence[str], *, parallel: bool = True, say: Callable[[str],
             ticker.stop()
     seconds = time.perf_counter() - started
     if missing:
-        tell(f"compiled in {seconds:.1f} s (not counted in the search times reported)")
+        tell(_("compiled in {seconds} s (not counted in the search times reported)", seconds=number(seconds, 1)))
     return Prepared(tuple(dict.fromkeys(names)), tuple(missing), processes, seconds)
 
 
@@ -246,9 +253,10 @@ def _compile_in_workers(bins: list[list[str]], tell: Callable[[str], None]) -> i
     workers = [subprocess.Popen([sys.executable, "-m", "patchwork_opt.apps.warmup", *b], env=_worker_env(),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for b in bins]
     for worker in workers:
-        _, err = worker.communicate()
+        _out, err = worker.communicate()
         if worker.returncode != 0 and err.strip():
-            tell(f"a compile worker failed ({err.strip().splitlines()[-1]}); compiling its part here")
+            # Translators: {reason} is the failed worker's last line (Python's own words)
+            tell(_("a compile worker failed ({reason}); compiling its part here", reason=err.strip().splitlines()[-1]))
     return len(workers)
 
 

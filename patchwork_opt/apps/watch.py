@@ -30,7 +30,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.inputs import LoadedInput
-from patchwork_opt.i18n import _, ngettext, number, percent, pgettext, signed
+from patchwork_opt.i18n import _, ngettext, number, one_of, percent, pgettext, signed
 
 #: ``live(state, stop=..., max_seconds=...)``: the snapshots of the live analysis (``wiring.live``)
 LiveRun = Callable[..., Iterator[Any]]
@@ -195,10 +195,11 @@ def watch_hint(loaded: LoadedInput, *, refused: list[str], top: int | None, time
     from patchwork_opt.apps.wiring import live, warm_compiled_searches
 
     if loaded.state is None:
-        raise PatchworkError("--watch analyses a position or a record, not a bare quilt")
+        raise PatchworkError(_("--watch analyses a position or a record, not a bare quilt"))
     if refused:
+        # Translators: {options} lists the options given that --watch does not take (--patch, --quilt ...)
         raise PatchworkError(_("--watch analyses the moves of a position: it takes no {options}",
-                               options=", ".join(refused)))
+                               options=one_of(refused)))
     if top is not None and not 1 <= top <= LINES_SHOWN:
         raise PatchworkError(_("--top with --watch: 1..{most} lines, got {top}", most=LINES_SHOWN, top=top))
     if time_limit is not None and not time_limit > 0:

@@ -24,12 +24,14 @@ catalogue, with its parts as named values (``raise NotationError(N_("{what}: exp
 in the language in effect, said where the error is reported (the service's error handler, the
 command line's boundary, the terminal game). The template travels with the error (a worker's
 error, pickled back, keeps it), so the engine need not know the reader's language when it raises.
-A value that is itself an error is said in words too (a record's move that breaks a rule).
+A value that is itself an error is said in words too (a record's move that breaks a rule), and a
+list of names (``i18n.one_of``/``all_of``: ``kinds=one_of(["endgame", "fill"])``) is joined by the
+reader's language's list pattern when the line is said ("endgame oder fill"), in English in ``str(error)``.
 """
 
 from typing import Any, Literal
 
-from patchwork_opt.i18n import N_
+from patchwork_opt.i18n import N_, SOURCE, Listed, using
 
 #: The HTTP status of a domain error that names only its exit code.
 HTTP_FOR_EXIT = {2: 400, 1: 422}
@@ -43,7 +45,12 @@ class PatchworkError(ValueError):
     http_status = 400
 
     def __init__(self, message: str = "", /, **values: Any) -> None:
-        super().__init__(message.format(**values) if values else message)
+        if any(isinstance(v, Listed) for v in values.values()):
+            with using(SOURCE):  # the English line lists its names in English
+                line = message.format(**values)
+        else:
+            line = message.format(**values) if values else message
+        super().__init__(line)
         self.template = message
         self.values = values
 

@@ -24,7 +24,7 @@ from patchwork_opt.core.errors import GameOverError, IllegalMoveError, Patchwork
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.symmetry import canonical
 from patchwork_opt.core.words import player_name
-from patchwork_opt.i18n import N_, ngettext
+from patchwork_opt.i18n import N_, ngettext, one_of
 
 END = 53
 INCOME_MARKS: tuple[int, ...] = (5, 11, 17, 23, 29, 35, 41, 47, 53)
@@ -45,7 +45,7 @@ def leather_spaces(printing: str) -> tuple[int, ...]:
         return LEATHER_PRINTINGS[printing]
     except KeyError:
         raise PatchworkError(N_("unknown leather printing {printing!r} (expected {expected})"), printing=printing,
-                             expected=" or ".join(LEATHER_PRINTINGS)) from None
+                             expected=one_of(LEATHER_PRINTINGS)) from None
 
 
 def check_leather(spaces: Sequence[object]) -> tuple[int, ...]:

@@ -16,8 +16,9 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import END, State
 from patchwork_opt.formats.notation import from_notation, to_notation
+from patchwork_opt.formats.schema_words import UNITS, refusal
 from patchwork_opt.formats.views import position_summary
-from patchwork_opt.i18n import N_, _
+from patchwork_opt.i18n import N_
 
 Coord = Annotated[int, Field(ge=0, le=8, strict=True)]
 CellModel = Annotated[tuple[Coord, Coord], Field(description="[row, col], row 0 at the top")]
@@ -85,15 +86,15 @@ class RecordModel(BaseModel):
         missing = sorted(set(range(PATCH_COUNT)) - set(circle))
         if missing:
             # Translators: a record's circle that lacks patches (said after the field's name)
-            raise ValueError(_("must hold each of the {count} patch ids once; missing {missing}", count=PATCH_COUNT,
-                               missing=missing))
+            raise PatchworkError(N_("must hold each of the {count} patch ids once; missing {missing}"),
+                                 count=PATCH_COUNT, missing=missing)
         return circle
 
     @field_validator("leather")
     @classmethod
     def _distinct_spaces(cls, spaces: list[int] | None) -> list[int] | None:
         if spaces is not None and len(set(spaces)) != len(spaces):
-            raise ValueError(_("leather spaces repeat: {spaces}", spaces=spaces))
+            raise PatchworkError(N_("leather spaces repeat: {spaces}"), spaces=spaces)
         return spaces
 
 
@@ -136,26 +137,28 @@ def move_from_model(model: AdvanceMove | BuyMove | LeatherMove) -> Move:
     return Move.from_json(model.model_dump())
 
 
-def one_line(exc: ValidationError, what: str) -> tuple[tuple[int | str, ...], str]:
-    """The first problem of a validation error as (location, ``path: message``) for a one-line error.
-
-    The location drops the tag of a move's type (``moves[2].cells[1]``, not ``moves[2].buy.cells[1]``)."""
-    error = exc.errors()[0]
+def first_error(exc: ValidationError) -> tuple[tuple[int | str, ...], dict[str, Any]]:
+    """The first problem of a validation error and its place, without the tag of a move's type
+    (``moves[2].cells[1]``, not ``moves[2].buy.cells[1]``)."""
+    error: dict[str, Any] = dict(exc.errors()[0])
     loc = tuple(error["loc"])
     loc = tuple(p for i, p in enumerate(loc) if not (i > 0 and isinstance(loc[i - 1], int) and p in _MOVE_TAGS))
+    return loc, error
+
+
+def refused_at(error: dict[str, Any], loc: tuple[int | str, ...], name: str) -> PatchworkError:
+    """``error`` in words (``schema_words.refusal``) about its place in the format's own names
+    (``circle[3]``, ``moves[2].cells``), or about ``name`` (``record``, ``move``) when it is the whole."""
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
-    message = error["msg"].removeprefix("Value error, ")
-    message = message[:1].lower() + message[1:]
-    value = error.get("input")
-    if error["type"] == "model_type":
-        message = f"{what} is a JSON object, got {type(value).__name__}"
-    elif error["type"] == "union_tag_invalid":
-        message = f"unknown move type {error['ctx']['tag']!r} (expected advance, buy or leather)"
-    elif error["type"] == "union_tag_not_found":
-        message = "a move needs a 'type' (advance, buy or leather)"
-    elif error["type"] not in ("missing", "extra_forbidden", "value_error") and not isinstance(value, dict | list):
-        message += f", got {value!r}"
-    return loc, f"{path}: {message}" if path else message
+    named = [p for p in loc if isinstance(p, str)]
+    return refusal(error, path or name, unit=UNITS.get(named[-1], "") if named else "", place=True)
+
+
+def one_line(exc: ValidationError, name: str) -> tuple[tuple[int | str, ...], PatchworkError]:
+    """The first problem of a validation error as (place, the line naming it: ``circle needs all 33
+    patches; it has 12``), the line a domain error said in the reader's language (``words``)."""
+    loc, error = first_error(exc)
+    return loc, refused_at(error, loc, name)
 
 
 _MOVE_TAGS = ("advance", "buy", "leather")

@@ -82,16 +82,16 @@ class Record:
         # pydantic and the published models cost about 60 ms to import: only when a record is read
         from pydantic import ValidationError
 
-        from patchwork_opt.formats.models import RecordModel, move_from_model, one_line
+        from patchwork_opt.formats.models import RecordModel, first_error, move_from_model, refused_at
 
         try:
             model = RecordModel.model_validate(data)
         except ValidationError as exc:
-            loc, message = one_line(exc, "a game record")
-            if len(loc) > 1 and loc[0] == "moves" and isinstance(loc[1], int):
-                reason = message.removeprefix(f"moves[{loc[1]}]").lstrip(".: ") or message
-                raise ReplayError(loc[1], reason, exit_code=2) from None  # a move that cannot be read
-            raise RecordError(message) from None
+            loc, error = first_error(exc)
+            if len(loc) > 1 and loc[0] == "moves" and isinstance(loc[1], int):  # a move that cannot be read
+                raise ReplayError(loc[1], refused_at(error, loc[2:], "move"), exit_code=2) from None
+            problem = refused_at(error, loc, "record")
+            raise RecordError(problem.template, **problem.values) from None
         moves = []
         for ply, move in enumerate(model.moves):
             try:

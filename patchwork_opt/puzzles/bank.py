@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from patchwork_opt.core.errors import PatchworkError
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.kinds import BANKED, KINDS, Puzzle, puzzle_from_json
 from patchwork_opt.puzzles.model import PuzzleFormatError
 
@@ -84,17 +85,22 @@ def read_bank_file(path: Path | Any, kind: str) -> tuple[tuple[Puzzle, ...], str
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise PuzzleFormatError(f"{path}: cannot read the puzzle bank ({exc})") from None
+        # Translators: a puzzle bank file ({path}) that cannot be read; {reason} is the system's own words
+        raise PuzzleFormatError(N_("{path}: cannot read the puzzle bank ({reason})"), path=str(path),
+                                reason=str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-        raise PuzzleFormatError(f"{path}: not a puzzle bank of format {FORMAT}")
+        raise PuzzleFormatError(N_("{path}: not a puzzle bank of format {format}"), path=str(path), format=FORMAT)
     puzzles = []
     for i, item in enumerate(data["puzzles"]):
         try:
             puzzle = puzzle_from_json(item)
         except PuzzleFormatError as exc:
-            raise PuzzleFormatError(f"{path}: puzzles[{i}]: {exc}") from None
+            raise PuzzleFormatError(N_("{path}: puzzles[{i}]: {error}"), path=str(path), i=i, error=exc) from None
         if puzzle.kind != kind:
-            raise PuzzleFormatError(f"{path}: puzzles[{i}]: a {puzzle.kind} puzzle in the {kind} file")
+            # Translators: a puzzle bank file holds a puzzle of another kind; {found} and {kind}: endgame, fill ...
+            raise PuzzleFormatError(
+                N_("{path}: puzzles[{i}]: a puzzle of the kind {found} in the file of {kind} puzzles"),
+                path=str(path), i=i, found=puzzle.kind, kind=kind)
         puzzles.append(puzzle)
     return tuple(puzzles), str(data.get("command", ""))
 

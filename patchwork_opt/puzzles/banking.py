@@ -26,6 +26,7 @@ from typing import Any
 from patchwork_opt.cluster import started_ray
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.formats.record import write_atomic
+from patchwork_opt.i18n import N_, _, all_of, one_of
 from patchwork_opt.puzzles.bank import BANK_FILES, bank_json
 from patchwork_opt.puzzles.kinds import BANKED, KINDS
 from patchwork_opt.puzzles.kinds.base import PuzzleKind
@@ -42,9 +43,11 @@ def check_backend(backend: str, workers: int) -> None:
     """Refuse a bad backend or worker count before any game is played; without Ray installed, the
     ``ModuleNotFoundError`` reaches the CLI's error boundary, which names the extra in one line."""
     if workers < 1:
-        raise PatchworkError(f"--workers must be at least 1, got {workers}")
+        raise PatchworkError(N_("--workers must be at least 1, got {workers}"), workers=workers)
     if backend not in BACKENDS:
-        raise PatchworkError(f"unknown backend {backend!r} (expected {' or '.join(BACKENDS)})")
+        # Translators: {backends} lists the backends' names (local, ray), kept as they are
+        raise PatchworkError(N_("unknown backend {backend!r} (expected {backends})"), backend=backend,
+                             backends=one_of(BACKENDS))
     if backend == "ray":
         import ray  # noqa: F401
 
@@ -121,12 +124,14 @@ def collect(kind: str, count: int, seed: int, workers: int, progress: Callable[[
         for data in found:
             if quotas.takes(data):
                 quotas.out.append(data)
-        progress(f"{kind} puzzles", len(quotas.out), count)
+        progress(_(quotas.kind.bank_words) if quotas.kind.bank_words else kind, len(quotas.out), count)
         if len(quotas.out) >= count:
             break
     if len(quotas.out) < count:
-        raise PatchworkError(f"only {len(quotas.out)} of {count} {kind} puzzles after {max_tasks} tries "
-                             f"({quotas.spread()})")
+        # Translators: the bank found too few puzzles: {found} of {count} wanted of the kind {kind} (endgame,
+        # fill: keep them), {tries} games or quilts tried, {spread} how many of each difficulty ("1: 4, 2: 0, ...")
+        raise PatchworkError(N_("only {found} of {count} puzzles of the kind {kind} after {tries} tries ({spread})"),
+                             found=len(quotas.out), count=count, kind=kind, tries=max_tasks, spread=quotas.spread())
     return sorted(quotas.out, key=lambda d: (d["difficulty"], d["id"]))
 
 
@@ -138,9 +143,12 @@ def build_bank(out: str | Path, wanted: Mapping[str, int], *, seed: int, workers
     counts per difficulty of every banked kind."""
     unknown = [name for name in wanted if name not in BANKED]
     if unknown:
-        raise PatchworkError(f"the bank holds {' and '.join(BANKED)} puzzles, not {', '.join(unknown)}")
+        # Translators: {kinds} lists the kinds the bank holds (endgame, fill), {unknown} those asked for; keep the names
+        raise PatchworkError(N_("the bank holds puzzles of the kinds {kinds}, not {unknown}"), kinds=all_of(BANKED),
+                             unknown=all_of(unknown))
     if any(count < 0 for count in wanted.values()):
-        raise PatchworkError(" and ".join(f"--{name}s" for name in BANKED) + " must be at least 0")
+        # Translators: {options} lists the options (--endgames, --fills), kept as they are
+        raise PatchworkError(N_("{options} must be at least 0"), options=all_of(f"--{name}s" for name in BANKED))
     check_backend(backend, workers)
     counts: dict[str, dict[int, int]] = {}
     for kind in BANKED:

@@ -39,6 +39,7 @@ from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.glicko import Game, Rating, update
 from patchwork_opt.puzzles.kinds import check_puzzle_request
 from patchwork_opt.puzzles.kinds.endgame import ENDGAME, EndgamePuzzle
@@ -331,7 +332,7 @@ def puzzles_of_game(seed: int, limit: int = PER_GAME,
 
 def check_endgame_request(difficulty: int | None, theme: str | None) -> None:
     if difficulty is not None and difficulty not in DIFFICULTIES:
-        raise PatchworkError(f"difficulty must be 1-5, not {difficulty}")
+        raise PatchworkError(N_("difficulty must be 1-5, not {difficulty}"), difficulty=difficulty)
     check_puzzle_request(ENDGAME.name, None, theme)
 
 
@@ -349,15 +350,28 @@ def generate_endgame(seed: int, difficulty: int | None = None, *, theme: str | N
 
     for game in range(max_games):
         if stop is not None and stop.is_set():
-            raise PatchworkError("the puzzle search was stopped")
+            raise PatchworkError(N_("the puzzle search was stopped"))
         found = puzzles_of_game(rng.randrange(1 << 31), limit=1, wanted=wanted)
         if progress is not None:
             progress(game + 1)
         if found:
             return found[0]
-    which = "".join((f" of difficulty {difficulty}" if difficulty is not None else "",
-                     f" on the theme {theme}" if theme is not None else ""))
-    raise PatchworkError(f"no endgame puzzle{which} in {max_games} self-play games of seed {seed}; try another seed")
+    raise PatchworkError(_NONE_FOUND[difficulty is not None, theme is not None], difficulty=difficulty, theme=theme,
+                         games=max_games, seed=seed)
+
+
+#: No puzzle found, by whether a difficulty and a theme were asked for.
+_NONE_FOUND = {
+    # Translators: no endgame puzzle was found in {games} self-play games of the random seed {seed}
+    (False, False): N_("no endgame puzzle in {games} self-play games of seed {seed}; try another seed"),
+    (True, False): N_("no endgame puzzle of difficulty {difficulty} in {games} self-play games of seed {seed}; "
+                      "try another seed"),
+    # Translators: {theme} is a theme's name (7x7-race, leather ...), kept as it is
+    (False, True): N_("no endgame puzzle on the theme {theme} in {games} self-play games of seed {seed}; "
+                      "try another seed"),
+    (True, True): N_("no endgame puzzle of difficulty {difficulty} on the theme {theme} in {games} self-play games "
+                     "of seed {seed}; try another seed"),
+}
 
 
 def make(seed: int, difficulty: int | None, *, variant: str | None, theme: str | None,

@@ -47,6 +47,7 @@ from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State, marks_ahead
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import N_
 from patchwork_opt.puzzles.kinds import Puzzle, check_puzzle_request, kind_named
 from patchwork_opt.puzzles.kinds.base import Maker, PuzzleKind
 from patchwork_opt.puzzles.kinds.fill import FILL, FILL_THEMES, THEME_VARIANTS, VARIANTS, FillPuzzle, Objective, Variant
@@ -257,7 +258,7 @@ def generate_fill(seed: int, difficulty: int | None = None, variant: Variant | N
     """One fill puzzle (of ``difficulty``, ``variant`` and ``theme`` when given) from the games of
     ``seed``: the same seed gives the same puzzle. A theme alone tries only the variants it comes from."""
     if difficulty is not None and difficulty not in DIFFICULTIES:
-        raise PatchworkError(f"difficulty must be 1-5, not {difficulty}")
+        raise PatchworkError(N_("difficulty must be 1-5, not {difficulty}"), difficulty=difficulty)
     check_puzzle_request(FILL.name, variant, theme)
     kinds = (variant,) if variant is not None else THEME_VARIANTS[theme] if theme is not None else VARIANTS
     rng = random.Random(seed)
@@ -271,9 +272,20 @@ def generate_fill(seed: int, difficulty: int | None = None, variant: Variant | N
         if (puzzle is not None and (difficulty is None or puzzle.difficulty == difficulty)
                 and (theme is None or theme in puzzle.themes)):
             return puzzle
-    which = f" of difficulty {difficulty}" if difficulty is not None else ""
-    which += f" on the theme {theme}" if theme is not None else ""
-    raise PatchworkError(f"no fill puzzle{which} from {max_seeds} games of seed {seed}; try another seed")
+    raise PatchworkError(_NONE_FOUND[difficulty is not None, theme is not None], difficulty=difficulty, theme=theme,
+                         games=max_seeds, seed=seed)
+
+
+#: No puzzle found, by whether a difficulty and a theme were asked for.
+_NONE_FOUND = {
+    # Translators: no fill puzzle was found from {games} games of the random seed {seed}
+    (False, False): N_("no fill puzzle from {games} games of seed {seed}; try another seed"),
+    (True, False): N_("no fill puzzle of difficulty {difficulty} from {games} games of seed {seed}; try another seed"),
+    # Translators: {theme} is a theme's name (budget, 7x7, points), kept as it is
+    (False, True): N_("no fill puzzle on the theme {theme} from {games} games of seed {seed}; try another seed"),
+    (True, True): N_("no fill puzzle of difficulty {difficulty} on the theme {theme} from {games} games of seed "
+                     "{seed}; try another seed"),
+}
 
 
 def make(seed: int, difficulty: int | None, *, variant: str | None, theme: str | None,
@@ -291,7 +303,8 @@ def bank_task(seed: int) -> list[dict[str, Any]]:
 def maker_of(kind: PuzzleKind[Any, Any]) -> Maker:
     """The module that makes puzzles of ``kind`` (its ``maker``), loaded the first time it is asked."""
     if kind.maker is None:
-        raise PatchworkError(f"{kind.name} puzzles are not made from seeds")
+        # Translators: {kind} is a puzzle kind's name (exercise), kept as it is
+        raise PatchworkError(N_("puzzles of the kind {kind} are not made from seeds"), kind=kind.name)
     return cast(Maker, importlib.import_module(kind.maker))
 
 

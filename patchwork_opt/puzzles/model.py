@@ -24,6 +24,8 @@ from patchwork_opt.core.state import State
 from patchwork_opt.formats.models import CellModel, PatchId, RecordModel, move_from_model, one_line
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record, read_text
+from patchwork_opt.formats.schema_words import shown
+from patchwork_opt.i18n import N_
 
 DIFFICULTIES = (1, 2, 3, 4, 5)
 #: Any puzzle's id: a kind's letter and 12 hex digits of its content's hash (the registry narrows
@@ -56,15 +58,16 @@ def placements_json(placements: tuple[Placement, ...] | list[Placement]) -> list
     return [{"patch": pid, "cells": [list(c) for c in cells_of(mask)]} for pid, mask in placements]
 
 
-def validated(model: type[M], data: object, what: str = "a puzzle") -> M:
-    """``data`` checked field by field against ``model``; one ``PuzzleFormatError`` naming the field."""
+def validated(model: type[M], data: object, name: str = "puzzle") -> M:
+    """``data`` checked field by field against ``model``; one ``PuzzleFormatError`` naming the field
+    (``name``: what the whole is called, when it is at fault)."""
     if not isinstance(data, dict):
-        raise PuzzleFormatError(f"{what} is a JSON object, got {type(data).__name__}")
+        raise PuzzleFormatError(N_("{thing} must be a JSON object; {shown} is not one"), thing=name, shown=shown(data))
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        _, message = one_line(exc, what)
-        raise PuzzleFormatError(message) from None
+        _, problem = one_line(exc, name)
+        raise PuzzleFormatError(problem.template, **problem.values) from None
 
 
 def moves_of(models: list[Any], where: str) -> list[Move]:
@@ -74,7 +77,7 @@ def moves_of(models: list[Any], where: str) -> list[Move]:
         try:
             out.append(move_from_model(model))
         except PatchworkError as exc:
-            raise PuzzleFormatError(f"{where}[{i}]: {exc}") from None
+            raise PuzzleFormatError(N_("{where}[{i}]: {error}"), where=where, i=i, error=exc) from None
     return out
 
 
@@ -83,11 +86,13 @@ def read_json_file(path: str | Path) -> object:
     try:
         text = read_text(path)
     except PatchworkError as exc:
-        raise PuzzleFormatError(str(exc)) from None
+        raise PuzzleFormatError(exc.template, **exc.values) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PuzzleFormatError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        # Translators: a file ({path}) that is not JSON: {problem} is the JSON reader's own words (English)
+        raise PuzzleFormatError(N_("{path}: not JSON: {problem} at line {line}, column {column}"), path=str(path),
+                                problem=exc.msg, line=exc.lineno, column=exc.colno) from None
 
 
 def position_of(record_model: RecordModel, position: str, player: int) -> tuple[Record, State]:
@@ -97,13 +102,15 @@ def position_of(record_model: RecordModel, position: str, player: int) -> tuple[
         record = Record.from_json(record_model.model_dump(exclude_none=True))
         state = record.replay()
     except PatchworkError as exc:
-        raise PuzzleFormatError(f"record: {exc}") from None
+        raise PuzzleFormatError(N_("record: {error}"), error=exc) from None
     if state.is_terminal():
-        raise PuzzleFormatError("record: the game is over at the puzzle's position")
+        raise PuzzleFormatError(N_("record: the game is over at the puzzle's position"))
     if to_notation(state) != position:
-        raise PuzzleFormatError("position: not the position the record reaches")
+        raise PuzzleFormatError(N_("position: not the position the record reaches"))
     if state.to_move() != player:
-        raise PuzzleFormatError(f"player: {player} is not the player to move ({state.to_move()})")
+        # Translators: a puzzle file's "player" field ({player}: 0 or 1) and the player to move there ({to_move})
+        raise PuzzleFormatError(N_("player: {player} is not the player to move ({to_move})"), player=player,
+                                to_move=state.to_move())
     return record, state
 
 
@@ -114,7 +121,7 @@ def legal_moves_of(state: State, models: list[Any], where: str) -> list[Move]:
         try:
             state.check(move)
         except PatchworkError as exc:
-            raise PuzzleFormatError(f"{where}[{i}]: {exc}") from None
+            raise PuzzleFormatError(N_("{where}[{i}]: {error}"), where=where, i=i, error=exc) from None
     return moves
 
 
@@ -126,7 +133,7 @@ def line_from(state: State, models: list[Any], where: str) -> list[Move]:
         try:
             after.apply(move)
         except PatchworkError as exc:
-            raise PuzzleFormatError(f"{where}[{i}]: {exc}") from None
+            raise PuzzleFormatError(N_("{where}[{i}]: {error}"), where=where, i=i, error=exc) from None
     return line
 
 
@@ -135,4 +142,6 @@ def read_json(text: str, option: str) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise NotationError(f"{option}: not JSON: {exc.msg} at column {exc.colno}") from None
+        # Translators: an option's JSON ({option}: --move) that cannot be read: {problem} is the JSON reader's words
+        raise NotationError(N_("{option}: not JSON: {problem} at column {column}"), option=option, problem=exc.msg,
+                            column=exc.colno) from None

@@ -44,6 +44,7 @@ from patchwork_opt.ai.learned.features import FEATURE_VERSION, N_FEATURES, featu
 from patchwork_opt.ai.search.fastcore import SLEN, encode
 from patchwork_opt.core.errors import PatchworkError, RecordError
 from patchwork_opt.formats.record import Record, write_atomic
+from patchwork_opt.i18n import N_
 
 FORMAT = 1
 SHARD_GLOB = "positions-*.npz"
@@ -144,7 +145,7 @@ def write_shard(path: str | Path, games: Sequence[GameRows], run: dict[str, Any]
     try:
         write_atomic(target, buffer.getvalue())
     except RecordError as exc:
-        raise DatasetError(str(exc)) from None
+        raise DatasetError(exc.template, **exc.values) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +171,13 @@ def read_positions(directory: str | Path) -> PositionSet:
     """Every shard of ``directory`` (DatasetError when there is none, or one is not a shard)."""
     root = Path(directory)
     if not root.is_dir():
-        raise DatasetError(f"{directory}: not a directory of self-play data")
+        # Translators: {directory} is the folder given to patchwork train
+        raise DatasetError(N_("{directory}: not a directory of self-play data"), directory=str(directory))
     paths = sorted(root.glob(SHARD_GLOB))
     if not paths:
-        raise DatasetError(f"{directory}: no self-play shards ({SHARD_GLOB}); write some with patchwork selfplay")
+        # Translators: {pattern} is the shards' file names (positions-*.npz); keep "patchwork selfplay" as it is
+        raise DatasetError(N_("{directory}: no self-play shards ({pattern}); write some with patchwork selfplay"),
+                           directory=str(directory), pattern=SHARD_GLOB)
     feats, margins, wons, plies, openings, keys = [], [], [], [], [], []
     runs: list[dict[str, Any]] = []
     recomputed = False
@@ -181,7 +185,8 @@ def read_positions(directory: str | Path) -> PositionSet:
         try:
             with np.load(path, allow_pickle=False) as data:
                 if int(data["format"]) != FORMAT:
-                    raise DatasetError(f"{path}: shard format {int(data['format'])}, expected {FORMAT}")
+                    raise DatasetError(N_("{path}: shard format {found}, expected {expected}"), path=str(path),
+                                       found=int(data["format"]), expected=FORMAT)
                 if int(data["feature_version"]) == FEATURE_VERSION and data["features"].shape[1] == N_FEATURES:
                     feats.append(data["features"].astype(np.float64))
                 else:
@@ -198,7 +203,9 @@ def read_positions(directory: str | Path) -> PositionSet:
         except DatasetError:
             raise
         except (OSError, ValueError, KeyError) as exc:
-            raise DatasetError(f"{path}: not a readable self-play shard ({exc})") from None
+            # Translators: {reason} is the system's or NumPy's own words
+            raise DatasetError(N_("{path}: not a readable self-play shard ({reason})"), path=str(path),
+                               reason=str(exc)) from None
     game_key = np.concatenate(keys)
     return PositionSet(
         features=np.concatenate(feats), margin=np.concatenate(margins), won=np.concatenate(wons),

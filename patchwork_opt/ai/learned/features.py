@@ -53,6 +53,7 @@ from patchwork_opt.ai.search.fastcore import (
 from patchwork_opt.core.bitwords import popcount
 from patchwork_opt.core.errors import GameOverError
 from patchwork_opt.core.state import BONUS_POINTS, END, OFFER_SIZE, State
+from patchwork_opt.i18n import N_
 
 FEATURE_VERSION = 2
 
@@ -182,5 +183,5 @@ def features_of_positions(positions: np.ndarray) -> np.ndarray:
 def state_features(state: State) -> np.ndarray:
     """The features of ``state`` for its player to move (a running game)."""
     if state.is_terminal():
-        raise GameOverError("the game is over: a finished game has no player to move")
+        raise GameOverError(N_("the game is over: a finished game has no player to move"))
     return features(encode(state))

@@ -38,6 +38,7 @@ from patchwork_opt.ai.learned.features import FEATURE_NAMES, FEATURE_VERSION
 from patchwork_opt.ai.learned.forecast import EPS, forecast_report, log_loss
 from patchwork_opt.ai.learned.value import HEADS, Network, ValueWeights, save_weights
 from patchwork_opt.ai.learned.winmap import SearchMap, file_digest
+from patchwork_opt.i18n import N_
 
 TRAIN_SHARE = 0.7
 CALIBRATION_SHARE = 0.15
@@ -120,12 +121,14 @@ def train_value(data: PositionSet, *, seed: int = 0, hidden: tuple[int, ...] = H
     """Fit both heads on ``data``'s games and keep the better (see the module docstring)."""
     started = time.perf_counter()
     if data.games < MIN_GAMES:
-        raise DatasetError(f"training needs at least {MIN_GAMES} games, the data has {data.games}")
+        # Translators: {least} games at the least; {games} the games in the data given
+        raise DatasetError(N_("training needs at least {least} games, the data has {games}"), least=MIN_GAMES,
+                           games=data.games)
     keep = data.solver_played()
     x, margin, won, key = data.features[keep], data.margin[keep], data.won[keep].astype(np.int64), data.game_key[keep]
     split = split_games(key, seed)
     if len(np.unique(won[split.train])) < 2 or not split.calibration.any() or not split.test.any():
-        raise DatasetError("the training games need both winners and losers, and games left over to hold out")
+        raise DatasetError(N_("the training games need both winners and losers, and games left over to hold out"))
     mean = x[split.train].mean(axis=0)
     scale = x[split.train].std(axis=0)
     scale[scale < 1e-9] = 1.0  # a constant feature (say, early in a tiny data set)
@@ -208,9 +211,9 @@ def train_command(data_dir: str, out: str, *, seed: int = 0, say: Say | None = N
     """``patchwork train``: read ``data_dir``, fit, write ``out`` and its JSON; the report."""
     target = Path(out)
     if target.suffix != ".npz":
-        raise DatasetError(f"--out {out}: the weights file must end in .npz")
+        raise DatasetError(N_("--out {out}: the weights file must end in .npz"), out=out)
     if not target.parent.is_dir():
-        raise DatasetError(f"--out {out}: no directory {target.parent}")
+        raise DatasetError(N_("--out {out}: no directory {directory}"), out=out, directory=str(target.parent))
     data = read_positions(data_dir)
     if data.recomputed and say is not None:
         say("some shards hold features of another version: recomputed from their positions")
@@ -249,7 +252,7 @@ def fit_search_map(wins: np.ndarray, won: np.ndarray, progress: np.ndarray, stat
     rest fitted again. With ``games`` (each ply's game), the report also has the figures of the
     map fitted on four fifths of the games and judged on the fifth left out, in turn."""
     if len(np.unique(won)) < 2:
-        raise DatasetError("fitting a win map needs games won and games lost")
+        raise DatasetError(N_("fitting a win map needs games won and games lost"))
     x = _logit(np.clip(np.asarray(wins, dtype=np.float64), EPS, 1.0 - EPS))
     g = np.asarray(progress, dtype=np.float64)
     columns = [x * (1.0 - g), x * g]

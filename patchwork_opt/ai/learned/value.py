@@ -37,6 +37,7 @@ from patchwork_opt.core.errors import GameOverError, PatchworkError, RecordError
 from patchwork_opt.core.move import Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import write_atomic
+from patchwork_opt.i18n import N_, one_of
 
 WEIGHTS_FORMAT = 1
 HEADS = ("margin", "classifier")
@@ -93,11 +94,14 @@ class ValueWeights:
 
     def __post_init__(self) -> None:
         if self.head not in HEADS:
-            raise ValueModelError(f"unknown win head {self.head!r} (expected {' or '.join(HEADS)})")
+            # Translators: {heads} lists the heads' names (margin, classifier), kept as they are
+            raise ValueModelError(N_("unknown win head {head!r} (expected {heads})"), head=self.head,
+                                  heads=one_of(HEADS))
         if (self.head == "classifier") != (self.win_net is not None):
-            raise ValueModelError("the classifier head needs its network, the margin head none")
+            raise ValueModelError(N_("the classifier head needs its network, the margin head none"))
         if self.feature_mean.shape != (N_FEATURES,) or self.feature_scale.shape != (N_FEATURES,):
-            raise ValueModelError(f"the weights are for {self.feature_mean.shape[0]} features, not {N_FEATURES}")
+            raise ValueModelError(N_("the weights are for {found} features, not {expected}"),
+                                  found=self.feature_mean.shape[0], expected=N_FEATURES)
 
     def flatten(self) -> np.ndarray:
         """The float64 parameter vector the compiled inference reads."""
@@ -156,7 +160,7 @@ def save_weights(path: str | Path, weights: ValueWeights, meta: dict[str, Any]) 
         write_atomic(target, buffer.getvalue())
         write_atomic(meta_path, json.dumps(meta, indent=2) + "\n")
     except RecordError as exc:
-        raise ValueModelError(str(exc)) from None
+        raise ValueModelError(exc.template, **exc.values) from None
     return meta_path
 
 
@@ -164,10 +168,13 @@ def load_weights(path: str | Path = SHIPPED_WEIGHTS) -> ValueWeights:
     try:
         with np.load(path, allow_pickle=False) as data:
             if int(data["format"]) != WEIGHTS_FORMAT:
-                raise ValueModelError(f"{path}: weights format {int(data['format'])}, expected {WEIGHTS_FORMAT}")
+                raise ValueModelError(N_("{path}: weights format {found}, expected {expected}"), path=str(path),
+                                      found=int(data["format"]), expected=WEIGHTS_FORMAT)
             if int(data["feature_version"]) != FEATURE_VERSION:
-                raise ValueModelError(f"{path}: trained on features version {int(data['feature_version'])}, "
-                                      f"these are version {FEATURE_VERSION}: train again (patchwork train)")
+                # Translators: keep "patchwork train" as it is
+                raise ValueModelError(N_("{path}: trained on features version {found}, these are version {expected}: "
+                                         "train again (patchwork train)"), path=str(path),
+                                      found=int(data["feature_version"]), expected=FEATURE_VERSION)
             head = HEADS[int(data["head"])]
             a, b = (float(v) for v in data["win_map"])
             return ValueWeights(
@@ -178,7 +185,9 @@ def load_weights(path: str | Path = SHIPPED_WEIGHTS) -> ValueWeights:
     except ValueModelError:
         raise
     except (OSError, ValueError, KeyError, IndexError) as exc:
-        raise ValueModelError(f"{path}: not a readable value-model weights file ({exc})") from None
+        # Translators: {reason} is the system's or NumPy's own words
+        raise ValueModelError(N_("{path}: not a readable value-model weights file ({reason})"), path=str(path),
+                              reason=str(exc)) from None
 
 
 @functools.cache
@@ -267,7 +276,7 @@ def learned_evaluator(params: np.ndarray | None = None, exploration: float = LEA
 def win_chance(state: State, params: np.ndarray | None = None) -> tuple[float, float]:
     """(win chance, expected final margin) of the player to move in ``state`` (shipped weights by default)."""
     if state.is_terminal():
-        raise GameOverError("the game is over: there is nothing to evaluate")
+        raise GameOverError(N_("the game is over: there is nothing to evaluate"))
     win, margin = predict(features(encode(state)), shipped_params() if params is None else params)
     return float(win), float(margin)
 

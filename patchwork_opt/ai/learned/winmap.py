@@ -17,6 +17,7 @@ from typing import Any
 from patchwork_opt.ai.learned.value import DATA_DIR, LEARNED_EXPLORATION, ValueModelError
 from patchwork_opt.core.state import END, State
 from patchwork_opt.formats.record import RecordError, write_atomic
+from patchwork_opt.i18n import N_
 
 SHIPPED_SEARCH_MAP = DATA_DIR / "search_map.json"
 SEARCH_MAP_FORMAT = 2
@@ -50,7 +51,7 @@ class SearchMap:
 
     def __post_init__(self) -> None:
         if min(self.a, self.a + self.c) < 0:
-            raise ValueModelError("a search map must not turn the search's order round (a and a + c at least 0)")
+            raise ValueModelError(N_("a search map must not turn the search's order round (a and a + c at least 0)"))
 
     def apply(self, win: float, progress: float, static: float = 0.5) -> float:
         if win <= 0.0 or win >= 1.0:
@@ -74,17 +75,20 @@ def save_search_map(path: str | Path, found: SearchMap, meta: dict[str, Any]) ->
     try:
         write_atomic(Path(path), json.dumps(data, indent=2) + "\n")
     except RecordError as exc:
-        raise ValueModelError(str(exc)) from None
+        raise ValueModelError(exc.template, **exc.values) from None
 
 
 def read_search_map(path: str | Path) -> SearchMap:
     try:
         data = json.loads(Path(path).read_text())
         if data.get("format") != SEARCH_MAP_FORMAT:
-            raise ValueModelError(f"{path}: search map format {data.get('format')}, expected {SEARCH_MAP_FORMAT}")
+            raise ValueModelError(N_("{path}: search map format {found}, expected {expected}"), path=str(path),
+                                  found=data.get("format"), expected=SEARCH_MAP_FORMAT)
         return SearchMap(str(data["evaluator"]), str(data["weights"]), float(data["a"]), float(data["c"]),
                          float(data["b"]), float(data["d"]), float(data["exploration"]))
     except ValueModelError:
         raise
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ValueModelError(f"{path}: not a readable search map ({exc})") from None
+        # Translators: {reason} is the system's or the JSON reader's own words
+        raise ValueModelError(N_("{path}: not a readable search map ({reason})"), path=str(path),
+                              reason=str(exc)) from None

@@ -22,7 +22,7 @@ from pydantic import Field
 
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.move import Move
-from patchwork_opt.i18n import N_
+from patchwork_opt.i18n import N_, one_of
 from patchwork_opt.puzzles.kinds.base import Answer, Judging, PuzzleKind, Verdict
 from patchwork_opt.puzzles.kinds.endgame import ENDGAME, EndgameDetails, EndgamePuzzle, EndgameVerdictDetails
 from patchwork_opt.puzzles.kinds.exercise import EXERCISE, Exercise, ExerciseDetails, ExerciseVerdictDetails
@@ -47,11 +47,6 @@ THEMES: tuple[str, ...] = tuple(THEME_WORDS)
 BANKED: tuple[str, ...] = tuple(name for name, kind in KINDS.items() if kind.bank_file is not None)
 
 
-def _names(names: tuple[str, ...] | list[str]) -> str:
-    quoted = [repr(n) for n in names]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
-
-
 def _article(word: str) -> str:
     return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
@@ -60,7 +55,9 @@ def kind_named(name: str) -> PuzzleKind[Any, Any]:
     """The kind called ``name`` (``PatchworkError`` naming the kinds there are)."""
     kind = KINDS.get(name)
     if kind is None:
-        raise PatchworkError(f"unknown puzzle kind {name!r}: the kinds are {_names(list(KINDS))}")
+        # Translators: {kinds} lists the puzzle kinds' names (endgame, fill, exercise), kept as they are
+        raise PatchworkError(N_("unknown puzzle kind {name!r}: the kind is {kinds}"), name=name,
+                             kinds=one_of(repr(k) for k in KINDS))
     return kind
 
 
@@ -73,13 +70,17 @@ def puzzle_from_json(data: object) -> Puzzle:
     """A puzzle object of any kind checked field by field, then against the rules; one
     ``PuzzleFormatError`` naming the field otherwise."""
     if not isinstance(data, dict):
-        raise PuzzleFormatError(f"a puzzle is a JSON object, got {type(data).__name__}")
+        raise PuzzleFormatError(N_("a puzzle is a JSON object, got {type}"), type=type(data).__name__)
     kind = KINDS.get(data.get("kind"))  # type: ignore[arg-type]
     if kind is None:
-        raise PuzzleFormatError(f"kind: expected {_names(list(KINDS))}, got {data.get('kind')!r}")
+        # Translators: a puzzle file's "kind" field; {kinds} lists the kinds' names, kept as they are
+        raise PuzzleFormatError(N_("kind: expected {kinds}, got {kind!r}"), kinds=one_of(repr(k) for k in KINDS),
+                                kind=data.get("kind"))
     puzzle: Puzzle = kind.from_json(data)
     if not puzzle.id.startswith(kind.prefix):
-        raise PuzzleFormatError(f"id: a {kind.name} puzzle's id starts with {kind.prefix!r}, got {puzzle.id!r}")
+        # Translators: a puzzle file's "id" field; {kind} is the kind's name (endgame, fill, exercise)
+        raise PuzzleFormatError(N_("id: the id of a puzzle of kind {kind} starts with {prefix!r}, got {id!r}"),
+                                kind=kind.name, prefix=kind.prefix, id=puzzle.id)
     return puzzle
 
 
@@ -90,7 +91,7 @@ def load_puzzle(path: str | Path) -> Puzzle:
     try:
         return puzzle_from_json(data)
     except PuzzleFormatError as exc:
-        raise PuzzleFormatError(f"{path}: {exc}") from None
+        raise PuzzleFormatError(N_("{path}: {error}"), path=str(path), error=exc) from None
 
 
 def read_answer(kind: PuzzleKind[Any, Any], move: object | None, placements: object | None,
@@ -137,24 +138,24 @@ def check_puzzle_request(kind: str, variant: str | None, theme: str | None = Non
     found = next((k for k in made if k.name == kind), None)
     if found is None:
         # Translators: keep the kinds' and variants' names (endgame, fill; cells, points, bonus) as they are
-        raise PatchworkError(N_("kind must be {kinds}, not {kind!r}"), kinds=" or ".join(k.name for k in made),
+        raise PatchworkError(N_("kind must be {kinds}, not {kind!r}"), kinds=one_of(k.name for k in made),
                              kind=kind)
     if variant is not None:
         if not found.variants:
-            with_variants = " or ".join(k.name for k in made if k.variants)
+            with_variants = one_of(k.name for k in made if k.variants)
             raise PatchworkError(N_("--variant is for {kinds} puzzles"), kinds=with_variants)
         if variant not in found.variants:
-            raise PatchworkError(N_("variant must be one of {variants}, not {variant!r}"),
-                                 variants=", ".join(found.variants), variant=variant)
+            raise PatchworkError(N_("variant must be {variants}, not {variant!r}"),
+                                 variants=one_of(found.variants), variant=variant)
     if theme is None:
         return
     if theme not in found.themes:
         # Translators: keep the themes' names (7x7-race, leather, budget ...) as they are
-        themes = {"endgame": N_("an endgame theme is one of {themes}, not {theme!r}"),
-                  "fill": N_("a fill theme is one of {themes}, not {theme!r}")}
-        raise PatchworkError(themes.get(kind, f"{_article(kind)} theme is one of {{themes}}, not {{theme!r}}"),
-                             themes=", ".join(found.themes), theme=theme)
+        themes = {"endgame": N_("an endgame theme is {themes}, not {theme!r}"),
+                  "fill": N_("a fill theme is {themes}, not {theme!r}")}
+        raise PatchworkError(themes.get(kind, f"{_article(kind)} theme is {{themes}}, not {{theme!r}}"),
+                             themes=one_of(found.themes), theme=theme)
     variants = found.theme_variants.get(theme, found.variants)
     if variant is not None and variant not in variants:
         raise PatchworkError(N_("the theme {theme} is for the {variants} variant, not {variant}"), theme=theme,
-                             variants=" or ".join(variants), variant=variant)
+                             variants=one_of(variants), variant=variant)

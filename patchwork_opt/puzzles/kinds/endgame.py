@@ -135,7 +135,8 @@ def endgame_from_json(data: dict[str, Any]) -> EndgamePuzzle:
     (refutation,) = moves_of([model.refutation.move], "refutation.move")
     line = line_from(state, model.refutation.line, "refutation.line")
     if line[0] != refutation:
-        raise PuzzleFormatError("refutation.line: must start with the refutation's move")
+        # Translators: a puzzle file's fields (refutation.line ...) keep their names
+        raise PuzzleFormatError(N_("refutation.line: must start with the refutation's move"))
     return EndgamePuzzle(
         id=model.id, record=record, player=model.player, winning=tuple(winning), refutation=refutation,
         refutation_line=tuple(line), refutation_margin=model.refutation.margin, margin=model.margin,
@@ -219,6 +220,8 @@ class EndgameKind(PuzzleKind[EndgamePuzzle, EndgameVerdict]):
     themes = ENDGAME_THEMES
     theme_words = THEME_WORDS
     bank_file = "endgames.json"
+    # Translators: the label of the progress bar while the puzzle bank's puzzles of a kind are made
+    bank_words = N_("endgame puzzles")
     comes_back_as = "endgame"
     queued = True
     maker = "patchwork_opt.puzzles.endgame"

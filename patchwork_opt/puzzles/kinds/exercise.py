@@ -154,23 +154,26 @@ def _scored(state: State, model: ScoredModel, where: str) -> Scored:
     (move,) = legal_moves_of(state, [model.move], f"{where}.move")
     line = line_from(state, model.line, f"{where}.line")
     if line and line[0] != move:
-        raise PuzzleFormatError(f"{where}.line: must start with the move")
+        # Translators: an exercise file's field ({where}: played, best, moves[2]) keeps its name
+        raise PuzzleFormatError(N_("{where}.line: must start with the move"), where=where)
     return Scored(move, model.win, model.margin, model.proven, tuple(line))
 
 
 def exercise_from_json(data: dict[str, Any]) -> Exercise:
-    model = validated(ExerciseModel, data, "an exercise")
+    model = validated(ExerciseModel, data, "exercise")
     record, state = position_of(model.record, model.position, model.player)
     if model.ply != len(record.moves):
-        raise PuzzleFormatError(f"ply: the position comes before move {len(record.moves)}, not {model.ply}")
+        # Translators: an exercise file's "ply" field: the record's position is before move {moves}, not {ply}
+        raise PuzzleFormatError(N_("ply: the position comes before move {moves}, not {ply}"), moves=len(record.moves),
+                                ply=model.ply)
     played = _scored(state, model.played, "played")
     best = _scored(state, model.best, "best")
     keys = {move_key(state.quilts[model.player], played.move), move_key(state.quilts[model.player], best.move)}
     if len(keys) < 2:
-        raise PuzzleFormatError("best: the same move as the one played")
+        raise PuzzleFormatError(N_("best: the same move as the one played"))
     moves = tuple(_scored(state, m, f"moves[{i}]") for i, m in enumerate(model.moves))
     if exercise_id(state, played.move) != model.id:
-        raise PuzzleFormatError("id: not the id of this position and move played")
+        raise PuzzleFormatError(N_("id: not the id of this position and move played"))
     return Exercise(id=model.id, record=record, player=model.player, label=model.label, played=played, best=best,
                     moves=moves, seconds=model.seconds, difficulty=model.difficulty)
 

@@ -171,26 +171,28 @@ def fill_from_json(data: dict[str, Any]) -> FillPuzzle:
     model = validated(FillPuzzleModel, data)
     quilt = mask_of(model.quilt)
     if quilt.bit_count() != len(model.quilt):
-        raise PuzzleFormatError("quilt: a cell is listed twice")
+        # Translators: a fill puzzle file's fields (quilt, patches, best.placements ...) keep their names
+        raise PuzzleFormatError(N_("quilt: a cell is listed twice"))
     if len(set(model.patches)) != len(model.patches):
-        raise PuzzleFormatError("patches: a patch is listed twice (each patch exists once)")
+        raise PuzzleFormatError(N_("patches: a patch is listed twice (each patch exists once)"))
     for i, p in enumerate(model.best.placements):
         if mask_of(p.cells).bit_count() != len(p.cells):
-            raise PuzzleFormatError(f"best.placements[{i}]: a cell is listed twice")
+            raise PuzzleFormatError(N_("best.placements[{i}]: a cell is listed twice"), i=i)
     puzzle = FillPuzzle(
         id=model.id, quilt=quilt, patches=tuple(model.patches), objective=model.objective, marks=model.marks,
         budget=model.budget, require_bonus=model.require_bonus, best_value=model.best.value,
         best=tuple((p.patch, mask_of(p.cells)) for p in model.best.placements), greedy=model.greedy,
         difficulty=model.difficulty, themes=tuple(model.themes),
     )
-    problem = fill_problem(puzzle, puzzle.best)
-    if problem:
-        raise PuzzleFormatError(f"best.{problem}")
+    fault = fill_fault(puzzle, puzzle.best)
+    if fault is not None:
+        raise PuzzleFormatError(N_("best.{error}"), error=fault)
     if fill_value(puzzle, puzzle.best) != puzzle.best_value:
-        raise PuzzleFormatError(f"best.value: the placements reach {fill_value(puzzle, puzzle.best)}, "
-                                f"not {puzzle.best_value}")
+        # Translators: a fill puzzle file's best.value ({value}) and what its placements reach ({reached})
+        raise PuzzleFormatError(N_("best.value: the placements reach {reached}, not {value}"),
+                                reached=fill_value(puzzle, puzzle.best), value=puzzle.best_value)
     if puzzle.require_bonus and not completes_square(puzzle, puzzle.best):
-        raise PuzzleFormatError("best.placements: no 7x7 square is complete, as require_bonus asks")
+        raise PuzzleFormatError(N_("best.placements: no 7x7 square is complete, as require_bonus asks"))
     return puzzle
 
 
@@ -203,8 +205,8 @@ def read_placements(data: object, where: str = "placements") -> list[Placement]:
         try:
             model = PlacementModel.model_validate(item)
         except ValidationError as exc:
-            _, message = one_line(exc, "a placement")
-            raise NotationError(N_("{where}[{i}]: {error}"), where=where, i=i, error=message) from None
+            _, problem = one_line(exc, "placement")
+            raise NotationError(N_("{where}[{i}]: {error}"), where=where, i=i, error=problem) from None
         mask = mask_of(model.cells)
         if mask.bit_count() != len(model.cells):
             raise NotationError(N_("{where}[{i}]: a cell is listed twice"), where=where, i=i)
@@ -328,6 +330,8 @@ class FillKind(PuzzleKind[FillPuzzle, FillVerdict]):
     themes = FILL_THEMES
     theme_words = THEME_WORDS
     bank_file = "fills.json"
+    # Translators: the label of the progress bar while the puzzle bank's puzzles of a kind are made
+    bank_words = N_("fill puzzles")
     comes_back_as = "fill"
     maker = "patchwork_opt.puzzles.making"
     variants = VARIANTS

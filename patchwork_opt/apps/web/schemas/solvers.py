@@ -27,7 +27,7 @@ from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.models import CellModel, RecordModel
 from patchwork_opt.formats.notation import from_notation
 from patchwork_opt.formats.record import Record
-from patchwork_opt.i18n import _
+from patchwork_opt.i18n import _, all_of
 
 
 class PositionInput(_Strict):
@@ -57,7 +57,7 @@ class PositionInput(_Strict):
         if len(given) != 1:
             if not given:
                 raise ValueError(_("give exactly one of position, record or quilt (got none)"))
-            raise ValueError(_("give exactly one of position, record or quilt (got {given})", given=", ".join(given)))
+            raise ValueError(_("give exactly one of position, record or quilt (got {given})", given=all_of(given)))
         return self
 
     def load(self) -> LoadedInput:
