@@ -77,7 +77,7 @@ def test_replay_rejects_moves_the_rules_forbid(tmp_path: Path) -> None:
     cases = [  # refused by the rules: exit 1; a move that cannot be read is a notation error: exit 2
         ({"type": "leather", "cell": [0, 0]}, "no leather patch", 1),
         ({"type": "buy", "patch": state.offers()[0], "cells": [[0, 0], [5, 5]]}, "not a placement", 1),
-        ({"type": "jump"}, "unknown move type", 2),
+        ({"type": "jump"}, "move has the unknown type", 2),
     ]
     for move, reason, code in cases:
         path = tmp_path / "bad.json"

@@ -167,7 +167,7 @@ def test_a_bank_on_an_unknown_backend_is_refused_before_any_game(tmp_path: Path)
         build_bank(tmp_path, {"endgame": 5}, seed=0, workers=1, progress=lambda *a: None, command="x",
                    backend="spark")
     assert list(tmp_path.iterdir()) == []
-    with pytest.raises(PatchworkError, match="the bank holds endgame and fill puzzles, not exercise"):
+    with pytest.raises(PatchworkError, match="the bank holds puzzles of the kinds endgame and fill, not exercise"):
         build_bank(tmp_path, {"exercise": 5}, seed=0, workers=1, progress=lambda *a: None, command="x")
     with pytest.raises(PatchworkError, match="--endgames and --fills must be at least 0"):
         build_bank(tmp_path, {"fill": -1}, seed=0, workers=1, progress=lambda *a: None, command="x")
