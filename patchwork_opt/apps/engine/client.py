@@ -25,6 +25,7 @@ from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.state import State
 from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.formats.notation import to_notation
+from patchwork_opt.i18n import N_
 
 PREFIX = "engine:"
 START_SECONDS = 600.0  # an engine's first ``readyok`` may wait for its compiled searches to be built
@@ -48,7 +49,9 @@ def engine_command(name: str) -> str:
     command = name.strip()[len(PREFIX):]
     program = command_words(command)[0]
     if shutil.which(program) is None:
-        raise UnknownBotError(f"engine {command!r}: no program {program!r} to run (not found or not executable)")
+        # Translators: an engine:CMD player's command ({command}) whose program ({program}) cannot be run
+        raise UnknownBotError(N_("engine {command!r}: no program {program!r} to run (not found or not executable)"),
+                              command=command, program=program)
     return command
 
 
@@ -61,7 +64,9 @@ class EngineProcess:
             self._process = subprocess.Popen(command_words(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                              text=True, bufsize=1)
         except OSError as exc:
-            raise EngineError(f"engine {command!r}: cannot start it: {exc.strerror or exc}") from None
+            # Translators: {reason} is the system's own words
+            raise EngineError(N_("engine {command!r}: cannot start it: {reason}"), command=command,
+                              reason=str(exc.strerror or exc)) from None
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True, name="engine-reader").start()
         self.send("upi")
@@ -80,18 +85,22 @@ class EngineProcess:
             self._process.stdin.write(line + "\n")
             self._process.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise EngineError(f"engine {self.command!r} has exited (exit code {self._process.poll()})") from None
+            raise EngineError(N_("engine {command!r} has exited (exit code {code})"), command=self.command,
+                              code=self._process.poll()) from None
 
     def next_line(self, deadline: float) -> str:
         """The engine's next line; an error when it says ``info string error``, exits or is silent."""
         try:
             line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            raise EngineError(f"engine {self.command!r} did not answer in time") from None
+            raise EngineError(N_("engine {command!r} did not answer in time"), command=self.command) from None
         if line is None:
-            raise EngineError(f"engine {self.command!r} has exited (exit code {self._process.wait()})")
+            raise EngineError(N_("engine {command!r} has exited (exit code {code})"), command=self.command,
+                              code=self._process.wait())
         if line.startswith("info string error:"):
-            raise EngineError(f"engine {self.command!r}: {line[len('info string error:'):].strip()}")
+            # Translators: {reason} is what the engine itself said went wrong (its own words)
+            raise EngineError(N_("engine {command!r}: {reason}"), command=self.command,
+                              reason=line[len("info string error:"):].strip())
         return line
 
     def expect(self, answer: str, seconds: float) -> None:
@@ -172,7 +181,8 @@ class EngineBot:
                     if line.startswith("info ") and not line.startswith("info string"):
                         info = parse_info(line)
                 except PatchworkError as exc:
-                    raise EngineError(f"engine {self.engine.command!r}: cannot read {line!r}: {exc}") from None
+                    raise EngineError(N_("engine {command!r}: cannot read {line!r}: {error}"),
+                                      command=self.engine.command, line=line, error=exc) from None
         finally:
             thinking.answered()
         stats: dict[str, float] = {}

@@ -119,7 +119,8 @@ def _check_range(state: State) -> None:
     """The table key packs buttons and income into fixed bit widths."""
     for p in (0, 1):
         if not 0 <= state.buttons[p] < 1 << 24 or not 0 <= state.income[p] < 256:
-            raise PatchworkError(f"exact search: player {p + 1}'s buttons or income are out of range")
+            # Translators: the exact search cannot take a position whose player {player} (1 or 2) has so many buttons
+            raise PatchworkError(N_("exact search: player {player}'s buttons or income are out of range"), player=p + 1)
 
 
 def solve(
