@@ -43,6 +43,8 @@ from pathlib import Path
 import numba
 import numba.core.event
 
+from patchwork_opt.i18n import N_, _, all_of, current, number, using
+
 APP = "patchwork-opt"
 KEEP_FINGERPRINTS = 3
 _PACKAGE = Path(__file__).resolve().parent
@@ -170,12 +172,13 @@ NOTICE_ENV = "PATCHWORK_COMPILE_NOTICE"
 #: takes on one free core (``patchwork bench coldstart --kernels`` measures it), by module prefix;
 #: 0 s: too short to announce.
 KERNEL_GROUPS: tuple[tuple[str, str, int], ...] = (
-    ("solvers.search", "the packing search", 6),
-    ("patchwork_opt.ai.search.exactcore", "the exact endgame search", 15),
+    # Translators: parts of the compiled code, listed in "compiling {groups} for first use ..."
+    ("solvers.search", N_("the packing search"), 6),
+    ("patchwork_opt.ai.search.exactcore", N_("the exact endgame search"), 15),
     # the prefetch's probe (a one-line function compiled as the exact search is imported, in 0.1 s):
     # no wait to announce (0 s: not said, still counted in ``CompileWatch.seconds``)
-    ("patchwork_opt.ai.search.numba_prefetch", "the exact search's table prefetch", 0),
-    ("patchwork_opt.ai", "the game search and its evaluation", 12),
+    ("patchwork_opt.ai.search.numba_prefetch", N_("the exact search's table prefetch"), 0),
+    ("patchwork_opt.ai", N_("the game search and its evaluation"), 12),
 )
 _IDLE = 1.0  # seconds without a compile after which a notice says it is done
 
@@ -185,7 +188,7 @@ def kernel_words(module: str) -> tuple[str, int]:
     for prefix, words, seconds in KERNEL_GROUPS:
         if module == prefix or module.startswith(prefix + "."):
             return words, seconds
-    return "compiled code", 5
+    return N_("compiled code"), 5
 
 
 class CompileWatch(numba.core.event.Listener):
@@ -264,6 +267,7 @@ class _Notice:
         self._began = 0.0
         self._words: list[str] = []
         self._about = 0
+        self._language = current()  # the notices' threads start without the command's context
         atexit.register(self.close)
 
     def started(self, function: str) -> None:
@@ -276,8 +280,13 @@ class _Notice:
                     self._words.append(words)
                 return
             self._open, self._began, self._words, self._about = True, self._watch.seconds(), [words], about
-        why = "again: the compiled code changed with this version" if upgraded() else "for first use"
-        _say(f"compiling {words} {why} (once, about {about} s; later runs load it)...")
+            self._language = current()
+        with using(self._language):
+            said = _(words)
+            _say(_("compiling {groups} again: the compiled code changed with this version (once, about {seconds} s; "
+                   "later runs load it)...", groups=said, seconds=about) if upgraded()
+                 else _("compiling {groups} for first use (once, about {seconds} s; later runs load it)...",
+                        groups=said, seconds=about))
         threading.Thread(target=self._follow, name="compile-notice", daemon=True).start()
 
     def _follow(self) -> None:
@@ -302,9 +311,12 @@ class _Notice:
                 return
             self._open = False
             took = self._watch.seconds() - self._began
-            words = " and ".join(self._words)
+            named = list(self._words)
         clear = "\r\x1b[K" if sys.stderr.isatty() else ""
-        _say(f"{clear}compiled {words} in {took:.1f} s (not counted in the search times reported)")
+        with using(self._language):
+            # Translators: {groups} lists parts of the compiled code ("the packing search and ...")
+            _say(clear + _("compiled {groups} in {seconds} s (not counted in the search times reported)",
+                           groups=all_of(_(w) for w in named), seconds=number(took, 1)))
 
 
 def _say(text: str, end: str = "\n") -> None:

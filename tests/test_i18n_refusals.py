@@ -131,7 +131,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 
 @pytest.mark.parametrize(("code", "detail", "said"), [
-    ("de", "body.circle: der Kreis braucht alle 33 Flicken; es sind 12", "Der Kreis braucht alle 33 Flicken; es sind 12."),
+    ("de", "body.circle: der Kreis braucht alle 33 Flicken; es sind 12",
+     "Der Kreis braucht alle 33 Flicken; es sind 12."),
     ("ru", "body.circle: круг: нужны все 33 лоскута; сейчас 12", "Круг: нужны все 33 лоскута; сейчас 12."),
     ("fr", "body.circle: le cercle : il faut les 33 morceaux ; il y en a 12",
      "Le cercle : il faut les 33 morceaux ; il y en a 12."),
@@ -166,9 +167,9 @@ def test_a_bank_file_that_is_no_bank_is_refused_in_the_readers_words(tmp_path: P
      "ошибка: неизвестный бэкенд 'x' (ожидается local или ray)"),
     (["train", "--data", "{tmp}/none", "--out", "{tmp}/w.npz"], "Fehler: {tmp}/none: kein Verzeichnis mit "
      "Selbstspiel-Daten", "ошибка: {tmp}/none: не каталог с данными самоигры"),
-    (["train", "--data", "{tmp}", "--out", "{tmp}/w.npz"], "Fehler: {tmp}: keine Selbstspiel-Dateien (positions-*.npz); "
-     "schreibe welche mit patchwork selfplay", "ошибка: {tmp}: нет файлов самоигры (positions-*.npz); запишите их "
-     "командой patchwork selfplay"),
+    (["train", "--data", "{tmp}", "--out", "{tmp}/w.npz"], "Fehler: {tmp}: keine Selbstspiel-Dateien "
+     "(positions-*.npz); schreibe welche mit patchwork selfplay",
+     "ошибка: {tmp}: нет файлов самоигры (positions-*.npz); запишите их командой patchwork selfplay"),
     (["train", "--data", "{tmp}", "--out", "{tmp}/w.txt"], "Fehler: --out {tmp}/w.txt: die Gewichtsdatei muss auf .npz "
      "enden", "ошибка: --out {tmp}/w.txt: файл весов должен оканчиваться на .npz"),
 ])
@@ -196,3 +197,28 @@ def test_the_compile_notice_names_the_parts_in_the_readers_words(monkeypatch: py
         warmup.prepare(["search", "learned"], parallel=False, say=said.append)
     assert said[0].startswith("kompiliere für die erste Nutzung: die Partiesuche und ihre gelernte Bewertung (")
     assert said[-1].startswith("kompiliert in ") and warmed == ["search", "learned"]
+
+
+def test_a_compile_met_on_the_way_is_announced_in_the_commands_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jitcache``'s own notice (a compile no command prepared): said in the language the command
+    runs in, its closing line too, which a thread of its own says."""
+    from patchwork_opt import jitcache
+
+    class Watch:
+        active = False
+
+        def seconds(self) -> float:
+            return 0.0
+
+    said: list[str] = []
+    monkeypatch.setattr(jitcache, "_say", lambda text, end="\n": said.append(text))
+    monkeypatch.setattr(jitcache, "upgraded", lambda: False)
+    with using("fr"):
+        notice = jitcache._Notice(Watch())  # type: ignore[arg-type]
+        notice.started("solvers.search.kernels.place")
+        notice.started("patchwork_opt.ai.search.exactcore.search.solve")
+    notice.close()  # outside the command's context, as its own thread closes it
+    assert said[0] == ("compilation pour la première utilisation : la recherche d'agencement (une seule fois, "
+                       "environ 6 s ; les exécutions suivantes chargent le code compilé)...")
+    assert said[-1].endswith("la recherche d'agencement et la recherche exacte de fin de partie en 0,0 s "
+                             "(non compté dans les temps de recherche indiqués)")

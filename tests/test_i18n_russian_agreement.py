@@ -6,8 +6,8 @@ Russian catalogues word the sentence so nothing agrees with it ("Победа: {
 "{player}: сначала нужно положить ..."). A placeholder that stands beside a noun naming the player
 ("игрок {number}", "ИИ ({name})") is that noun's apposition: the verb agrees with the noun, whatever
 the name, and is fine. This test reads both Russian catalogues and fails on a past-tense verb
-(-л, -ла, -лся, -лась: a neuter -ло agrees with no person) or a short adjective of agreement (должен, готов ...) within three words
-of a bare name placeholder."""
+(-л, -ла, -лся, -лась: a neuter -ло agrees with no person) or a short adjective of agreement
+(должен, готов ...) within three words of a bare name placeholder."""
 
 from __future__ import annotations
 
