@@ -218,7 +218,7 @@ def test_a_compile_met_on_the_way_is_announced_in_the_commands_language(monkeypa
         notice.started("solvers.search.kernels.place")
         notice.started("patchwork_opt.ai.search.exactcore.search.solve")
     notice.close()  # outside the command's context, as its own thread closes it
-    assert said[0] == ("compilation pour la première utilisation : la recherche d'agencement (une seule fois, "
+    assert said[0] == ("compilation pour la première utilisation : la recherche d'assemblage (une seule fois, "
                        "environ 6 s ; les exécutions suivantes chargent le code compilé)...")
-    assert said[-1].endswith("la recherche d'agencement et la recherche exacte de fin de partie en 0,0 s "
+    assert said[-1].endswith("la recherche d'assemblage et la recherche exacte de fin de partie en 0,0 s "
                              "(non compté dans les temps de recherche indiqués)")

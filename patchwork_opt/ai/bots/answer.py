@@ -12,7 +12,7 @@ from patchwork_opt.ai.bots.registry import make_bot
 from patchwork_opt.core.advice import PlacementAdvisor
 from patchwork_opt.core.errors import GameOverError, PatchworkError
 from patchwork_opt.core.state import State
-from patchwork_opt.i18n import N_
+from patchwork_opt.i18n import N_, _, percent, signed
 
 
 def move_answer(
@@ -48,10 +48,13 @@ def render_answer(answer: dict[str, Any], move_text: str) -> str:
     """Two lines: the move in text form, then the reason and the figures the bot gave."""
     figures = []
     if answer["win"] is not None:
-        figures.append(f"win {answer['win']:.0%}")
+        # Translators: the AI's figures for its move, after its reason: its chance to win ("win 55%")
+        figures.append(_("win {chance}", chance=percent(answer["win"])))
     if answer["margin"] is not None:
-        figures.append(f"margin {answer['margin']:+g}")
+        # Translators: the final margin in points the AI expects ("margin +3")
+        figures.append(_("margin {points}", points=signed(answer["margin"])))
     if answer["exact"]:
-        figures.append("exact")
+        # Translators: the AI's figures are proven by the exact search, not estimated
+        figures.append(_("exact"))
     tail = f" ({', '.join(figures)})" if figures else ""
     return f"{move_text}\n{answer['reason']}{tail}"
