@@ -222,3 +222,16 @@ def test_a_compile_met_on_the_way_is_announced_in_the_commands_language(monkeypa
                        "environ 6 s ; les exécutions suivantes chargent le code compilé)...")
     assert said[-1].endswith("la recherche d'assemblage et la recherche exacte de fin de partie en 0,0 s "
                              "(non compté dans les temps de recherche indiqués)")
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    ("de", "Eintrag 1 (die Züge des Protokolls) hat den unbekannten Typ 'jump'; die Typen sind 'advance', 'buy' oder "
+           "'leather'."),
+    ("fr", "L'élément 1 (les coups de l'enregistrement) : type inconnu 'jump' ; les types sont 'advance', 'buy' ou "
+           "'leather'."),
+])
+def test_an_item_of_a_list_is_named_without_gluing_cases(client: TestClient, code: str, said: str) -> None:
+    """"Eintrag 1 von die Züge", "l'élément 1 de les coups" glued an article to a case it cannot take."""
+    answer = client.post("/api/analysis/record", json={"circle": CIRCLE, "moves": [{"type": "jump"}]},
+                         headers={"Accept-Language": code})
+    assert answer.status_code == 422 and answer.json()["words"] == said
