@@ -12,6 +12,7 @@ Say every sentence a person reads as one whole message with named placeholders, 
     ngettext("{count} button", "{count} buttons", n)          # {count} is filled in, per locale
     _("{seconds} s", seconds=number(0.5, 1))                   # "0,5 s" in de, fr and ru
     pgettext("quilt cell", "cell")                             # a context where one English word is two
+    _("kind must be {kinds}", kinds=one_of(["endgame", "fill"]))  # "endgame oder fill": CLDR's list pattern
 
 A ``# Translators:`` comment on the line before (or the line of) the call reaches the translator as
 the entry's ``#.`` note. Placeholders are ``str.format`` fields filled from the keyword arguments;
@@ -40,6 +41,10 @@ Numbers: ``number``, ``signed`` and ``percent`` write them as the locale does (B
 CLDR's rule there: Russian's one, few and many, French's singular for 0 and 1); a count that is no
 whole number takes CLDR's category for it (``1,5`` is French "one"; Russian's fractional "other"
 says the form of 2, its genitive singular).
+
+Lists of names in a sentence: ``one_of`` and ``all_of`` join them by the language's own pattern (CLDR's
+"or" and "and" lists) when they are written, so a domain error that keeps one among its values lists
+them in its reader's language (``Listed``).
 
 Babel is imported on first use only, so importing the engine stays light (tests/test_layers.py).
 """
