@@ -266,7 +266,7 @@ def check_save_dir(directory: str | Path) -> None:
     try:
         writable_dir(directory, "--save")
     except PatchworkError as exc:
-        raise MatchError(str(exc)) from None
+        raise MatchError(exc.template, **exc.values) from None
 
 
 def player_name(name: str) -> str:

@@ -172,7 +172,7 @@ def parse_command(line: str) -> Command | None:
         try:
             return PlayMove(Move.parse(text.upper() if text[0] in "lL" else text))
         except PatchworkError as exc:
-            raise CommandError(str(exc)) from None
+            raise CommandError(exc.template, **exc.values) from None
     word, _sep, rest = text.partition(" ")
     word = word.lower()
     rest = rest.strip()
