@@ -38,7 +38,7 @@ def position_query(
         return read_position(position)
     except ValueError as exc:
         raise RequestValidationError([{"type": "value_error", "loc": ("query", "position"), "msg": str(exc),
-                                       "input": position}]) from None
+                                       "input": position, "ctx": {"error": exc}}]) from None  # said in words
 
 
 class _Strict(BaseModel):
