@@ -4,9 +4,11 @@ Every domain error carries its status (``http_status``, beside the CLI's ``exit_
 is in ``patchwork_opt/core/errors.py``), so a route raises the domain error and never an
 ``HTTPException``; the handler answers ``{"detail": "<one line>", "words": "<the same for a
 player>"}`` with that status, plus ``Retry-After`` when the error says when to retry. Request
-validation (422) answers the same body: ``detail`` names each field at fault as programs need it
-(``body.circle: List should have at least 33 items ...``), ``words`` says it as a sentence a player
-reads (``The circle needs all 33 patches; it has 12.``): the pages show ``words``. A domain error's
+validation (422) answers the same body, both said in the request's language from the one table of
+Pydantic's kinds of error (``formats/schema_words.py``): ``detail`` names each field at fault by its
+place, as programs need it, then says what is wrong (``body.circle: the circle needs all 33 patches;
+it has 12``), ``words`` says it as sentences a player reads (``The circle needs all 33 patches; it
+has 12.``): the pages show ``words``. A domain error's
 message is already one line in words, so its ``words`` is that line. ``answers(...)`` writes a
 route's error answers into the OpenAPI schema.
 """
