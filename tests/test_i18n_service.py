@@ -89,6 +89,14 @@ def test_the_cli_answers_in_the_language_of_lang() -> None:
     assert "Player" not in result.output and "advance" not in result.output
 
 
+def test_the_fill_names_what_it_counts_in_the_language_of_lang() -> None:
+    for objective, counted in (("cells", "Felder 18: optimal (bewiesen)"), ("points", "Punkte 49: optimal (bewiesen)")):
+        result = CliRunner().invoke(cli.app, ["--lang", "de", "fill", "--patches", "1,2,5,7", "--objective", objective,
+                                              "--workers", "1", "--time-limit", "10"], env=NO_LOCALE)
+        assert result.exit_code == 0, result.output
+        assert counted in result.output and objective not in result.output
+
+
 def test_lang_outranks_the_environment_and_json_keeps_english_keys() -> None:
     result = CliRunner().invoke(cli.app, ["--lang", "ru", "hint", POSITION, "--top", "2", "--time-limit", "0.3",
                                           "--json"], env={**NO_LOCALE, "LANG": "de_DE.UTF-8"})

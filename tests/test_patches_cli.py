@@ -39,6 +39,15 @@ def test_the_catalogue_is_drawn_with_every_id_and_its_facts() -> None:
     assert [lines[top + k][column:column + 6] for k in (1, 2, 3)] == ["  ()  ", "()####", "##  ##"]
 
 
+
+def test_the_catalogue_is_drawn_in_the_players_language_within_80_columns() -> None:
+    code, out, _ = run("--lang", "ru", "patches")
+    assert code == 0
+    # Russian plurals (2-4 клетки, 5-20 клеток), the card's words and the count under the cards
+    assert "2 клетки" in out and "5 клеток" in out and out.count("доход ") == 33 and "33 лоскута." in out
+    assert not any(word in out for word in ("cost", "income", "cells", "patches"))
+    assert max(len(line) for line in out.splitlines()[:-1]) <= 80  # the cards; the legend is one line under them
+
 def test_filters_and_the_closest_patches_when_none_matches(tmp_path: Path) -> None:
     code, out, _ = run("patches", "--cells", "3", "--json")
     data = json.loads(out)

@@ -18,6 +18,7 @@ from patchwork_opt.core.catalogue import placement
 from patchwork_opt.core.move import ADVANCE, Move
 from patchwork_opt.core.state import State
 from patchwork_opt.formats.record import Record
+from patchwork_opt.i18n import using
 
 
 def text_of(renderable: object, width: int = 80) -> str:
@@ -73,6 +74,14 @@ def test_track_shows_tokens_income_marks_and_leather_left_in_two_lines() -> None
     assert [i for i, ch in enumerate(spaces) if ch == "$"] == [5, 11, 17, 23, 29, 35, 41, 47, 53]
     assert [i for i, ch in enumerate(spaces) if ch == "L"] == [26, 32, 38, 44, 50]
     assert "Y you at 1, A the AI at 0" in text
+
+
+def test_the_track_is_labelled_in_the_players_language_with_its_legend_under_the_spaces() -> None:
+    with using("ru"):
+        text = text_of(draw.track(session_after([ADVANCE])))
+    board, legend = text.splitlines()
+    assert board.startswith("время A") and "time" not in text
+    assert legend.index("Y") == board.index("A")  # the legend starts under space 0, whatever the label's length
 
 
 def test_offers_show_cost_time_income_and_what_cannot_be_bought() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from patchwork_opt.core.catalogue import PATCHES
 from patchwork_opt.core.lookup import FACTS, FactRange, facts_name, no_match_words, select
+from patchwork_opt.i18n import ngettext, npgettext, pgettext
 
 #: Cards per row of the terminal drawing (each ``CARD`` characters wide: 80 columns).
 PER_ROW = 5
@@ -49,16 +50,24 @@ def _card(patch_id: int) -> list[str]:
     p = PATCHES[patch_id]
     shape = ["".join(CLOTH if ch == "#" else BUTTON if ch == "o" else GAP for ch in row).rstrip() for row in p.shape]
     lines = [f"#{p.id} ({facts_name(p.id)})", *shape, *([""] * (3 - len(shape))),
-             f"cost {p.cost}  time {p.time}", f"income {p.income}", f"{p.area} cells"]
-    return [line.ljust(CARD) for line in lines]
+             # Translators: a patch's card in the catalogue's drawing; keep it within 15 characters
+             pgettext("patch card", "cost {cost}  time {time}", cost=p.cost, time=p.time),
+             # Translators: a patch's card: the buttons it earns at each income mark; within 15 characters
+             pgettext("patch card", "income {income}", income=p.income),
+             # Translators: a patch's card: the quilt cells it covers; within 15 characters
+             npgettext("patch card", "{count} cell", "{count} cells", p.area)]
+    return lines
 
 
 def render_catalogue(ids: Sequence[int]) -> list[str]:
-    """The cards of ``ids``, ``PER_ROW`` to a row, a blank line between rows."""
+    """The cards of ``ids``, ``PER_ROW`` to a row, a blank line between rows; a card is ``CARD``
+    characters wide, or as wide as its language's longest line and a space."""
+    cards = [_card(i) for i in ids]
+    width = max([CARD - 1, *(len(line) for card in cards for line in card)]) + 1
     lines: list[str] = []
     for start in range(0, len(ids), PER_ROW):
-        cards = [_card(i) for i in ids[start : start + PER_ROW]]
-        lines += ["".join(parts).rstrip() for parts in zip(*cards, strict=True)]
+        row = cards[start : start + PER_ROW]
+        lines += ["".join(part.ljust(width) for part in parts).rstrip() for parts in zip(*row, strict=True)]
         lines.append("")
     return lines
 
@@ -69,8 +78,11 @@ def render_patches(data: Mapping[str, Any]) -> str:
     if not ids:
         near = [entry["id"] for entry in data["closest"]]
         return "\n".join([f"{data['words']}", "", *render_catalogue(near)]).rstrip()
-    legend = ("## cloth, () a button; (3/6) names a piece by its cost/time[/income[/cells]], as hint and fill "
-              "read it in place of the id")
-    count = f"{len(ids)} patch{'es' if len(ids) != 1 else ''}"
-    return "\n".join([*render_catalogue(ids), f"{count}. {legend}"])
+    # Translators: under the catalogue's cards: how many there are and how to read them (## and () are drawn
+    # as they are; 3/6 is a patch's name by its cost/time, which hint and fill read in place of its number)
+    legend = ngettext("{count} patch. ## cloth, () a button; (3/6) names a piece by its cost/time[/income[/cells]], "
+                      "as hint and fill read it in place of the id",
+                      "{count} patches. ## cloth, () a button; (3/6) names a piece by its cost/time[/income[/cells]], "
+                      "as hint and fill read it in place of the id", len(ids))
+    return "\n".join([*render_catalogue(ids), legend])
 

@@ -127,10 +127,18 @@ def render_fill(quilt: int, result: FillResult, objective: str) -> str:
     if result.objective is None:
         lines.append(fill_verdict(result))
     else:
-        # Translators: a fill's figures: {objective} is "cells" or "points" (the option's value, kept as it is)
-        line = _("{objective} {value}: {verdict}; covered {covered}, empty {empty}, cost {cost}, income {income}",
-                 objective=objective, value=result.objective, verdict=fill_verdict(result), covered=result.covered,
-                 empty=result.empty, cost=result.cost, income=result.income)
+        figures = {"value": result.objective, "verdict": fill_verdict(result), "covered": result.covered,
+                   "empty": result.empty, "cost": result.cost, "income": result.income}
+        if objective == "points":
+            # Translators: a fill's figures when it counts points: {value} the points gained, {verdict} the fill's
+            # verdict ("optimal (proven)"), then the quilt's covered and empty cells, the cost and income in buttons
+            line = _("points {value}: {verdict}; covered {covered}, empty {empty}, cost {cost}, income {income}",
+                     **figures)
+        else:
+            # Translators: a fill's figures when it counts cells: {value} the cells its patches cover, {verdict}
+            # the fill's verdict ("optimal (proven)"), then the quilt's covered and empty cells, cost and income
+            line = _("cells {value}: {verdict}; covered {covered}, empty {empty}, cost {cost}, income {income}",
+                     **figures)
         if result.bonus_window:
             # Translators: follows a fill's figures: where its complete 7x7 square lies ({where}: "[0, 2]")
             line = _("{line}, 7x7 square at {where}", line=line, where=list(result.bonus_window))

@@ -144,5 +144,5 @@ def puzzle_bank(
         spread = ", ".join(f"{d}: {n}" for d, n in by_difficulty.items())
         # Translators: a line of the puzzle bank's summary: {kind} (endgame, fill: keep them), {spread} "1: 40, ..."
         typer.echo(ngettext("{kind} {count} puzzle (by difficulty {spread})", "{kind} {count} puzzles (by difficulty "
-                            "{spread})", sum(by_difficulty.values()), kind=f"{kind:8}", spread=spread))
+                            "{spread})", sum(by_difficulty.values()), kind=kind.ljust(8), spread=spread))
     typer.echo(_("written to {path}/ in {seconds} s", path=out, seconds=number(seconds, 0)))

@@ -21,7 +21,7 @@ from patchwork_opt.core.bitboard import SIZE, bit, cells_of
 from patchwork_opt.core.catalogue import PATCHES, Orientation, fits_anywhere
 from patchwork_opt.core.state import END, INCOME_MARKS, LEATHER_PATCH, State
 from patchwork_opt.formats.render import piece_labels
-from patchwork_opt.i18n import _
+from patchwork_opt.i18n import _, pgettext
 
 #: The screen the layout is made for: the board, the news, the status line and the prompt fit it.
 SCREEN_COLUMNS, SCREEN_LINES = 80, 24
@@ -162,7 +162,9 @@ def track(session: Session) -> Text:
     state = session.state
     leather = set(state.leather_left())
     human, ai = session.human, session.ai
-    text = Text("time ", style="bold")
+    # Translators: the label before the time board (the track the time tokens move along); keep it short
+    label = pgettext("time board", "time")
+    text = Text(f"{label} ", style="bold")
     for space in range(END + 1):
         you_here, ai_here = state.pos[human] == space, state.pos[ai] == space
         if you_here and ai_here:
@@ -192,7 +194,7 @@ def track(session: Session) -> Text:
         # Translators: as above, both tokens on one space (B), the AI's on top
         legend = _("Y you at {you}, A the AI at {ai} (B: both, the AI on top) · $ income · L leather",
                    you=state.pos[human], ai=state.pos[ai])
-    text.append("\n     " + legend, style="dim")
+    text.append("\n" + " " * (len(label) + 1) + legend, style="dim")
     return text
 
 

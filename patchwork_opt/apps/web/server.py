@@ -27,7 +27,7 @@ from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from patchwork_opt.core.errors import PatchworkError
-from patchwork_opt.i18n import N_
+from patchwork_opt.i18n import N_, _, ngettext, number
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 #: seconds the answers in flight get to finish once the server is told to stop
@@ -191,11 +191,21 @@ def run_server(
         raise
     shown = redacted_url(where) if is_postgres_url(where) else where
     url_host = f"[{host}]" if ":" in host else host
+    address = f"http://{url_host}:{port}/"
 
     def listening() -> None:
         if app.state.preloaded is not None:
-            workers = "" if app.state.streams is None else f" and {app.state.streams.ready_workers} analysis workers"
-            say(f"compiled searches loaded in {app.state.preloaded:.1f} s (this process{workers})")
-        say(f"serving on http://{url_host}:{port}/ (games in {shown}; API docs at /docs)")
+            seconds = number(app.state.preloaded, 1)
+            if app.state.streams is None:
+                # Translators: serve's first line once it is ready: how long loading the compiled code took
+                say(_("compiled searches loaded in {seconds} s (this process)", seconds=seconds))
+            else:
+                # Translators: as above, with the worker processes of the live analysis ({count} of them)
+                say(ngettext("compiled searches loaded in {seconds} s (this process and {count} analysis worker)",
+                             "compiled searches loaded in {seconds} s (this process and {count} analysis workers)",
+                             app.state.streams.ready_workers, seconds=seconds))
+        # Translators: serve's ready line: its address, where the games are stored (a file or a database), and the
+        # API's documentation page (keep /docs as it is)
+        say(_("serving on {url} (games in {where}; API docs at /docs)", url=address, where=shown))
 
     serve(app, sock, read_timeout=read_timeout, on_listening=listening)
