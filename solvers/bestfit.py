@@ -42,6 +42,7 @@ from patchwork_opt.core.catalogue import PATCH_COUNT, PATCHES, check_patch_ids, 
 from patchwork_opt.core.clock import COVER_CALL_SECONDS, Deadline
 from patchwork_opt.core.errors import DuplicatePatchError, PatchworkError
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import N_
 from solvers.bounds import FillOutlook, Pool, best_sum_at_most, outlook, subset_sums
 from solvers.model import PlacementModel, SolverConfig, SolveStatus
 
@@ -454,13 +455,14 @@ def _checked_request(
     """The request checked (one-line errors): the next patches, and the pool (the given one or
     every patch, with the next ones and without the one being placed)."""
     if not 0 <= quilt <= FULL:
-        raise PatchworkError("quilt must be an 81-bit mask")
+        raise PatchworkError(N_("quilt must be an 81-bit mask"))
     patch(patch_id)
     upcoming = check_patch_ids(next_ids, "next patches")
     if patch_id in upcoming:
-        raise DuplicatePatchError(f"next patches: patch {patch_id} is the patch being placed")
+        # Translators: --next (the patches coming next) names the patch being placed
+        raise DuplicatePatchError(N_("next patches: patch {patch} is the patch being placed"), patch=patch_id)
     pool_ids = check_patch_ids(pool, "pool") if pool is not None else list(range(PATCH_COUNT))
     pool_ids = sorted({*pool_ids, *upcoming} - {patch_id})
     if top_k < 1:
-        raise PatchworkError(f"top must be at least 1, got {top_k}")
+        raise PatchworkError(N_("top must be at least 1, got {top}"), top=top_k)
     return upcoming, pool_ids

@@ -55,6 +55,7 @@ from patchwork_opt.core.catalogue import PATCHES, legal_placements
 from patchwork_opt.core.clock import BONUS_SEARCH_SHARE, Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import N_, _, ngettext
 from solvers.bounds import subset_sums
 from solvers.model import Instance, PlacedPatch, PlacementModel, SolveHandle, SolverConfig, SolveStatus
 from solvers.search import Packer, PackingProblem
@@ -150,15 +151,23 @@ def _refute(
     (``reach``: the cells some placement covers)."""
     unreachable = missing & ~reach
     if unreachable:
-        return f"cell {_cell_name(unreachable)} cannot be covered by any of the patches"
+        # Translators: why a 7x7 square cannot be completed: a cell of it ({cell}: "[4, 4]") no patch reaches
+        return _("cell {cell} cannot be covered by any of the patches", cell=_cell_name(unreachable))
     need = missing.bit_count()
     best_cover = _best_cover(missing, placements)
     if sum(best_cover) < need:
-        return f"the patches can cover at most {sum(best_cover)} of the {need} missing cells"
+        # Translators: why a 7x7 square cannot be completed: the patches cover at most {count} of its {cells}
+        return ngettext("the patches can cover at most {count} of the {cells}",
+                        "the patches can cover at most {count} of the {cells}", sum(best_cover),
+                        cells=ngettext("{count} missing cell", "{count} missing cells", need))
     if budget is not None:
         cost = cheapest_cover(best_cover, [PATCHES[pid].cost for pid in ids], need)
         if cost is not None and cost > budget:
-            return f"covering its {need} missing cells costs at least {cost} buttons; the budget is {budget}"
+            # Translators: why a 7x7 square cannot be completed: {cells} ("5 missing cells") cost at least
+            # {buttons} ("7 buttons") and the button budget is {budget}
+            return _("covering its {cells} costs at least {buttons}; the budget is {budget}",
+                     cells=ngettext("{count} missing cell", "{count} missing cells", need),
+                     buttons=ngettext("{count} button", "{count} buttons", cost), budget=budget)
     enclosed_total = 0
     enclosed_slots = 0
     for region in regions(FULL & ~quilt):
@@ -166,17 +175,22 @@ def _refute(
             size = region.bit_count()
             slots = [s for s, masks in enumerate(placements) if any(m & ~region == 0 for m in masks)]
             if not subset_sums(PATCHES[ids[s]].area for s in slots) >> size & 1:
-                return (
-                    f"the enclosed empty region at {_cell_name(region)} ({size} cells) is no sum of "
-                    "the areas of the patches that fit in it"
-                )
+                # Translators: why a 7x7 square cannot be completed: an empty region enclosed by patches, at
+                # {cell} ("[4, 4]"), of {count} cells, which no set of the patches that fit in it fills exactly
+                return ngettext("the enclosed empty region at {cell} ({count} cell) is no sum of the areas of the "
+                                "patches that fit in it",
+                                "the enclosed empty region at {cell} ({count} cells) is no sum of the areas of the "
+                                "patches that fit in it", size, cell=_cell_name(region))
             enclosed_total += size
             for s in slots:
                 enclosed_slots |= 1 << s
     if enclosed_total:
         areas = [PATCHES[ids[s]].area for s in range(len(ids)) if enclosed_slots >> s & 1]
         if not subset_sums(areas) >> enclosed_total & 1:
-            return f"the enclosed empty regions ({enclosed_total} cells) cannot be tiled by disjoint patches"
+            # Translators: why a 7x7 square cannot be completed: its enclosed empty regions, {count} cells in all
+            return ngettext("the enclosed empty regions ({count} cell) cannot be tiled by disjoint patches",
+                            "the enclosed empty regions ({count} cells) cannot be tiled by disjoint patches",
+                            enclosed_total)
     return None
 
 
@@ -190,16 +204,25 @@ def refutation(
     total = sum(PATCHES[ids[s]].area for s in usable)
     need = WINDOW * WINDOW - window_progress(quilt)  # the fewest missing cells of any window
     if total < need:
-        return f"the patches cover at most {total} cells; every 7x7 square needs at least {need} more"
+        # Translators: why no 7x7 square can be completed: the patches' cells in all ({cells}: "12 cells") are
+        # fewer than the {count} cells the closest square still needs
+        return ngettext("the patches cover at most {cells}; every 7x7 square needs at least {count} more",
+                        "the patches cover at most {cells}; every 7x7 square needs at least {count} more", need,
+                        cells=ngettext("{count} cell", "{count} cells", total))
     if budget is not None:
         cheapest = cheapest_completion(quilt, ids, placements)
         if cheapest is not None and cheapest > budget:
-            return f"completing a 7x7 square costs at least {cheapest} buttons; the budget is {budget}"
+            # Translators: why no 7x7 square can be completed: the cheapest completion costs {count} buttons,
+            # more than the button budget
+            return ngettext("completing a 7x7 square costs at least {count} button; the budget is {budget}",
+                            "completing a 7x7 square costs at least {count} buttons; the budget is {budget}",
+                            cheapest, budget=budget)
     closest = min(verdicts, key=lambda v: (v.missing, v.window))
-    return (
-        f"every 7x7 square is refuted; the closest, at {list(closest.window)} ({closest.missing} cells "
-        f"missing): {closest.reason}"
-    )
+    # Translators: why no 7x7 square can be completed: the one closest to complete, at {where} ("[0, 2]"),
+    # with {count} cells missing, and why it cannot be ({reason}, one of the reasons above)
+    return ngettext("every 7x7 square is refuted; the closest, at {where} ({count} cell missing): {reason}",
+                    "every 7x7 square is refuted; the closest, at {where} ({count} cells missing): {reason}",
+                    closest.missing, where=list(closest.window), reason=closest.reason)
 
 
 def _cp_sat_cover(
@@ -280,14 +303,14 @@ def bonus_completion(
     started = time.perf_counter()
     ids = list(Instance.of(quilt, patch_ids).patch_ids)  # validated
     if budget is not None and budget < 0:
-        raise PatchworkError(f"budget must be at least 0, not {budget}")
+        raise PatchworkError(N_("budget must be at least 0, not {budget}"), budget=budget)
     complete = full_window(quilt)
     if complete is not None:
         return BonusResult(
             feasible=True,
             status=SolveStatus.FEASIBLE,
             window=complete,
-            reason="the square is already complete",
+            reason=_("the square is already complete"),
             wall_time=time.perf_counter() - started,
         )
     windows = _Windows.triage(quilt, ids, budget, config, deadline, stop, started)
@@ -337,9 +360,21 @@ class _Windows:
         open_windows.sort(key=lambda w: w[1].bit_count())
         return cls(quilt, ids, budget, config, deadline, stop, started, placements, verdicts, open_windows)
 
-    @property
-    def within(self) -> str:
-        return "" if self.budget is None else f" within the budget of {self.budget} buttons"
+    def no_cover(self, proof: str) -> str:
+        """Why a window is refuted: no placement covers it (within the budget), by ``proof``
+        ("search" or "cp-sat")."""
+        if self.budget is None:
+            return (_("no placement of the patches covers its missing cells (search exhausted)") if proof == "search"
+                    else _("no placement of the patches covers its missing cells (CP-SAT proof)"))
+        # Translators: why a 7x7 square cannot be completed: no placement within the button budget covers it
+        return (ngettext("no placement of the patches within the budget of {count} button covers its missing cells "
+                         "(search exhausted)",
+                         "no placement of the patches within the budget of {count} buttons covers its missing cells "
+                         "(search exhausted)", self.budget) if proof == "search"
+                else ngettext("no placement of the patches within the budget of {count} button covers its missing "
+                              "cells (CP-SAT proof)",
+                              "no placement of the patches within the budget of {count} buttons covers its missing "
+                              "cells (CP-SAT proof)", self.budget))
 
     def done(self, feasible: bool | None, status: SolveStatus, window: tuple[int, int] | None,
              placed: Sequence[tuple[int, int]], reason: str) -> BonusResult:
@@ -358,21 +393,23 @@ class _Windows:
                   how: str) -> BonusResult:
         self.verdicts.append(WindowVerdict(window=origin, missing=missing.bit_count(),
                                            status=SolveStatus.FEASIBLE, reason=how))
-        return self.done(True, SolveStatus.FEASIBLE, origin, placed, f"square at {list(origin)} can be completed")
+        # Translators: the 7x7 square at {where} ("[0, 2]") can be completed
+        return self.done(True, SolveStatus.FEASIBLE, origin, placed,
+                         _("square at {where} can be completed", where=list(origin)))
 
     def record_refuted(self) -> None:
         for origin, missing in self.open_windows:
             if self.question[missing] in self.refuted:
                 self.verdicts.append(WindowVerdict(
                     window=origin, missing=missing.bit_count(), status=SolveStatus.INFEASIBLE,
-                    reason=f"no placement of the patches{self.within} covers its missing cells (search exhausted)",
+                    reason=self.no_cover("search"),
                 ))
 
     def search(self, node_limit: int) -> BonusResult | None:
         """The packing search on every open window at once, resumed with growing node budgets
         (an easy window settles it at once); the answer when a window is covered."""
         free = FULL & ~self.quilt
-        for _, missing in self.open_windows:
+        for _origin, missing in self.open_windows:
             if missing not in self.searches:
                 problem = PackingProblem(free, tuple(self.ids), budget=self.budget, cover=missing)
                 self.searches[missing] = Packer(problem)
@@ -400,7 +437,8 @@ class _Windows:
                 if found.covered:
                     self.record_refuted()
                     origin = next(o for o, m in self.open_windows if m == missing)
-                    return self.completed(origin, missing, found.placements, "covered")
+                    # Translators: a 7x7 square's verdict: the packing search covered its missing cells
+                    return self.completed(origin, missing, found.placements, _("covered"))
                 if found.covered is None:
                     still.append(missing)
                 else:
@@ -426,13 +464,14 @@ class _Windows:
                 self.quilt, self.ids, missing, self.placements, self.config, share, self.stop, self.budget,
             )
             if status == SolveStatus.FEASIBLE:
-                return self.completed(origin, missing, placed, "covered (CP-SAT)")
+                # Translators: a 7x7 square's verdict: CP-SAT covered its missing cells
+                return self.completed(origin, missing, placed, _("covered (CP-SAT)"))
             for other, cells in self.open_windows:
                 if self.question[cells] == missing:  # the window itself and those its answer covers
                     self.verdicts.append(WindowVerdict(
                         window=other, missing=cells.bit_count(), status=status,
-                        reason=f"no placement of the patches{self.within} covers its missing cells (CP-SAT proof)"
-                        if status == SolveStatus.INFEASIBLE else "time limit",
+                        # Translators: a 7x7 square left open: the time ran out
+                        reason=self.no_cover("cp-sat") if status == SolveStatus.INFEASIBLE else _("time limit"),
                     ))
         return None
 
@@ -443,4 +482,7 @@ class _Windows:
             reason = refutation(self.quilt, self.ids, self.placements, self.budget, self.verdicts)
             return self.done(False, SolveStatus.INFEASIBLE, None, [], reason)
         open_count = len(WINDOW_MASKS) - len(settled)
-        return self.done(None, SolveStatus.UNKNOWN, None, [], f"{open_count} square(s) undecided at the time limit")
+        # Translators: how many of the nine 7x7 squares were left open when the time ran out
+        return self.done(None, SolveStatus.UNKNOWN, None, [],
+                         ngettext("{count} square undecided at the time limit",
+                                  "{count} squares undecided at the time limit", open_count))

@@ -66,6 +66,7 @@ from patchwork_opt.core.catalogue import PATCHES, patch_worth
 from patchwork_opt.core.clock import Deadline
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.stop import StopSignal
+from patchwork_opt.i18n import N_, _, ngettext
 from solvers import fill_cp_sat, fill_races
 from solvers.bonus import bonus_completion
 from solvers.bounds import FillBounds, fill_bounds, knapsack_bound
@@ -195,12 +196,34 @@ class _Fill:
 
     @property
     def reasons(self) -> tuple[str, str]:
-        """What CP-SAT may still prove, and what the time limit may leave open."""
-        within = "" if self.budget is None else f" within the budget of {self.budget} buttons"
-        if self.exclude:
-            within += " by a choice of patches not excluded"
-        return (f"CP-SAT proved that no 7x7 square can be completed{within}",
-                f"the time limit left open whether a 7x7 square can be completed{within}")
+        """What CP-SAT may still prove, and what the time limit may leave open (each a whole message
+        per requirement: the button budget, the patches excluded)."""
+        budget = self.budget
+        if budget is None and not self.exclude:
+            return (_("CP-SAT proved that no 7x7 square can be completed"),
+                    _("the time limit left open whether a 7x7 square can be completed"))
+        if budget is None:
+            # Translators: an impossible fill: no 7x7 square with a choice of patches other than the excluded ones
+            return (_("CP-SAT proved that no 7x7 square can be completed by a choice of patches not excluded"),
+                    _("the time limit left open whether a 7x7 square can be completed by a choice of patches not "
+                      "excluded"))
+        if not self.exclude:
+            # Translators: an impossible fill: no 7x7 square for at most {count} buttons
+            return (ngettext("CP-SAT proved that no 7x7 square can be completed within the budget of {count} button",
+                             "CP-SAT proved that no 7x7 square can be completed within the budget of {count} buttons",
+                             budget),
+                    ngettext("the time limit left open whether a 7x7 square can be completed within the budget of "
+                             "{count} button",
+                             "the time limit left open whether a 7x7 square can be completed within the budget of "
+                             "{count} buttons", budget))
+        return (ngettext("CP-SAT proved that no 7x7 square can be completed within the budget of {count} button by a "
+                         "choice of patches not excluded",
+                         "CP-SAT proved that no 7x7 square can be completed within the budget of {count} buttons by "
+                         "a choice of patches not excluded", budget),
+                ngettext("the time limit left open whether a 7x7 square can be completed within the budget of "
+                         "{count} button by a choice of patches not excluded",
+                         "the time limit left open whether a 7x7 square can be completed within the budget of "
+                         "{count} buttons by a choice of patches not excluded", budget))
 
     def cp_sat_config(self, **update: object) -> SolverConfig:
         """The config for CP-SAT (to the deadline): at most ``_CP_WORKERS`` workers."""
@@ -231,7 +254,7 @@ class _Fill:
     ) -> FillResult:
         """The result from a status, value, bound, ``(slot, mask)`` placements, method and reason."""
         placed_mask = 0
-        for _, mask in placed:
+        for _slot, mask in placed:
             placed_mask |= mask
         final = self.quilt | placed_mask
         return FillResult(
@@ -341,12 +364,12 @@ def _start(
     """The arguments checked (one-line errors), the values, the area bounds and the twins."""
     started = time.perf_counter()
     if objective not in ("cells", "points"):
-        raise PatchworkError(f"objective must be 'cells' or 'points', not {objective!r}")
+        raise PatchworkError(N_("objective must be 'cells' or 'points', not {objective!r}"), objective=objective)
     instance = Instance.of(quilt, patch_ids)  # the quilt and the ids, validated
     if marks < 0 or marks > 9:
-        raise PatchworkError(f"marks must be 0..9, not {marks}")
+        raise PatchworkError(N_("marks must be 0..9, not {marks}"), marks=marks)
     if budget is not None and budget < 0:
-        raise PatchworkError(f"budget must be at least 0, not {budget}")
+        raise PatchworkError(N_("budget must be at least 0, not {budget}"), budget=budget)
     ids = list(instance.patch_ids)
     values = [patch_value(pid, objective, marks) for pid in ids]
     bounds = fill_bounds(quilt, ids)
@@ -365,11 +388,12 @@ def _excluded_slots(ids: Sequence[int], exclude_sets: Sequence[Collection[int]])
     out = []
     for i, patches in enumerate(exclude_sets):
         if not patches:
-            raise PatchworkError(f"exclude_sets[{i}]: a set to exclude names at least one patch")
+            raise PatchworkError(N_("exclude_sets[{index}]: a set to exclude names at least one patch"), index=i)
         mask = 0
         for pid in patches:
             if pid not in slot_of:
-                raise PatchworkError(f"exclude_sets[{i}]: patch {pid} is not one of the patches {list(ids)}")
+                raise PatchworkError(N_("exclude_sets[{index}]: patch {patch} is not one of the patches {patches}"),
+                                     index=i, patch=pid, patches=list(ids))
             mask |= 1 << slot_of[pid]
         out.append(mask)
     return tuple(out)
@@ -411,7 +435,7 @@ def _splits(group: Sequence[int], exclude: Sequence[int]) -> bool:
 def _is_excluded(fill: _Fill, placed: Sequence[tuple[int, int]]) -> bool:
     """The patches worth something among ``(slot, mask)`` placements are an excluded set."""
     used = 0
-    for slot, _ in placed:
+    for slot, _mask in placed:
         if fill.values[slot] > 0:
             used |= 1 << slot
     return used in fill.exclude

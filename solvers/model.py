@@ -33,6 +33,7 @@ from patchwork_opt.core.catalogue import PATCHES, PLACEMENTS, check_patch_ids
 from patchwork_opt.core.clock import Deadline, solver_seconds
 from patchwork_opt.core.errors import PatchworkError
 from patchwork_opt.core.symmetry import transform
+from patchwork_opt.i18n import N_
 from solvers.symmetry import canonical_placements, quilt_symmetries
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class Instance(BaseModel):
     def of(cls, quilt: int, patch_ids: Sequence[int]) -> Instance:
         """Validated with the project's one-line errors (not pydantic's report)."""
         if not isinstance(quilt, int) or not 0 <= quilt <= FULL:
-            raise PatchworkError("quilt must be an 81-bit mask")
+            raise PatchworkError(N_("quilt must be an 81-bit mask"))
         return cls(quilt=quilt, patch_ids=tuple(check_patch_ids(patch_ids)))
 
 

@@ -97,6 +97,16 @@ def test_the_fill_names_what_it_counts_in_the_language_of_lang() -> None:
         assert counted in result.output and objective not in result.output
 
 
+def test_the_7x7_verdict_says_the_solvers_reasons_in_the_language_of_lang() -> None:
+    quilt = str(Path(__file__).resolve().parents[1] / "examples" / "quilts" / "nearly-bonus.txt")
+    result = CliRunner().invoke(cli.app, ["--lang", "de", "bonus", quilt, "--patches", "1,2,3,4,5,6", "--workers", "1",
+                                          "--time-limit", "10"], env=NO_LOCALE)
+    assert result.exit_code == 0, result.output
+    assert "7x7-Quadrat: unmöglich: jedes 7x7-Quadrat ist widerlegt" in result.output
+    assert "): unmöglich, Feld [4, 4] kann von keinem der Flicken belegt werden" in result.output
+    assert not any(word in result.output for word in ("infeasible", "cannot", "refuted", "patches"))
+
+
 def test_lang_outranks_the_environment_and_json_keeps_english_keys() -> None:
     result = CliRunner().invoke(cli.app, ["--lang", "ru", "hint", POSITION, "--top", "2", "--time-limit", "0.3",
                                           "--json"], env={**NO_LOCALE, "LANG": "de_DE.UTF-8"})

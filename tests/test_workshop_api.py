@@ -95,7 +95,7 @@ def test_a_position_gives_either_players_quilt_and_the_patches_on_offer(client: 
                                 ({"position": position, "player": None}, 422, "leave the field out"),
                                 ({"position": "1,1 0/5/0/000000000000000000000 0/5/0/000000000000000000000 0 - - "
                                   "26,32,38,44,50 - 26,32,38,44,50"}, 422,
-                                 "body.position: circle: a patch id appears twice")):
+                                 "body.position: this position can't be read: circle: a patch id appears twice")):
         refused = client.post("/api/workshop/position", json=body)
         assert refused.status_code == status and words in refused.json()["detail"], refused.text
 

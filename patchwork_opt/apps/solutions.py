@@ -46,6 +46,19 @@ FILL_METHODS = {
 }
 
 
+#: A 7x7 square's status (``WindowVerdict.status``), in words (English; said through ``_``).
+SQUARE_STATUS = {
+    # Translators: a 7x7 square's status in the list of squares: it can be completed
+    SolveStatus.FEASIBLE: N_("feasible"),
+    SolveStatus.OPTIMAL: N_("feasible"),
+    # Translators: a 7x7 square's status in the list of squares: it cannot be completed
+    SolveStatus.INFEASIBLE: N_("impossible"),
+    # Translators: a 7x7 square's status in the list of squares: not settled in the time given
+    SolveStatus.UNKNOWN: N_("open"),
+    SolveStatus.MODEL_INVALID: N_("open"),
+}
+
+
 #: What a fill is doing (the ``phase`` its progress reports), in words (English; said through ``_``).
 FILL_PHASES = {
     "dfs": N_("the packing search"),
@@ -184,8 +197,8 @@ def render_bonus(quilt: int, result: BonusResult) -> str:
     lines.append(_("7x7 square: {verdict}", verdict=bonus_verdict(result)))
     if result.feasible is not True:
         for v in result.windows:
-            # Translators: one 7x7 square's verdict: where ("[0, 2]"), its missing cells, its status (a solver's
-            # word, kept as it is) and the solver's reason
+            # Translators: one 7x7 square's verdict: where ("[0, 2]"), its missing cells, its status ("impossible")
+            # and the solver's reason
             lines.append(_("  square at {where} ({missing} missing): {status}, {reason}", where=list(v.window),
-                           missing=v.missing, status=v.status.value, reason=v.reason))
+                           missing=v.missing, status=_(SQUARE_STATUS[v.status]), reason=v.reason))
     return "\n".join(lines)
