@@ -29,7 +29,7 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import line_words, player_name, words_in
 from patchwork_opt.formats.inputs import LoadedInput
 from patchwork_opt.formats.record import Record
-from patchwork_opt.i18n import _, ngettext, signed
+from patchwork_opt.i18n import _, ngettext, number, signed
 from solvers.bestfit import BestFitResult, Hint, best_fit
 
 if TYPE_CHECKING:  # the AI's searches (Numba) load only for a position's hints and reviews, not a quilt's
@@ -116,7 +116,7 @@ def review_record(
 
     if seconds <= 0:
         # Translators: an error; {seconds} is the number given
-        raise PatchworkError(_("time per move must be positive, got {seconds}", seconds=f"{seconds:g}"))
+        raise PatchworkError(_("time per move must be positive, got {seconds}", seconds=number(seconds)))
     # each position's analysis makes its deadline of ``seconds`` and bounds the advisor by it
     return review_game(record, seconds=seconds, advisor=solver_advisor(), progress=progress, stop=stop)
 
@@ -207,7 +207,7 @@ def hint_command(what: str, *, patch_text: str | None, next_text: str | None, po
         raise PatchworkError(_("--patch takes one patch id, got {given}", given=repr(patch_text)))
     if time_limit is not None and time_limit <= 0:
         # Translators: an error; {seconds} is the number given
-        raise PatchworkError(_("time limit must be positive, got {seconds}", seconds=f"{time_limit:g}"))
+        raise PatchworkError(_("time limit must be positive, got {seconds}", seconds=number(time_limit)))
     budget = ThinkBudget(1.0 if time_limit is None else time_limit)
     loaded = load_position_input(what)
     if loaded.state is not None and patch_text is None and not loaded.state.is_terminal():

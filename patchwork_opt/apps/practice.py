@@ -43,7 +43,7 @@ from patchwork_opt.core.stop import StopSignal
 from patchwork_opt.core.words import player_name
 from patchwork_opt.formats.notation import to_notation
 from patchwork_opt.formats.record import Record, writable_dir, write_atomic
-from patchwork_opt.i18n import _, ngettext
+from patchwork_opt.i18n import _, ngettext, number
 from patchwork_opt.puzzles.kinds import Judging
 from patchwork_opt.puzzles.kinds.exercise import Exercise, Scored, exercise_id, playable
 
@@ -203,7 +203,7 @@ def practise_record(record: Record, *, seconds: float, out: Path | None = None,
     player, made of the review's own analyses, each written to ``out/<id>.json`` when ``out`` is given
     (atomically: a file is whole or absent)."""
     if seconds <= 0:
-        raise PatchworkError(_("time per move must be positive, got {seconds}", seconds=f"{seconds:g}"))
+        raise PatchworkError(_("time per move must be positive, got {seconds}", seconds=number(seconds)))
     advisor = solver_advisor()
     made: dict[str, SearchedPosition] = {}
 
