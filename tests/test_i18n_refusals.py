@@ -145,6 +145,15 @@ def test_the_api_says_a_bad_records_detail_and_words_from_the_same_table(client:
     assert answer.json() == {"detail": detail, "words": said}
 
 
+@pytest.mark.parametrize(("code", "said"), [
+    ("de", "Die Adresse des Auftrags liegt nicht in lesbarer Form vor."),
+    ("en-XA", "[[ţĥé ĵöƀ'š àđđŕéšš] îš ñöţ îñ à ƒöŕɱ ţĥàţ çàñ ƀé ŕéàđ]."),  # the field's name inside the message
+])
+def test_a_field_of_an_address_is_named_in_the_readers_words(client: TestClient, code: str, said: str) -> None:
+    answer = client.get("/api/workshop/jobs/%20", params={"lang": code})
+    assert answer.status_code == 422 and answer.json()["words"] == said
+
+
 # --- the puzzle bank, training and compiling -------------------------------------------------------
 
 

@@ -193,6 +193,8 @@ FIELD_WORDS: dict[str, tuple[str, bool]] = {
     "leather_left": (N_("the leather patches left"), True),
     "ply": (N_("the move number"), False), "ai": (N_("the AI"), False),
     "level": (N_("the AI's level"), False), "seed": (N_("the seed"), False),
+    "game_id": (N_("the game's address"), False), "job_id": (N_("the job's address"), False),
+    "puzzle_id": (N_("the puzzle's address"), False),
 }
 QUERY_WORDS: dict[str, tuple[str, bool]] = {
     # Translators: a filter of the workshop's patch list, as a player calls it (the subject of an error)
@@ -220,8 +222,9 @@ def _thing(loc: tuple[Any, ...]) -> tuple[str, str, bool]:
     at = names[-1]
     name = str(parts[at])
     table = QUERY_WORDS if parts[0] == "query" and name in QUERY_WORDS else FIELD_WORDS
-    thing, many = table.get(name, (f"the {name.replace('_', ' ')}", False))
-    thing = _(thing) if name in table else thing
+    thing, many = table.get(name, ("", False))
+    # Translators: a field of a request that has no player's name: {name} is its name in the API ("lines"), kept
+    thing = _(thing) if name in table else _("the field {name}", name=name)
     unit = "" if table is QUERY_WORDS else UNITS.get(name, "")
     item = next((x for x in parts[at + 1:] if isinstance(x, int)), None)
     # Translators: one item of a list a request sent ({thing}: "the cells"), counted from 1
