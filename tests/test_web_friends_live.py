@@ -250,8 +250,8 @@ def test_a_move_on_one_server_reaches_a_stream_on_another_through_postgresql(pg_
 class _Unreachable:
     """A connection pool whose server went away."""
 
-    def connection(self) -> Any:
-        raise PoolTimeout("couldn't get a connection after 30.00 sec")
+    def getconn(self, timeout: float | None = None) -> Any:
+        raise PoolTimeout(f"couldn't get a connection after {timeout or 30.0:.2f} sec")
 
 
 def test_a_move_stored_whose_notice_cannot_go_out_is_answered_as_stored(
