@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from patchwork_opt import i18n
-from patchwork_opt.apps import click_words
+from patchwork_opt.apps import click_words, typer_app
 
 runner = CliRunner()
 NO_LOCALE = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
@@ -102,6 +102,13 @@ def test_english_help_is_unchanged_and_no_language_carries_over() -> None:
     assert "\nOptions:\n" in shown and "Patch ids to choose from" in shown and "[required]" in shown
 
 
+def test_lang_lists_the_languages_there_are_catalogues_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fifth language is catalogue files, not code: ``--lang``'s help names it as it is added."""
+    assert "--lang CODE Language of the words: en, de, fr, ru (default:" in " ".join(_help([]).split())
+    monkeypatch.setattr(typer_app, "languages", lambda: ("en", "de", "fr", "ru", "nl"))
+    assert "--lang CODE Language of the words: en, de, fr, ru, nl (default:" in " ".join(_help([]).split())
+
+
 @pytest.mark.parametrize(("path", "command"), _commands(), ids=lambda x: " ".join(x) if isinstance(x, list) else "")
 def test_every_help_text_is_in_the_catalogue(path: list[str], command: Any) -> None:
     """In the pseudo-locale every help text of every command is shown wrapped and accented: a text
@@ -110,7 +117,7 @@ def test_every_help_text_is_in_the_catalogue(path: list[str], command: Any) -> N
     assert page.startswith(i18n.pseudo("Usage:"))
     shown = _bare(page)
     for text in _english_help(command):
-        assert _bare(i18n.pseudo(text)) in shown, text
+        assert _bare(i18n.pseudo(text).replace("{codes}", ", ".join(i18n.languages()))) in shown, text
     for name, sub in (getattr(command, "commands", None) or {}).items():
         listed = re.search(rf"^  {re.escape(name)} +(\S+)", page, re.MULTILINE)
         assert listed and listed.group(1).startswith("["), (name, sub.help)

@@ -67,12 +67,13 @@ def one_line_errors() -> Iterator[None]:
 def help_said(*things: Any) -> Iterator[None]:
     """The ``help`` (and ``short_help``) of ``things`` (Click's commands and parameters) in the
     language in effect while Click writes a help page, then back to the source's words: the texts
-    are ``H_`` messages, and the same command may be shown again in another language."""
+    are ``H_`` messages, and the same command may be shown again in another language. A text may
+    name ``{codes}``: the languages there are (``i18n.languages``: a catalogue added is listed)."""
     saved = [(thing, thing.help, getattr(thing, "short_help", None)) for thing in things]
     try:
         for thing, text, short in saved:
             if text:
-                thing.help = said(text)
+                thing.help = said(text).replace("{codes}", ", ".join(languages()))
             if short:
                 thing.short_help = said(short)
         yield
@@ -176,7 +177,8 @@ VersionFlag = Annotated[
 JsonFlag = Annotated[bool, typer.Option("--json", help=H_("Print one JSON object on stdout."))]
 LangOption = Annotated[str | None, typer.Option(
     "--lang", metavar="CODE", callback=_take_language, is_eager=True,
-    help=H_("Language of the words: en, de, fr, ru (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else "
+    # Translators: --lang's help; {codes} lists the language codes there are ("en, de, fr, ru")
+    help=H_("Language of the words: {codes} (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else "
             "English); --json keys and values stay English."))]
 #: Where the games of ``match``, ``selfplay`` and ``bench calibration`` run.
 BackendOption = Annotated[str, typer.Option(help=H_("local (processes) or ray."))]
