@@ -58,6 +58,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -371,6 +372,7 @@ def percent(share: float, digits: int = 0, *, sign: bool = False) -> str:
 # ==== lists of names ==============================================================================
 
 
+@dataclass(frozen=True, slots=True)
 class Listed:
     """Names said as one list in the language in effect *when it is written* (``format``, ``str``):
     ``endgame or fill``, ``endgame oder fill``, ``endgame ou fill``, ``endgame или fill`` (CLDR's
@@ -378,11 +380,8 @@ class Listed:
     the names in the reader's language when ``core.errors.words`` says it, and ``str(error)`` in
     English; a sentence said at once (``_``) lists them in the language in effect."""
 
-    __slots__ = ("items", "style")
-
-    def __init__(self, items: Iterable[object], style: str) -> None:
-        self.items: tuple[str, ...] = tuple(str(item) for item in items)
-        self.style = style
+    items: tuple[str, ...]
+    style: str
 
     def __str__(self) -> str:
         if len(self.items) < 2:
@@ -394,27 +393,12 @@ class Listed:
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
 
-    def __repr__(self) -> str:
-        return f"Listed({self.items!r}, {self.style!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Listed) and (self.items, self.style) == (other.items, other.style)
-
-    def __hash__(self) -> int:
-        return hash((self.items, self.style))
-
-    def __getstate__(self) -> tuple[tuple[str, ...], str]:
-        return self.items, self.style
-
-    def __setstate__(self, state: tuple[tuple[str, ...], str]) -> None:
-        self.items, self.style = state
-
 
 def one_of(items: Iterable[object]) -> Listed:
     """The names as alternatives: ``endgame or fill`` (``a, b, or c``; ``a, b oder c`` in German)."""
-    return Listed(items, "or")
+    return Listed(tuple(str(item) for item in items), "or")
 
 
 def all_of(items: Iterable[object]) -> Listed:
     """The names all together: ``endgame and fill`` (``a, b, and c``; ``a, b и c`` in Russian)."""
-    return Listed(items, "standard")
+    return Listed(tuple(str(item) for item in items), "standard")

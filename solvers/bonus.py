@@ -363,18 +363,21 @@ class _Windows:
     def no_cover(self, proof: str) -> str:
         """Why a window is refuted: no placement covers it (within the budget), by ``proof``
         ("search" or "cp-sat")."""
+        searched = proof == "search"
         if self.budget is None:
-            return (_("no placement of the patches covers its missing cells (search exhausted)") if proof == "search"
-                    else _("no placement of the patches covers its missing cells (CP-SAT proof)"))
+            if searched:
+                return _("no placement of the patches covers its missing cells (search exhausted)")
+            return _("no placement of the patches covers its missing cells (CP-SAT proof)")
         # Translators: why a 7x7 square cannot be completed: no placement within the button budget covers it
-        return (ngettext("no placement of the patches within the budget of {count} button covers its missing cells "
-                         "(search exhausted)",
-                         "no placement of the patches within the budget of {count} buttons covers its missing cells "
-                         "(search exhausted)", self.budget) if proof == "search"
-                else ngettext("no placement of the patches within the budget of {count} button covers its missing "
-                              "cells (CP-SAT proof)",
-                              "no placement of the patches within the budget of {count} buttons covers its missing "
-                              "cells (CP-SAT proof)", self.budget))
+        if searched:
+            return ngettext("no placement of the patches within the budget of {count} button covers its missing cells "
+                            "(search exhausted)",
+                            "no placement of the patches within the budget of {count} buttons covers its missing cells "
+                            "(search exhausted)", self.budget)
+        return ngettext("no placement of the patches within the budget of {count} button covers its missing "
+                        "cells (CP-SAT proof)",
+                        "no placement of the patches within the budget of {count} buttons covers its missing "
+                        "cells (CP-SAT proof)", self.budget)
 
     def done(self, feasible: bool | None, status: SolveStatus, window: tuple[int, int] | None,
              placed: Sequence[tuple[int, int]], reason: str) -> BonusResult:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from patchwork_opt.i18n import CLI_DOMAIN, H_, HN_, SOURCE, current, translations
+from patchwork_opt.i18n import CLI_DOMAIN, H_, HN_, SOURCE, current, gettext_in, translations
 
 #: The prefix of a command's usage line, given to Click's formatter.
 # Translators: the start of a command's help: "Usage: patchwork hint [OPTIONS] ..."
@@ -85,8 +85,7 @@ EXTRA_ARGUMENTS_SAID = HN_("Got unexpected extra argument ({args})", "Got unexpe
 
 def said(text: str) -> str:
     """``text``, a message of the ``cli`` domain, in the language in effect (English: as it is)."""
-    code = current()
-    return text if code == SOURCE else translations(CLI_DOMAIN, code).gettext(text)
+    return gettext_in(CLI_DOMAIN, text)
 
 
 def install() -> None:

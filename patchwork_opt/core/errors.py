@@ -31,7 +31,7 @@ reader's language's list pattern when the line is said ("endgame oder fill"), in
 
 from typing import Any, Literal
 
-from patchwork_opt.i18n import N_, SOURCE, Listed, using
+from patchwork_opt.i18n import N_, SOURCE, using
 
 #: The HTTP status of a domain error that names only its exit code.
 HTTP_FOR_EXIT = {2: 400, 1: 422}
@@ -45,12 +45,8 @@ class PatchworkError(ValueError):
     http_status = 400
 
     def __init__(self, message: str = "", /, **values: Any) -> None:
-        if any(isinstance(v, Listed) for v in values.values()):
-            with using(SOURCE):  # the English line lists its names in English
-                line = message.format(**values)
-        else:
-            line = message.format(**values) if values else message
-        super().__init__(line)
+        with using(SOURCE):  # the English line, its values too (a list of names, ``Listed``, is said when written)
+            super().__init__(message.format(**values) if values else message)
         self.template = message
         self.values = values
 
